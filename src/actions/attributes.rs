@@ -1,0 +1,79 @@
+//! GetQueueAttributes and SetQueueAttributes.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{is_empty_map, queue};
+use crate::app::App;
+use crate::engine::attributes::READABLE;
+use crate::error::{ErrorKind, SqsError, SqsResult};
+use crate::protocol::Context;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct GetQueueAttributes {
+    pub queue_url: String,
+    #[serde(default)]
+    pub attribute_names: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AttributesOutput {
+    #[serde(rename = "Attributes", skip_serializing_if = "is_empty_map")]
+    pub attributes: BTreeMap<String, String>,
+}
+
+pub async fn get_queue_attributes(
+    input: GetQueueAttributes,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<AttributesOutput> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    if let Some(unknown) = input
+        .attribute_names
+        .iter()
+        .find(|n| !READABLE.contains(&n.as_str()))
+    {
+        return Err(SqsError::new(
+            ErrorKind::InvalidAttributeName,
+            format!("Unknown Attribute {unknown}."),
+        ));
+    }
+    let all = input.attribute_names.iter().any(|n| n == "All");
+    let attributes = queue
+        .attribute_values(app.now())
+        .into_iter()
+        .filter(|(name, _)| all || input.attribute_names.iter().any(|n| n == name))
+        .map(|(name, value)| (name.to_owned(), value))
+        .collect();
+    Ok(AttributesOutput { attributes })
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SetQueueAttributes {
+    pub queue_url: String,
+    pub attributes: BTreeMap<String, String>,
+}
+
+pub async fn set_queue_attributes(
+    input: SetQueueAttributes,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<()> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    let now = app.now();
+    let mut trial = queue.lock(now).attributes.clone();
+    trial.apply(&input.attributes, false)?;
+    // The target's lock is taken without holding ours: never two queue locks for a check.
+    if let (Some(policy), true) = (
+        &trial.redrive_policy,
+        input.attributes.contains_key("RedrivePolicy"),
+    ) {
+        app.registry
+            .check_redrive(&queue.arn, queue.fifo, policy, now)?;
+    }
+    let result = queue.lock(now).set_attributes(&input.attributes, now);
+    result
+}

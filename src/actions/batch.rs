@@ -1,0 +1,102 @@
+//! The rules every batch action shares: entry count, entry ids, and per-entry failures.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use crate::error::{ErrorKind, SqsError, SqsResult};
+
+pub const MAX_ENTRIES: usize = 10;
+pub const MAX_BATCH_BYTES: usize = 1_048_576;
+
+/// A batch entry names itself with an `Id`.
+pub trait Entry {
+    fn id(&self) -> &str;
+}
+
+/// Checks what fails a whole batch: no entries, too many, bad or repeated ids.
+pub fn check<E: Entry>(entries: &[E], entry_name: &str) -> SqsResult<()> {
+    if entries.is_empty() {
+        return Err(SqsError::new(
+            ErrorKind::EmptyBatchRequest,
+            format!("There should be at least one {entry_name} in the request."),
+        ));
+    }
+    if entries.len() > MAX_ENTRIES {
+        return Err(SqsError::new(
+            ErrorKind::TooManyEntriesInBatchRequest,
+            format!(
+                "Maximum number of entries per request are {MAX_ENTRIES}. You have sent {}.",
+                entries.len()
+            ),
+        ));
+    }
+    let mut seen = HashSet::new();
+    for entry in entries {
+        let id = entry.id();
+        let valid = (1..=80).contains(&id.len())
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !valid {
+            return Err(SqsError::of(ErrorKind::InvalidBatchEntryId));
+        }
+        if !seen.insert(id) {
+            return Err(SqsError::new(
+                ErrorKind::BatchEntryIdsNotDistinct,
+                format!("Id {id} repeated."),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct Failure {
+    pub id: String,
+    pub sender_fault: bool,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(id: &str, err: &SqsError) -> Self {
+        Failure {
+            id: id.to_owned(),
+            sender_fault: err.kind.fault() == crate::error::Fault::Sender,
+            code: err.kind.query_code(),
+            message: err.message.clone(),
+        }
+    }
+}
+
+/// `Successful` and `Failed` are required members: always present, even when empty.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct Output<T> {
+    pub successful: Vec<T>,
+    pub failed: Vec<Failure>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct Done {
+    pub id: String,
+}
+
+/// Runs `each` per entry, sorting outcomes into `Successful` and `Failed`.
+pub fn run<E: Entry, T>(entries: Vec<E>, mut each: impl FnMut(E) -> SqsResult<T>) -> Output<T> {
+    let mut out = Output {
+        successful: Vec::new(),
+        failed: Vec::new(),
+    };
+    for entry in entries {
+        let id = entry.id().to_owned();
+        match each(entry) {
+            Ok(t) => out.successful.push(t),
+            Err(e) => out.failed.push(Failure::new(&id, &e)),
+        }
+    }
+    out
+}

@@ -1,0 +1,54 @@
+//! DeleteMessage and DeleteMessageBatch.
+
+use serde::Deserialize;
+
+use super::batch::{self, Done, Entry};
+use super::queue;
+use crate::app::App;
+use crate::error::SqsResult;
+use crate::protocol::Context;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeleteMessage {
+    pub queue_url: String,
+    pub receipt_handle: String,
+}
+
+pub async fn delete_message(input: DeleteMessage, app: &App, ctx: &Context) -> SqsResult<()> {
+    queue(app, ctx, &input.queue_url)?.delete_message(&input.receipt_handle, app.now())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeleteMessageBatch {
+    pub queue_url: String,
+    pub entries: Vec<DeleteEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeleteEntry {
+    pub id: String,
+    pub receipt_handle: String,
+}
+
+impl Entry for DeleteEntry {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+pub async fn delete_message_batch(
+    input: DeleteMessageBatch,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<batch::Output<Done>> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    batch::check(&input.entries, "DeleteMessageBatchRequestEntry")?;
+    let now = app.now();
+    Ok(batch::run(input.entries, |e| {
+        queue.delete_message(&e.receipt_handle, now)?;
+        Ok(Done { id: e.id.clone() })
+    }))
+}

@@ -1,0 +1,53 @@
+//! AddPermission and RemovePermission, kept in the queue's Policy attribute.
+
+use serde::Deserialize;
+
+use super::queue;
+use crate::app::App;
+use crate::engine::policy;
+use crate::error::SqsResult;
+use crate::protocol::Context;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct AddPermission {
+    pub queue_url: String,
+    pub label: String,
+    #[serde(rename = "AWSAccountIds", default)]
+    pub aws_account_ids: Vec<String>,
+    #[serde(default)]
+    pub actions: Vec<String>,
+}
+
+pub async fn add_permission(input: AddPermission, app: &App, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    let now = app.now();
+    let mut state = queue.lock(now);
+    let updated = policy::add(
+        state.attributes.policy.as_deref(),
+        &queue.arn,
+        &input.label,
+        &input.aws_account_ids,
+        &input.actions,
+    )?;
+    state.attributes.policy = Some(updated);
+    state.last_modified = now;
+    Ok(())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct RemovePermission {
+    pub queue_url: String,
+    pub label: String,
+}
+
+pub async fn remove_permission(input: RemovePermission, app: &App, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    let now = app.now();
+    let mut state = queue.lock(now);
+    state.attributes.policy =
+        policy::remove(state.attributes.policy.as_deref(), &queue.arn, &input.label)?;
+    state.last_modified = now;
+    Ok(())
+}

@@ -1,0 +1,153 @@
+//! Queue lifecycle: CreateQueue, GetQueueUrl, ListQueues, DeleteQueue, PurgeQueue.
+
+use std::collections::BTreeMap;
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+
+use super::{in_range, queue};
+use crate::app::App;
+use crate::error::{SqsError, SqsResult};
+use crate::protocol::Context;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct CreateQueue {
+    pub queue_name: String,
+    #[serde(default)]
+    pub attributes: BTreeMap<String, String>,
+    #[serde(default, rename = "tags", alias = "Tags")]
+    pub tags: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct QueueUrlOutput {
+    pub queue_url: String,
+}
+
+pub async fn create_queue(
+    input: CreateQueue,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<QueueUrlOutput> {
+    super::tags::check_tags(&input.tags)?;
+    let key = ctx.key(&input.queue_name);
+    app.registry
+        .create(key.clone(), &input.attributes, input.tags, app.now())?;
+    Ok(QueueUrlOutput {
+        queue_url: ctx.queue_url(&key),
+    })
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct GetQueueUrl {
+    pub queue_name: String,
+    #[serde(rename = "QueueOwnerAWSAccountId")]
+    pub queue_owner_aws_account_id: Option<String>,
+}
+
+pub async fn get_queue_url(
+    input: GetQueueUrl,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<QueueUrlOutput> {
+    let mut key = ctx.key(&input.queue_name);
+    if let Some(owner) = input.queue_owner_aws_account_id.filter(|o| !o.is_empty()) {
+        key.account = owner;
+    }
+    app.registry.get(&key)?;
+    Ok(QueueUrlOutput {
+        queue_url: ctx.queue_url(&key),
+    })
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ListQueues {
+    #[serde(default)]
+    pub queue_name_prefix: String,
+    pub next_token: Option<String>,
+    pub max_results: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ListQueuesOutput {
+    #[serde(rename = "QueueUrls", skip_serializing_if = "Vec::is_empty")]
+    pub queue_urls: Vec<String>,
+    #[serde(rename = "NextToken", skip_serializing_if = "Option::is_none")]
+    pub next_token: Option<String>,
+}
+
+pub async fn list_queues(
+    input: ListQueues,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<ListQueuesOutput> {
+    let max = in_range(
+        input.max_results,
+        "MaxResults",
+        1,
+        1000,
+        "MaxResults must be an integer between 1 and 1000.",
+    )?;
+    let queues = app
+        .registry
+        .list(&ctx.region, &ctx.account, &input.queue_name_prefix);
+    let names: Vec<String> = queues.iter().map(|q| q.key.name.clone()).collect();
+    let (page, next_token) = paginate(&names, max, input.next_token.as_deref())?;
+    Ok(ListQueuesOutput {
+        queue_urls: page.iter().map(|n| ctx.queue_url(&ctx.key(n))).collect(),
+        next_token,
+    })
+}
+
+/// One page of sorted names. The token is the last name returned, base64-encoded; a token
+/// appears only when `MaxResults` was given and more names remain, as on SQS.
+pub fn paginate<'a>(
+    names: &'a [String],
+    max: Option<i64>,
+    token: Option<&str>,
+) -> SqsResult<(&'a [String], Option<String>)> {
+    let start = match token.filter(|t| !t.is_empty()) {
+        None => 0,
+        Some(t) => {
+            let after = STANDARD
+                .decode(t)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .ok_or_else(|| SqsError::invalid_parameter("Invalid NextToken value."))?;
+            names.partition_point(|n| *n <= after)
+        }
+    };
+    let limit = max.map_or(1000, |m| m as usize);
+    let end = (start + limit).min(names.len());
+    let page = &names[start..end];
+    let next = (max.is_some() && end < names.len())
+        .then(|| page.last().map(|last| STANDARD.encode(last)))
+        .flatten();
+    Ok((page, next))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeleteQueue {
+    pub queue_url: String,
+}
+
+pub async fn delete_queue(input: DeleteQueue, app: &App, ctx: &Context) -> SqsResult<()> {
+    app.registry
+        .delete(&ctx.queue_key(&input.queue_url)?, app.now())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct PurgeQueue {
+    pub queue_url: String,
+}
+
+pub async fn purge_queue(input: PurgeQueue, app: &App, ctx: &Context) -> SqsResult<()> {
+    queue(app, ctx, &input.queue_url)?.purge(app.now())
+}

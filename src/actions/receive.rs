@@ -1,0 +1,224 @@
+//! ReceiveMessage: validation, long polling, and choosing which attributes a message carries.
+
+use std::collections::BTreeMap;
+use std::pin::pin;
+
+use serde::{Deserialize, Serialize};
+
+use super::send::WireAttribute;
+use super::{in_range, queue};
+use crate::app::App;
+use crate::engine::delivery::{Delivered, ReceiveParams};
+use crate::engine::md5;
+use crate::engine::message::{self, Message};
+use crate::error::{SqsError, SqsResult};
+use crate::protocol::Context;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ReceiveMessage {
+    pub queue_url: String,
+    #[serde(default)]
+    pub attribute_names: Vec<String>,
+    #[serde(default)]
+    pub message_system_attribute_names: Vec<String>,
+    #[serde(default)]
+    pub message_attribute_names: Vec<String>,
+    pub max_number_of_messages: Option<i64>,
+    pub visibility_timeout: Option<i64>,
+    pub wait_time_seconds: Option<i64>,
+    pub receive_request_attempt_id: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReceiveOutput {
+    #[serde(rename = "Messages", skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<OutMessage>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct OutMessage {
+    pub message_id: String,
+    pub receipt_handle: String,
+    #[serde(rename = "MD5OfBody")]
+    pub md5_of_body: String,
+    pub body: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub attributes: BTreeMap<&'static str, String>,
+    #[serde(
+        rename = "MD5OfMessageAttributes",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub md5_of_message_attributes: Option<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub message_attributes: BTreeMap<String, WireAttribute>,
+}
+
+pub async fn receive_message(
+    input: ReceiveMessage,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<ReceiveOutput> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    let max = in_range(
+        input.max_number_of_messages,
+        "MaxNumberOfMessages",
+        1,
+        10,
+        "Must be between 1 and 10, if provided.",
+    )?
+    .unwrap_or(1);
+    let visibility = in_range(
+        input.visibility_timeout,
+        "VisibilityTimeout",
+        0,
+        43_200,
+        "Must be >= 0 and <= 43200, if provided.",
+    )?;
+    let wait = in_range(
+        input.wait_time_seconds,
+        "WaitTimeSeconds",
+        0,
+        20,
+        "Must be >= 0 and <= 20, if provided.",
+    )?;
+    if let Some(id) = &input.receive_request_attempt_id {
+        message::validate_token("ReceiveRequestAttemptId", id)?;
+    }
+    let start = app.now();
+    let wait = wait.map_or_else(
+        || {
+            queue
+                .lock(start)
+                .attributes
+                .receive_message_wait_time_seconds
+        },
+        |w| w as u32,
+    );
+    let params = ReceiveParams {
+        max: max as usize,
+        visibility_timeout: visibility.map(|v| v as u32),
+        attempt_id: input.receive_request_attempt_id.clone(),
+        short_poll: wait == 0,
+    };
+    let deadline = start + u64::from(wait) * 1000;
+    let selection = Selection::new(&input);
+    loop {
+        // Registered before looking, so a send between the look and the wait still wakes us.
+        let mut notified = pin!(queue.notify.notified());
+        notified.as_mut().enable();
+        if queue.is_deleted() {
+            return Err(SqsError::queue_does_not_exist());
+        }
+        let now = app.now();
+        let delivered = app.registry.receive(&queue, &params, now)?;
+        if !delivered.is_empty() || now >= deadline {
+            if delivered.is_empty() {
+                queue.lock(now).stats.empty_receives += 1;
+            }
+            return Ok(ReceiveOutput {
+                messages: delivered.into_iter().map(|d| selection.render(d)).collect(),
+            });
+        }
+        let next_visible = queue.lock(now).store.next_visible_at();
+        let wake_at = next_visible.map_or(deadline, |t| t.min(deadline));
+        tokio::select! {
+            () = notified => {}
+            () = app.clock.sleep_until(wake_at) => {}
+        }
+    }
+}
+
+/// Which system and message attributes the caller asked for.
+struct Selection {
+    system: Vec<String>,
+    all_system: bool,
+    message: Vec<String>,
+}
+
+impl Selection {
+    fn new(input: &ReceiveMessage) -> Self {
+        let system: Vec<String> = input
+            .attribute_names
+            .iter()
+            .chain(&input.message_system_attribute_names)
+            .cloned()
+            .collect();
+        Selection {
+            all_system: system.iter().any(|n| n == "All"),
+            system,
+            message: input.message_attribute_names.clone(),
+        }
+    }
+
+    fn wants_system(&self, name: &str) -> bool {
+        self.all_system || self.system.iter().any(|n| n == name)
+    }
+
+    fn wants_message(&self, name: &str) -> bool {
+        self.message.iter().any(|pattern| match pattern.as_str() {
+            "All" | ".*" => true,
+            p => p
+                .strip_suffix(".*")
+                .map_or(p == name, |prefix| name.starts_with(prefix)),
+        })
+    }
+
+    fn render(&self, d: Delivered) -> OutMessage {
+        let m = &d.message;
+        let attributes = system_attributes(m, d.sequence_number)
+            .into_iter()
+            .filter(|(name, _)| self.wants_system(name))
+            .collect();
+        let chosen: Vec<_> = m
+            .attributes()
+            .into_iter()
+            .flatten()
+            .filter(|(name, _)| self.wants_message(name))
+            .collect();
+        OutMessage {
+            message_id: m.id.to_string(),
+            receipt_handle: d.receipt_handle,
+            md5_of_body: md5::of_body(&m.body),
+            body: m.body.to_string(),
+            attributes,
+            md5_of_message_attributes: md5::of_attributes(chosen.iter().copied()),
+            message_attributes: chosen
+                .into_iter()
+                .map(|(n, v)| (n.clone(), WireAttribute::from_value(v)))
+                .collect(),
+        }
+    }
+}
+
+/// Every system attribute a message has, as SQS names and formats them.
+fn system_attributes(m: &Message, sequence_number: Option<String>) -> Vec<(&'static str, String)> {
+    let mut out = vec![
+        ("SenderId", m.sender_id.to_string()),
+        ("SentTimestamp", m.sent_at.to_string()),
+        ("ApproximateReceiveCount", m.receive_count.to_string()),
+        (
+            "ApproximateFirstReceiveTimestamp",
+            m.first_received_at.unwrap_or(m.sent_at).to_string(),
+        ),
+    ];
+    let optional = [
+        ("AWSTraceHeader", m.trace_header().map(str::to_owned)),
+        ("MessageGroupId", m.group_id.as_deref().map(str::to_owned)),
+        (
+            "MessageDeduplicationId",
+            sequence_number
+                .is_some()
+                .then(|| m.deduplication_id().map(str::to_owned))
+                .flatten(),
+        ),
+        ("SequenceNumber", sequence_number),
+        (
+            "DeadLetterQueueSourceArn",
+            m.dead_letter_source_arn().map(str::to_owned),
+        ),
+    ];
+    out.extend(optional.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
+    out
+}

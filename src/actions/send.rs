@@ -1,0 +1,239 @@
+//! SendMessage and SendMessageBatch, and the wire form of message attributes.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+
+use super::batch::{self, Entry};
+use super::queue;
+use crate::app::App;
+use crate::engine::message::{self, AttrData, AttrValue, MessageAttributes, NewMessage};
+use crate::engine::queue::Sent;
+use crate::error::{ErrorKind, SqsError, SqsResult};
+use crate::protocol::Context;
+
+/// A message attribute as it travels: binary values are base64.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct WireAttribute {
+    pub data_type: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub string_value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary_value: Option<String>,
+}
+
+impl WireAttribute {
+    pub fn from_value(v: &AttrValue) -> Self {
+        let (string_value, binary_value) = match &v.data {
+            AttrData::String(s) => (Some(s.clone()), None),
+            AttrData::Binary(b) => (None, Some(STANDARD.encode(b))),
+        };
+        WireAttribute {
+            data_type: v.data_type.clone(),
+            string_value,
+            binary_value,
+        }
+    }
+}
+
+fn attributes(wire: BTreeMap<String, WireAttribute>) -> SqsResult<MessageAttributes> {
+    wire.into_iter()
+        .map(|(name, w)| {
+            let data = if w.data_type.starts_with("Binary") {
+                let text = w.binary_value.unwrap_or_default();
+                AttrData::Binary(STANDARD.decode(text.trim()).map_err(|_| {
+                    SqsError::invalid_parameter(format!(
+                        "The message attribute '{name}' has an invalid binary value: it must be base64-encoded."
+                    ))
+                })?)
+            } else {
+                AttrData::String(w.string_value.unwrap_or_default())
+            };
+            Ok((
+                name,
+                AttrValue {
+                    data_type: w.data_type,
+                    data,
+                },
+            ))
+        })
+        .collect()
+}
+
+/// Only `AWSTraceHeader` exists as a message system attribute.
+fn trace_header(system: BTreeMap<String, WireAttribute>) -> SqsResult<Option<String>> {
+    let mut trace = None;
+    for (name, value) in system {
+        if name != "AWSTraceHeader" {
+            return Err(SqsError::invalid_parameter(format!(
+                "Message system attribute name '{name}' is invalid."
+            )));
+        }
+        if value.data_type != "String" || value.string_value.as_deref().is_none_or(str::is_empty) {
+            return Err(SqsError::invalid_parameter(
+                "Message system attribute 'AWSTraceHeader' must contain a non-empty value of type 'String'.",
+            ));
+        }
+        trace = value.string_value;
+    }
+    Ok(trace)
+}
+
+/// SQS names the sender by its access key; callers without one get a fixed principal id.
+fn sender_id(ctx: &Context) -> Arc<str> {
+    Arc::from(ctx.access_key.as_deref().unwrap_or("AIDAIT2UOQQY3AUEKVGXU"))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SendMessage {
+    pub queue_url: String,
+    #[serde(flatten)]
+    pub message: MessageFields,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct MessageFields {
+    pub message_body: String,
+    pub delay_seconds: Option<i64>,
+    #[serde(default)]
+    pub message_attributes: BTreeMap<String, WireAttribute>,
+    #[serde(default)]
+    pub message_system_attributes: BTreeMap<String, WireAttribute>,
+    pub message_deduplication_id: Option<String>,
+    pub message_group_id: Option<String>,
+}
+
+impl MessageFields {
+    fn into_new(self, ctx: &Context) -> SqsResult<NewMessage> {
+        Ok(NewMessage {
+            body: self.message_body,
+            attributes: attributes(self.message_attributes)?,
+            delay_seconds: self.delay_seconds,
+            trace_header: trace_header(self.message_system_attributes)?,
+            group_id: self.message_group_id,
+            deduplication_id: self.message_deduplication_id,
+            sender_id: sender_id(ctx),
+        })
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SendOutput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub message_id: String,
+    #[serde(rename = "MD5OfMessageBody")]
+    pub md5_of_message_body: String,
+    #[serde(
+        rename = "MD5OfMessageAttributes",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub md5_of_message_attributes: Option<String>,
+    #[serde(
+        rename = "MD5OfMessageSystemAttributes",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub md5_of_message_system_attributes: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sequence_number: Option<String>,
+}
+
+impl SendOutput {
+    fn new(id: Option<String>, sent: Sent) -> Self {
+        SendOutput {
+            id,
+            message_id: sent.message_id.to_string(),
+            md5_of_message_body: sent.md5_of_body,
+            md5_of_message_attributes: sent.md5_of_attributes,
+            md5_of_message_system_attributes: sent.md5_of_system_attributes,
+            sequence_number: sent.sequence_number,
+        }
+    }
+}
+
+pub async fn send_message(input: SendMessage, app: &App, ctx: &Context) -> SqsResult<SendOutput> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    let sent = queue.send(input.message.into_new(ctx)?, app.now())?;
+    Ok(SendOutput::new(None, sent))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SendMessageBatch {
+    pub queue_url: String,
+    pub entries: Vec<SendEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SendEntry {
+    pub id: String,
+    #[serde(flatten)]
+    pub message: MessageFields,
+}
+
+impl Entry for SendEntry {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+pub async fn send_message_batch(
+    input: SendMessageBatch,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<batch::Output<SendOutput>> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    batch::check(&input.entries, "SendMessageBatchRequestEntry")?;
+    let mut total = 0;
+    let mut prepared = Vec::with_capacity(input.entries.len());
+    for entry in input.entries {
+        let id = entry.id;
+        let fifo = queue.fifo;
+        let new = entry.message.into_new(ctx).and_then(|m| {
+            // In a batch a missing group id is a bad value, not a missing parameter.
+            if fifo && m.group_id.is_none() {
+                return Err(SqsError::invalid_parameter(
+                    "The request must contain the parameter MessageGroupId.",
+                ));
+            }
+            Ok(m)
+        });
+        if let Ok(m) = &new {
+            total += message::size_of(&m.body, &m.attributes);
+        }
+        prepared.push(Prepared { id, new });
+    }
+    if total > batch::MAX_BATCH_BYTES {
+        return Err(SqsError::new(
+            ErrorKind::BatchRequestTooLong,
+            format!(
+                "Batch requests cannot be longer than {} bytes. You have sent {total} bytes.",
+                batch::MAX_BATCH_BYTES
+            ),
+        ));
+    }
+    let now = app.now();
+    Ok(batch::run(prepared, |p| {
+        let sent = queue.send(p.new?, now)?;
+        Ok(SendOutput::new(Some(p.id), sent))
+    }))
+}
+
+struct Prepared {
+    id: String,
+    new: SqsResult<NewMessage>,
+}
+
+impl Entry for Prepared {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}

@@ -1,0 +1,100 @@
+//! TagQueue, UntagQueue and ListQueueTags.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{is_empty_map, queue};
+use crate::app::App;
+use crate::error::{SqsError, SqsResult};
+use crate::protocol::Context;
+
+const MAX_TAGS: usize = 50;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TagQueue {
+    pub queue_url: String,
+    pub tags: BTreeMap<String, String>,
+}
+
+pub async fn tag_queue(input: TagQueue, app: &App, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    check_tags(&input.tags)?;
+    let mut state = queue.lock(app.now());
+    let mut tags = state.tags.clone();
+    tags.extend(input.tags);
+    if tags.len() > MAX_TAGS {
+        return Err(SqsError::invalid_parameter(format!(
+            "Too many tags added for queue {}.",
+            queue.name()
+        )));
+    }
+    state.tags = tags;
+    Ok(())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct UntagQueue {
+    pub queue_url: String,
+    pub tag_keys: Vec<String>,
+}
+
+pub async fn untag_queue(input: UntagQueue, app: &App, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    let mut state = queue.lock(app.now());
+    for key in &input.tag_keys {
+        state.tags.remove(key);
+    }
+    Ok(())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ListQueueTags {
+    pub queue_url: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TagsOutput {
+    #[serde(rename = "Tags", skip_serializing_if = "is_empty_map")]
+    pub tags: BTreeMap<String, String>,
+}
+
+pub async fn list_queue_tags(
+    input: ListQueueTags,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<TagsOutput> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    let tags = queue.lock(app.now()).tags.clone();
+    Ok(TagsOutput { tags })
+}
+
+/// Tag keys are 1-128 characters, values up to 256, at most 50 per call.
+pub fn check_tags(tags: &BTreeMap<String, String>) -> SqsResult<()> {
+    if tags.len() > MAX_TAGS {
+        return Err(SqsError::invalid_parameter(format!(
+            "Too many tags: {} (the maximum is {MAX_TAGS}).",
+            tags.len()
+        )));
+    }
+    for (key, value) in tags {
+        if key.is_empty() || key.chars().count() > 128 {
+            return Err(SqsError::invalid_value(
+                key,
+                "TagKey",
+                "Tag keys must be 1 to 128 characters long.",
+            ));
+        }
+        if value.chars().count() > 256 {
+            return Err(SqsError::invalid_value(
+                value,
+                "TagValue",
+                "Tag values must be at most 256 characters long.",
+            ));
+        }
+    }
+    Ok(())
+}

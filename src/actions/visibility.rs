@@ -1,0 +1,79 @@
+//! ChangeMessageVisibility and ChangeMessageVisibilityBatch.
+
+use serde::Deserialize;
+
+use super::batch::{self, Done, Entry};
+use super::{in_range, queue};
+use crate::app::App;
+use crate::engine::queue::MAX_VISIBILITY_SECONDS;
+use crate::error::{SqsError, SqsResult};
+use crate::protocol::Context;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ChangeMessageVisibility {
+    pub queue_url: String,
+    pub receipt_handle: String,
+    pub visibility_timeout: i64,
+}
+
+/// Visibility timeouts are 0 to 43200 seconds.
+pub fn seconds(value: Option<i64>) -> SqsResult<u32> {
+    let Some(v) = in_range(
+        value,
+        "VisibilityTimeout",
+        0,
+        i64::from(MAX_VISIBILITY_SECONDS),
+        "Must be between 0 and 43200, if provided.",
+    )?
+    else {
+        return Err(SqsError::missing("VisibilityTimeout"));
+    };
+    Ok(v as u32)
+}
+
+pub async fn change_message_visibility(
+    input: ChangeMessageVisibility,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<()> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    let seconds = seconds(Some(input.visibility_timeout))?;
+    queue.change_visibility(&input.receipt_handle, seconds, app.now())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ChangeMessageVisibilityBatch {
+    pub queue_url: String,
+    pub entries: Vec<VisibilityEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct VisibilityEntry {
+    pub id: String,
+    pub receipt_handle: String,
+    pub visibility_timeout: Option<i64>,
+}
+
+impl Entry for VisibilityEntry {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+pub async fn change_message_visibility_batch(
+    input: ChangeMessageVisibilityBatch,
+    app: &App,
+    ctx: &Context,
+) -> SqsResult<batch::Output<Done>> {
+    let queue = queue(app, ctx, &input.queue_url)?;
+    batch::check(&input.entries, "ChangeMessageVisibilityBatchRequestEntry")?;
+    let now = app.now();
+    Ok(batch::run(input.entries, |e| {
+        let seconds = seconds(Some(e.visibility_timeout.unwrap_or(0)))?;
+        queue.change_visibility(&e.receipt_handle, seconds, now)?;
+        Ok(Done { id: e.id.clone() })
+    }))
+}

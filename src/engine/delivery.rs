@@ -1,0 +1,152 @@
+//! Receiving: in-flight limits, ReceiveRequestAttemptId replays, and dead-lettering at receive
+//! time; plus the two ways a message enters a queue from another (dead letter, redrive).
+
+use std::sync::Arc;
+
+use crate::clock::Millis;
+use crate::engine::fifo;
+use crate::engine::message::{Extra, Message};
+use crate::engine::queue::{Queue, QueueState};
+use crate::engine::receipt::ReceiptHandle;
+use crate::engine::store::Disposition;
+use crate::error::{ErrorKind, SqsError, SqsResult};
+
+/// SQS's limit of in-flight messages per queue.
+pub const MAX_IN_FLIGHT: usize = 120_000;
+
+#[derive(Debug, Clone, Default)]
+pub struct ReceiveParams {
+    pub max: usize,
+    pub visibility_timeout: Option<u32>,
+    pub attempt_id: Option<String>,
+    /// A short poll on a standard queue answers OverLimit when too much is in flight.
+    pub short_poll: bool,
+}
+
+/// A delivered message: a copy of it as it stands after this receive, and its new handle.
+#[derive(Debug, Clone)]
+pub struct Delivered {
+    pub message: Message,
+    pub receipt_handle: String,
+    pub sequence_number: Option<String>,
+}
+
+impl QueueState {
+    /// Receives under this queue's lock; messages `decide` dead-letters come back separately
+    /// for the caller to put into the dead-letter queue under the same critical section.
+    pub(crate) fn receive(
+        &mut self,
+        q: &Queue,
+        p: &ReceiveParams,
+        now: Millis,
+        decide: impl FnMut(&Message) -> Disposition,
+    ) -> SqsResult<(Vec<Delivered>, Vec<Message>)> {
+        if let Some(replayed) = self.replay(q, p, now) {
+            return Ok((replayed, Vec::new()));
+        }
+        let slots = MAX_IN_FLIGHT.saturating_sub(self.store.in_flight());
+        if slots == 0 {
+            if !q.fifo && p.short_poll {
+                return Err(SqsError::new(
+                    ErrorKind::OverLimit,
+                    format!("You have reached the maximum number of in flight messages ({MAX_IN_FLIGHT}) for this queue."),
+                ));
+            }
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let visibility = p
+            .visibility_timeout
+            .unwrap_or(self.attributes.visibility_timeout);
+        let (seqs, dead) = self.store.receive(
+            now,
+            p.max.min(slots),
+            Millis::from(visibility) * 1000,
+            decide,
+        );
+        self.stats.received += seqs.len() as u64;
+        self.stats.dead_lettered += dead.len() as u64;
+        let delivered: Vec<Delivered> = seqs.iter().map(|s| self.delivered(q, *s)).collect();
+        if let (true, Some(id)) = (q.fifo, &p.attempt_id) {
+            let record = seqs
+                .iter()
+                .map(|s| (*s, self.store.get(*s).map_or(0, |m| m.receive_count)))
+                .collect();
+            self.attempts.record(id.clone(), record, now);
+        }
+        Ok((delivered, dead))
+    }
+
+    /// A retried FIFO receive gets the same messages and handles while they are still hidden.
+    fn replay(&mut self, q: &Queue, p: &ReceiveParams, now: Millis) -> Option<Vec<Delivered>> {
+        if !q.fifo {
+            return None;
+        }
+        let previous = self.attempts.get(p.attempt_id.as_deref()?, now)?;
+        let still_held = previous.iter().all(|(seq, receive)| {
+            self.store
+                .get(*seq)
+                .is_some_and(|m| m.receive_count == *receive && m.in_flight(now))
+        });
+        (still_held && !previous.is_empty()).then(|| {
+            previous
+                .iter()
+                .map(|(s, _)| self.delivered(q, *s))
+                .collect()
+        })
+    }
+
+    fn delivered(&self, q: &Queue, seq: u64) -> Delivered {
+        let message =
+            self.store.get(seq).cloned().unwrap_or_else(|| {
+                unreachable!("a message delivered under the lock is still stored")
+            });
+        Delivered {
+            receipt_handle: ReceiptHandle {
+                queue_uid: q.uid,
+                seq,
+                receive: message.receive_count,
+            }
+            .encode(),
+            sequence_number: q.fifo.then(|| fifo::sequence_number(message.sequence)),
+            message,
+        }
+    }
+
+    /// Files a message dead-lettered from `source_arn`: same id, body, attributes and receive
+    /// count; a standard DLQ keeps its enqueue time so retention still counts from the send.
+    pub(crate) fn accept_dead_letter(
+        &mut self,
+        mut msg: Message,
+        source_arn: &str,
+        now: Millis,
+        fifo: bool,
+    ) {
+        msg.extra
+            .get_or_insert_with(Box::<Extra>::default)
+            .dead_letter_source_arn = Some(Arc::from(source_arn));
+        self.file_moved(msg, now, fifo);
+    }
+
+    /// Files a message redriven by a move task: it starts over, as a new send would.
+    pub(crate) fn accept_redriven(&mut self, mut msg: Message, now: Millis, fifo: bool) {
+        if let Some(extra) = msg.extra.as_mut() {
+            extra.dead_letter_source_arn = None;
+        }
+        msg.receive_count = 0;
+        msg.first_received_at = None;
+        msg.enqueued_at = now;
+        msg.sent_at = now;
+        self.file_moved(msg, now, fifo);
+    }
+
+    fn file_moved(&mut self, mut msg: Message, now: Millis, fifo: bool) {
+        msg.visible_at = now;
+        if fifo {
+            self.fifo_counter += 1;
+            msg.sequence = self.fifo_counter;
+            msg.enqueued_at = now;
+        }
+        self.stats.sent += 1;
+        self.store.insert(msg, now);
+    }
+}

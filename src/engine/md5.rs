@@ -1,0 +1,47 @@
+//! The MD5 digests SQS returns: of a body, and of a message-attribute map.
+
+use md5::{Digest, Md5};
+
+use crate::engine::message::{AttrData, AttrValue};
+
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::with_capacity(32), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+pub fn of_body(body: &str) -> String {
+    hex(&Md5::digest(body.as_bytes()))
+}
+
+/// SQS's attribute digest over attributes given in name (byte) order: each name, type and
+/// value length-prefixed, with a transport byte (1 string, 2 binary) before the value.
+/// `None` when there is nothing to digest, as SQS then omits the member.
+pub fn of_attributes<'a>(
+    attributes: impl IntoIterator<Item = (&'a String, &'a AttrValue)>,
+) -> Option<String> {
+    let mut hasher = Md5::new();
+    let mut any = false;
+    let prefixed = |hasher: &mut Md5, bytes: &[u8]| {
+        hasher.update((bytes.len() as u32).to_be_bytes());
+        hasher.update(bytes);
+    };
+    for (name, value) in attributes {
+        any = true;
+        prefixed(&mut hasher, name.as_bytes());
+        prefixed(&mut hasher, value.data_type.as_bytes());
+        match &value.data {
+            AttrData::String(s) => {
+                hasher.update([1]);
+                prefixed(&mut hasher, s.as_bytes());
+            }
+            AttrData::Binary(b) => {
+                hasher.update([2]);
+                prefixed(&mut hasher, b);
+            }
+        }
+    }
+    any.then(|| hex(&hasher.finalize()))
+}

@@ -1,0 +1,275 @@
+//! A message as stored, its attributes, and the send-time rules for bodies and attributes.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use uuid::Uuid;
+
+use crate::clock::Millis;
+use crate::error::{ErrorKind, SqsError, SqsResult};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttrData {
+    String(String),
+    Binary(Vec<u8>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttrValue {
+    pub data_type: String,
+    pub data: AttrData,
+}
+
+/// Sorted by name in byte order, which is also the order the MD5 digest needs.
+pub type MessageAttributes = BTreeMap<String, AttrValue>;
+
+/// What a sender supplies; the engine adds identity and timing.
+#[derive(Debug, Clone, Default)]
+pub struct NewMessage {
+    pub body: String,
+    pub attributes: MessageAttributes,
+    pub delay_seconds: Option<i64>,
+    pub trace_header: Option<String>,
+    pub group_id: Option<String>,
+    pub deduplication_id: Option<String>,
+    pub sender_id: Arc<str>,
+}
+
+/// Rarely-present parts, boxed so a plain message stays small.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Extra {
+    pub attributes: MessageAttributes,
+    pub trace_header: Option<String>,
+    pub deduplication_id: Option<String>,
+    pub dead_letter_source_arn: Option<Arc<str>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Message {
+    pub id: Uuid,
+    pub body: Box<str>,
+    pub extra: Option<Box<Extra>>,
+    pub group_id: Option<Arc<str>>,
+    pub sender_id: Arc<str>,
+    pub sent_at: Millis,
+    /// Retention counts from here; a dead-lettered standard message keeps its source's value.
+    pub enqueued_at: Millis,
+    pub first_received_at: Option<Millis>,
+    pub visible_at: Millis,
+    pub receive_count: u32,
+    /// FIFO sequence number (0 on standard queues).
+    pub sequence: u64,
+}
+
+impl Message {
+    pub fn attributes(&self) -> Option<&MessageAttributes> {
+        self.extra.as_ref().map(|e| &e.attributes)
+    }
+
+    pub fn trace_header(&self) -> Option<&str> {
+        self.extra.as_ref()?.trace_header.as_deref()
+    }
+
+    pub fn deduplication_id(&self) -> Option<&str> {
+        self.extra.as_ref()?.deduplication_id.as_deref()
+    }
+
+    pub fn dead_letter_source_arn(&self) -> Option<&str> {
+        self.extra.as_ref()?.dead_letter_source_arn.as_deref()
+    }
+
+    pub fn in_flight(&self, now: Millis) -> bool {
+        self.receive_count > 0 && self.visible_at > now
+    }
+}
+
+/// SQS counts the body plus every attribute's name, type and value toward the size limit.
+pub fn size_of(body: &str, attributes: &MessageAttributes) -> usize {
+    body.len()
+        + attributes
+            .iter()
+            .map(|(name, v)| {
+                name.len()
+                    + v.data_type.len()
+                    + match &v.data {
+                        AttrData::String(s) => s.len(),
+                        AttrData::Binary(b) => b.len(),
+                    }
+            })
+            .sum::<usize>()
+}
+
+/// The characters SQS accepts in a body or string attribute (XML 1.0's set).
+pub fn valid_chars(text: &str) -> bool {
+    text.chars().all(|c| {
+        matches!(c, '\u{9}' | '\u{A}' | '\u{D}' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+    })
+}
+
+pub fn validate_body(body: &str, max_size: usize, attributes: &MessageAttributes) -> SqsResult<()> {
+    if body.is_empty() {
+        return Err(SqsError::missing("MessageBody"));
+    }
+    if !valid_chars(body) {
+        return Err(SqsError::of(ErrorKind::InvalidMessageContents));
+    }
+    if size_of(body, attributes) > max_size {
+        return Err(SqsError::invalid_parameter(format!(
+            "One or more parameters are invalid. Reason: Message must be shorter than {max_size} bytes."
+        )));
+    }
+    Ok(())
+}
+
+pub const MAX_ATTRIBUTES: usize = 10;
+
+pub fn validate_attributes(attributes: &MessageAttributes) -> SqsResult<()> {
+    if attributes.len() > MAX_ATTRIBUTES {
+        return Err(SqsError::invalid_parameter(format!(
+            "Number of message attributes [{}] exceeds the allowed maximum [{MAX_ATTRIBUTES}].",
+            attributes.len()
+        )));
+    }
+    for (name, value) in attributes {
+        validate_attribute(name, value)?;
+    }
+    Ok(())
+}
+
+fn validate_attribute(name: &str, value: &AttrValue) -> SqsResult<()> {
+    let lower = name.to_ascii_lowercase();
+    let name_ok = !name.is_empty()
+        && name.len() <= 256
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        && !name.starts_with('.')
+        && !name.ends_with('.')
+        && !name.contains("..");
+    if !name_ok {
+        return Err(SqsError::invalid_parameter(format!(
+            "Message (user) attribute name '{name}' is invalid. Names can contain alphanumeric characters, hyphens, underscores and periods, must not start or end with a period or have consecutive periods, and may be up to 256 characters long."
+        )));
+    }
+    if lower.starts_with("aws.") || lower.starts_with("amazon.") {
+        return Err(SqsError::invalid_parameter(format!(
+            "Message (user) attribute name '{name}' is invalid. Names must not start with AWS. or Amazon. (or any casing variant)."
+        )));
+    }
+    let data_type = value.data_type.as_str();
+    let base = data_type.split('.').next().unwrap_or_default();
+    let label_ok = data_type.len() <= 256
+        && data_type[base.len()..]
+            .strip_prefix('.')
+            .is_none_or(|label| !label.is_empty());
+    if !matches!(base, "String" | "Number" | "Binary") || !label_ok {
+        return Err(SqsError::invalid_parameter(format!(
+            "The type of message (user) attribute '{name}' is invalid. You must use only the following supported type prefixes: Binary, Number, String."
+        )));
+    }
+    match (&value.data, base) {
+        (AttrData::String(s), "String" | "Number") if !s.is_empty() => {
+            if !valid_chars(s) {
+                return Err(SqsError::of(ErrorKind::InvalidMessageContents));
+            }
+            if base == "Number" && !is_number(s) {
+                return Err(SqsError::invalid_parameter(format!(
+                    "Can't cast the value of message (user) attribute '{name}' to a number."
+                )));
+            }
+            Ok(())
+        }
+        (AttrData::Binary(b), "Binary") if !b.is_empty() => Ok(()),
+        _ => {
+            let kind = if base == "Binary" { "Binary" } else { "String" };
+            Err(SqsError::invalid_parameter(format!(
+                "Message (user) attribute '{name}' must contain a non-empty value of type '{kind}'."
+            )))
+        }
+    }
+}
+
+/// SQS numbers: decimal, optional sign and exponent, at most 38 significant digits.
+fn is_number(text: &str) -> bool {
+    let Ok(value) = text.trim().parse::<f64>() else {
+        return false;
+    };
+    let digits = text.bytes().take_while(|b| *b != b'e' && *b != b'E');
+    let significant = digits.filter(u8::is_ascii_digit).count();
+    value.is_finite() && significant <= 38 && !text.trim().eq_ignore_ascii_case("nan")
+}
+
+/// MessageGroupId, MessageDeduplicationId and ReceiveRequestAttemptId share one rule.
+pub fn validate_token(parameter: &str, value: &str) -> SqsResult<()> {
+    let ok = (1..=128).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_graphic());
+    if ok {
+        Ok(())
+    } else {
+        Err(SqsError::invalid_value(
+            value,
+            parameter,
+            &format!("{parameter} can only include alphanumeric and punctuation characters. 1 to 128 in length."),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn string(t: &str, v: &str) -> AttrValue {
+        AttrValue {
+            data_type: t.into(),
+            data: AttrData::String(v.into()),
+        }
+    }
+
+    #[test]
+    fn body_rules() {
+        let none = MessageAttributes::new();
+        assert_eq!(
+            validate_body("", 10, &none).unwrap_err().kind,
+            ErrorKind::MissingParameter
+        );
+        assert_eq!(
+            validate_body("a\u{1}", 10, &none).unwrap_err().kind,
+            ErrorKind::InvalidMessageContents
+        );
+        assert!(validate_body("héllo 😀\r\n\t", 100, &none).is_ok());
+        let err = validate_body("12345678901", 10, &none).unwrap_err();
+        assert!(err.message.ends_with("shorter than 10 bytes."));
+    }
+
+    #[test]
+    fn size_counts_names_types_and_values() {
+        let mut attrs = MessageAttributes::new();
+        attrs.insert("ab".into(), string("String", "xyz"));
+        assert_eq!(size_of("body", &attrs), 4 + 2 + 6 + 3);
+    }
+
+    #[test]
+    fn attribute_rules() {
+        let check = |name: &str, v: AttrValue| {
+            let mut m = MessageAttributes::new();
+            m.insert(name.into(), v);
+            validate_attributes(&m)
+        };
+        assert!(check("ok.name-1", string("Number.float", "-3.5e10")).is_ok());
+        assert!(check("AWS.x", string("String", "v")).is_err());
+        assert!(check("a..b", string("String", "v")).is_err());
+        assert!(check("n", string("Number", "abc")).is_err());
+        assert!(check("n", string("Text", "abc")).is_err());
+        let err = check("n", string("String", "")).unwrap_err();
+        assert_eq!(
+            err.message,
+            "Message (user) attribute 'n' must contain a non-empty value of type 'String'."
+        );
+    }
+
+    #[test]
+    fn tokens() {
+        assert!(validate_token("MessageGroupId", "a-b_c!~").is_ok());
+        assert!(validate_token("MessageGroupId", "has space").is_err());
+        assert!(validate_token("MessageGroupId", &"x".repeat(129)).is_err());
+    }
+}

@@ -1,0 +1,275 @@
+//! The queue engine: every SQS rule, no HTTP. Every operation receives `now` from the caller.
+
+pub mod arn;
+pub mod attributes;
+pub mod delivery;
+pub mod fifo;
+pub mod md5;
+pub mod message;
+pub mod policy;
+pub mod queue;
+pub mod receipt;
+pub mod redrive;
+pub mod store;
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, MutexGuard};
+
+use dashmap::mapref::entry::Entry;
+use dashmap::DashMap;
+
+use crate::clock::Millis;
+use crate::error::{ErrorKind, SqsError, SqsResult};
+use arn::QueueKey;
+use attributes::QueueAttributes;
+use delivery::{Delivered, ReceiveParams};
+use queue::{Queue, QueueState};
+use redrive::RedrivePolicy;
+use store::Disposition;
+
+const DELETED_RECENTLY_MS: Millis = 60_000;
+
+/// All queues of all accounts and regions.
+#[derive(Debug, Default)]
+pub struct Registry {
+    queues: DashMap<QueueKey, Arc<Queue>>,
+    deleted: DashMap<QueueKey, Millis>,
+    next_uid: AtomicU64,
+}
+
+impl Registry {
+    pub fn new() -> Self {
+        Registry::default()
+    }
+
+    pub fn create(
+        &self,
+        key: QueueKey,
+        attributes: &BTreeMap<String, String>,
+        tags: BTreeMap<String, String>,
+        now: Millis,
+    ) -> SqsResult<Arc<Queue>> {
+        let fifo = validate_name(&key.name, attributes)?;
+        if let Some(existing) = self.queues.get(&key) {
+            return same_queue(&existing, attributes, now);
+        }
+        if self
+            .deleted
+            .get(&key)
+            .is_some_and(|at| now < *at + DELETED_RECENTLY_MS)
+        {
+            return Err(SqsError::of(ErrorKind::QueueDeletedRecently));
+        }
+        let mut attrs = QueueAttributes::new(fifo);
+        attrs.apply(attributes, true)?;
+        if let Some(policy) = &attrs.redrive_policy {
+            self.check_redrive(&key.arn(), fifo, policy, now)?;
+        }
+        match self.queues.entry(key.clone()) {
+            Entry::Occupied(existing) => same_queue(existing.get(), attributes, now),
+            Entry::Vacant(slot) => {
+                let uid = self.next_uid.fetch_add(1, Ordering::Relaxed) + 1;
+                let queue = Arc::new(Queue::new(key, uid, attrs, now));
+                queue.lock(now).tags = tags;
+                slot.insert(queue.clone());
+                Ok(queue)
+            }
+        }
+    }
+
+    pub fn get(&self, key: &QueueKey) -> SqsResult<Arc<Queue>> {
+        self.queues
+            .get(key)
+            .map(|q| q.clone())
+            .ok_or_else(SqsError::queue_does_not_exist)
+    }
+
+    pub fn get_by_arn(&self, arn: &str) -> Option<Arc<Queue>> {
+        self.get(&arn::parse(arn)?).ok()
+    }
+
+    pub fn delete(&self, key: &QueueKey, now: Millis) -> SqsResult<()> {
+        let (key, queue) = self
+            .queues
+            .remove(key)
+            .ok_or_else(SqsError::queue_does_not_exist)?;
+        queue.mark_deleted();
+        self.deleted.insert(key, now);
+        Ok(())
+    }
+
+    /// Queues of one account and region whose name starts with `prefix`, by name.
+    pub fn list(&self, region: &str, account: &str, prefix: &str) -> Vec<Arc<Queue>> {
+        let mut found: Vec<Arc<Queue>> = self
+            .queues
+            .iter()
+            .filter(|e| {
+                let k = e.key();
+                k.region == region && k.account == account && k.name.starts_with(prefix)
+            })
+            .map(|e| e.value().clone())
+            .collect();
+        found.sort_by(|a, b| a.key.name.cmp(&b.key.name));
+        found
+    }
+
+    pub fn all(&self) -> Vec<Arc<Queue>> {
+        self.queues.iter().map(|e| e.value().clone()).collect()
+    }
+
+    /// Queues whose RedrivePolicy targets `dlq_arn`, by name.
+    pub fn dead_letter_sources(&self, dlq_arn: &str, now: Millis) -> Vec<Arc<Queue>> {
+        let mut found: Vec<Arc<Queue>> = self
+            .all()
+            .into_iter()
+            .filter(|q| {
+                q.lock(now)
+                    .attributes
+                    .redrive_policy
+                    .as_ref()
+                    .is_some_and(|p| p.dead_letter_target_arn == dlq_arn)
+            })
+            .collect();
+        found.sort_by(|a, b| a.key.name.cmp(&b.key.name));
+        found
+    }
+
+    /// A RedrivePolicy may only name an existing queue of the same type that allows the source.
+    pub fn check_redrive(
+        &self,
+        source_arn: &str,
+        fifo: bool,
+        policy: &RedrivePolicy,
+        now: Millis,
+    ) -> SqsResult<()> {
+        let invalid =
+            |reason: &str| SqsError::invalid_value(policy.render(), "RedrivePolicy", reason);
+        let Some(target) = self.get_by_arn(&policy.dead_letter_target_arn) else {
+            return Err(invalid("Dead letter target does not exist."));
+        };
+        if target.fifo != fifo {
+            return Err(invalid(
+                "Dead-letter queue must be same type of queue as the source.",
+            ));
+        }
+        let allowed = target
+            .lock(now)
+            .attributes
+            .redrive_allow_policy
+            .as_ref()
+            .is_none_or(|p| p.allows(source_arn));
+        if !allowed {
+            return Err(invalid(&format!(
+                "Queue {source_arn} is not allowed to use {} as a dead-letter queue by its RedriveAllowPolicy.",
+                policy.dead_letter_target_arn
+            )));
+        }
+        Ok(())
+    }
+
+    /// One receive attempt (no waiting). Messages past their maxReceiveCount move to the
+    /// dead-letter queue under both queues' locks, so no caller ever sees them in both or neither.
+    pub fn receive(&self, q: &Queue, p: &ReceiveParams, now: Millis) -> SqsResult<Vec<Delivered>> {
+        let policy = q.lock(now).attributes.redrive_policy.clone();
+        let dlq = policy
+            .as_ref()
+            .and_then(|p| self.get_by_arn(&p.dead_letter_target_arn))
+            .filter(|d| d.uid != q.uid);
+        let (Some(policy), Some(dlq)) = (policy, dlq) else {
+            return Ok(q.lock(now).receive(q, p, now, |_| Disposition::Deliver)?.0);
+        };
+        let (delivered, moved) = {
+            let (mut source, mut target) = lock_pair(q, &dlq, now);
+            let (delivered, dead) = source.receive(q, p, now, |m| {
+                if m.receive_count >= policy.max_receive_count {
+                    Disposition::DeadLetter
+                } else {
+                    Disposition::Deliver
+                }
+            })?;
+            let moved = dead.len();
+            for msg in dead {
+                target.accept_dead_letter(msg, &q.arn, now, dlq.fifo);
+            }
+            (delivered, moved)
+        };
+        if moved > 0 {
+            dlq.notify.notify_waiters();
+        }
+        Ok(delivered)
+    }
+
+    /// Moves one message from `from` to `to` as a redrive does; `None` when `from` is empty.
+    pub fn redrive_one(&self, from: &Queue, to: &Queue, now: Millis) -> Option<()> {
+        if from.uid == to.uid {
+            return None;
+        }
+        {
+            let (mut source, mut target) = lock_pair(from, to, now);
+            let seq = source.store.iter().next().map(|(seq, _)| seq)?;
+            let msg = source.store.remove(seq)?;
+            target.accept_redriven(msg, now, to.fifo);
+        }
+        to.notify.notify_waiters();
+        Some(())
+    }
+}
+
+/// Locks two distinct queues in uid order, the one order every pair-lock uses, so two
+/// movers can never deadlock. Returns the guards as (a, b).
+pub fn lock_pair<'a>(
+    a: &'a Queue,
+    b: &'a Queue,
+    now: Millis,
+) -> (MutexGuard<'a, QueueState>, MutexGuard<'a, QueueState>) {
+    if a.uid < b.uid {
+        let ga = a.lock(now);
+        (ga, b.lock(now))
+    } else {
+        let gb = b.lock(now);
+        (a.lock(now), gb)
+    }
+}
+
+fn same_queue(
+    existing: &Arc<Queue>,
+    attributes: &BTreeMap<String, String>,
+    now: Millis,
+) -> SqsResult<Arc<Queue>> {
+    match existing.lock(now).attributes.first_difference(attributes) {
+        None => Ok(existing.clone()),
+        Some(name) => Err(SqsError::new(
+            ErrorKind::QueueNameExists,
+            format!("A queue already exists with the same name and a different value for attribute {name}"),
+        )),
+    }
+}
+
+/// Checks a queue name against the FifoQueue attribute; returns whether the queue is FIFO.
+pub fn validate_name(name: &str, attributes: &BTreeMap<String, String>) -> SqsResult<bool> {
+    let wants_fifo = attributes
+        .get("FifoQueue")
+        .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    let base = name.strip_suffix(".fifo");
+    let chars_ok = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    if wants_fifo || base.is_some() {
+        if wants_fifo && name.len() <= 80 && base.is_some_and(chars_ok) {
+            return Ok(true);
+        }
+        return Err(SqsError::invalid_parameter(
+            "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.",
+        ));
+    }
+    if name.len() <= 80 && chars_ok(name) {
+        Ok(false)
+    } else {
+        Err(SqsError::invalid_parameter(
+            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
+        ))
+    }
+}

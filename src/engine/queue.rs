@@ -1,0 +1,411 @@
+//! One queue: its identity, its attributes and messages behind one short-held lock, and the
+//! operations that change them (send, delete, change visibility, purge, set attributes).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use sha2::{Digest, Sha256};
+use tokio::sync::Notify;
+use uuid::Uuid;
+
+use crate::clock::Millis;
+use crate::engine::arn::QueueKey;
+use crate::engine::attributes::{DeduplicationScope, QueueAttributes};
+use crate::engine::fifo::{self, Attempts, Dedup, Original};
+use crate::engine::md5;
+use crate::engine::message::{self, Extra, Message, NewMessage};
+use crate::engine::receipt::ReceiptHandle;
+use crate::engine::store::Store;
+use crate::error::{ErrorKind, SqsError, SqsResult};
+
+pub const MAX_VISIBILITY_SECONDS: u32 = 43_200;
+
+/// A queue. `notify` is the one tokio type in the engine: long-poll waiters park on it.
+#[derive(Debug)]
+pub struct Queue {
+    pub key: QueueKey,
+    pub arn: String,
+    pub uid: u64,
+    pub fifo: bool,
+    pub created_at: Millis,
+    deleted: AtomicBool,
+    state: Mutex<QueueState>,
+    pub notify: Notify,
+}
+
+/// Counters for metrics and alarms; they only ever grow.
+#[derive(Debug, Default, Clone)]
+pub struct Stats {
+    pub sent: u64,
+    pub sent_bytes: u64,
+    pub received: u64,
+    pub deleted: u64,
+    pub empty_receives: u64,
+    pub dead_lettered: u64,
+    pub last_delete_at: Option<Millis>,
+}
+
+#[derive(Debug)]
+pub struct QueueState {
+    pub attributes: QueueAttributes,
+    pub tags: BTreeMap<String, String>,
+    pub last_modified: Millis,
+    pub last_purge: Option<Millis>,
+    pub store: Store,
+    pub stats: Stats,
+    pub(crate) dedup: Dedup,
+    pub(crate) attempts: Attempts,
+    pub(crate) fifo_counter: u64,
+}
+
+/// What SendMessage answers for one message.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    pub message_id: Uuid,
+    pub md5_of_body: String,
+    pub md5_of_attributes: Option<String>,
+    pub md5_of_system_attributes: Option<String>,
+    pub sequence_number: Option<String>,
+}
+
+impl Queue {
+    pub fn new(key: QueueKey, uid: u64, attributes: QueueAttributes, now: Millis) -> Self {
+        let fifo = attributes.fifo_queue;
+        Queue {
+            arn: key.arn(),
+            key,
+            uid,
+            fifo,
+            created_at: now,
+            deleted: AtomicBool::new(false),
+            state: Mutex::new(QueueState {
+                attributes,
+                tags: BTreeMap::new(),
+                last_modified: now,
+                last_purge: None,
+                store: Store::new(fifo),
+                stats: Stats::default(),
+                dedup: Dedup::default(),
+                attempts: Attempts::default(),
+                fifo_counter: 0,
+            }),
+            notify: Notify::new(),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.key.name
+    }
+
+    /// The state, settled to `now` so every count and visibility is exact.
+    pub fn lock(&self, now: Millis) -> MutexGuard<'_, QueueState> {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.settle(now);
+        state
+    }
+
+    pub fn mark_deleted(&self) {
+        self.deleted.store(true, Ordering::Release);
+        self.notify.notify_waiters();
+    }
+
+    pub fn is_deleted(&self) -> bool {
+        self.deleted.load(Ordering::Acquire)
+    }
+
+    pub fn send(&self, msg: NewMessage, now: Millis) -> SqsResult<Sent> {
+        let sent = self.lock(now).send(self, msg, now)?;
+        self.notify.notify_waiters();
+        Ok(sent)
+    }
+
+    pub fn delete_message(&self, handle: &str, now: Millis) -> SqsResult<()> {
+        self.lock(now).delete(self, handle, now)
+    }
+
+    pub fn change_visibility(&self, handle: &str, seconds: u32, now: Millis) -> SqsResult<()> {
+        self.lock(now)
+            .change_visibility(self, handle, seconds, now)?;
+        if seconds == 0 {
+            self.notify.notify_waiters();
+        }
+        Ok(())
+    }
+
+    pub fn purge(&self, now: Millis) -> SqsResult<()> {
+        let mut state = self.lock(now);
+        if let Some(last) = state.last_purge {
+            if now < last + 60_000 {
+                return Err(SqsError::new(
+                    ErrorKind::PurgeQueueInProgress,
+                    format!(
+                        "Only one PurgeQueue operation on {} is allowed every 60 seconds.",
+                        self.name()
+                    ),
+                ));
+            }
+        }
+        state.store.clear();
+        state.last_purge = Some(now);
+        Ok(())
+    }
+
+    /// Every attribute, stored and computed, in SQS's string form.
+    pub fn attribute_values(&self, now: Millis) -> Vec<(&'static str, String)> {
+        let state = self.lock(now);
+        let mut out = vec![
+            (
+                "ApproximateNumberOfMessages",
+                state.store.visible().to_string(),
+            ),
+            (
+                "ApproximateNumberOfMessagesNotVisible",
+                state.store.in_flight().to_string(),
+            ),
+            (
+                "ApproximateNumberOfMessagesDelayed",
+                state.store.delayed().to_string(),
+            ),
+            ("CreatedTimestamp", (self.created_at / 1000).to_string()),
+            (
+                "LastModifiedTimestamp",
+                (state.last_modified / 1000).to_string(),
+            ),
+            ("QueueArn", self.arn.clone()),
+        ];
+        out.extend(state.attributes.render());
+        out
+    }
+}
+
+impl QueueState {
+    pub fn settle(&mut self, now: Millis) {
+        let retention = Millis::from(self.attributes.message_retention_period) * 1000;
+        self.store.settle(now, retention);
+    }
+
+    fn send(&mut self, q: &Queue, msg: NewMessage, now: Millis) -> SqsResult<Sent> {
+        message::validate_attributes(&msg.attributes)?;
+        message::validate_body(
+            &msg.body,
+            self.attributes.maximum_message_size as usize,
+            &msg.attributes,
+        )?;
+        if let Some(trace) = &msg.trace_header {
+            if !message::valid_chars(trace) {
+                return Err(SqsError::of(ErrorKind::InvalidMessageContents));
+            }
+        }
+        let md5_of_body = md5::of_body(&msg.body);
+        let md5_of_attributes = md5::of_attributes(&msg.attributes);
+        let md5_of_system_attributes = msg
+            .trace_header
+            .as_ref()
+            .and_then(|t| md5::of_attributes(&system_attributes(t)));
+        let delay = self.delay_for(q, &msg)?;
+        let dedup_key = if q.fifo {
+            Some(self.dedup_key(&msg)?)
+        } else {
+            if let Some(group) = &msg.group_id {
+                message::validate_token("MessageGroupId", group)?;
+            }
+            if let Some(id) = &msg.deduplication_id {
+                return Err(SqsError::invalid_value(
+                    id,
+                    "MessageDeduplicationId",
+                    "The request include parameter that is not valid for this queue type.",
+                ));
+            }
+            None
+        };
+        let sent = |id, sequence: Option<u64>| Sent {
+            message_id: id,
+            md5_of_body: md5_of_body.clone(),
+            md5_of_attributes: md5_of_attributes.clone(),
+            md5_of_system_attributes: md5_of_system_attributes.clone(),
+            sequence_number: sequence.map(fifo::sequence_number),
+        };
+        if let Some(key) = &dedup_key {
+            if let Some(original) = self.dedup.check(key, now) {
+                return Ok(sent(original.id, Some(original.sequence)));
+            }
+        }
+        let id = Uuid::new_v4();
+        let sequence = if q.fifo {
+            self.fifo_counter += 1;
+            self.fifo_counter
+        } else {
+            0
+        };
+        if let Some(key) = dedup_key {
+            self.dedup.record(key, Original { id, sequence }, now);
+        }
+        self.stats.sent += 1;
+        self.stats.sent_bytes += msg.body.len() as u64;
+        let extra = (!msg.attributes.is_empty()
+            || msg.trace_header.is_some()
+            || msg.deduplication_id.is_some())
+        .then(|| {
+            Box::new(Extra {
+                attributes: msg.attributes,
+                trace_header: msg.trace_header,
+                deduplication_id: msg.deduplication_id,
+                dead_letter_source_arn: None,
+            })
+        });
+        self.store.insert(
+            Message {
+                id,
+                body: msg.body.into_boxed_str(),
+                extra,
+                group_id: msg.group_id.map(Arc::from),
+                sender_id: msg.sender_id,
+                sent_at: now,
+                enqueued_at: now,
+                first_received_at: None,
+                visible_at: now + Millis::from(delay) * 1000,
+                receive_count: 0,
+                sequence,
+            },
+            now,
+        );
+        Ok(sent(id, q.fifo.then_some(sequence)))
+    }
+
+    fn delay_for(&self, q: &Queue, msg: &NewMessage) -> SqsResult<u32> {
+        match msg.delay_seconds {
+            Some(d) if !(0..=900).contains(&d) => Err(SqsError::invalid_value(
+                d,
+                "DelaySeconds",
+                "DelaySeconds must be >= 0 and <= 900.",
+            )),
+            Some(d) if q.fifo && d != 0 => Err(SqsError::invalid_value(
+                d,
+                "DelaySeconds",
+                "The request include parameter that is not valid for this queue type.",
+            )),
+            Some(d) if !q.fifo => Ok(d as u32),
+            _ => Ok(self.attributes.delay_seconds),
+        }
+    }
+
+    /// FIFO sends need a group, and a deduplication id unless content-based dedup is on.
+    fn dedup_key(&self, msg: &NewMessage) -> SqsResult<String> {
+        let Some(group) = &msg.group_id else {
+            return Err(SqsError::missing("MessageGroupId"));
+        };
+        message::validate_token("MessageGroupId", group)?;
+        let id = match &msg.deduplication_id {
+            Some(id) => {
+                message::validate_token("MessageDeduplicationId", id)?;
+                id.clone()
+            }
+            None if self.attributes.content_based_deduplication => {
+                md5::hex(&Sha256::digest(msg.body.as_bytes()))
+            }
+            None => {
+                return Err(SqsError::invalid_parameter(
+                    "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+                ))
+            }
+        };
+        Ok(match self.attributes.deduplication_scope {
+            DeduplicationScope::Queue => id,
+            DeduplicationScope::MessageGroup => format!("{group}\u{0}{id}"),
+        })
+    }
+
+    /// Finds the message a handle names; `None` when it is gone (already deleted or expired).
+    fn resolve(&self, q: &Queue, handle: &str) -> SqsResult<(ReceiptHandle, Option<&Message>)> {
+        let h = ReceiptHandle::decode(handle)
+            .filter(|h| h.queue_uid == q.uid)
+            .ok_or_else(|| SqsError::receipt_handle_invalid(handle))?;
+        let msg = self.store.get(h.seq);
+        if msg.is_some_and(|m| h.receive > m.receive_count || h.receive == 0) {
+            return Err(SqsError::receipt_handle_invalid(handle));
+        }
+        Ok((h, msg))
+    }
+
+    fn delete(&mut self, q: &Queue, handle: &str, now: Millis) -> SqsResult<()> {
+        let (h, msg) = self.resolve(q, handle)?;
+        let Some(msg) = msg else { return Ok(()) };
+        if q.fifo && (msg.receive_count != h.receive || !msg.in_flight(now)) {
+            return Err(SqsError::invalid_value(
+                handle,
+                "ReceiptHandle",
+                "The receipt handle has expired.",
+            ));
+        }
+        self.store.remove(h.seq);
+        self.stats.deleted += 1;
+        self.stats.last_delete_at = Some(now);
+        Ok(())
+    }
+
+    fn change_visibility(
+        &mut self,
+        q: &Queue,
+        handle: &str,
+        seconds: u32,
+        now: Millis,
+    ) -> SqsResult<()> {
+        if seconds > MAX_VISIBILITY_SECONDS {
+            return Err(SqsError::invalid_value(
+                seconds,
+                "VisibilityTimeout",
+                "Must be between 0 and 43200, if provided.",
+            ));
+        }
+        let (h, msg) = self.resolve(q, handle)?;
+        let unavailable = || {
+            SqsError::invalid_value(
+                handle,
+                "ReceiptHandle",
+                "Message does not exist or is not available for visibility timeout change.",
+            )
+        };
+        let msg = msg.ok_or_else(unavailable)?;
+        if msg.receive_count != h.receive {
+            return Err(unavailable());
+        }
+        if q.fifo && !msg.in_flight(now) {
+            return Err(SqsError::invalid_value(
+                handle,
+                "ReceiptHandle",
+                "The receipt handle has expired.",
+            ));
+        }
+        let first = msg.first_received_at.unwrap_or(now);
+        let until = now + Millis::from(seconds) * 1000;
+        if until > first + Millis::from(MAX_VISIBILITY_SECONDS) * 1000 {
+            return Err(SqsError::invalid_value(
+                seconds,
+                "VisibilityTimeout",
+                "Total VisibilityTimeout for the message is beyond the limit [43200 seconds]",
+            ));
+        }
+        self.store.set_visible_at(h.seq, until, now);
+        Ok(())
+    }
+
+    pub fn set_attributes(&mut self, map: &BTreeMap<String, String>, now: Millis) -> SqsResult<()> {
+        self.attributes.apply(map, false)?;
+        self.last_modified = now;
+        Ok(())
+    }
+}
+
+/// The system-attribute map SQS digests for MD5OfMessageSystemAttributes.
+fn system_attributes(trace: &str) -> message::MessageAttributes {
+    let mut map = message::MessageAttributes::new();
+    map.insert(
+        "AWSTraceHeader".into(),
+        message::AttrValue {
+            data_type: "String".into(),
+            data: message::AttrData::String(trace.into()),
+        },
+    );
+    map
+}

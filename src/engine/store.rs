@@ -1,0 +1,420 @@
+//! The messages of one queue and the ordered indexes that make every operation O(log n).
+//!
+//! Visibility is lazy: a message is visible once `visible_at <= now`. `settle(now)` moves the
+//! messages whose deadline has passed from `pending` into `ready` (and drops the ones past
+//! retention) before any operation looks, so counts are exact at every instant without a timer
+//! per message. On FIFO queues `ready` holds only the head of each group that has nothing in
+//! flight, which is what blocks a group while one of its messages is being processed.
+
+use std::collections::{BTreeSet, HashMap};
+use std::ops::Bound::{Excluded, Unbounded};
+use std::sync::Arc;
+
+use crate::clock::Millis;
+use crate::engine::message::Message;
+
+/// What a receive should do with a candidate message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disposition {
+    Deliver,
+    DeadLetter,
+}
+
+#[derive(Debug, Default)]
+struct Group {
+    members: BTreeSet<u64>,
+    in_flight: u32,
+}
+
+#[derive(Debug, Default)]
+pub struct Store {
+    fifo: bool,
+    msgs: HashMap<u64, Message>,
+    /// Standard: every visible message by send order. FIFO: the head of each deliverable group.
+    ready: BTreeSet<u64>,
+    /// Delayed and in-flight messages by the instant they become visible.
+    pending: BTreeSet<(Millis, u64)>,
+    /// Every message by enqueue time, for retention and the age of the oldest message.
+    by_age: BTreeSet<(Millis, u64)>,
+    groups: HashMap<Arc<str>, Group>,
+    next_seq: u64,
+    in_flight: usize,
+    delayed: usize,
+}
+
+impl Store {
+    pub fn new(fifo: bool) -> Self {
+        Store {
+            fifo,
+            ..Store::default()
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.msgs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.msgs.is_empty()
+    }
+
+    pub fn visible(&self) -> usize {
+        self.msgs.len() - self.in_flight - self.delayed
+    }
+
+    pub fn in_flight(&self) -> usize {
+        self.in_flight
+    }
+
+    pub fn delayed(&self) -> usize {
+        self.delayed
+    }
+
+    pub fn get(&self, seq: u64) -> Option<&Message> {
+        self.msgs.get(&seq)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (u64, &Message)> {
+        self.by_age.iter().map(|(_, seq)| (*seq, &self.msgs[seq]))
+    }
+
+    pub fn oldest_enqueued_at(&self) -> Option<Millis> {
+        self.by_age.first().map(|(t, _)| *t)
+    }
+
+    /// When the next delayed or in-flight message becomes visible.
+    pub fn next_visible_at(&self) -> Option<Millis> {
+        self.pending.first().map(|(t, _)| *t)
+    }
+
+    /// Applies every deadline up to `now`: retention expiry, then visibility.
+    pub fn settle(&mut self, now: Millis, retention_ms: Millis) {
+        while let Some(&(enqueued, seq)) = self.by_age.first() {
+            if enqueued.saturating_add(retention_ms) > now {
+                break;
+            }
+            self.remove(seq);
+        }
+        while let Some(&(at, seq)) = self.pending.first() {
+            if at > now {
+                break;
+            }
+            self.leave(seq);
+            self.enter(seq, now);
+        }
+    }
+
+    pub fn insert(&mut self, msg: Message, now: Millis) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.by_age.insert((msg.enqueued_at, seq));
+        if let Some(group) = &msg.group_id {
+            if self.fifo {
+                self.groups
+                    .entry(group.clone())
+                    .or_default()
+                    .members
+                    .insert(seq);
+            }
+        }
+        self.msgs.insert(seq, msg);
+        self.enter(seq, now);
+        seq
+    }
+
+    pub fn remove(&mut self, seq: u64) -> Option<Message> {
+        if !self.msgs.contains_key(&seq) {
+            return None;
+        }
+        self.leave(seq);
+        let msg = self.msgs.remove(&seq)?;
+        self.by_age.remove(&(msg.enqueued_at, seq));
+        if let (true, Some(group)) = (self.fifo, &msg.group_id) {
+            if let Some(g) = self.groups.get_mut(group) {
+                g.members.remove(&seq);
+                if g.members.is_empty() {
+                    self.groups.remove(group);
+                } else {
+                    self.refresh_group(&group.clone());
+                }
+            }
+        }
+        Some(msg)
+    }
+
+    /// Makes a message visible at `at` (hidden until then, visible now if `at <= now`).
+    pub fn set_visible_at(&mut self, seq: u64, at: Millis, now: Millis) {
+        if !self.msgs.contains_key(&seq) {
+            return;
+        }
+        self.leave(seq);
+        if let Some(m) = self.msgs.get_mut(&seq) {
+            m.visible_at = at;
+        }
+        self.enter(seq, now);
+    }
+
+    /// Takes up to `max` messages in delivery order, hiding each for `visibility_ms`.
+    /// Messages `decide` dead-letters are removed and returned instead of delivered.
+    pub fn receive(
+        &mut self,
+        now: Millis,
+        max: usize,
+        visibility_ms: Millis,
+        mut decide: impl FnMut(&Message) -> Disposition,
+    ) -> (Vec<u64>, Vec<Message>) {
+        let mut delivered = Vec::new();
+        let mut dead = Vec::new();
+        let mut cursor = None;
+        while delivered.len() < max {
+            let next = match cursor {
+                None => self.ready.first().copied(),
+                Some(c) => self.ready.range((Excluded(c), Unbounded)).next().copied(),
+            };
+            let Some(seq) = next else { break };
+            cursor = Some(seq);
+            if self.fifo {
+                self.receive_group(
+                    seq,
+                    now,
+                    max,
+                    visibility_ms,
+                    &mut decide,
+                    &mut delivered,
+                    &mut dead,
+                );
+            } else {
+                self.take_one(
+                    seq,
+                    now,
+                    visibility_ms,
+                    &mut decide,
+                    &mut delivered,
+                    &mut dead,
+                );
+            }
+        }
+        (delivered, dead)
+    }
+
+    /// Delivers from one FIFO group, in order, starting at its head, until something is hidden.
+    #[allow(clippy::too_many_arguments)]
+    fn receive_group(
+        &mut self,
+        head: u64,
+        now: Millis,
+        max: usize,
+        visibility_ms: Millis,
+        decide: &mut impl FnMut(&Message) -> Disposition,
+        delivered: &mut Vec<u64>,
+        dead: &mut Vec<Message>,
+    ) {
+        let Some(group) = self.msgs[&head].group_id.clone() else {
+            return;
+        };
+        let mut cursor = head;
+        let mut first = true;
+        while delivered.len() < max {
+            let next = {
+                let Some(g) = self.groups.get(&group) else {
+                    break;
+                };
+                if first {
+                    g.members.range(cursor..).next().copied()
+                } else {
+                    g.members
+                        .range((Excluded(cursor), Unbounded))
+                        .next()
+                        .copied()
+                }
+            };
+            first = false;
+            let Some(seq) = next else { break };
+            cursor = seq;
+            if self.msgs[&seq].visible_at > now {
+                break;
+            }
+            self.take_one(seq, now, visibility_ms, decide, delivered, dead);
+        }
+    }
+
+    fn take_one(
+        &mut self,
+        seq: u64,
+        now: Millis,
+        visibility_ms: Millis,
+        decide: &mut impl FnMut(&Message) -> Disposition,
+        delivered: &mut Vec<u64>,
+        dead: &mut Vec<Message>,
+    ) {
+        if decide(&self.msgs[&seq]) == Disposition::DeadLetter {
+            dead.extend(self.remove(seq));
+            return;
+        }
+        self.leave(seq);
+        if let Some(m) = self.msgs.get_mut(&seq) {
+            m.receive_count += 1;
+            m.first_received_at.get_or_insert(now);
+            m.visible_at = now + visibility_ms;
+        }
+        self.enter(seq, now);
+        delivered.push(seq);
+    }
+
+    pub fn clear(&mut self) {
+        let fifo = self.fifo;
+        let next_seq = self.next_seq;
+        *self = Store::new(fifo);
+        self.next_seq = next_seq;
+    }
+
+    /// Takes a message out of every index and counter that reflects its visibility.
+    fn leave(&mut self, seq: u64) {
+        let msg = &self.msgs[&seq];
+        if self.pending.remove(&(msg.visible_at, seq)) {
+            if msg.receive_count > 0 {
+                self.in_flight -= 1;
+                if let Some(g) = msg.group_id.as_ref().and_then(|g| self.groups.get_mut(g)) {
+                    g.in_flight -= 1;
+                }
+            } else {
+                self.delayed -= 1;
+            }
+        } else {
+            self.ready.remove(&seq);
+        }
+    }
+
+    /// Files a message under its current `visible_at`.
+    fn enter(&mut self, seq: u64, now: Millis) {
+        let msg = &self.msgs[&seq];
+        if msg.visible_at > now {
+            self.pending.insert((msg.visible_at, seq));
+            if msg.receive_count > 0 {
+                self.in_flight += 1;
+                if let Some(g) = msg.group_id.as_ref().and_then(|g| self.groups.get_mut(g)) {
+                    g.in_flight += 1;
+                }
+            } else {
+                self.delayed += 1;
+            }
+        } else if !self.fifo {
+            self.ready.insert(seq);
+        }
+        if self.fifo {
+            if let Some(group) = msg.group_id.clone() {
+                self.refresh_group(&group);
+            }
+        }
+    }
+
+    /// A FIFO group is deliverable when nothing of it is in flight and its head is visible.
+    fn refresh_group(&mut self, group: &Arc<str>) {
+        let Some(g) = self.groups.get(group) else {
+            return;
+        };
+        let deliverable = g.in_flight == 0;
+        let Some(head) = g.members.first().copied() else {
+            return;
+        };
+        // Only the current head is ever filed in `ready`; a removed head left it on removal.
+        self.ready.remove(&head);
+        let msg = &self.msgs[&head];
+        if deliverable && !self.pending.contains(&(msg.visible_at, head)) {
+            self.ready.insert(head);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uuid::Uuid;
+
+    fn msg(now: Millis, delay: Millis, group: Option<&str>) -> Message {
+        Message {
+            id: Uuid::new_v4(),
+            body: "b".into(),
+            extra: None,
+            group_id: group.map(Arc::from),
+            sender_id: Arc::from("s"),
+            sent_at: now,
+            enqueued_at: now,
+            first_received_at: None,
+            visible_at: now + delay,
+            receive_count: 0,
+            sequence: 0,
+        }
+    }
+
+    const DAY: Millis = 86_400_000;
+
+    #[test]
+    fn counts_follow_the_clock() {
+        let mut s = Store::new(false);
+        s.insert(msg(0, 0, None), 0);
+        s.insert(msg(0, 5_000, None), 0);
+        assert_eq!((s.visible(), s.delayed(), s.in_flight()), (1, 1, 0));
+        let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
+        assert_eq!(got.len(), 1);
+        assert_eq!((s.visible(), s.delayed(), s.in_flight()), (0, 1, 1));
+        s.settle(5_000, DAY);
+        assert_eq!((s.visible(), s.delayed(), s.in_flight()), (1, 0, 1));
+        s.settle(30_000, DAY);
+        assert_eq!((s.visible(), s.delayed(), s.in_flight()), (2, 0, 0));
+    }
+
+    #[test]
+    fn zero_visibility_does_not_return_a_message_twice_in_one_receive() {
+        let mut s = Store::new(false);
+        s.insert(msg(0, 0, None), 0);
+        let (got, _) = s.receive(0, 10, 0, |_| Disposition::Deliver);
+        assert_eq!(got.len(), 1);
+        assert_eq!(s.visible(), 1);
+    }
+
+    #[test]
+    fn retention_drops_even_in_flight_messages() {
+        let mut s = Store::new(false);
+        s.insert(msg(0, 0, None), 0);
+        s.receive(0, 1, 100_000, |_| Disposition::Deliver);
+        s.settle(60_000, 60_000);
+        assert!(s.is_empty());
+        assert_eq!(s.in_flight(), 0);
+    }
+
+    #[test]
+    fn fifo_group_blocks_while_in_flight() {
+        let mut s = Store::new(true);
+        let a1 = s.insert(msg(0, 0, Some("a")), 0);
+        let a2 = s.insert(msg(0, 0, Some("a")), 0);
+        let b1 = s.insert(msg(0, 0, Some("b")), 0);
+        let (got, _) = s.receive(0, 1, 30_000, |_| Disposition::Deliver);
+        assert_eq!(got, vec![a1]);
+        let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
+        assert_eq!(got, vec![b1]);
+        assert!(s
+            .receive(0, 10, 30_000, |_| Disposition::Deliver)
+            .0
+            .is_empty());
+        s.remove(a1);
+        let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
+        assert_eq!(got, vec![a2]);
+    }
+
+    #[test]
+    fn fifo_receive_takes_several_of_one_group_in_order_and_skips_dead_letters() {
+        let mut s = Store::new(true);
+        let seqs: Vec<u64> = (0..4).map(|_| s.insert(msg(0, 0, Some("g")), 0)).collect();
+        let poison = s.get(seqs[0]).unwrap().id;
+        let (got, dead) = s.receive(0, 10, 30_000, |m| {
+            if m.id == poison {
+                Disposition::DeadLetter
+            } else {
+                Disposition::Deliver
+            }
+        });
+        assert_eq!(got, seqs[1..].to_vec());
+        assert_eq!(dead.len(), 1);
+    }
+}

@@ -1,0 +1,127 @@
+//! sqslite: an Amazon SQS-compatible server for laptops, CI and game-day drills.
+//!
+//! # Layout
+//!
+//! A request takes four hops, each in its own place:
+//!
+//! 1. [`server`] accepts connections (hyper 1.x, HTTP/1.1 keep-alive, graceful shutdown) and
+//!    hands each request to [`service`].
+//! 2. [`protocol`] tells AWS JSON 1.0 (`X-Amz-Target`) from AWS Query (form or GET `Action=`),
+//!    and turns either into an action name, its input and the caller's [`protocol::Context`]
+//!    (region and account from the SigV4 credential, the base for queue URLs). Query input is
+//!    folded into the JSON shape ([`protocol::query`]) so one serde type decodes both.
+//! 3. [`actions`] holds the [`actions::Action`] enum, one variant per SQS operation, with the
+//!    input and output types of each family (`queues`, `send`, `receive`, …). Applying an
+//!    action reads `now` from the [`clock`] and calls the engine.
+//! 4. [`engine`] knows every queue rule and nothing of HTTP: the [`engine::Registry`] of
+//!    queues, each queue's messages in a [`engine::store::Store`], attributes, receipt
+//!    handles, FIFO, redrive and MD5s. The result (or the one [`error::SqsError`]) goes back
+//!    through [`protocol`] to JSON or XML.
+//!
+//! # Glossary
+//!
+//! - **Queue**: one SQS queue, its attributes and messages behind one short-held mutex.
+//! - **Message**: a body with attributes; visible when `visible_at <= now`.
+//! - **ReceiptHandle**: names the queue, the message and which receive issued it.
+//! - **Waiter**: a long-polling ReceiveMessage parked on its queue's `Notify`, woken by a send
+//!   or by the clock reaching the next visibility deadline.
+//! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
+//!
+//! # Embedding
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! let server = sqslite::Server::start(sqslite::Config::ephemeral()).await?;
+//! println!("SQS endpoint: {}", server.endpoint());
+//! # Ok(()) }
+//! ```
+
+pub mod actions;
+pub mod app;
+pub mod clock;
+pub mod config;
+pub mod engine;
+pub mod error;
+pub mod protocol;
+pub mod server;
+pub mod service;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use config::{ClockKind, Config};
+pub use error::{ErrorKind, SqsError};
+
+/// A running sqslite server; it stops when dropped or when [`Server::shutdown`] is awaited.
+pub struct Server {
+    addr: SocketAddr,
+    app: Arc<app::App>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Binds the configured address and starts serving; queues exist in memory only.
+    pub async fn start(config: Config) -> std::io::Result<Server> {
+        let clock: clock::SharedClock = match config.clock {
+            ClockKind::System => Arc::new(SystemClock),
+            ClockKind::Manual => Arc::new(ManualClock::starting_now()),
+        };
+        Server::start_with_clock(config, clock).await
+    }
+
+    /// Starts with a clock of the caller's choosing (a [`ManualClock`] in tests).
+    pub async fn start_with_clock(
+        config: Config,
+        clock: clock::SharedClock,
+    ) -> std::io::Result<Server> {
+        let listener = TcpListener::bind((config.host.as_str(), config.port)).await?;
+        let addr = listener.local_addr()?;
+        let app = Arc::new(app::App::new(config, clock));
+        let (stop, stopped) = oneshot::channel();
+        let task = tokio::spawn(server::serve(listener, app.clone(), stopped));
+        Ok(Server {
+            addr,
+            app,
+            stop: Some(stop),
+            task: Some(task),
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The URL to give an SQS client as its endpoint.
+    pub fn endpoint(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The server's clock if it is manual, to advance time from a test.
+    pub fn manual_clock(&self) -> Option<ManualClock> {
+        self.app.clock.as_manual().cloned()
+    }
+
+    /// Stops accepting, lets in-flight requests finish briefly, and waits for the server.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Who is calling and where: region and account from the SigV4 credential, the base for queue
+//! URLs, and how a QueueUrl (in any emulator's style) names a queue.
+
+use hyper::header::{HeaderMap, AUTHORIZATION, HOST};
+
+use crate::config::Config;
+use crate::engine::arn::QueueKey;
+use crate::error::{SqsError, SqsResult};
+
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub request_id: String,
+    pub region: String,
+    pub account: String,
+    pub access_key: Option<String>,
+    /// Scheme, host and port that minted queue URLs start with.
+    pub base_url: String,
+    /// The request path, which names the queue for path-style Query requests.
+    pub path_queue: Option<String>,
+}
+
+impl Context {
+    pub fn new(
+        config: &Config,
+        headers: &HeaderMap,
+        path: &str,
+        params: &[(String, String)],
+        request_id: String,
+    ) -> Self {
+        let credential = headers
+            .get(AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|auth| auth.split("Credential=").nth(1))
+            .map(|c| c.split([',', ' ']).next().unwrap_or_default().to_owned())
+            .or_else(|| {
+                params
+                    .iter()
+                    .find(|(k, _)| k == "X-Amz-Credential")
+                    .map(|(_, v)| v.clone())
+            });
+        let mut scope = credential.as_deref().unwrap_or_default().split('/');
+        let access_key = scope.next().filter(|k| !k.is_empty()).map(str::to_owned);
+        let region = scope
+            .nth(1)
+            .filter(|r| !r.is_empty())
+            .unwrap_or(&config.region)
+            .to_owned();
+        let account = access_key
+            .as_deref()
+            .filter(|k| k.len() == 12 && k.bytes().all(|b| b.is_ascii_digit()))
+            .unwrap_or(&config.account_id)
+            .to_owned();
+        let base_url = config.public_url.clone().unwrap_or_else(|| {
+            let host = headers
+                .get(HOST)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("localhost:9324");
+            format!("http://{host}")
+        });
+        let path_queue = (!path.trim_matches('/').is_empty()).then(|| path.to_owned());
+        Context {
+            request_id,
+            region,
+            account,
+            access_key,
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            path_queue,
+        }
+    }
+
+    pub fn key(&self, name: &str) -> QueueKey {
+        QueueKey::new(&self.region, &self.account, name)
+    }
+
+    pub fn queue_url(&self, key: &QueueKey) -> String {
+        format!("{}/{}/{}", self.base_url, key.account, key.name)
+    }
+
+    /// The queue a QueueUrl names; an empty one is a missing parameter.
+    pub fn queue_key(&self, queue_url: &str) -> SqsResult<QueueKey> {
+        if queue_url.is_empty() {
+            return Err(SqsError::missing("QueueUrl"));
+        }
+        self.parse_queue_url(queue_url)
+            .ok_or_else(SqsError::queue_does_not_exist)
+    }
+
+    /// Takes the queue from the path only, so a URL minted for another host still works.
+    /// Accepts `/<account>/<name>`, `/queue/<region>/<account>/<name>`, `/queue/<name>` and a
+    /// bare name; a LocalStack-style host `sqs.<region>.…` supplies the region.
+    pub fn parse_queue_url(&self, url: &str) -> Option<QueueKey> {
+        let (host, path) = match url.split_once("://") {
+            Some((_, rest)) => rest.split_once('/').unwrap_or((rest, "")),
+            None => ("", url),
+        };
+        let host_region = host
+            .strip_prefix("sqs.")
+            .and_then(|h| h.split('.').next())
+            .filter(|r| r.contains('-'));
+        let region = host_region.unwrap_or(&self.region);
+        let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        let key = match segments.as_slice() {
+            ["queue", region, account, name] => QueueKey::new(region, account, name),
+            ["queue", name] | [name] => QueueKey::new(region, &self.account, name),
+            [.., account, name] => QueueKey::new(region, account, name),
+            [] => return None,
+        };
+        Some(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx() -> Context {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            AUTHORIZATION,
+            "AWS4-HMAC-SHA256 Credential=123456789012/20240101/eu-west-1/sqs/aws4_request, SignedHeaders=host, Signature=x"
+                .parse()
+                .unwrap(),
+        );
+        headers.insert(HOST, "sqs:9324".parse().unwrap());
+        Context::new(&Config::default(), &headers, "/", &[], "rid".into())
+    }
+
+    #[test]
+    fn region_and_account_come_from_the_credential() {
+        let c = ctx();
+        assert_eq!(
+            (c.region.as_str(), c.account.as_str()),
+            ("eu-west-1", "123456789012")
+        );
+        assert_eq!(c.queue_url(&c.key("q")), "http://sqs:9324/123456789012/q");
+    }
+
+    #[test]
+    fn queue_urls_in_every_style() {
+        let c = ctx();
+        let want = |r: &str, a: &str| Some(QueueKey::new(r, a, "q"));
+        assert_eq!(
+            c.parse_queue_url("http://localhost:9324/000000000000/q"),
+            want("eu-west-1", "000000000000")
+        );
+        assert_eq!(
+            c.parse_queue_url("http://x/queue/us-west-2/1/q"),
+            want("us-west-2", "1")
+        );
+        assert_eq!(
+            c.parse_queue_url("http://x/queue/q"),
+            want("eu-west-1", "123456789012")
+        );
+        assert_eq!(c.parse_queue_url("q"), want("eu-west-1", "123456789012"));
+        assert_eq!(
+            c.parse_queue_url(
+                "http://sqs.ap-south-1.localhost.localstack.cloud:4566/000000000000/q"
+            ),
+            want("ap-south-1", "000000000000")
+        );
+    }
+}

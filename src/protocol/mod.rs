@@ -1,0 +1,207 @@
+//! The two SQS wire protocols on one port: telling them apart, decoding a request into an
+//! action name, its input and the caller's context, and encoding results and errors.
+
+pub mod context;
+pub mod query;
+pub mod xml;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
+use hyper::{Method, Response, StatusCode};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::error::{ErrorKind, Fault, SqsError, SqsResult};
+pub use context::Context;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    Json,
+    Query,
+}
+
+/// A request's input in its wire form, decoded into the action's type on demand.
+#[derive(Debug)]
+pub enum Input {
+    Json(Bytes),
+    Query(Value),
+}
+
+impl Input {
+    pub fn decode<T: DeserializeOwned>(self) -> SqsResult<T> {
+        match self {
+            Input::Json(body) => {
+                let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+                    b"{}"
+                } else {
+                    &body
+                };
+                serde_json::from_slice(body).map_err(|e| from_serde(&e, Protocol::Json))
+            }
+            Input::Query(value) => {
+                serde_json::from_value(value).map_err(|e| from_serde(&e, Protocol::Query))
+            }
+        }
+    }
+}
+
+/// serde's "missing field" becomes SQS's MissingParameter; anything else is a bad value.
+fn from_serde(err: &serde_json::Error, protocol: Protocol) -> SqsError {
+    let text = err.to_string();
+    if let Some(rest) = text.strip_prefix("missing field `") {
+        if let Some(name) = rest.split('`').next() {
+            return SqsError::missing(name);
+        }
+    }
+    let detail = text.split(" at line").next().unwrap_or(&text).to_owned();
+    match protocol {
+        Protocol::Json => SqsError::new(ErrorKind::SerializationException, detail),
+        Protocol::Query => SqsError::invalid_parameter(detail),
+    }
+}
+
+/// The protocol of a request and, when it names one, its action.
+pub fn detect(
+    method: &Method,
+    headers: &HeaderMap,
+    params: &[(String, String)],
+) -> (Protocol, SqsResult<String>) {
+    if let Some(target) = headers.get("x-amz-target") {
+        let target = target.to_str().unwrap_or_default();
+        let action = target
+            .strip_prefix("AmazonSQS.")
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned)
+            .ok_or_else(|| {
+                SqsError::new(
+                    ErrorKind::UnknownOperation,
+                    format!("Operation {target} is not recognised."),
+                )
+            });
+        return (Protocol::Json, action);
+    }
+    let content_type = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    if content_type.starts_with("application/x-amz-json") && method == Method::POST {
+        return (
+            Protocol::Json,
+            Err(SqsError::new(
+                ErrorKind::UnknownOperation,
+                "The X-Amz-Target header is missing.",
+            )),
+        );
+    }
+    let action = params
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "Action")
+        .map(|(_, v)| v.clone())
+        .filter(|a| !a.is_empty())
+        .ok_or_else(|| {
+            SqsError::new(
+                ErrorKind::InvalidAction,
+                "The action or operation requested is invalid. Verify that the action is typed correctly.",
+            )
+        });
+    (Protocol::Query, action)
+}
+
+/// Query parameters from the URL and, for form posts, the body (form values win).
+pub fn query_params(
+    uri_query: Option<&str>,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Vec<(String, String)> {
+    let mut params: Vec<(String, String)> = uri_query
+        .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+        .unwrap_or_default();
+    let is_form = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
+    if is_form
+        || (headers.get("x-amz-target").is_none() && !body.is_empty() && !body.starts_with(b"{"))
+    {
+        params.extend(form_urlencoded::parse(body).into_owned());
+    }
+    params
+}
+
+pub type HttpResponse = Response<Full<Bytes>>;
+
+pub fn encode(
+    protocol: Protocol,
+    action: &str,
+    request_id: &str,
+    result: &SqsResult<Value>,
+) -> HttpResponse {
+    match (protocol, result) {
+        (Protocol::Json, Ok(value)) => {
+            let body = match value {
+                Value::Null => b"{}".to_vec(),
+                v => serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec()),
+            };
+            respond(
+                StatusCode::OK,
+                "application/x-amz-json-1.0",
+                request_id,
+                body,
+            )
+        }
+        (Protocol::Query, Ok(value)) => respond(
+            StatusCode::OK,
+            "text/xml",
+            request_id,
+            xml::success(action, request_id, value).into_bytes(),
+        ),
+        (protocol, Err(err)) => encode_error(protocol, request_id, err),
+    }
+}
+
+pub fn encode_error(protocol: Protocol, request_id: &str, err: &SqsError) -> HttpResponse {
+    let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST);
+    match protocol {
+        Protocol::Json => {
+            let body = serde_json::json!({"__type": err.kind.json_type(), "message": err.message});
+            let mut response = respond(
+                status,
+                "application/x-amz-json-1.0",
+                request_id,
+                body.to_string().into_bytes(),
+            );
+            let fault = match err.kind.fault() {
+                Fault::Sender => "Sender",
+                Fault::Receiver => "Receiver",
+            };
+            if let Ok(v) = HeaderValue::from_str(&format!("{};{fault}", err.kind.query_code())) {
+                response.headers_mut().insert("x-amzn-query-error", v);
+            }
+            response
+        }
+        Protocol::Query => respond(
+            status,
+            "text/xml",
+            request_id,
+            xml::error(request_id, err).into_bytes(),
+        ),
+    }
+}
+
+fn respond(
+    status: StatusCode,
+    content_type: &'static str,
+    request_id: &str,
+    body: Vec<u8>,
+) -> HttpResponse {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Ok(v) = HeaderValue::from_str(request_id) {
+        headers.insert("x-amzn-RequestId", v);
+    }
+    response
+}

@@ -1,0 +1,98 @@
+//! One HTTP request: decode -> apply -> encode, plus `/health`.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, CONTENT_TYPE};
+use hyper::{Method, Request, Response, StatusCode};
+use serde_json::Value;
+
+use crate::actions::Action;
+use crate::app::App;
+use crate::error::{ErrorKind, SqsError, SqsResult};
+use crate::protocol::{self, query, Context, HttpResponse, Input, Protocol};
+
+/// Larger than any valid SQS request (a 1 MiB batch, base64 and form overhead included).
+pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+
+pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Infallible> {
+    if req.uri().path() == "/health" && req.method() == Method::GET {
+        return Ok(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
+    }
+    let (parts, body) = req.into_parts();
+    let request_id = uuid::Uuid::new_v4().to_string();
+    let Ok(collected) = Limited::new(body, MAX_BODY_BYTES).collect().await else {
+        let (protocol, _) = protocol::detect(&parts.method, &parts.headers, &[]);
+        let err = SqsError::invalid_parameter(format!(
+            "The request body is larger than {MAX_BODY_BYTES} bytes or could not be read."
+        ));
+        return Ok(protocol::encode_error(protocol, &request_id, &err));
+    };
+    let body = collected.to_bytes();
+    let params = if parts.headers.contains_key("x-amz-target") {
+        Vec::new()
+    } else {
+        protocol::query_params(parts.uri.query(), &parts.headers, &body)
+    };
+    let (protocol, action_name) = protocol::detect(&parts.method, &parts.headers, &params);
+    let ctx = Context::new(
+        &app.config,
+        &parts.headers,
+        parts.uri.path(),
+        &params,
+        request_id,
+    );
+    let (name, result) = match action_name {
+        Ok(name) => {
+            let result = run(&app, &ctx, protocol, &name, body, &params).await;
+            (name, result)
+        }
+        Err(e) => (String::new(), Err(e)),
+    };
+    if let Err(e) = &result {
+        tracing::debug!(action = %name, code = e.kind.query_code(), message = %e.message, "request failed");
+    }
+    Ok(protocol::encode(protocol, &name, &ctx.request_id, &result))
+}
+
+async fn run(
+    app: &App,
+    ctx: &Context,
+    protocol: Protocol,
+    name: &str,
+    body: Bytes,
+    params: &[(String, String)],
+) -> SqsResult<Value> {
+    let input = match protocol {
+        Protocol::Json => Input::Json(body),
+        Protocol::Query => {
+            let mut input = query::to_json(params)?;
+            // Path-style Query requests (Java v1, PHP) name the queue by the path alone.
+            if let (Some(path), Value::Object(map)) = (&ctx.path_queue, &mut input) {
+                map.entry("QueueUrl")
+                    .or_insert_with(|| Value::String(path.clone()));
+            }
+            Input::Query(input)
+        }
+    };
+    let action = Action::decode(name, input).map_err(|e| match (protocol, e.kind) {
+        (Protocol::Json, ErrorKind::InvalidAction) => SqsError::new(
+            ErrorKind::UnknownOperation,
+            format!("Operation AmazonSQS.{name} is not recognised."),
+        ),
+        _ => e,
+    })?;
+    action.apply(app, ctx).await
+}
+
+pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {
+    let mut response = Response::new(Full::new(Bytes::from(body.to_owned())));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}

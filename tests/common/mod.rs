@@ -1,0 +1,231 @@
+//! Shared test harness: a real sqslite on an ephemeral port, a manual clock, the real SDK.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_sqs::Client;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use sqslite::{Config, ManualClock, Server};
+
+/// A fixed start keeps timestamps in assertions readable.
+pub const T0: u64 = 1_700_000_000_000;
+
+pub struct TestServer {
+    pub server: Server,
+    pub client: Client,
+    pub clock: ManualClock,
+}
+
+impl TestServer {
+    pub async fn start() -> Self {
+        Self::start_with(Config::ephemeral()).await
+    }
+
+    pub async fn start_with(config: Config) -> Self {
+        let clock = ManualClock::new(T0);
+        let server = Server::start_with_clock(config, Arc::new(clock.clone()))
+            .await
+            .expect("server starts");
+        let client = client_for(&server.endpoint(), "us-east-1", "AKIDEXAMPLE");
+        TestServer {
+            server,
+            client,
+            clock,
+        }
+    }
+
+    pub fn endpoint(&self) -> String {
+        self.server.endpoint()
+    }
+
+    pub fn advance(&self, seconds: u64) {
+        self.clock.advance(Duration::from_secs(seconds));
+    }
+
+    pub fn advance_ms(&self, ms: u64) {
+        self.clock.advance(Duration::from_millis(ms));
+    }
+
+    pub async fn create_queue(&self, name: &str) -> String {
+        self.create_queue_with(name, &[]).await
+    }
+
+    pub async fn create_queue_with(&self, name: &str, attributes: &[(&str, &str)]) -> String {
+        let mut req = self.client.create_queue().queue_name(name);
+        for (k, v) in attributes {
+            req = req.attributes((*k).into(), (*v).to_owned());
+        }
+        req.send().await.expect("create queue").queue_url.unwrap()
+    }
+
+    pub async fn send(&self, url: &str, body: &str) -> String {
+        self.client
+            .send_message()
+            .queue_url(url)
+            .message_body(body)
+            .send()
+            .await
+            .expect("send")
+            .message_id
+            .unwrap()
+    }
+
+    pub async fn attribute(&self, url: &str, name: &str) -> String {
+        let out = self
+            .client
+            .get_queue_attributes()
+            .queue_url(url)
+            .attribute_names(name.into())
+            .send()
+            .await
+            .expect("get attributes");
+        out.attributes()
+            .and_then(|a| a.iter().find(|(k, _)| k.as_str() == name))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }
+
+    /// (visible, in flight, delayed)
+    pub async fn counts(&self, url: &str) -> (u64, u64, u64) {
+        let get =
+            |n: &'static str| async move { self.attribute(url, n).await.parse::<u64>().unwrap() };
+        (
+            get("ApproximateNumberOfMessages").await,
+            get("ApproximateNumberOfMessagesNotVisible").await,
+            get("ApproximateNumberOfMessagesDelayed").await,
+        )
+    }
+
+    /// A raw HTTP request, for the Query protocol and malformed input.
+    pub async fn raw(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> RawResponse {
+        raw(&self.endpoint(), method, path, headers, body).await
+    }
+
+    /// A Query-protocol form POST to `/`.
+    pub async fn query(&self, params: &[(&str, &str)]) -> RawResponse {
+        let body: String = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(params)
+            .finish();
+        self.raw(
+            "POST",
+            "/",
+            &[("content-type", "application/x-www-form-urlencoded")],
+            &body,
+        )
+        .await
+    }
+
+    /// An AWS JSON 1.0 request with a hand-written body.
+    pub async fn json(&self, action: &str, body: &str) -> RawResponse {
+        let target = format!("AmazonSQS.{action}");
+        self.raw(
+            "POST",
+            "/",
+            &[
+                ("x-amz-target", target.as_str()),
+                ("content-type", "application/x-amz-json-1.0"),
+            ],
+            body,
+        )
+        .await
+    }
+}
+
+pub fn client_for(endpoint: &str, region: &str, access_key: &str) -> Client {
+    let config = aws_sdk_sqs::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new(region.to_owned()))
+        .endpoint_url(endpoint)
+        .credentials_provider(Credentials::new(access_key, "secret", None, None, "test"))
+        .retry_config(aws_sdk_sqs::config::retry::RetryConfig::disabled())
+        .build();
+    Client::from_conf(config)
+}
+
+#[derive(Debug)]
+pub struct RawResponse {
+    pub status: u16,
+    pub headers: hyper::HeaderMap,
+    pub body: String,
+}
+
+impl RawResponse {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The text of the first `<tag>` element.
+    pub fn xml(&self, tag: &str) -> Option<String> {
+        let open = format!("<{tag}>");
+        let start = self.body.find(&open)? + open.len();
+        let end = self.body[start..].find(&format!("</{tag}>"))? + start;
+        Some(self.body[start..end].to_owned())
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).expect("JSON body")
+    }
+}
+
+pub async fn raw(
+    endpoint: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> RawResponse {
+    let addr = endpoint.trim_start_matches("http://");
+    let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let (mut sender, conn) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .expect("handshake");
+    tokio::spawn(conn);
+    let mut req = hyper::Request::builder().method(method).uri(path);
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        req = req.header("host", addr);
+    }
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let req = req.body(Full::new(Bytes::from(body.to_owned()))).unwrap();
+    let res = sender.send_request(req).await.expect("response");
+    let status = res.status().as_u16();
+    let headers = res.headers().clone();
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    RawResponse {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    }
+}
+
+/// The error code the SDK reports for a failed call.
+pub fn code<E, R>(err: &aws_sdk_sqs::error::SdkError<E, R>) -> String
+where
+    E: aws_sdk_sqs::error::ProvideErrorMetadata,
+{
+    err.as_service_error()
+        .and_then(|e| e.code())
+        .unwrap_or("<not a service error>")
+        .to_owned()
+}
+
+pub fn message<E, R>(err: &aws_sdk_sqs::error::SdkError<E, R>) -> String
+where
+    E: aws_sdk_sqs::error::ProvideErrorMetadata,
+{
+    err.as_service_error()
+        .and_then(|e| e.message())
+        .unwrap_or_default()
+        .to_owned()
+}
