@@ -2,12 +2,16 @@
 
 use crate::clock::SharedClock;
 use crate::config::Config;
+use crate::engine::move_task::MoveTasks;
 use crate::engine::Registry;
 
 pub struct App {
     pub registry: Registry,
     pub clock: SharedClock,
     pub config: Config,
+    pub tasks: MoveTasks,
+    /// Wakes the ticker when its schedule changes.
+    pub ticker: tokio::sync::Notify,
 }
 
 impl App {
@@ -16,6 +20,8 @@ impl App {
             registry: Registry::new(),
             clock,
             config,
+            tasks: MoveTasks::default(),
+            ticker: tokio::sync::Notify::new(),
         }
     }
 

@@ -29,10 +29,29 @@
 //!
 //! # Embedding
 //!
-//! ```no_run
-//! # async fn demo() -> std::io::Result<()> {
-//! let server = sqslite::Server::start(sqslite::Config::ephemeral()).await?;
-//! println!("SQS endpoint: {}", server.endpoint());
+//! Add sqslite as a dev-dependency and start one server per test: it listens on an ephemeral
+//! loopback port, creates the declared queues before it serves anything, and stops when the
+//! [`Server`] is dropped. [`Server::start`], [`Server::start_with_clock`], [`Server::endpoint`],
+//! [`Server::queue_url`], [`Server::manual_clock`] and [`Server::shutdown`] are the stable API;
+//! [`Config::from_file`] reads the same `sqslite.toml` the binary takes.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> std::io::Result<()> {
+//! use sqslite::{Config, QueueDecl, Server};
+//!
+//! let config = Config::ephemeral()
+//!     .with_queue(QueueDecl::new("orders-dlq"))
+//!     .with_queue(
+//!         QueueDecl::new("orders")
+//!             .attribute("VisibilityTimeout", 60)
+//!             .dead_letter("orders-dlq", 3),
+//!     );
+//! let server = Server::start(config).await?;
+//! // Give any AWS SDK this endpoint; the queues already exist.
+//! let endpoint = server.endpoint();
+//! assert_eq!(server.queue_url("orders"), format!("{endpoint}/000000000000/orders"));
+//! server.shutdown().await;
 //! # Ok(()) }
 //! ```
 
@@ -40,11 +59,14 @@ pub mod actions;
 pub mod app;
 pub mod clock;
 pub mod config;
+pub mod declare;
 pub mod engine;
 pub mod error;
+pub mod health;
 pub mod protocol;
 pub mod server;
 pub mod service;
+pub mod ticker;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -54,7 +76,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use config::{ClockKind, Config};
+pub use config::{ClockKind, Config, ConfigError, DeadLetter, QueueDecl, QueueTemplate, UrlStyle};
 pub use error::{ErrorKind, SqsError};
 
 /// A running sqslite server; it stops when dropped or when [`Server::shutdown`] is awaited.
@@ -66,7 +88,8 @@ pub struct Server {
 }
 
 impl Server {
-    /// Binds the configured address and starts serving; queues exist in memory only.
+    /// Creates the declared queues, then binds the configured address and starts serving;
+    /// queues live in memory only. A declaration SQS would refuse fails with `InvalidInput`.
     pub async fn start(config: Config) -> std::io::Result<Server> {
         let clock: clock::SharedClock = match config.clock {
             ClockKind::System => Arc::new(SystemClock),
@@ -80,11 +103,19 @@ impl Server {
         config: Config,
         clock: clock::SharedClock,
     ) -> std::io::Result<Server> {
-        let listener = TcpListener::bind((config.host.as_str(), config.port)).await?;
-        let addr = listener.local_addr()?;
         let app = Arc::new(app::App::new(config, clock));
+        // Queues first: nothing can connect, so `/health` and every request see them all.
+        declare::declare_all(&app)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+        let listener = TcpListener::bind((app.config.host.as_str(), app.config.port)).await?;
+        let addr = listener.local_addr()?;
         let (stop, stopped) = oneshot::channel();
-        let task = tokio::spawn(server::serve(listener, app.clone(), stopped));
+        let served = app.clone();
+        let ticker = tokio::spawn(ticker::run(app.clone()));
+        let task = tokio::spawn(async move {
+            server::serve(listener, served, stopped).await;
+            ticker.abort();
+        });
         Ok(Server {
             addr,
             app,
@@ -100,6 +131,11 @@ impl Server {
     /// The URL to give an SQS client as its endpoint.
     pub fn endpoint(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// The URL of a queue of the default region and account, on this server's endpoint.
+    pub fn queue_url(&self, name: &str) -> String {
+        format!("{}/{}/{name}", self.endpoint(), self.app.config.account_id)
     }
 
     /// The server's clock if it is manual, to advance time from a test.

@@ -1,7 +1,15 @@
-//! The `sqslite` command: flags and environment in, a running server out.
+//! The `sqslite` command: flags, environment and an optional config file in, a running server
+//! out; `sqslite health` is the probe a container HEALTHCHECK runs.
 
-use clap::{Parser, ValueEnum};
-use sqslite::{ClockKind, Config, Server};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use sqslite::{ClockKind, Config, Server, UrlStyle};
+
+/// Exit status for a configuration that cannot be used (file, flags or declared queues).
+const BAD_CONFIG: u8 = 2;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum LogFormat {
@@ -15,31 +23,64 @@ enum ClockArg {
     Manual,
 }
 
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum UrlStyleArg {
+    Host,
+    Path,
+}
+
 /// An Amazon SQS-compatible server: point any AWS SDK at it by changing the endpoint URL.
+///
+/// Flags and SQSLITE_* variables win over the config file, which wins over the defaults.
 #[derive(Debug, Parser)]
 #[command(name = "sqslite", version)]
 struct Args {
-    /// Address to listen on (use 0.0.0.0 inside a container).
-    #[arg(long, env = "SQSLITE_HOST", default_value = "127.0.0.1")]
-    host: String,
-    /// Port to listen on; 0 picks a free one and logs it.
-    #[arg(long, env = "SQSLITE_PORT", default_value_t = 9324)]
-    port: u16,
-    /// Region assumed when a request's signature names none.
-    #[arg(long, env = "SQSLITE_REGION", default_value = "us-east-1")]
-    region: String,
-    /// Account id assumed when the access key id is not a 12-digit account id.
-    #[arg(long, env = "SQSLITE_ACCOUNT_ID", default_value = "000000000000")]
-    account_id: String,
-    /// Base URL written into queue URLs (e.g. http://sqs:9324); default: from the Host header.
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Config file: a sqslite.toml, or an ElasticMQ elasticmq.conf (by .conf or content).
+    #[arg(long, env = "SQSLITE_CONFIG")]
+    config: Option<PathBuf>,
+    /// Address to listen on [default: 127.0.0.1; use 0.0.0.0 inside a container].
+    #[arg(long, env = "SQSLITE_HOST")]
+    host: Option<String>,
+    /// Port to listen on; 0 picks a free one and logs it [default: 9324].
+    #[arg(long, env = "SQSLITE_PORT")]
+    port: Option<u16>,
+    /// Region assumed when a request's signature names none [default: us-east-1].
+    #[arg(long, env = "SQSLITE_REGION")]
+    region: Option<String>,
+    /// Account id assumed when the access key id is not 12 digits [default: 000000000000].
+    #[arg(long, env = "SQSLITE_ACCOUNT_ID")]
+    account_id: Option<String>,
+    /// Fixed base of queue URLs (e.g. http://sqs:9324); wins over --url-style.
     #[arg(long, env = "SQSLITE_PUBLIC_URL")]
     public_url: Option<String>,
+    /// Queue URLs from the request's Host header, or path-only (/<account>/<name>) [default: host].
+    #[arg(long, env = "SQSLITE_URL_STYLE", value_enum)]
+    url_style: Option<UrlStyleArg>,
+    /// Create queues on first use by SendMessage, ReceiveMessage or GetQueueUrl.
+    #[arg(long, env = "SQSLITE_AUTO_CREATE")]
+    auto_create: bool,
+    /// `manual` freezes time until it is advanced through the admin API [default: system].
+    #[arg(long, env = "SQSLITE_CLOCK", value_enum)]
+    clock: Option<ClockArg>,
     /// Log line format.
     #[arg(long, env = "SQSLITE_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: LogFormat,
-    /// `manual` freezes time until it is advanced through the admin API.
-    #[arg(long, env = "SQSLITE_CLOCK", value_enum, default_value = "system")]
-    clock: ClockArg,
+    /// Print the effective configuration as sqslite.toml and exit.
+    #[arg(long)]
+    print_config: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Exit 0 if a server answers GET /health with 200 (for container health checks).
+    Health {
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        #[arg(long, env = "SQSLITE_PORT", default_value_t = 9324)]
+        port: u16,
+    },
 }
 
 fn init_logging(format: LogFormat) {
@@ -72,31 +113,87 @@ async fn stop_signal() {
     let _ = ctrl_c.await;
 }
 
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
-    let args = Args::parse();
-    init_logging(args.log_format);
-    let config = Config {
-        host: args.host,
-        port: args.port,
-        region: args.region,
-        account_id: args.account_id,
-        public_url: args.public_url,
-        clock: match args.clock {
-            ClockArg::System => ClockKind::System,
-            ClockArg::Manual => ClockKind::Manual,
-        },
+/// The file's settings (or the defaults) with every given flag laid over them.
+fn effective_config(args: Args) -> Result<Config, String> {
+    let mut config = match &args.config {
+        Some(path) => {
+            let loaded = Config::from_file(path).map_err(|e| e.to_string())?;
+            for warning in loaded.warnings {
+                tracing::warn!("{warning}");
+            }
+            loaded.config
+        }
+        None => Config::default(),
     };
-    let server = match Server::start(config).await {
-        Ok(server) => server,
-        Err(e) => {
-            eprintln!("sqslite: cannot listen: {e}");
-            return std::process::ExitCode::FAILURE;
+    let set = |slot: &mut String, value: Option<String>| {
+        if let Some(v) = value {
+            *slot = v;
         }
     };
-    tracing::info!("sqslite listening on {}", server.endpoint());
+    set(&mut config.host, args.host);
+    set(&mut config.region, args.region);
+    set(&mut config.account_id, args.account_id);
+    config.port = args.port.unwrap_or(config.port);
+    config.public_url = args.public_url.or(config.public_url);
+    config.auto_create |= args.auto_create;
+    if let Some(style) = args.url_style {
+        config.url_style = match style {
+            UrlStyleArg::Host => UrlStyle::Host,
+            UrlStyleArg::Path => UrlStyle::Path,
+        };
+    }
+    if let Some(clock) = args.clock {
+        config.clock = match clock {
+            ClockArg::System => ClockKind::System,
+            ClockArg::Manual => ClockKind::Manual,
+        };
+    }
+    Ok(config)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let mut args = Args::parse();
+    if let Some(Command::Health { host, port }) = args.command.take() {
+        return match sqslite::health::probe(&host, port, Duration::from_secs(3)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("sqslite health: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    init_logging(args.log_format);
+    let print = args.print_config;
+    let config = match effective_config(args) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("sqslite: invalid configuration: {e}");
+            return ExitCode::from(BAD_CONFIG);
+        }
+    };
+    if print {
+        print!("{}", config.to_toml());
+        return ExitCode::SUCCESS;
+    }
+    let declared = config.queues.len();
+    let server = match Server::start(config).await {
+        Ok(server) => server,
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+            eprintln!("sqslite: invalid configuration: {e}");
+            return ExitCode::from(BAD_CONFIG);
+        }
+        Err(e) => {
+            eprintln!("sqslite: cannot listen: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    tracing::info!(
+        "sqslite listening on {} ({declared} queues declared)",
+        server.endpoint()
+    );
     stop_signal().await;
     tracing::info!("shutting down");
     server.shutdown().await;
-    std::process::ExitCode::SUCCESS
+    ExitCode::SUCCESS
 }

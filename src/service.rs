@@ -85,6 +85,7 @@ async fn run(
         ),
         _ => e,
     })?;
+    crate::declare::on_first_use(app, ctx, &action);
     action.apply(app, ctx).await
 }
 

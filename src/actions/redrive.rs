@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::queues::paginate;
 use super::{in_range, queue};
 use crate::app::App;
-use crate::error::{ErrorKind, SqsError, SqsResult};
+use crate::error::SqsResult;
 use crate::protocol::Context;
 
 #[derive(Debug, Deserialize)]
@@ -41,11 +41,10 @@ pub async fn list_dead_letter_source_queues(
     let sources = app.registry.dead_letter_sources(&dlq.arn, app.now());
     let names: Vec<String> = sources.iter().map(|q| q.key.name.clone()).collect();
     let (page, next_token) = paginate(&names, max, input.next_token.as_deref())?;
-    let by_name = |n: &String| sources.iter().find(|q| &q.key.name == n);
     Ok(SourceQueuesOutput {
-        queue_urls: page
+        queue_urls: sources
             .iter()
-            .filter_map(by_name)
+            .filter(|q| page.contains(&q.key.name))
             .map(|q| ctx.queue_url(&q.key))
             .collect(),
         next_token,
@@ -60,12 +59,33 @@ pub struct StartMessageMoveTask {
     pub max_number_of_messages_per_second: Option<i64>,
 }
 
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct StartOutput {
+    pub task_handle: String,
+}
+
 pub async fn start_message_move_task(
-    _: StartMessageMoveTask,
-    _: &App,
+    input: StartMessageMoveTask,
+    app: &App,
     _: &Context,
-) -> SqsResult<()> {
-    Err(SqsError::of(ErrorKind::UnsupportedOperation))
+) -> SqsResult<StartOutput> {
+    let rate = in_range(
+        input.max_number_of_messages_per_second,
+        "MaxNumberOfMessagesPerSecond",
+        1,
+        500,
+        "Must be between 1 and 500, if provided.",
+    )?;
+    let task_handle = app.tasks.start(
+        &app.registry,
+        &input.source_arn,
+        input.destination_arn.filter(|d| !d.is_empty()),
+        rate.map(|r| r as u32),
+        app.now(),
+    )?;
+    app.ticker.notify_one();
+    Ok(StartOutput { task_handle })
 }
 
 #[derive(Debug, Deserialize)]
@@ -75,12 +95,68 @@ pub struct ListMessageMoveTasks {
     pub max_results: Option<i64>,
 }
 
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ListTasksOutput {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<TaskEntry>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TaskEntry {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task_handle: Option<String>,
+    pub status: &'static str,
+    pub source_arn: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destination_arn: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_number_of_messages_per_second: Option<u32>,
+    pub approximate_number_of_messages_moved: u64,
+    pub approximate_number_of_messages_to_move: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<String>,
+    pub started_timestamp: u64,
+}
+
 pub async fn list_message_move_tasks(
-    _: ListMessageMoveTasks,
-    _: &App,
+    input: ListMessageMoveTasks,
+    app: &App,
     _: &Context,
-) -> SqsResult<()> {
-    Err(SqsError::of(ErrorKind::UnsupportedOperation))
+) -> SqsResult<ListTasksOutput> {
+    let max = in_range(
+        input.max_results,
+        "MaxResults",
+        1,
+        10,
+        "Must be between 1 and 10, if provided.",
+    )?
+    .unwrap_or(1);
+    if app.registry.get_by_arn(&input.source_arn).is_none() {
+        return Err(crate::error::SqsError::new(
+            crate::error::ErrorKind::ResourceNotFound,
+            "The resource that you specified for the SourceArn parameter doesn't exist.",
+        ));
+    }
+    let results = app
+        .tasks
+        .list(&input.source_arn, max as usize)
+        .into_iter()
+        .map(|t| TaskEntry {
+            task_handle: (t.status == crate::engine::move_task::Status::Running)
+                .then_some(t.handle),
+            status: t.status.as_str(),
+            source_arn: t.source_arn,
+            destination_arn: t.destination_arn,
+            max_number_of_messages_per_second: t.max_per_second,
+            approximate_number_of_messages_moved: t.moved,
+            approximate_number_of_messages_to_move: t.to_move,
+            failure_reason: t.failure_reason,
+            started_timestamp: t.started_at,
+        })
+        .collect();
+    Ok(ListTasksOutput { results })
 }
 
 #[derive(Debug, Deserialize)]
@@ -89,10 +165,20 @@ pub struct CancelMessageMoveTask {
     pub task_handle: String,
 }
 
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct CancelOutput {
+    pub approximate_number_of_messages_moved: u64,
+}
+
 pub async fn cancel_message_move_task(
-    _: CancelMessageMoveTask,
-    _: &App,
+    input: CancelMessageMoveTask,
+    app: &App,
     _: &Context,
-) -> SqsResult<()> {
-    Err(SqsError::of(ErrorKind::UnsupportedOperation))
+) -> SqsResult<CancelOutput> {
+    let moved = app.tasks.cancel(&app.registry, &input.task_handle)?;
+    app.ticker.notify_one();
+    Ok(CancelOutput {
+        approximate_number_of_messages_moved: moved,
+    })
 }

@@ -6,6 +6,7 @@ pub mod delivery;
 pub mod fifo;
 pub mod md5;
 pub mod message;
+pub mod move_task;
 pub mod policy;
 pub mod queue;
 pub mod receipt;
@@ -200,19 +201,44 @@ impl Registry {
         Ok(delivered)
     }
 
-    /// Moves one message from `from` to `to` as a redrive does; `None` when `from` is empty.
-    pub fn redrive_one(&self, from: &Queue, to: &Queue, now: Millis) -> Option<()> {
-        if from.uid == to.uid {
-            return None;
+    /// Moves the oldest message of `source` to `destination`, or back to the queue it was
+    /// dead-lettered from. `Ok(false)` when `source` is empty; `Err` is a task failure reason.
+    pub fn redrive_oldest(
+        &self,
+        source: &Queue,
+        destination: Option<&str>,
+        now: Millis,
+    ) -> Result<bool, String> {
+        loop {
+            let (seq, origin) = {
+                let state = source.lock(now);
+                let Some((seq, msg)) = state.store.iter().next() else {
+                    return Ok(false);
+                };
+                (seq, msg.dead_letter_source_arn().map(str::to_owned))
+            };
+            let target_arn = destination.map(str::to_owned).or(origin).ok_or_else(|| {
+                "A message has no DeadLetterQueueSourceArn to return to; give a DestinationArn."
+                    .to_owned()
+            })?;
+            let target = self
+                .get_by_arn(&target_arn)
+                .filter(|t| t.uid != source.uid)
+                .ok_or_else(|| ErrorKind::QueueDoesNotExist.query_code().to_owned())?;
+            {
+                let (mut from, mut to) = lock_pair(source, &target, now);
+                // Another caller may have taken the message between the two locks; look again.
+                if from.store.iter().next().map(|(s, _)| s) != Some(seq) {
+                    continue;
+                }
+                let Some(msg) = from.store.remove(seq) else {
+                    continue;
+                };
+                to.accept_redriven(msg, now, target.fifo);
+            }
+            target.notify.notify_waiters();
+            return Ok(true);
         }
-        {
-            let (mut source, mut target) = lock_pair(from, to, now);
-            let seq = source.store.iter().next().map(|(seq, _)| seq)?;
-            let msg = source.store.remove(seq)?;
-            target.accept_redriven(msg, now, to.fifo);
-        }
-        to.notify.notify_waiters();
-        Some(())
     }
 }
 

@@ -3,7 +3,7 @@
 
 use hyper::header::{HeaderMap, AUTHORIZATION, HOST};
 
-use crate::config::Config;
+use crate::config::{Config, UrlStyle};
 use crate::engine::arn::QueueKey;
 use crate::error::{SqsError, SqsResult};
 
@@ -50,13 +50,17 @@ impl Context {
             .filter(|k| k.len() == 12 && k.bytes().all(|b| b.is_ascii_digit()))
             .unwrap_or(&config.account_id)
             .to_owned();
-        let base_url = config.public_url.clone().unwrap_or_else(|| {
-            let host = headers
-                .get(HOST)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("localhost:9324");
-            format!("http://{host}")
-        });
+        let base_url = match (&config.public_url, config.url_style) {
+            (Some(url), _) => url.clone(),
+            (None, UrlStyle::Path) => String::new(),
+            (None, UrlStyle::Host) => {
+                let host = headers
+                    .get(HOST)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("localhost:9324");
+                format!("http://{host}")
+            }
+        };
         let path_queue = (!path.trim_matches('/').is_empty()).then(|| path.to_owned());
         Context {
             request_id,
@@ -86,8 +90,9 @@ impl Context {
     }
 
     /// Takes the queue from the path only, so a URL minted for another host still works.
-    /// Accepts `/<account>/<name>`, `/queue/<region>/<account>/<name>`, `/queue/<name>` and a
-    /// bare name; a LocalStack-style host `sqs.<region>.…` supplies the region.
+    /// Accepts `/<account>/<name>` (after any context path), `/queue/<region>/<account>/<name>`,
+    /// `/queue/<name>` and a bare name; a host `sqs.<region>.…` (AWS, LocalStack) or
+    /// `<region>.queue.…` (legacy AWS, LocalStack) supplies the region.
     pub fn parse_queue_url(&self, url: &str) -> Option<QueueKey> {
         let (host, path) = match url.split_once("://") {
             Some((_, rest)) => rest.split_once('/').unwrap_or((rest, "")),
@@ -96,7 +101,8 @@ impl Context {
         let host_region = host
             .strip_prefix("sqs.")
             .and_then(|h| h.split('.').next())
-            .filter(|r| r.contains('-'));
+            .or_else(|| host.split_once(".queue.").map(|(r, _)| r))
+            .filter(|r| r.contains('-') && !r.contains('.'));
         let region = host_region.unwrap_or(&self.region);
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         let key = match segments.as_slice() {
@@ -157,6 +163,71 @@ mod tests {
                 "http://sqs.ap-south-1.localhost.localstack.cloud:4566/000000000000/q"
             ),
             want("ap-south-1", "000000000000")
+        );
+    }
+
+    #[test]
+    fn other_emulators_and_aws_hosts() {
+        let c = ctx();
+        let want = |r: &str, a: &str| Some(QueueKey::new(r, a, "q"));
+        let cases = [
+            (
+                "https://sqs.us-east-2.amazonaws.com/111122223333/q",
+                want("us-east-2", "111122223333"),
+            ),
+            (
+                "https://eu-central-1.queue.amazonaws.com/111122223333/q",
+                want("eu-central-1", "111122223333"),
+            ),
+            (
+                "http://us-west-1.queue.localhost.localstack.cloud:4566/000000000000/q",
+                want("us-west-1", "000000000000"),
+            ),
+            (
+                "http://localhost:4566/queue/us-east-1/000000000000/q",
+                want("us-east-1", "000000000000"),
+            ),
+            (
+                "http://goaws:4100/queue/q",
+                want("eu-west-1", "123456789012"),
+            ),
+            (
+                "http://elasticmq:9324/ctx/000000000000/q",
+                want("eu-west-1", "000000000000"),
+            ),
+            ("/000000000000/q", want("eu-west-1", "000000000000")),
+        ];
+        for (url, expected) in cases {
+            assert_eq!(c.parse_queue_url(url), expected, "{url}");
+        }
+    }
+
+    #[test]
+    fn url_styles() {
+        let headers = {
+            let mut h = HeaderMap::new();
+            h.insert(HOST, "sqs:9324".parse().unwrap());
+            h
+        };
+        let make = |config: &Config| Context::new(config, &headers, "/", &[], "r".into());
+        let key = QueueKey::new("us-east-1", "000000000000", "q");
+        let host = Config::default();
+        assert_eq!(
+            make(&host).queue_url(&key),
+            "http://sqs:9324/000000000000/q"
+        );
+        let path = Config {
+            url_style: UrlStyle::Path,
+            ..Config::default()
+        };
+        assert_eq!(make(&path).queue_url(&key), "/000000000000/q");
+        let fixed = Config {
+            public_url: Some("http://localhost:9324/".into()),
+            ..path
+        };
+        assert_eq!(
+            make(&fixed).queue_url(&key),
+            "http://localhost:9324/000000000000/q"
         );
     }
 }

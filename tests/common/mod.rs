@@ -25,16 +25,19 @@ impl TestServer {
     }
 
     pub async fn start_with(config: Config) -> Self {
+        Self::try_start_with(config).await.expect("server starts")
+    }
+
+    /// Starts from any Config (declared queues included); the error is what startup reports.
+    pub async fn try_start_with(config: Config) -> std::io::Result<Self> {
         let clock = ManualClock::new(T0);
-        let server = Server::start_with_clock(config, Arc::new(clock.clone()))
-            .await
-            .expect("server starts");
+        let server = Server::start_with_clock(config, Arc::new(clock.clone())).await?;
         let client = client_for(&server.endpoint(), "us-east-1", "AKIDEXAMPLE");
-        TestServer {
+        Ok(TestServer {
             server,
             client,
             clock,
-        }
+        })
     }
 
     pub fn endpoint(&self) -> String {

@@ -1,0 +1,191 @@
+//! Server settings (where to listen, which region and account, how to mint URLs) and the
+//! queues to declare at startup, from flags, a `sqslite.toml` or an ElasticMQ `.conf`.
+
+mod elasticmq;
+mod hocon;
+mod render;
+mod toml_file;
+mod tree;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub use tree::ConfigError;
+
+/// Which clock the server runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClockKind {
+    #[default]
+    System,
+    /// Time stands still until advanced through the admin API or the embedding test.
+    Manual,
+}
+
+/// How minted queue URLs begin when no fixed `public_url` is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UrlStyle {
+    /// `http://<Host header>/<account>/<name>`: right for callers in and out of containers.
+    #[default]
+    Host,
+    /// `/<account>/<name>`: for clients that always call their configured endpoint.
+    Path,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub host: String,
+    pub port: u16,
+    pub region: String,
+    pub account_id: String,
+    /// Fixed base written into queue URLs (e.g. `http://sqs:9324`); wins over `url_style`.
+    pub public_url: Option<String>,
+    pub url_style: UrlStyle,
+    pub clock: ClockKind,
+    /// Creates any queue on first use by SendMessage, ReceiveMessage or GetQueueUrl.
+    pub auto_create: bool,
+    /// Queues that exist before the first request is served, created in dependency order.
+    pub queues: Vec<QueueDecl>,
+    /// Queues whose name starts with a template's prefix are created on first use from it.
+    pub templates: Vec<QueueTemplate>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            host: "127.0.0.1".into(),
+            port: 9324,
+            region: "us-east-1".into(),
+            account_id: "000000000000".into(),
+            public_url: None,
+            url_style: UrlStyle::Host,
+            clock: ClockKind::System,
+            auto_create: false,
+            queues: Vec::new(),
+            templates: Vec::new(),
+        }
+    }
+}
+
+impl Config {
+    /// Listens on an ephemeral loopback port, as tests and embedders want.
+    pub fn ephemeral() -> Self {
+        Config {
+            port: 0,
+            ..Config::default()
+        }
+    }
+
+    /// Adds a queue to create before the server starts serving.
+    #[must_use]
+    pub fn with_queue(mut self, queue: QueueDecl) -> Self {
+        self.queues.push(queue);
+        self
+    }
+
+    /// Reads a `sqslite.toml` or an ElasticMQ `.conf` (by extension, else by content).
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Loaded, ConfigError> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            file: file.clone(),
+            line: None,
+            message: format!("cannot read the file: {e}"),
+        })?;
+        Config::from_text(&file, &text)
+    }
+
+    /// Parses config text; `file` names it in errors and picks the format by its extension.
+    pub fn from_text(file: &str, text: &str) -> Result<Loaded, ConfigError> {
+        if is_hocon(file, text) {
+            elasticmq::load(file, text)
+        } else {
+            toml_file::load(file, text)
+        }
+    }
+
+    /// The effective configuration as a `sqslite.toml`, for `--print-config`.
+    pub fn to_toml(&self) -> String {
+        render::to_toml(self)
+    }
+}
+
+/// A parsed file: the configuration and what was read but not carried over.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub config: Config,
+    pub warnings: Vec<String>,
+}
+
+fn is_hocon(file: &str, text: &str) -> bool {
+    let ext = Path::new(file).extension().and_then(|e| e.to_str());
+    match ext {
+        Some("conf" | "hocon") => true,
+        Some("toml") => false,
+        // TOML never opens a block with `name {`; HOCON (ElasticMQ) always does.
+        _ => text.lines().any(|l| {
+            let l = l.trim();
+            l.starts_with("include ") || (l.ends_with('{') && !l.contains('='))
+        }),
+    }
+}
+
+/// A queue to create at startup, with SQS attribute names and string values.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueueDecl {
+    pub name: String,
+    /// Defaults to the server's region and account.
+    pub region: Option<String>,
+    pub account_id: Option<String>,
+    pub attributes: BTreeMap<String, String>,
+    pub tags: BTreeMap<String, String>,
+    pub dead_letter: Option<DeadLetter>,
+    /// Where it was declared (`file:line`), to point errors at it.
+    pub origin: Option<String>,
+}
+
+/// Dead-letter wiring: `target` is a queue name (same region and account) or an ARN.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeadLetter {
+    pub target: String,
+    pub max_receive_count: u32,
+}
+
+impl QueueDecl {
+    pub fn new(name: impl Into<String>) -> Self {
+        QueueDecl {
+            name: name.into(),
+            ..QueueDecl::default()
+        }
+    }
+
+    /// Sets an attribute by its SQS name, e.g. `("VisibilityTimeout", "60")`.
+    #[must_use]
+    pub fn attribute(mut self, name: impl Into<String>, value: impl std::fmt::Display) -> Self {
+        self.attributes.insert(name.into(), value.to_string());
+        self
+    }
+
+    #[must_use]
+    pub fn tag(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.tags.insert(key.into(), value.into());
+        self
+    }
+
+    /// Moves messages to `target` (a queue name or ARN) after `max_receive_count` receives.
+    #[must_use]
+    pub fn dead_letter(mut self, target: impl Into<String>, max_receive_count: u32) -> Self {
+        self.dead_letter = Some(DeadLetter {
+            target: target.into(),
+            max_receive_count,
+        });
+        self
+    }
+}
+
+/// Settings for queues created on first use whose name starts with `prefix`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueueTemplate {
+    pub prefix: String,
+    /// Attributes, tags and dead-letter wiring; its `name` is unused.
+    pub queue: QueueDecl,
+}

@@ -1,0 +1,85 @@
+//! The effective configuration written back as `sqslite.toml` text (`--print-config`).
+
+use toml::{Table, Value};
+
+use super::{ClockKind, Config, QueueDecl, UrlStyle};
+
+pub fn to_toml(config: &Config) -> String {
+    let mut server = Table::new();
+    server.insert("host".into(), config.host.clone().into());
+    server.insert("port".into(), i64::from(config.port).into());
+    server.insert("region".into(), config.region.clone().into());
+    server.insert("account_id".into(), config.account_id.clone().into());
+    if let Some(url) = &config.public_url {
+        server.insert("public_url".into(), url.clone().into());
+    }
+    let style = match config.url_style {
+        UrlStyle::Host => "host",
+        UrlStyle::Path => "path",
+    };
+    server.insert("url_style".into(), style.into());
+    let clock = match config.clock {
+        ClockKind::System => "system",
+        ClockKind::Manual => "manual",
+    };
+    server.insert("clock".into(), clock.into());
+    server.insert("auto_create".into(), config.auto_create.into());
+    let mut root = Table::new();
+    root.insert("server".into(), server.into());
+    let queues: Vec<Value> = config
+        .queues
+        .iter()
+        .map(|q| queue(q, "name", &q.name))
+        .collect();
+    if !queues.is_empty() {
+        root.insert("queues".into(), queues.into());
+    }
+    let templates: Vec<Value> = config
+        .templates
+        .iter()
+        .map(|t| queue(&t.queue, "prefix", &t.prefix))
+        .collect();
+    if !templates.is_empty() {
+        root.insert("templates".into(), templates.into());
+    }
+    toml::to_string(&root).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
+}
+
+fn queue(q: &QueueDecl, name_key: &str, name: &str) -> Value {
+    let mut t = Table::new();
+    t.insert(name_key.into(), name.into());
+    if let Some(region) = &q.region {
+        t.insert("region".into(), region.clone().into());
+    }
+    if let Some(account) = &q.account_id {
+        t.insert("account_id".into(), account.clone().into());
+    }
+    for (k, v) in &q.attributes {
+        t.insert(k.clone(), typed(v));
+    }
+    if let Some(dl) = &q.dead_letter {
+        t.insert("dead_letter_queue".into(), dl.target.clone().into());
+        t.insert(
+            "max_receive_count".into(),
+            i64::from(dl.max_receive_count).into(),
+        );
+    }
+    if !q.tags.is_empty() {
+        let tags: Table = q
+            .tags
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::from(v.clone())))
+            .collect();
+        t.insert("tags".into(), tags.into());
+    }
+    t.into()
+}
+
+/// Numbers and booleans are shown typed, as a user would write them.
+fn typed(v: &str) -> Value {
+    match v {
+        "true" => true.into(),
+        "false" => false.into(),
+        _ => v.parse::<i64>().map_or_else(|_| v.into(), Value::from),
+    }
+}

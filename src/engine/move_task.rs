@@ -1,0 +1,229 @@
+//! Message move tasks (DLQ redrive): their lifecycle, rate, and one step of progress.
+//!
+//! Tasks do not run on their own: the ticker calls [`MoveTasks::step`] at the instant the
+//! next move falls due, so a task follows the server's clock (manual clocks included).
+
+use std::sync::{Mutex, PoisonError};
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use serde_json::json;
+use uuid::Uuid;
+
+use crate::clock::Millis;
+use crate::engine::Registry;
+use crate::error::{ErrorKind, SqsError, SqsResult};
+
+/// Moves per step when no rate is given, so one step never holds locks for long.
+const UNLIMITED_BATCH: u64 = 1000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    Completed,
+    Cancelling,
+    Cancelled,
+    Failed,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Running => "RUNNING",
+            Status::Completed => "COMPLETED",
+            Status::Cancelling => "CANCELLING",
+            Status::Cancelled => "CANCELLED",
+            Status::Failed => "FAILED",
+        }
+    }
+
+    fn active(self) -> bool {
+        matches!(self, Status::Running | Status::Cancelling)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct MoveTask {
+    pub task_id: Uuid,
+    pub handle: String,
+    pub source_arn: String,
+    pub destination_arn: Option<String>,
+    pub max_per_second: Option<u32>,
+    pub status: Status,
+    pub moved: u64,
+    pub to_move: u64,
+    pub failure_reason: Option<String>,
+    pub started_at: Millis,
+    next_due: Millis,
+}
+
+#[derive(Debug, Default)]
+pub struct MoveTasks {
+    /// Every task ever started, oldest first.
+    tasks: Mutex<Vec<MoveTask>>,
+}
+
+fn source_missing() -> SqsError {
+    SqsError::new(
+        ErrorKind::ResourceNotFound,
+        "The resource that you specified for the SourceArn parameter doesn't exist.",
+    )
+}
+
+/// Handles are base64 of `{"taskId":…,"sourceArn":…}`, the shape SQS decodes.
+fn decode_handle(handle: &str) -> Option<(String, String)> {
+    let bytes = STANDARD.decode(handle).ok()?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    Some((
+        value.get("taskId")?.as_str()?.to_owned(),
+        value.get("sourceArn")?.as_str()?.to_owned(),
+    ))
+}
+
+impl MoveTasks {
+    pub fn start(
+        &self,
+        registry: &Registry,
+        source_arn: &str,
+        destination_arn: Option<String>,
+        max_per_second: Option<u32>,
+        now: Millis,
+    ) -> SqsResult<String> {
+        let source = registry.get_by_arn(source_arn).ok_or_else(source_missing)?;
+        if registry.dead_letter_sources(source_arn, now).is_empty() {
+            return Err(SqsError::invalid_parameter(
+                "Source queue must be configured as a Dead Letter Queue.",
+            ));
+        }
+        if let Some(dest) = &destination_arn {
+            if registry.get_by_arn(dest).is_none() {
+                return Err(SqsError::new(
+                    ErrorKind::ResourceNotFound,
+                    "The resource that you specified for the DestinationArn parameter doesn't exist.",
+                ));
+            }
+        }
+        let mut tasks = self.lock();
+        if tasks
+            .iter()
+            .any(|t| t.source_arn == source_arn && t.status.active())
+        {
+            return Err(SqsError::invalid_parameter(
+                "There is already a task running. Only one active task is allowed for a source queue arn at a given time.",
+            ));
+        }
+        let task_id = Uuid::new_v4();
+        let handle = STANDARD
+            .encode(json!({"taskId": task_id.to_string(), "sourceArn": source_arn}).to_string());
+        tasks.push(MoveTask {
+            task_id,
+            handle: handle.clone(),
+            source_arn: source_arn.to_owned(),
+            destination_arn,
+            max_per_second,
+            status: Status::Running,
+            moved: 0,
+            to_move: source.lock(now).store.len() as u64,
+            failure_reason: None,
+            started_at: now,
+            next_due: now,
+        });
+        Ok(handle)
+    }
+
+    /// Asks a running task to stop; returns how many messages it had moved.
+    pub fn cancel(&self, registry: &Registry, handle: &str) -> SqsResult<u64> {
+        let (task_id, source_arn) = decode_handle(handle).ok_or_else(|| {
+            SqsError::invalid_parameter("Value for parameter TaskHandle is invalid.")
+        })?;
+        if registry.get_by_arn(&source_arn).is_none() {
+            return Err(source_missing());
+        }
+        let mut tasks = self.lock();
+        let task = tasks
+            .iter_mut()
+            .find(|t| t.task_id.to_string() == task_id && t.source_arn == source_arn)
+            .ok_or_else(|| SqsError::new(ErrorKind::ResourceNotFound, "Task does not exist."))?;
+        if task.status != Status::Running {
+            return Err(SqsError::invalid_parameter(
+                "Only active tasks can be cancelled.",
+            ));
+        }
+        task.status = Status::Cancelling;
+        Ok(task.moved)
+    }
+
+    /// The tasks of one source, most recent first.
+    pub fn list(&self, source_arn: &str, max: usize) -> Vec<MoveTask> {
+        self.lock()
+            .iter()
+            .rev()
+            .filter(|t| t.source_arn == source_arn)
+            .take(max)
+            .cloned()
+            .collect()
+    }
+
+    /// Moves every message that is due by `now`; returns when the next one falls due.
+    pub fn step(&self, registry: &Registry, now: Millis) -> Option<Millis> {
+        let mut tasks = self.lock();
+        let mut next: Option<Millis> = None;
+        for task in tasks.iter_mut().filter(|t| t.status.active()) {
+            if task.status == Status::Cancelling {
+                task.status = Status::Cancelled;
+                continue;
+            }
+            advance(task, registry, now);
+            if task.status == Status::Running {
+                next = Some(next.map_or(task.next_due, |n| n.min(task.next_due)));
+            }
+        }
+        next
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<MoveTask>> {
+        self.tasks.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+fn advance(task: &mut MoveTask, registry: &Registry, now: Millis) {
+    let interval = task.max_per_second.map(|r| 1000 / Millis::from(r.max(1)));
+    let mut budget = if interval.is_some() {
+        u64::MAX
+    } else {
+        UNLIMITED_BATCH
+    };
+    while task.next_due <= now && budget > 0 && task.status == Status::Running {
+        if task.moved >= task.to_move {
+            task.status = Status::Completed;
+            return;
+        }
+        let Some(source) = registry.get_by_arn(&task.source_arn) else {
+            fail(task, "AWS.SimpleQueueService.NonExistentQueue");
+            return;
+        };
+        match registry.redrive_oldest(&source, task.destination_arn.as_deref(), now) {
+            Ok(true) => task.moved += 1,
+            Ok(false) => {
+                task.status = Status::Completed;
+                return;
+            }
+            Err(reason) => {
+                fail(task, &reason);
+                return;
+            }
+        }
+        budget -= 1;
+        if let Some(interval) = interval {
+            task.next_due += interval;
+        }
+    }
+    if task.moved >= task.to_move {
+        task.status = Status::Completed;
+    }
+}
+
+fn fail(task: &mut MoveTask, reason: &str) {
+    task.status = Status::Failed;
+    task.failure_reason = Some(reason.to_owned());
+}

@@ -1,0 +1,32 @@
+//! The one background task: sleeps until the next move-task deadline on the server's clock,
+//! or until poked (a task started or cancelled), and runs what is due.
+//!
+//! Visibility, delays and retention need no timer at all (they settle lazily on access, and a
+//! long-polling receive sleeps until its own queue's next visibility deadline).
+
+use std::sync::Arc;
+
+use crate::app::App;
+
+/// Far enough to mean "nothing scheduled" without overflowing anyone's arithmetic.
+const IDLE: u64 = u64::MAX / 4;
+
+pub async fn run(app: Arc<App>) {
+    loop {
+        let poked = app.ticker.notified();
+        tokio::pin!(poked);
+        poked.as_mut().enable();
+        let now = app.now();
+        let next = app.tasks.step(&app.registry, now);
+        let wake_at = next.unwrap_or(IDLE).max(now);
+        if wake_at <= now {
+            // Work remains that is already due (a large unthrottled move): yield, then go on.
+            tokio::task::yield_now().await;
+            continue;
+        }
+        tokio::select! {
+            () = &mut poked => {}
+            () = app.clock.sleep_until(wake_at) => {}
+        }
+    }
+}
