@@ -37,7 +37,11 @@ async fn send_batch_reports_each_entry() {
         .send()
         .await
         .unwrap();
-    let ok: Vec<&str> = out.successful().iter().map(aws_sdk_sqs::types::SendMessageBatchResultEntry::id).collect();
+    let ok: Vec<&str> = out
+        .successful()
+        .iter()
+        .map(aws_sdk_sqs::types::SendMessageBatchResultEntry::id)
+        .collect();
     assert_eq!(ok, ["ok-1", "late"]);
     assert_eq!(
         out.successful()[0].md5_of_message_body(),

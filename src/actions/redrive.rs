@@ -77,6 +77,7 @@ pub async fn start_message_move_task(
         500,
         "Must be between 1 and 500, if provided.",
     )?;
+    app.tasks.step(&app.registry, app.now());
     let task_handle = app.tasks.start(
         &app.registry,
         &input.source_arn,
@@ -139,6 +140,8 @@ pub async fn list_message_move_tasks(
             "The resource that you specified for the SourceArn parameter doesn't exist.",
         ));
     }
+    // Tasks settle lazily too: what a caller sees is exact for the clock's current instant.
+    app.tasks.step(&app.registry, app.now());
     let results = app
         .tasks
         .list(&input.source_arn, max as usize)
@@ -176,6 +179,7 @@ pub async fn cancel_message_move_task(
     app: &App,
     _: &Context,
 ) -> SqsResult<CancelOutput> {
+    app.tasks.step(&app.registry, app.now());
     let moved = app.tasks.cancel(&app.registry, &input.task_handle)?;
     app.ticker.notify_one();
     Ok(CancelOutput {

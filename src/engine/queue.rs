@@ -204,8 +204,12 @@ impl QueueState {
             .as_ref()
             .and_then(|t| md5::of_attributes(&system_attributes(t)));
         let delay = self.delay_for(q, &msg)?;
+        let mut msg = msg;
         let dedup_key = if q.fifo {
-            Some(self.dedup_key(&msg)?)
+            let (key, id) = self.dedup_key(&msg)?;
+            // Content-based ids are returned as MessageDeduplicationId like explicit ones.
+            msg.deduplication_id = Some(id);
+            Some(key)
         } else {
             if let Some(group) = &msg.group_id {
                 message::validate_token("MessageGroupId", group)?;
@@ -291,7 +295,8 @@ impl QueueState {
     }
 
     /// FIFO sends need a group, and a deduplication id unless content-based dedup is on.
-    fn dedup_key(&self, msg: &NewMessage) -> SqsResult<String> {
+    /// Returns the key the dedup window is kept under, and the deduplication id.
+    fn dedup_key(&self, msg: &NewMessage) -> SqsResult<(String, String)> {
         let Some(group) = &msg.group_id else {
             return Err(SqsError::missing("MessageGroupId"));
         };
@@ -310,10 +315,11 @@ impl QueueState {
                 ))
             }
         };
-        Ok(match self.attributes.deduplication_scope {
-            DeduplicationScope::Queue => id,
+        let key = match self.attributes.deduplication_scope {
+            DeduplicationScope::Queue => id.clone(),
             DeduplicationScope::MessageGroup => format!("{group}\u{0}{id}"),
-        })
+        };
+        Ok((key, id))
     }
 
     /// Finds the message a handle names; `None` when it is gone (already deleted or expired).
