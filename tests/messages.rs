@@ -654,3 +654,53 @@ async fn purge_removes_in_flight_messages_too() {
         "0"
     );
 }
+
+#[tokio::test]
+async fn fair_queue_serves_a_quiet_tenant_behind_a_noisy_backlog() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("tenants").await;
+    for _ in 0..10 {
+        let mut batch = t.client.send_message_batch().queue_url(&url);
+        for i in 0..10 {
+            batch = batch.entries(
+                aws_sdk_sqs::types::SendMessageBatchRequestEntry::builder()
+                    .id(format!("e{i}"))
+                    .message_body("noisy")
+                    .message_group_id("big-tenant")
+                    .build()
+                    .unwrap(),
+            );
+        }
+        batch.send().await.unwrap();
+    }
+    t.client
+        .send_message()
+        .queue_url(&url)
+        .message_body("quiet")
+        .message_group_id("small-tenant")
+        .send()
+        .await
+        .unwrap();
+    // The noisy tenant's consumers hold 30 messages in flight...
+    for _ in 0..3 {
+        let got = t
+            .client
+            .receive_message()
+            .queue_url(&url)
+            .max_number_of_messages(10)
+            .send()
+            .await
+            .unwrap();
+        assert!(got.messages().iter().all(|m| m.body() == Some("noisy")));
+    }
+    // ...so the quiet tenant's message, sent after 100 others, is served next.
+    let got = t
+        .client
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(1)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(got.messages()[0].body(), Some("quiet"));
+}

@@ -13,6 +13,11 @@ use std::sync::Arc;
 use crate::clock::Millis;
 use crate::engine::message::Message;
 
+/// A tenant needs at least this many messages in flight to count as noisy.
+const NOISY_MIN: usize = 30;
+/// How many of a noisy tenant's messages one receive looks past to find a quiet tenant's.
+const FAIR_SCAN: usize = 1000;
+
 /// What a receive should do with a candidate message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Disposition {
@@ -109,13 +114,11 @@ impl Store {
         self.next_seq += 1;
         self.by_age.insert((msg.enqueued_at, seq));
         if let Some(group) = &msg.group_id {
-            if self.fifo {
-                self.groups
-                    .entry(group.clone())
-                    .or_default()
-                    .members
-                    .insert(seq);
-            }
+            self.groups
+                .entry(group.clone())
+                .or_default()
+                .members
+                .insert(seq);
         }
         self.msgs.insert(seq, msg);
         self.enter(seq, now);
@@ -129,12 +132,12 @@ impl Store {
         self.leave(seq);
         let msg = self.msgs.remove(&seq)?;
         self.by_age.remove(&(msg.enqueued_at, seq));
-        if let (true, Some(group)) = (self.fifo, &msg.group_id) {
+        if let Some(group) = &msg.group_id {
             if let Some(g) = self.groups.get_mut(group) {
                 g.members.remove(&seq);
                 if g.members.is_empty() {
                     self.groups.remove(group);
-                } else {
+                } else if self.fifo {
                     self.refresh_group(&group.clone());
                 }
             }
@@ -165,6 +168,7 @@ impl Store {
     ) -> (Vec<u64>, Vec<Message>) {
         let mut delivered = Vec::new();
         let mut dead = Vec::new();
+        let mut deferred = Vec::new();
         let mut cursor = None;
         while delivered.len() < max {
             let next = match cursor {
@@ -183,6 +187,8 @@ impl Store {
                     &mut delivered,
                     &mut dead,
                 );
+            } else if deferred.len() < FAIR_SCAN && self.noisy(seq) {
+                deferred.push(seq);
             } else {
                 self.take_one(
                     seq,
@@ -193,6 +199,20 @@ impl Store {
                     &mut dead,
                 );
             }
+        }
+        // Quiet tenants went first; the noisy ones' messages fill what room is left, oldest first.
+        for seq in deferred {
+            if delivered.len() >= max {
+                break;
+            }
+            self.take_one(
+                seq,
+                now,
+                visibility_ms,
+                &mut decide,
+                &mut delivered,
+                &mut dead,
+            );
         }
         (delivered, dead)
     }
@@ -236,6 +256,16 @@ impl Store {
             }
             self.take_one(seq, now, visibility_ms, decide, delivered, dead);
         }
+    }
+
+    /// Fair queues: on a standard queue, a tenant (MessageGroupId) holding more than 10% of
+    /// the in-flight messages and at least 30 of its own yields to quieter tenants.
+    fn noisy(&self, seq: u64) -> bool {
+        let Some(group) = self.msgs[&seq].group_id.as_ref() else {
+            return false;
+        };
+        let held = self.groups.get(group).map_or(0, |g| g.in_flight as usize);
+        held >= NOISY_MIN && held * 10 > self.in_flight
     }
 
     fn take_one(
@@ -327,94 +357,5 @@ impl Store {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use uuid::Uuid;
-
-    fn msg(now: Millis, delay: Millis, group: Option<&str>) -> Message {
-        Message {
-            id: Uuid::new_v4(),
-            body: "b".into(),
-            extra: None,
-            group_id: group.map(Arc::from),
-            sender_id: Arc::from("s"),
-            sent_at: now,
-            enqueued_at: now,
-            first_received_at: None,
-            visible_at: now + delay,
-            receive_count: 0,
-            sequence: 0,
-        }
-    }
-
-    const DAY: Millis = 86_400_000;
-
-    #[test]
-    fn counts_follow_the_clock() {
-        let mut s = Store::new(false);
-        s.insert(msg(0, 0, None), 0);
-        s.insert(msg(0, 5_000, None), 0);
-        assert_eq!((s.visible(), s.delayed(), s.in_flight()), (1, 1, 0));
-        let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
-        assert_eq!(got.len(), 1);
-        assert_eq!((s.visible(), s.delayed(), s.in_flight()), (0, 1, 1));
-        s.settle(5_000, DAY);
-        assert_eq!((s.visible(), s.delayed(), s.in_flight()), (1, 0, 1));
-        s.settle(30_000, DAY);
-        assert_eq!((s.visible(), s.delayed(), s.in_flight()), (2, 0, 0));
-    }
-
-    #[test]
-    fn zero_visibility_does_not_return_a_message_twice_in_one_receive() {
-        let mut s = Store::new(false);
-        s.insert(msg(0, 0, None), 0);
-        let (got, _) = s.receive(0, 10, 0, |_| Disposition::Deliver);
-        assert_eq!(got.len(), 1);
-        assert_eq!(s.visible(), 1);
-    }
-
-    #[test]
-    fn retention_drops_even_in_flight_messages() {
-        let mut s = Store::new(false);
-        s.insert(msg(0, 0, None), 0);
-        s.receive(0, 1, 100_000, |_| Disposition::Deliver);
-        s.settle(60_000, 60_000);
-        assert!(s.is_empty());
-        assert_eq!(s.in_flight(), 0);
-    }
-
-    #[test]
-    fn fifo_group_blocks_while_in_flight() {
-        let mut s = Store::new(true);
-        let a1 = s.insert(msg(0, 0, Some("a")), 0);
-        let a2 = s.insert(msg(0, 0, Some("a")), 0);
-        let b1 = s.insert(msg(0, 0, Some("b")), 0);
-        let (got, _) = s.receive(0, 1, 30_000, |_| Disposition::Deliver);
-        assert_eq!(got, vec![a1]);
-        let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
-        assert_eq!(got, vec![b1]);
-        assert!(s
-            .receive(0, 10, 30_000, |_| Disposition::Deliver)
-            .0
-            .is_empty());
-        s.remove(a1);
-        let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
-        assert_eq!(got, vec![a2]);
-    }
-
-    #[test]
-    fn fifo_receive_takes_several_of_one_group_in_order_and_skips_dead_letters() {
-        let mut s = Store::new(true);
-        let seqs: Vec<u64> = (0..4).map(|_| s.insert(msg(0, 0, Some("g")), 0)).collect();
-        let poison = s.get(seqs[0]).unwrap().id;
-        let (got, dead) = s.receive(0, 10, 30_000, |m| {
-            if m.id == poison {
-                Disposition::DeadLetter
-            } else {
-                Disposition::Deliver
-            }
-        });
-        assert_eq!(got, seqs[1..].to_vec());
-        assert_eq!(dead.len(), 1);
-    }
-}
+#[path = "store_tests.rs"]
+mod tests;

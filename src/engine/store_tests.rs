@@ -1,0 +1,119 @@
+//! Unit tests of the message store, at explicit instants.
+
+use super::*;
+use uuid::Uuid;
+
+fn msg(now: Millis, delay: Millis, group: Option<&str>) -> Message {
+    Message {
+        id: Uuid::new_v4(),
+        body: "b".into(),
+        extra: None,
+        group_id: group.map(Arc::from),
+        sender_id: Arc::from("s"),
+        sent_at: now,
+        enqueued_at: now,
+        first_received_at: None,
+        visible_at: now + delay,
+        receive_count: 0,
+        sequence: 0,
+    }
+}
+
+const DAY: Millis = 86_400_000;
+
+#[test]
+fn counts_follow_the_clock() {
+    let mut s = Store::new(false);
+    s.insert(msg(0, 0, None), 0);
+    s.insert(msg(0, 5_000, None), 0);
+    assert_eq!((s.visible(), s.delayed(), s.in_flight()), (1, 1, 0));
+    let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
+    assert_eq!(got.len(), 1);
+    assert_eq!((s.visible(), s.delayed(), s.in_flight()), (0, 1, 1));
+    s.settle(5_000, DAY);
+    assert_eq!((s.visible(), s.delayed(), s.in_flight()), (1, 0, 1));
+    s.settle(30_000, DAY);
+    assert_eq!((s.visible(), s.delayed(), s.in_flight()), (2, 0, 0));
+}
+
+#[test]
+fn zero_visibility_does_not_return_a_message_twice_in_one_receive() {
+    let mut s = Store::new(false);
+    s.insert(msg(0, 0, None), 0);
+    let (got, _) = s.receive(0, 10, 0, |_| Disposition::Deliver);
+    assert_eq!(got.len(), 1);
+    assert_eq!(s.visible(), 1);
+}
+
+#[test]
+fn retention_drops_even_in_flight_messages() {
+    let mut s = Store::new(false);
+    s.insert(msg(0, 0, None), 0);
+    s.receive(0, 1, 100_000, |_| Disposition::Deliver);
+    s.settle(60_000, 60_000);
+    assert!(s.is_empty());
+    assert_eq!(s.in_flight(), 0);
+}
+
+#[test]
+fn fifo_group_blocks_while_in_flight() {
+    let mut s = Store::new(true);
+    let a1 = s.insert(msg(0, 0, Some("a")), 0);
+    let a2 = s.insert(msg(0, 0, Some("a")), 0);
+    let b1 = s.insert(msg(0, 0, Some("b")), 0);
+    let (got, _) = s.receive(0, 1, 30_000, |_| Disposition::Deliver);
+    assert_eq!(got, vec![a1]);
+    let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
+    assert_eq!(got, vec![b1]);
+    assert!(s
+        .receive(0, 10, 30_000, |_| Disposition::Deliver)
+        .0
+        .is_empty());
+    s.remove(a1);
+    let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
+    assert_eq!(got, vec![a2]);
+}
+
+#[test]
+fn fifo_receive_takes_several_of_one_group_in_order_and_skips_dead_letters() {
+    let mut s = Store::new(true);
+    let seqs: Vec<u64> = (0..4).map(|_| s.insert(msg(0, 0, Some("g")), 0)).collect();
+    let poison = s.get(seqs[0]).unwrap().id;
+    let (got, dead) = s.receive(0, 10, 30_000, |m| {
+        if m.id == poison {
+            Disposition::DeadLetter
+        } else {
+            Disposition::Deliver
+        }
+    });
+    assert_eq!(got, seqs[1..].to_vec());
+    assert_eq!(dead.len(), 1);
+}
+
+#[test]
+fn fair_queue_favours_quiet_tenants_over_a_noisy_backlog() {
+    let mut s = Store::new(false);
+    for _ in 0..200 {
+        s.insert(msg(0, 0, Some("noisy")), 0);
+    }
+    let quiet = s.insert(msg(0, 0, Some("quiet")), 0);
+    // 30 of the noisy tenant's messages in flight: all there are, and at least 30.
+    for _ in 0..3 {
+        s.receive(0, 10, 30_000, |_| Disposition::Deliver);
+    }
+    let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
+    assert_eq!(got[0], quiet, "the quiet tenant goes first");
+    assert_eq!(got.len(), 10, "the noisy tenant fills the rest");
+}
+
+#[test]
+fn no_tenant_is_noisy_below_thirty_in_flight() {
+    let mut s = Store::new(false);
+    for _ in 0..50 {
+        s.insert(msg(0, 0, Some("a")), 0);
+    }
+    let b = s.insert(msg(0, 0, Some("b")), 0);
+    s.receive(0, 10, 30_000, |_| Disposition::Deliver);
+    let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
+    assert!(!got.contains(&b), "plain send order while nobody is noisy");
+}

@@ -1,0 +1,90 @@
+//! SQS's limit of 120,000 in-flight messages per queue, driven through the engine directly
+//! (sending that many messages over HTTP would only measure the test).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use sqslite::engine::arn::QueueKey;
+use sqslite::engine::delivery::{ReceiveParams, MAX_IN_FLIGHT};
+use sqslite::engine::message::NewMessage;
+use sqslite::engine::Registry;
+use sqslite::ErrorKind;
+
+fn fill(fifo: bool) -> (Registry, Arc<sqslite::engine::queue::Queue>) {
+    let registry = Registry::new();
+    let (name, attrs): (&str, BTreeMap<String, String>) = if fifo {
+        (
+            "q.fifo",
+            [("FifoQueue".to_owned(), "true".to_owned())].into(),
+        )
+    } else {
+        ("q", BTreeMap::new())
+    };
+    let queue = registry
+        .create(
+            QueueKey::new("us-east-1", "000000000000", name),
+            &attrs,
+            BTreeMap::new(),
+            0,
+        )
+        .unwrap();
+    for i in 0..=MAX_IN_FLIGHT {
+        let group = if fifo { Some(format!("g{i}")) } else { None };
+        queue
+            .send(
+                NewMessage {
+                    body: "m".into(),
+                    group_id: group,
+                    deduplication_id: fifo.then(|| i.to_string()),
+                    sender_id: Arc::from("s"),
+                    ..NewMessage::default()
+                },
+                0,
+            )
+            .unwrap();
+    }
+    let take_all = ReceiveParams {
+        max: 10,
+        ..ReceiveParams::default()
+    };
+    let mut held = 0;
+    while held < MAX_IN_FLIGHT {
+        held += registry.receive(&queue, &take_all, 0).unwrap().len();
+    }
+    (registry, queue)
+}
+
+#[test]
+fn standard_short_poll_over_the_limit_is_over_limit_and_loses_nothing() {
+    let (registry, queue) = fill(false);
+    let short = ReceiveParams {
+        max: 10,
+        short_poll: true,
+        ..ReceiveParams::default()
+    };
+    let err = registry.receive(&queue, &short, 0).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::OverLimit);
+    let long = ReceiveParams {
+        max: 10,
+        short_poll: false,
+        ..ReceiveParams::default()
+    };
+    assert!(registry.receive(&queue, &long, 0).unwrap().is_empty());
+    let state = queue.lock(0);
+    assert_eq!(
+        (state.store.in_flight(), state.store.visible()),
+        (MAX_IN_FLIGHT, 1)
+    );
+}
+
+#[test]
+fn fifo_over_the_limit_returns_nothing() {
+    let (registry, queue) = fill(true);
+    let short = ReceiveParams {
+        max: 10,
+        short_poll: true,
+        ..ReceiveParams::default()
+    };
+    assert!(registry.receive(&queue, &short, 0).unwrap().is_empty());
+    assert_eq!(queue.lock(0).store.visible(), 1);
+}
