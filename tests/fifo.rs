@@ -467,3 +467,43 @@ async fn poison_at_the_head_of_a_group_blocks_only_that_group_until_dead_lettere
         "arn:aws:sqs:us-east-1:000000000000:payments.fifo"
     );
 }
+
+#[tokio::test]
+async fn move_tasks_in_and_out_of_fifo_queues_keep_group_order() {
+    let t = TestServer::start().await;
+    let dlq = fifo(&t, "d.fifo", &[]).await;
+    let policy = r#"{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:d.fifo","maxReceiveCount":1}"#;
+    let url = fifo(&t, "s.fifo", &[("RedrivePolicy", policy)]).await;
+    for body in ["m1", "m2", "m3"] {
+        send(&t, &url, "g", body).await;
+    }
+    // Every message fails once and is dead-lettered, head first.
+    while t.counts(&url).await != (0, 0, 0) {
+        for m in receive(&t, &url, 1).await {
+            t.client
+                .change_message_visibility()
+                .queue_url(&url)
+                .receipt_handle(m.receipt_handle().unwrap())
+                .visibility_timeout(0)
+                .send()
+                .await
+                .unwrap();
+        }
+    }
+    assert_eq!(t.counts(&dlq).await.0, 3);
+    t.client
+        .start_message_move_task()
+        .source_arn("arn:aws:sqs:us-east-1:000000000000:d.fifo")
+        .send()
+        .await
+        .unwrap();
+    let tasks = t
+        .client
+        .list_message_move_tasks()
+        .source_arn("arn:aws:sqs:us-east-1:000000000000:d.fifo")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(tasks.results()[0].status(), Some("COMPLETED"));
+    assert_eq!(bodies(&receive(&t, &url, 10).await), ["m1", "m2", "m3"]);
+}
