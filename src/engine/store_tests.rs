@@ -117,3 +117,11 @@ fn no_tenant_is_noisy_below_thirty_in_flight() {
     let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
     assert!(!got.contains(&b), "plain send order while nobody is noisy");
 }
+
+#[test]
+fn a_message_costs_little_beyond_its_body() {
+    // The struct plus its map slot and index entries; measured, not assumed (see README).
+    let size = std::mem::size_of::<Message>();
+    println!("Message is {size} bytes");
+    assert!(size <= 128, "Message grew to {size} bytes");
+}
