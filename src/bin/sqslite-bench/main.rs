@@ -1,0 +1,249 @@
+//! `sqslite-bench`: a benchmark anyone can rerun. It starts sqslite (and a bare hyper server as
+//! the yardstick) as child processes on this machine, drives them over HTTP/1.1 keep-alive, and
+//! prints JSON lines and a table. `cargo build --release && target/release/sqslite-bench`.
+
+mod load;
+mod process;
+mod reference;
+mod scenarios;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+use load::{Conn, Protocol};
+use process::Server;
+use scenarios::Row;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "sqslite-bench",
+    about = "Benchmarks sqslite against a bare hyper server"
+)]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Wire protocol of the generated requests.
+    #[arg(long, value_enum, default_value = "json")]
+    protocol: Protocol,
+    /// Seconds per rate measurement.
+    #[arg(long, default_value_t = 5)]
+    seconds: u64,
+    /// A short smoke run for CI: one second per measurement, smaller fills.
+    #[arg(long)]
+    quick: bool,
+    /// Also measure throughput with 1,000,000 messages queued (takes a minute or two).
+    #[arg(long)]
+    deep: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the fixed-response reference server (used by the benchmark itself).
+    Reference {
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+    },
+}
+
+fn emit(rows: &mut Vec<Row>, row: Row) {
+    println!("{}", serde_json::to_string(&row).unwrap_or_default());
+    rows.push(row);
+}
+
+async fn sqslite() -> Server {
+    Server::spawn(&process::sibling("sqslite"), &["--port", "0"])
+        .await
+        .expect("sqslite starts (build it with cargo build --release)")
+}
+
+/// Spawn to first answered request, the best of `runs` starts.
+async fn cold_start(runs: usize) -> Vec<u32> {
+    let mut samples = Vec::new();
+    for _ in 0..runs {
+        let started = Instant::now();
+        let server = sqslite().await;
+        let mut conn = Conn::open(server.addr).await.expect("connect");
+        let (status, _) = conn
+            .call(Protocol::Json, "ListQueues", &serde_json::json!({}))
+            .await;
+        if status == 200 {
+            samples.push(started.elapsed().as_micros() as u32);
+        }
+        server.stop().await;
+    }
+    samples
+}
+
+async fn rate_pair(
+    rows: &mut Vec<Row>,
+    args: &Args,
+    reference: SocketAddr,
+    target: SocketAddr,
+    url: &str,
+    secs: Duration,
+) {
+    for conns in [16, 64] {
+        let mut base = scenarios::send(reference, args.protocol, url, conns, secs).await;
+        let mut ours = scenarios::send(target, args.protocol, url, conns, secs).await;
+        let base_row = Row::rate("SendMessage", "reference", conns, &mut base, "req/s", 1.0);
+        let mut row = Row::rate("SendMessage", "sqslite", conns, &mut ours, "req/s", 1.0);
+        row.ratio_to_reference = Some(row.rate / base_row.rate.max(1e-9));
+        emit(rows, base_row);
+        emit(rows, row);
+    }
+}
+
+async fn pipeline_row(
+    rows: &mut Vec<Row>,
+    name: &str,
+    args: &Args,
+    target: SocketAddr,
+    url: &str,
+    secs: Duration,
+) -> f64 {
+    let mut p = scenarios::pipeline(target, args.protocol, url, 4, 8, secs).await;
+    let (p50, p90, p99) = scenarios::summarize(&mut p.latencies_us);
+    let rate = p.delivered as f64 / p.elapsed.as_secs_f64();
+    let mut row = Row::figure(name, rate, "msg/s");
+    row.connections = 12;
+    (row.p50_ms, row.p90_ms, row.p99_ms) = (Some(p50), Some(p90), Some(p99));
+    emit(rows, row);
+    rate
+}
+
+async fn run(args: Args) {
+    let secs = Duration::from_secs(if args.quick { 1 } else { args.seconds });
+    let mut rows = Vec::new();
+
+    let mut starts = cold_start(if args.quick { 3 } else { 10 }).await;
+    let (p50, _, _) = scenarios::summarize(&mut starts);
+    emit(
+        &mut rows,
+        Row::figure("cold start to first answer (median)", p50, "ms"),
+    );
+
+    let reference = Server::spawn(&std::env::current_exe().unwrap_or_default(), &["reference"])
+        .await
+        .expect("reference starts");
+    let target = sqslite().await;
+    let url = scenarios::create_queue(target.addr, args.protocol, "bench").await;
+    emit(
+        &mut rows,
+        Row::figure("RSS idle", target.rss_mib().unwrap_or(0.0), "MiB"),
+    );
+    rate_pair(&mut rows, &args, reference.addr, target.addr, &url, secs).await;
+    reference.stop().await;
+
+    let batch_url = scenarios::create_queue(target.addr, args.protocol, "bench-batch").await;
+    let mut b = scenarios::batch(target.addr, args.protocol, &batch_url, 16, secs, 100).await;
+    emit(
+        &mut rows,
+        Row::rate("SendMessageBatch(10)", "sqslite", 16, &mut b, "msg/s", 10.0),
+    );
+
+    let pipe_url = scenarios::create_queue(target.addr, args.protocol, "bench-pipeline").await;
+    let empty_rate = pipeline_row(
+        &mut rows,
+        "pipeline send/receive/delete (batches of 10)",
+        &args,
+        target.addr,
+        &pipe_url,
+        secs,
+    )
+    .await;
+
+    let lp_url = scenarios::create_queue(target.addr, args.protocol, "bench-longpoll").await;
+    let mut wake = scenarios::long_poll_wakeup(
+        target.addr,
+        args.protocol,
+        &lp_url,
+        if args.quick { 10 } else { 50 },
+    )
+    .await;
+    let (p50, p90, p99) = scenarios::summarize(&mut wake);
+    let mut row = Row::figure("long-poll wake-up", p50, "ms (p50)");
+    (row.p50_ms, row.p90_ms, row.p99_ms) = (Some(p50), Some(p90), Some(p99));
+    emit(&mut rows, row);
+    target.stop().await;
+
+    let fresh = sqslite().await;
+    let mem_url = scenarios::create_queue(fresh.addr, args.protocol, "bench-memory").await;
+    let count = if args.quick { 10_000 } else { 100_000 };
+    scenarios::fill(fresh.addr, args.protocol, &mem_url, count, 1024).await;
+    emit(
+        &mut rows,
+        Row::figure(
+            &format!("RSS with {count} x 1 KiB queued"),
+            fresh.rss_mib().unwrap_or(0.0),
+            "MiB",
+        ),
+    );
+    fresh.stop().await;
+
+    if args.deep {
+        let deep = sqslite().await;
+        let url = scenarios::create_queue(deep.addr, args.protocol, "bench-deep").await;
+        scenarios::fill(deep.addr, args.protocol, &url, 1_000_000, 100).await;
+        let full_rate = pipeline_row(
+            &mut rows,
+            "pipeline with 1,000,000 queued",
+            &args,
+            deep.addr,
+            &url,
+            secs,
+        )
+        .await;
+        emit(
+            &mut rows,
+            Row::figure(
+                "deep / empty pipeline ratio",
+                full_rate / empty_rate.max(1e-9),
+                "x",
+            ),
+        );
+        deep.stop().await;
+    }
+    print_table(&rows);
+}
+
+fn print_table(rows: &[Row]) {
+    let ms = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.2}"));
+    println!(
+        "\n{:<46} {:>9} {:>5} {:>12} {:>8} {:>7} {:>7} {:>7} {:>6}",
+        "scenario", "server", "conns", "value", "unit", "p50 ms", "p90 ms", "p99 ms", "ratio"
+    );
+    for r in rows {
+        println!(
+            "{:<46} {:>9} {:>5} {:>12.1} {:>8} {:>7} {:>7} {:>7} {:>6}",
+            r.scenario,
+            r.server,
+            r.connections,
+            r.rate,
+            r.unit,
+            ms(r.p50_ms),
+            ms(r.p90_ms),
+            ms(r.p99_ms),
+            r.ratio_to_reference
+                .map_or_else(|| "-".to_owned(), |v| format!("{:.0}%", v * 100.0)),
+        );
+    }
+}
+
+fn main() {
+    let args = Args::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async move {
+        match args.command {
+            Some(Command::Reference { port }) => {
+                if let Err(e) = reference::serve(port).await {
+                    eprintln!("reference server: {e}");
+                }
+            }
+            None => run(args).await,
+        }
+    });
+}

@@ -1,0 +1,314 @@
+//! The measured scenarios: request rates, the producer/consumer pipeline, long-poll wake-up,
+//! cold start and memory.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::load::{self, percentile, Conn, LoadResult, Protocol};
+
+/// One measured figure, printed as a JSON line and a table row.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Row {
+    pub scenario: String,
+    pub server: String,
+    pub connections: usize,
+    pub rate: f64,
+    pub unit: &'static str,
+    pub p50_ms: Option<f64>,
+    pub p90_ms: Option<f64>,
+    pub p99_ms: Option<f64>,
+    pub ratio_to_reference: Option<f64>,
+    pub errors: u64,
+}
+
+impl Row {
+    pub fn rate(
+        scenario: &str,
+        server: &str,
+        connections: usize,
+        r: &mut LoadResult,
+        unit: &'static str,
+        per_request: f64,
+    ) -> Row {
+        Row {
+            scenario: scenario.into(),
+            server: server.into(),
+            connections,
+            rate: r.per_second() * per_request,
+            unit,
+            p50_ms: Some(r.percentile(50.0)),
+            p90_ms: Some(r.percentile(90.0)),
+            p99_ms: Some(r.percentile(99.0)),
+            ratio_to_reference: None,
+            errors: r.errors,
+        }
+    }
+
+    pub fn figure(scenario: &str, value: f64, unit: &'static str) -> Row {
+        Row {
+            scenario: scenario.into(),
+            server: "sqslite".into(),
+            connections: 0,
+            rate: value,
+            unit,
+            p50_ms: None,
+            p90_ms: None,
+            p99_ms: None,
+            ratio_to_reference: None,
+            errors: 0,
+        }
+    }
+}
+
+pub async fn create_queue(addr: SocketAddr, protocol: Protocol, name: &str) -> String {
+    let mut conn = Conn::open(addr).await.expect("connect to create a queue");
+    let (_, body) = conn
+        .call(protocol, "CreateQueue", &json!({"QueueName": name}))
+        .await;
+    let text = String::from_utf8_lossy(&body);
+    extract(&text, "QueueUrl")
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| format!("http://{addr}/000000000000/{name}"))
+}
+
+/// Values of a member in a JSON or XML response body (enough for URLs, handles and bodies).
+pub fn extract(text: &str, member: &str) -> Vec<String> {
+    if text.starts_with('{') {
+        let v: Value = serde_json::from_str(text).unwrap_or_default();
+        let mut out = Vec::new();
+        collect(&v, member, &mut out);
+        return out;
+    }
+    let (open, close) = (format!("<{member}>"), format!("</{member}>"));
+    text.split(&open)
+        .skip(1)
+        .filter_map(|rest| rest.split(&close).next())
+        .map(|s| s.replace("&quot;", "\"").replace("&amp;", "&"))
+        .collect()
+}
+
+fn collect(v: &Value, member: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map {
+                match (k == member, child) {
+                    (true, Value::String(s)) => out.push(s.clone()),
+                    _ => collect(child, member, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| collect(i, member, out)),
+        _ => {}
+    }
+}
+
+/// SendMessage back to back: the headline request rate.
+pub async fn send(
+    addr: SocketAddr,
+    protocol: Protocol,
+    url: &str,
+    conns: usize,
+    secs: Duration,
+) -> LoadResult {
+    let input = json!({"QueueUrl": url, "MessageBody": "x".repeat(100)});
+    let host = addr.to_string();
+    load::run(addr, conns, secs, move |_, _| {
+        load::sqs_request(&host, protocol, "SendMessage", &input)
+    })
+    .await
+}
+
+fn batch_input(url: &str, body: &str) -> Value {
+    let entries: Vec<Value> = (0..10)
+        .map(|i| json!({"Id": format!("e{i}"), "MessageBody": body}))
+        .collect();
+    json!({"QueueUrl": url, "Entries": entries})
+}
+
+/// SendMessageBatch with 10 entries of `body_len` bytes.
+pub async fn batch(
+    addr: SocketAddr,
+    protocol: Protocol,
+    url: &str,
+    conns: usize,
+    secs: Duration,
+    body_len: usize,
+) -> LoadResult {
+    let input = batch_input(url, &"x".repeat(body_len));
+    let host = addr.to_string();
+    load::run(addr, conns, secs, move |_, _| {
+        load::sqs_request(&host, protocol, "SendMessageBatch", &input)
+    })
+    .await
+}
+
+/// Sends `count` messages of `body_len` bytes with batches over 16 connections.
+pub async fn fill(addr: SocketAddr, protocol: Protocol, url: &str, count: u64, body_len: usize) {
+    let input = batch_input(url, &"x".repeat(body_len));
+    let left = Arc::new(AtomicU64::new(count.div_ceil(10)));
+    let mut tasks = Vec::new();
+    for _ in 0..16 {
+        let (input, left) = (input.clone(), left.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut conn = Conn::open(addr).await.expect("connect to fill");
+            while left
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                .is_ok()
+            {
+                conn.call(protocol, "SendMessageBatch", &input).await;
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+}
+
+pub struct Pipeline {
+    pub delivered: u64,
+    pub elapsed: Duration,
+    pub latencies_us: Vec<u32>,
+}
+
+/// Producers send batches of 10 stamped with the send time; consumers receive 10 and delete
+/// them with one DeleteMessageBatch. Reports what the consumers finished.
+pub async fn pipeline(
+    addr: SocketAddr,
+    protocol: Protocol,
+    url: &str,
+    producers: usize,
+    consumers: usize,
+    secs: Duration,
+) -> Pipeline {
+    let origin = Instant::now();
+    let deadline = origin + secs;
+    let delivered = Arc::new(AtomicU64::new(0));
+    let latencies = Arc::new(Mutex::new(Vec::new()));
+    let mut tasks = Vec::new();
+    for _ in 0..producers {
+        let url = url.to_owned();
+        tasks.push(tokio::spawn(async move {
+            let mut conn = Conn::open(addr).await.expect("producer connects");
+            while Instant::now() < deadline {
+                let stamp = origin.elapsed().as_micros().to_string();
+                conn.call(protocol, "SendMessageBatch", &batch_input(&url, &stamp))
+                    .await;
+            }
+        }));
+    }
+    for _ in 0..consumers {
+        let (url, delivered, latencies) = (url.to_owned(), delivered.clone(), latencies.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut conn = Conn::open(addr).await.expect("consumer connects");
+            let mut mine = Vec::new();
+            while Instant::now() < deadline {
+                let receive =
+                    json!({"QueueUrl": url, "MaxNumberOfMessages": 10, "WaitTimeSeconds": 1});
+                let (_, body) = conn.call(protocol, "ReceiveMessage", &receive).await;
+                let text = String::from_utf8_lossy(&body);
+                let now = origin.elapsed().as_micros() as u64;
+                for stamp in extract(&text, "Body") {
+                    mine.push(now.saturating_sub(stamp.parse().unwrap_or(now)) as u32);
+                }
+                let handles = extract(&text, "ReceiptHandle");
+                if handles.is_empty() {
+                    continue;
+                }
+                let entries: Vec<Value> = handles
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| json!({"Id": format!("d{i}"), "ReceiptHandle": h}))
+                    .collect();
+                let (status, _) = conn
+                    .call(
+                        protocol,
+                        "DeleteMessageBatch",
+                        &json!({"QueueUrl": url, "Entries": entries}),
+                    )
+                    .await;
+                if status == 200 {
+                    delivered.fetch_add(handles.len() as u64, Ordering::Relaxed);
+                }
+            }
+            latencies
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .extend(mine);
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let latencies_us = std::mem::take(
+        &mut *latencies
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    Pipeline {
+        delivered: delivered.load(Ordering::Relaxed),
+        elapsed: origin.elapsed(),
+        latencies_us,
+    }
+}
+
+/// A receiver parks in a long poll, a sender sends: time from the send until the receiver has
+/// the message, over `rounds` rounds.
+pub async fn long_poll_wakeup(
+    addr: SocketAddr,
+    protocol: Protocol,
+    url: &str,
+    rounds: usize,
+) -> Vec<u32> {
+    let mut sender = Conn::open(addr).await.expect("sender connects");
+    let mut samples = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let url_r = url.to_owned();
+        let receiver = tokio::spawn(async move {
+            let mut conn = Conn::open(addr).await.expect("receiver connects");
+            let (_, body) = conn
+                .call(
+                    protocol,
+                    "ReceiveMessage",
+                    &json!({"QueueUrl": url_r, "WaitTimeSeconds": 10}),
+                )
+                .await;
+            (Instant::now(), String::from_utf8_lossy(&body).into_owned())
+        });
+        // Let the receive reach the server and park before sending.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let sent = Instant::now();
+        sender
+            .call(
+                protocol,
+                "SendMessage",
+                &json!({"QueueUrl": url, "MessageBody": "wake"}),
+            )
+            .await;
+        if let Ok((got, text)) = receiver.await {
+            samples.push(got.saturating_duration_since(sent).as_micros() as u32);
+            for handle in extract(&text, "ReceiptHandle") {
+                sender
+                    .call(
+                        protocol,
+                        "DeleteMessage",
+                        &json!({"QueueUrl": url, "ReceiptHandle": handle}),
+                    )
+                    .await;
+            }
+        }
+    }
+    samples
+}
+
+pub fn summarize(samples: &mut [u32]) -> (f64, f64, f64) {
+    (
+        percentile(samples, 50.0),
+        percentile(samples, 90.0),
+        percentile(samples, 99.0),
+    )
+}
