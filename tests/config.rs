@@ -15,7 +15,9 @@ fn fixture(name: &str) -> String {
 
 /// The fixture's configuration on an ephemeral loopback port, as a flag would override it.
 fn load(name: &str) -> Config {
-    let mut config = Config::from_file(fixture(name)).expect("fixture parses").config;
+    let mut config = Config::from_file(fixture(name))
+        .expect("fixture parses")
+        .config;
     config.host = "127.0.0.1".into();
     config.port = 0;
     config
@@ -45,7 +47,13 @@ async fn attributes(client: &aws_sdk_sqs::Client, name: &str) -> HashMap<String,
 }
 
 async fn tags(ts: &TestServer, name: &str) -> HashMap<String, String> {
-    let url = ts.client.get_queue_url().queue_name(name).send().await.unwrap();
+    let url = ts
+        .client
+        .get_queue_url()
+        .queue_name(name)
+        .send()
+        .await
+        .unwrap();
     let out = ts
         .client
         .list_queue_tags()
@@ -100,7 +108,10 @@ async fn sqslite_toml_declares_every_queue_with_its_attributes() {
     let eu = client_for(&ts.endpoint(), "eu-west-1", "AKIDEXAMPLE");
     let audit = attributes(&eu, "audit").await;
     assert_eq!(audit["MaximumMessageSize"], "2048");
-    assert_eq!(audit["QueueArn"], "arn:aws:sqs:eu-west-1:000000000000:audit");
+    assert_eq!(
+        audit["QueueArn"],
+        "arn:aws:sqs:eu-west-1:000000000000:audit"
+    );
 }
 
 #[tokio::test]
@@ -196,7 +207,9 @@ async fn bad_configs_fail_naming_file_line_and_problem() {
 #[tokio::test]
 async fn a_missing_file_is_named() {
     let error = Config::from_file("no/such/sqslite.toml").unwrap_err();
-    assert!(error.to_string().starts_with("no/such/sqslite.toml: cannot read the file"));
+    assert!(error
+        .to_string()
+        .starts_with("no/such/sqslite.toml: cannot read the file"));
 }
 
 #[tokio::test]

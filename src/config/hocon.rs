@@ -242,11 +242,14 @@ impl Parser<'_> {
         Ok(match text {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
-            _ => text
-                .parse::<i64>()
-                .map(Value::Int)
-                .or_else(|_| text.parse::<f64>().map(Value::Float))
-                .unwrap_or_else(|_| Value::Str(text.to_owned())),
+            // `000000000000` is an account id, not zero: only canonical numbers are numbers.
+            _ => match text.parse::<i64>() {
+                Ok(i) if i.to_string() == text => Value::Int(i),
+                _ => match text.parse::<f64>() {
+                    Ok(f) if text.contains('.') => Value::Float(f),
+                    _ => Value::Str(text.to_owned()),
+                },
+            },
         })
     }
 }

@@ -1,0 +1,66 @@
+"""Fixtures shared by the boto3 and AWS CLI suites: the sqslite endpoint and throwaway queues.
+
+`compat/run.sh` starts a fresh release build of sqslite and passes its URL in SQSLITE_ENDPOINT;
+COMPAT_PROTOCOL names the wire protocol this client is expected to speak (json or query).
+"""
+
+import os
+import uuid
+
+import boto3
+import pytest
+from botocore.config import Config
+
+
+@pytest.fixture(scope="session")
+def endpoint():
+    url = os.environ.get("SQSLITE_ENDPOINT")
+    if not url:
+        pytest.fail("SQSLITE_ENDPOINT is not set: run the suite through compat/run.sh")
+    return url
+
+
+@pytest.fixture(scope="session")
+def expected_protocol():
+    return os.environ.get("COMPAT_PROTOCOL", "json")
+
+
+@pytest.fixture(scope="session")
+def sqs(endpoint):
+    return boto3.client(
+        "sqs",
+        endpoint_url=endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+        # No retries: a retried request would hide a failure. Long polls need > 20 s.
+        config=Config(retries={"max_attempts": 1, "mode": "standard"}, read_timeout=40),
+    )
+
+
+@pytest.fixture
+def make_queue(sqs):
+    """Creates uniquely named queues and deletes whatever is left of them afterwards."""
+    created = []
+
+    def make(prefix="compat", fifo=False, **attributes):
+        name = f"{prefix}-{uuid.uuid4().hex[:12]}" + (".fifo" if fifo else "")
+        if fifo:
+            attributes["FifoQueue"] = "true"
+        attrs = {k: str(v) for k, v in attributes.items()}
+        url = sqs.create_queue(QueueName=name, Attributes=attrs)["QueueUrl"]
+        created.append(url)
+        return url
+
+    yield make
+    for url in created:
+        try:
+            sqs.delete_queue(QueueUrl=url)
+        except sqs.exceptions.QueueDoesNotExist:
+            pass
+
+
+def queue_arn(sqs, url):
+    return sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]

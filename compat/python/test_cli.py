@@ -1,0 +1,115 @@
+"""The AWS CLI (v1, from PyPI) against sqslite through --endpoint-url, as a person would type it."""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+
+import pytest
+
+import sqsmd5
+
+
+def aws(endpoint, *args, expect_ok=True):
+    exe = shutil.which("aws", path=os.path.dirname(sys.executable)) or "aws"
+    env = dict(
+        os.environ,
+        AWS_ACCESS_KEY_ID="test",
+        AWS_SECRET_ACCESS_KEY="test",
+        AWS_DEFAULT_REGION="us-east-1",
+        AWS_MAX_ATTEMPTS="1",
+        AWS_CONFIG_FILE=os.devnull,
+        AWS_SHARED_CREDENTIALS_FILE=os.devnull,
+    )
+    proc = subprocess.run(
+        [exe, "--endpoint-url", endpoint, "--output", "json", "sqs", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    if expect_ok:
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout) if proc.stdout.strip() else {}
+    assert proc.returncode != 0, proc.stdout
+    return proc.stderr
+
+
+@pytest.fixture
+def queue_url(endpoint):
+    name = f"cli-{uuid.uuid4().hex[:12]}"
+    url = aws(endpoint, "create-queue", "--queue-name", name,
+              "--attributes", "VisibilityTimeout=40")["QueueUrl"]
+    yield url
+    aws(endpoint, "delete-queue", "--queue-url", url)
+
+
+def test_cli_version():
+    out = subprocess.run(
+        [shutil.which("aws", path=os.path.dirname(sys.executable)) or "aws", "--version"],
+        capture_output=True, text=True, check=True,
+    )
+    assert out.stdout.startswith("aws-cli/1.")
+
+
+def test_queue_lifecycle(endpoint, queue_url):
+    name = queue_url.rsplit("/", 1)[1]
+    assert aws(endpoint, "get-queue-url", "--queue-name", name)["QueueUrl"] == queue_url
+    listed = aws(endpoint, "list-queues", "--queue-name-prefix", name)
+    assert listed["QueueUrls"] == [queue_url]
+    attrs = aws(endpoint, "get-queue-attributes", "--queue-url", queue_url,
+                "--attribute-names", "All")["Attributes"]
+    assert attrs["VisibilityTimeout"] == "40"
+    assert attrs["ApproximateNumberOfMessages"] == "0"
+
+
+def test_message_attributes(endpoint, queue_url):
+    body = "hello from the CLI \u00e9"
+    # CLI v1 sends a blob given on the command line as its raw bytes (no base64 decoding) and
+    # prints received blobs base64-encoded.
+    attributes = {
+        "s": {"DataType": "String", "StringValue": "v"},
+        "n": {"DataType": "Number.int", "StringValue": "42"},
+        "b": {"DataType": "Binary", "BinaryValue": "raw bytes"},
+    }
+    sent = aws(endpoint, "send-message", "--queue-url", queue_url, "--message-body", body,
+               "--message-attributes", json.dumps(attributes))
+    assert sent["MD5OfMessageBody"] == hashlib.md5(body.encode()).hexdigest()
+    on_the_wire = dict(attributes, b={"DataType": "Binary", "BinaryValue": b"raw bytes"})
+    assert sent["MD5OfMessageAttributes"] == sqsmd5.of_attributes(on_the_wire)
+
+    attrs = aws(endpoint, "get-queue-attributes", "--queue-url", queue_url,
+                "--attribute-names", "ApproximateNumberOfMessages")["Attributes"]
+    assert attrs == {"ApproximateNumberOfMessages": "1"}
+
+    got = aws(endpoint, "receive-message", "--queue-url", queue_url, "--wait-time-seconds", "5",
+              "--message-attribute-names", "All", "--attribute-names", "All")
+    [m] = got["Messages"]
+    assert m["Body"] == body
+    assert m["MessageId"] == sent["MessageId"]
+    printed = dict(attributes, b={"DataType": "Binary", "BinaryValue": "cmF3IGJ5dGVz"})
+    assert m["MessageAttributes"] == printed
+    assert m["MD5OfMessageAttributes"] == sent["MD5OfMessageAttributes"]
+    assert m["Attributes"]["ApproximateReceiveCount"] == "1"
+
+    aws(endpoint, "delete-message", "--queue-url", queue_url, "--receipt-handle", m["ReceiptHandle"])
+    attrs = aws(endpoint, "get-queue-attributes", "--queue-url", queue_url,
+                "--attribute-names", "ApproximateNumberOfMessages",
+                "ApproximateNumberOfMessagesNotVisible")["Attributes"]
+    assert attrs == {"ApproximateNumberOfMessages": "0", "ApproximateNumberOfMessagesNotVisible": "0"}
+    assert aws(endpoint, "receive-message", "--queue-url", queue_url) == {}
+
+
+def test_queue_does_not_exist(endpoint):
+    err = aws(endpoint, "get-queue-url", "--queue-name", "no-such-queue", expect_ok=False)
+    assert "AWS.SimpleQueueService.NonExistentQueue" in err or "QueueDoesNotExist" in err
+
+
+def test_invalid_parameter_value(endpoint, queue_url):
+    err = aws(endpoint, "receive-message", "--queue-url", queue_url,
+              "--max-number-of-messages", "11", expect_ok=False)
+    assert "InvalidParameterValue" in err

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Cross-SDK compatibility suite: real AWS clients drive a freshly started release build of
+# sqslite on an ephemeral port, one fresh server per client. Installs each client (pinned) on
+# first use and reuses the install while its pin file is unchanged. Exits non-zero on any failure.
+#
+#   compat/run.sh                 # everything
+#   compat/run.sh boto3-query     # only the named clients
+#
+# Environment: SQSLITE_BIN=path skips the cargo build; COMPAT_OUT=dir holds logs and reports.
+set -euo pipefail
+RUN_START=$(date +%s)
+COMPAT="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(dirname "$COMPAT")"
+OUT="${COMPAT_OUT:-$ROOT/target/compat}"
+PYTHON="${PYTHON:-python3}"
+export PYTHONDONTWRITEBYTECODE=1
+ALL_CLIENTS=(boto3-json boto3-query awscli js-sdk sqs-consumer)
+CLIENTS=("${@:-${ALL_CLIENTS[@]}}")
+mkdir -p "$OUT"
+
+part_start() { printf '\n== compat: %s ==\n' "$1"; PART_START=$(date +%s); }
+part_done() { printf -- '-- compat: %s took %ss\n' "$1" "$(( $(date +%s) - PART_START ))"; }
+sha() { sha256sum "$@" | sha256sum | cut -c1-64; }
+
+# --- the server under test ---------------------------------------------------------------
+part_start "cargo build --release"
+if [[ -z "${SQSLITE_BIN:-}" ]]; then
+    (cd "$ROOT" && cargo build --release --locked)
+    SQSLITE_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/sqslite"
+fi
+part_done "build"
+
+SERVER_PID="" DRAIN_PID=""
+stop_server() {
+    if [[ -n "$SERVER_PID" ]]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$DRAIN_PID" 2>/dev/null || true  # the drain ends when the server closes its output
+        SERVER_PID="" DRAIN_PID=""
+    fi
+}
+trap stop_server EXIT
+
+# Starts sqslite on port 0 and sets SQSLITE_ENDPOINT from the address it logs.
+start_server() {
+    local log="$OUT/sqslite-$1.log" fd line
+    : > "$log"
+    exec {fd}< <(NO_COLOR=1 SQSLITE_LOG=info exec "$SQSLITE_BIN" --port 0 2>&1)
+    SERVER_PID=$!
+    SQSLITE_ENDPOINT=""
+    while IFS= read -r -t 30 -u "$fd" line; do
+        printf '%s\n' "$line" >> "$log"
+        if [[ $line =~ listening\ on\ (http://[^[:space:]]+) ]]; then
+            SQSLITE_ENDPOINT="${BASH_REMATCH[1]}"
+            break
+        fi
+    done
+    cat <&"$fd" >> "$log" &
+    DRAIN_PID=$!
+    exec {fd}<&-
+    if [[ -z "$SQSLITE_ENDPOINT" ]]; then
+        echo "compat: sqslite did not report its address; log:" >&2
+        cat "$log" >&2
+        return 1
+    fi
+    export SQSLITE_ENDPOINT
+}
+
+# --- installs (cached) ---------------------------------------------------------------------
+# A venv per pin file, rebuilt only when the pin file changes.
+venv() {
+    local name=$1 requirements="$COMPAT/python/requirements-$1.txt" dir="$COMPAT/.venv-$1"
+    local stamp="$dir/.compat-pins" want
+    want=$(sha "$requirements")
+    if [[ ! -x "$dir/bin/python" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+        "$PYTHON" -m venv --clear "$dir"
+        "$dir/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+        echo "$want" > "$stamp"
+    fi
+}
+
+node_modules() {
+    local dir="$COMPAT/js" want
+    want=$(sha "$dir/package-lock.json")
+    if [[ "$(cat "$dir/node_modules/.compat-pins" 2>/dev/null)" != "$want" ]]; then
+        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+        echo "$want" > "$dir/node_modules/.compat-pins"
+    fi
+}
+
+part_start "install clients"
+for client in "${CLIENTS[@]}"; do
+    case $client in
+        boto3-json | awscli) venv json ;;
+        boto3-query) venv query ;;
+        js-sdk | sqs-consumer) node_modules ;;
+        *) echo "compat: unknown client $client (known: ${ALL_CLIENTS[*]})" >&2; exit 2 ;;
+    esac
+done
+part_done "install"
+
+# Every full client suite implements every scenario of SCENARIOS.md under the same name.
+part_start "scenario coverage"
+missing=0
+while read -r id; do
+    grep -q "^def test_${id}(" "$COMPAT/python/test_scenarios.py" || { echo "boto3: no scenario $id"; missing=1; }
+    grep -q "^test(\"${id}\"" "$COMPAT/js/scenarios.test.mjs" || { echo "js-sdk: no scenario $id"; missing=1; }
+done < <(sed -n 's/^| `\([a-z_]*\)` |.*/\1/p' "$COMPAT/SCENARIOS.md")
+part_done "coverage"
+
+# --- the client suites -----------------------------------------------------------------------
+py_version() { "$COMPAT/.venv-$1/bin/python" -c "import importlib.metadata as m; print(m.version('$2'))"; }
+js_version() { node -p "require('$COMPAT/js/node_modules/$1/package.json').version"; }
+
+run_client() {
+    local client=$1 report="$OUT/$1.xml"
+    rm -f "$report"
+    case $client in
+        boto3-json)
+            COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
+                "$COMPAT/python/test_scenarios.py" --junitxml="$report" -q ;;
+        boto3-query)
+            COMPAT_PROTOCOL=query "$COMPAT/.venv-query/bin/python" -m pytest -p no:cacheprovider \
+                "$COMPAT/python/test_scenarios.py" --junitxml="$report" -q ;;
+        awscli)
+            "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
+                "$COMPAT/python/test_cli.py" --junitxml="$report" -q ;;
+        js-sdk | sqs-consumer)
+            local file=scenarios.test.mjs
+            [[ $client == sqs-consumer ]] && file=consumer.test.mjs
+            (cd "$COMPAT/js" && node --test --test-reporter=spec --test-reporter-destination=stdout \
+                --test-reporter=junit --test-reporter-destination="$report" "$file") ;;
+    esac
+}
+
+describe() {
+    case $1 in
+        boto3-json) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), AWS JSON 1.0" ;;
+        boto3-query) echo "boto3 $(py_version query boto3) / botocore $(py_version query botocore), AWS Query" ;;
+        awscli) echo "awscli $(py_version json awscli), AWS JSON 1.0" ;;
+        js-sdk) echo "@aws-sdk/client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0" ;;
+        sqs-consumer) echo "sqs-consumer $(js_version sqs-consumer) on client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0" ;;
+    esac
+}
+
+total_passed=0 total_failed=$missing total_skipped=0 summary=()
+for client in "${CLIENTS[@]}"; do
+    part_start "$client"
+    status=0
+    if start_server "$client"; then
+        run_client "$client" || status=$?
+    else
+        status=1
+    fi
+    stop_server
+    read -r passed failed skipped < <("$PYTHON" "$COMPAT/junit_count.py" "$OUT/$client.xml")
+    if (( status != 0 && failed == 0 )); then failed=1; fi
+    total_passed=$((total_passed + passed)) total_failed=$((total_failed + failed))
+    total_skipped=$((total_skipped + skipped))
+    summary+=("$(printf '%-13s %-70s %3d passed, %d failed, %d skipped, %3ss' "$client" \
+        "$(describe "$client")" "$passed" "$failed" "$skipped" "$(( $(date +%s) - PART_START ))")")
+    part_done "$client"
+done
+
+printf '\n== compat: summary (logs and reports in %s; took %ss in all) ==\n' "$OUT" \
+    "$(( $(date +%s) - RUN_START ))"
+printf '%s\n' "${summary[@]}"
+printf 'compat: %d passed, %d failed\n' "$total_passed" "$total_failed"
+(( total_failed == 0 ))

@@ -1,0 +1,107 @@
+//! The real `sqslite` binary: bad configs stop it with exit code 2 and a message naming file
+//! and line, `--print-config` shows flags winning over the file, `sqslite health` probes.
+
+use std::process::{Command, Output};
+
+use sqslite::{Config, Server};
+
+fn fixture(name: &str) -> String {
+    format!("{}/fixtures/config/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sqslite(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sqslite"))
+        .args(args)
+        .env_remove("SQSLITE_PORT")
+        .env_remove("SQSLITE_CONFIG")
+        .output()
+        .expect("binary runs")
+}
+
+#[test]
+fn a_bad_config_file_stops_startup_with_exit_code_2() {
+    let path = fixture("bad/unknown-key.toml");
+    let out = sqslite(&["--config", &path, "--port", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{path}:5: unknown key `visibility_timeout` in a queue; did you mean `VisibilityTimeout`?"
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_queue_sqs_would_refuse_stops_startup_with_its_message() {
+    let path = fixture("bad/bad-attribute.toml");
+    let out = sqslite(&["--config", &path, "--port", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad-attribute.toml:2: queue `orders`: InvalidAttributeValue"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn print_config_shows_flags_winning_over_an_elasticmq_file() {
+    let out = sqslite(&[
+        "--config",
+        &fixture("elasticmq.conf"),
+        "--port",
+        "5555",
+        "--print-config",
+    ]);
+    assert!(out.status.success());
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let config = Config::from_text("printed.toml", &printed)
+        .expect("printed config parses")
+        .config;
+    assert_eq!(config.port, 5555);
+    assert_eq!(config.host, "0.0.0.0");
+    assert_eq!(config.queues.len(), 4);
+}
+
+#[test]
+fn print_config_round_trips_a_sqslite_toml() {
+    let path = fixture("sqslite.toml");
+    let out = sqslite(&["--config", &path, "--print-config"]);
+    assert!(out.status.success());
+    let printed = Config::from_text("printed.toml", &String::from_utf8(out.stdout).unwrap())
+        .unwrap()
+        .config;
+    let original = Config::from_file(&path).unwrap().config;
+    let strip = |c: &Config| {
+        c.queues
+            .iter()
+            .map(|q| {
+                (
+                    q.name.clone(),
+                    q.attributes.clone(),
+                    q.tags.clone(),
+                    q.dead_letter.clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&printed), strip(&original));
+    assert_eq!(printed.templates.len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_subcommand_probes_a_running_server() {
+    let server = Server::start(Config::ephemeral()).await.unwrap();
+    let port = server.local_addr().port().to_string();
+    let healthy = tokio::task::spawn_blocking(move || sqslite(&["health", "--port", &port]))
+        .await
+        .unwrap();
+    assert!(healthy.status.success(), "{healthy:?}");
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed = free.local_addr().unwrap().port().to_string();
+    drop(free);
+    let unhealthy = tokio::task::spawn_blocking(move || sqslite(&["health", "--port", &closed]))
+        .await
+        .unwrap();
+    assert_eq!(unhealthy.status.code(), Some(1));
+}
