@@ -12,6 +12,9 @@ pub struct App {
     pub tasks: MoveTasks,
     /// Wakes the ticker when its schedule changes.
     pub ticker: tokio::sync::Notify,
+    pub faults: crate::faults::Faults,
+    pub metrics: crate::metrics::Metrics,
+    pub alarms: crate::alarms::Alarms,
 }
 
 impl App {
@@ -22,6 +25,9 @@ impl App {
             config,
             tasks: MoveTasks::default(),
             ticker: tokio::sync::Notify::new(),
+            faults: crate::faults::Faults::default(),
+            metrics: crate::metrics::Metrics::new(),
+            alarms: crate::alarms::Alarms::default(),
         }
     }
 

@@ -42,6 +42,21 @@ impl Clock for SystemClock {
     }
 }
 
+/// Wall time since `start`, for request-latency metrics only: a client waits in real time
+/// whatever the server's clock says, so this never feeds SQS semantics.
+#[derive(Debug, Clone, Copy)]
+pub struct Stopwatch(std::time::Instant);
+
+impl Stopwatch {
+    pub fn start() -> Self {
+        Stopwatch(std::time::Instant::now())
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.0.elapsed()
+    }
+}
+
 /// A clock that stands still until told to move; waiters wake when it passes their deadline.
 #[derive(Debug, Clone)]
 pub struct ManualClock {

@@ -56,13 +56,19 @@
 //! ```
 
 pub mod actions;
+pub mod admin;
+pub mod alarms;
 pub mod app;
 pub mod clock;
 pub mod config;
 pub mod declare;
+pub mod drill;
 pub mod engine;
 pub mod error;
+pub mod faults;
 pub mod health;
+pub mod http_client;
+pub mod metrics;
 pub mod protocol;
 pub mod server;
 pub mod service;
@@ -107,6 +113,11 @@ impl Server {
         // Queues first: nothing can connect, so `/health` and every request see them all.
         declare::declare_all(&app)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+        for spec in &app.config.admin.faults {
+            app.faults.add(spec.clone(), app.now()).map_err(|e| {
+                std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("fault rule: {e}"))
+            })?;
+        }
         let listener = TcpListener::bind((app.config.host.as_str(), app.config.port)).await?;
         let addr = listener.local_addr()?;
         let (stop, stopped) = oneshot::channel();

@@ -70,10 +70,18 @@ struct Args {
     /// Print the effective configuration as sqslite.toml and exit.
     #[arg(long)]
     print_config: bool,
+    /// Serve no admin API (`/_sqslite/...`, `/_aws/sqs/...`); `/metrics` stays.
+    #[arg(long, env = "SQSLITE_NO_ADMIN")]
+    no_admin: bool,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Game-day drills against a running server; with no name, lists them.
+    Drill {
+        #[command(subcommand)]
+        drill: Option<DrillCommand>,
+    },
     /// Exit 0 if a server answers GET /health with 200 (for container health checks).
     Health {
         #[arg(long, default_value = "127.0.0.1")]
@@ -81,6 +89,35 @@ enum Command {
         #[arg(long, env = "SQSLITE_PORT", default_value_t = 9324)]
         port: u16,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum DrillCommand {
+    /// A malformed message ahead of a valid batch: drain, dead-letter, alarm.
+    Poison(sqslite::drill::poison::PoisonOptions),
+    /// ServiceUnavailable on ReceiveMessage for a window, then the backlog must drain.
+    Outage(sqslite::drill::outage::OutageOptions),
+}
+
+/// Runs a drill; exit 1 when a check fails, 2 when it could not run at all.
+async fn drill(which: Option<DrillCommand>) -> ExitCode {
+    let mut out = std::io::stdout();
+    let report = match which {
+        None => {
+            print!("{}", sqslite::drill::listing());
+            return ExitCode::SUCCESS;
+        }
+        Some(DrillCommand::Poison(opts)) => sqslite::drill::poison::run(&opts, &mut out).await,
+        Some(DrillCommand::Outage(opts)) => sqslite::drill::outage::run(&opts, &mut out).await,
+    };
+    match report {
+        Ok(r) if r.passed() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("sqslite drill: {e}");
+            ExitCode::from(BAD_CONFIG)
+        }
+    }
 }
 
 fn init_logging(format: LogFormat) {
@@ -139,6 +176,7 @@ fn effective_config(args: Args) -> Result<Config, String> {
     config.port = args.port.unwrap_or(config.port);
     config.public_url = args.public_url.or(config.public_url);
     config.auto_create |= args.auto_create;
+    config.admin.enabled &= !args.no_admin;
     if let Some(style) = args.url_style {
         config.url_style = match style {
             UrlStyleArg::Host => UrlStyle::Host,
@@ -157,14 +195,18 @@ fn effective_config(args: Args) -> Result<Config, String> {
 #[tokio::main]
 async fn main() -> ExitCode {
     let mut args = Args::parse();
-    if let Some(Command::Health { host, port }) = args.command.take() {
-        return match sqslite::health::probe(&host, port, Duration::from_secs(3)) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("sqslite health: {e}");
-                ExitCode::FAILURE
-            }
-        };
+    match args.command.take() {
+        Some(Command::Drill { drill: which }) => return drill(which).await,
+        Some(Command::Health { host, port }) => {
+            return match sqslite::health::probe(&host, port, Duration::from_secs(3)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("sqslite health: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+        None => {}
     }
     init_logging(args.log_format);
     let print = args.print_config;

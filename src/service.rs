@@ -1,6 +1,5 @@
-//! One HTTP request: decode -> apply -> encode, plus `/health`.
+//! One HTTP request: decode -> apply -> encode, plus `/health`; admin paths go to [`crate::admin`].
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -12,16 +11,22 @@ use serde_json::Value;
 
 use crate::actions::Action;
 use crate::app::App;
+use crate::clock::Stopwatch;
 use crate::error::{ErrorKind, SqsError, SqsResult};
+use crate::faults::DropConnection;
 use crate::protocol::{self, query, Context, HttpResponse, Input, Protocol};
 
 /// Larger than any valid SQS request (a 1 MiB batch, base64 and form overhead included).
 pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
-pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Infallible> {
+pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, DropConnection> {
     if req.uri().path() == "/health" && req.method() == Method::GET {
         return Ok(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
     }
+    if crate::admin::owns(req.uri().path()) {
+        return Ok(crate::admin::handle(app, req).await);
+    }
+    let started = Stopwatch::start();
     let (parts, body) = req.into_parts();
     let request_id = uuid::Uuid::new_v4().to_string();
     let Ok(collected) = Limited::new(body, MAX_BODY_BYTES).collect().await else {
@@ -47,7 +52,15 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
     );
     let (name, result) = match action_name {
         Ok(name) => {
-            let result = run(&app, &ctx, protocol, &name, body, &params).await;
+            let injected = if app.faults.armed() {
+                inject(&app, &ctx, &name, &body, &params).await?
+            } else {
+                None
+            };
+            let result = match injected {
+                Some(err) => Err(err),
+                None => run(&app, &ctx, protocol, &name, body, &params).await,
+            };
             (name, result)
         }
         Err(e) => (String::new(), Err(e)),
@@ -55,7 +68,10 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
     if let Err(e) = &result {
         tracing::debug!(action = %name, code = e.kind.query_code(), message = %e.message, "request failed");
     }
-    Ok(protocol::encode(protocol, &name, &ctx.request_id, &result))
+    app.metrics
+        .observe(&name, result.as_ref().err(), started.elapsed());
+    app.alarms.touch(&app.ticker);
+    Ok(protocol::encode(protocol, &ctx.request_id, result))
 }
 
 async fn run(
@@ -65,7 +81,7 @@ async fn run(
     name: &str,
     body: Bytes,
     params: &[(String, String)],
-) -> SqsResult<Value> {
+) -> SqsResult<Vec<u8>> {
     let input = match protocol {
         Protocol::Json => Input::Json(body),
         Protocol::Query => {
@@ -86,7 +102,39 @@ async fn run(
         _ => e,
     })?;
     crate::declare::on_first_use(app, ctx, &action);
-    action.apply(app, ctx).await
+    action.apply(app, ctx, protocol).await
+}
+
+/// Applies the fault rule this call matches, if any, before anything else happens to it:
+/// an injected error means the action never ran.
+async fn inject(
+    app: &App,
+    ctx: &Context,
+    name: &str,
+    body: &[u8],
+    params: &[(String, String)],
+) -> Result<Option<SqsError>, DropConnection> {
+    let queue = crate::faults::target_queue(body, params, ctx.path_queue.as_deref());
+    let Some(effect) = app.faults.check(name, queue.as_deref(), app.now()) else {
+        return Ok(None);
+    };
+    app.metrics.fault_injected();
+    tracing::warn!(
+        rule = effect.rule,
+        action = name,
+        queue = queue.as_deref().unwrap_or("-"),
+        error = effect.error.as_ref().map(|e| e.kind.query_code()),
+        latency_ms = effect.latency.map(|d| d.as_millis() as u64),
+        drop_connection = effect.drop_connection,
+        "fault injected"
+    );
+    if let Some(latency) = effect.latency {
+        tokio::time::sleep(latency).await;
+    }
+    if effect.drop_connection {
+        return Err(DropConnection);
+    }
+    Ok(effect.error)
 }
 
 pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {

@@ -1,5 +1,6 @@
-//! The one background task: sleeps until the next move-task deadline on the server's clock,
-//! or until poked (a task started or cancelled), and runs what is due.
+//! The one background task: sleeps until the next move-task or alarm deadline on the
+//! server's clock, or until poked (a task started or cancelled, a request made alarms
+//! stale, the clock advanced), and runs what is due.
 //!
 //! Visibility, delays and retention need no timer at all (they settle lazily on access, and a
 //! long-polling receive sleeps until its own queue's next visibility deadline).
@@ -18,7 +19,8 @@ pub async fn run(app: Arc<App>) {
         poked.as_mut().enable();
         let now = app.now();
         let next = app.tasks.step(&app.registry, now);
-        let wake_at = next.unwrap_or(IDLE).max(now);
+        let alarm = app.alarms.tick(&app, now);
+        let wake_at = next.unwrap_or(IDLE).min(alarm.unwrap_or(IDLE)).max(now);
         if wake_at <= now {
             // Work remains that is already due (a large unthrottled move): yield, then go on.
             tokio::task::yield_now().await;

@@ -15,13 +15,10 @@ pub mod visibility;
 use std::fmt::Display;
 use std::sync::Arc;
 
-use serde::Serialize;
-use serde_json::Value;
-
 use crate::app::App;
 use crate::engine::queue::Queue;
 use crate::error::{ErrorKind, SqsError, SqsResult};
-use crate::protocol::{Context, Input};
+use crate::protocol::{self, Context, Input, Protocol};
 
 macro_rules! actions {
     ($($name:ident => $module:ident :: $func:ident),* $(,)?) => {
@@ -50,9 +47,13 @@ macro_rules! actions {
                 }
             }
 
-            pub async fn apply(self, app: &App, ctx: &Context) -> SqsResult<Value> {
+            /// Runs the action and renders its output for the request's protocol.
+            pub async fn apply(self, app: &App, ctx: &Context, protocol: Protocol) -> SqsResult<Vec<u8>> {
                 match self {
-                    $(Action::$name(input) => output($module::$func(input, app, ctx).await?)),*
+                    $(Action::$name(input) => {
+                        let output = $module::$func(input, app, ctx).await?;
+                        protocol::render(protocol, stringify!($name), &ctx.request_id, &output)
+                    }),*
                 }
             }
         }
@@ -83,11 +84,6 @@ actions! {
     StartMessageMoveTask => redrive::start_message_move_task,
     ListMessageMoveTasks => redrive::list_message_move_tasks,
     CancelMessageMoveTask => redrive::cancel_message_move_task,
-}
-
-/// `()` (no output) becomes `Null`, which the encoders render as `{}` or a bare response.
-fn output<T: Serialize>(value: T) -> SqsResult<Value> {
-    serde_json::to_value(value).map_err(|e| SqsError::new(ErrorKind::InternalError, e.to_string()))
 }
 
 /// The queue a request's QueueUrl names.

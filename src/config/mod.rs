@@ -47,6 +47,8 @@ pub struct Config {
     pub queues: Vec<QueueDecl>,
     /// Queues whose name starts with a template's prefix are created on first use from it.
     pub templates: Vec<QueueTemplate>,
+    /// The game-day admin API, startup fault rules and alarm thresholds.
+    pub admin: crate::admin::settings::AdminConfig,
 }
 
 impl Default for Config {
@@ -62,6 +64,7 @@ impl Default for Config {
             auto_create: false,
             queues: Vec::new(),
             templates: Vec::new(),
+            admin: crate::admin::settings::AdminConfig::default(),
         }
     }
 }

@@ -6,6 +6,7 @@ use toml::Spanned;
 
 use super::tree::{ConfigError, Entry, Node, Source, Table, Value};
 use super::{ClockKind, Config, DeadLetter, Loaded, QueueDecl, QueueTemplate, UrlStyle};
+use crate::admin::settings::from_json;
 
 /// Every attribute CreateQueue accepts, written as SQS writes it.
 pub const QUEUE_ATTRIBUTES: &[&str] = &[
@@ -29,7 +30,7 @@ pub const QUEUE_ATTRIBUTES: &[&str] = &[
 /// Attributes whose value is JSON text in SQS, so a TOML table may stand in for it.
 const JSON_ATTRIBUTES: &[&str] = &["Policy", "RedrivePolicy", "RedriveAllowPolicy"];
 
-const TOP_KEYS: &[&str] = &["server", "queues", "templates"];
+const TOP_KEYS: &[&str] = &["server", "queues", "templates", "alarms", "faults"];
 const SERVER_KEYS: &[&str] = &[
     "host",
     "port",
@@ -68,6 +69,20 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
                         prefix: queue.name.clone(),
                         queue,
                     });
+                }
+            }
+            // Game-day settings: serde shapes shared with the admin API (src/admin/settings.rs).
+            "alarms" => {
+                src.table(entry)?;
+                config.admin.alarms = from_json(entry.node.value.to_json())
+                    .map_err(|e| src.error(entry.line, format!("[alarms]: {e}")))?;
+            }
+            "faults" => {
+                for (node, _) in tables(&src, entry)? {
+                    let spec: crate::faults::FaultSpec = from_json(node.value.to_json())
+                        .and_then(|s: crate::faults::FaultSpec| s.validate().map(|_| s))
+                        .map_err(|e| src.error(node.line, format!("[[faults]]: {e}")))?;
+                    config.admin.faults.push(spec);
                 }
             }
             _ => return Err(src.unknown_key(entry, "the file", TOP_KEYS)),

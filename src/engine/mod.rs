@@ -115,6 +115,16 @@ impl Registry {
         found
     }
 
+    /// Forgets every queue, as if the server had just started (the admin API's reset). Long
+    /// polls on the old queues end as if their queue was deleted.
+    pub fn reset(&self) {
+        for entry in &self.queues {
+            entry.value().mark_deleted();
+        }
+        self.queues.clear();
+        self.deleted.clear();
+    }
+
     pub fn all(&self) -> Vec<Arc<Queue>> {
         self.queues.iter().map(|e| e.value().clone()).collect()
     }

@@ -81,6 +81,11 @@ fn decode_handle(handle: &str) -> Option<(String, String)> {
 }
 
 impl MoveTasks {
+    /// Forgets every task (the admin API's reset).
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
     pub fn start(
         &self,
         registry: &Registry,

@@ -10,6 +10,7 @@ use http_body_util::Full;
 use hyper::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
 use hyper::{Method, Response, StatusCode};
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{ErrorKind, Fault, SqsError, SqsResult};
@@ -132,32 +133,42 @@ pub fn query_params(
 
 pub type HttpResponse = Response<Full<Bytes>>;
 
-pub fn encode(
+/// Renders an action's typed output: JSON straight from the type; XML through its JSON shape.
+/// `()` (no output) becomes `{}`, or a response without a `Result` element.
+pub fn render<T: Serialize>(
     protocol: Protocol,
     action: &str,
     request_id: &str,
-    result: &SqsResult<Value>,
-) -> HttpResponse {
-    match (protocol, result) {
-        (Protocol::Json, Ok(value)) => {
-            let body = match value {
-                Value::Null => b"{}".to_vec(),
-                v => serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec()),
-            };
-            respond(
-                StatusCode::OK,
-                "application/x-amz-json-1.0",
-                request_id,
-                body,
-            )
+    output: &T,
+) -> SqsResult<Vec<u8>> {
+    let failed = |e: serde_json::Error| SqsError::new(ErrorKind::InternalError, e.to_string());
+    match protocol {
+        Protocol::Json => {
+            let body = serde_json::to_vec(output).map_err(failed)?;
+            Ok(if body == b"null" {
+                b"{}".to_vec()
+            } else {
+                body
+            })
         }
-        (Protocol::Query, Ok(value)) => respond(
-            StatusCode::OK,
-            "text/xml",
-            request_id,
-            xml::success(action, request_id, value).into_bytes(),
-        ),
-        (protocol, Err(err)) => encode_error(protocol, request_id, err),
+        Protocol::Query => {
+            let value = serde_json::to_value(output).map_err(failed)?;
+            Ok(xml::success(action, request_id, &value).into_bytes())
+        }
+    }
+}
+
+/// The HTTP response for a rendered success body or an error.
+pub fn encode(protocol: Protocol, request_id: &str, result: SqsResult<Vec<u8>>) -> HttpResponse {
+    match result {
+        Ok(body) => {
+            let content_type = match protocol {
+                Protocol::Json => "application/x-amz-json-1.0",
+                Protocol::Query => "text/xml",
+            };
+            respond(StatusCode::OK, content_type, request_id, body)
+        }
+        Err(err) => encode_error(protocol, request_id, &err),
     }
 }
 

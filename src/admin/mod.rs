@@ -1,0 +1,203 @@
+//! The admin API for game days, JSON under `/_sqslite/...`: time control, fault rules,
+//! inspection, reset and alarms; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
+//! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
+
+mod inspect;
+mod localstack;
+pub mod settings;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, CONTENT_TYPE};
+use hyper::{Method, Request, Response, StatusCode};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::app::App;
+use crate::faults::FaultSpec;
+use crate::protocol::HttpResponse;
+
+const MAX_ADMIN_BODY: usize = 64 * 1024;
+
+/// Whether a path belongs here rather than to SQS.
+pub fn owns(path: &str) -> bool {
+    path == "/metrics" || path.starts_with("/_sqslite") || path.starts_with("/_aws/sqs/")
+}
+
+/// A failure the caller can fix: answered 400 with a JSON body naming the problem.
+pub struct Problem(StatusCode, String);
+
+impl Problem {
+    pub fn bad(message: impl Into<String>) -> Self {
+        Problem(StatusCode::BAD_REQUEST, message.into())
+    }
+
+    fn not_found(message: impl Into<String>) -> Self {
+        Problem(StatusCode::NOT_FOUND, message.into())
+    }
+}
+
+type Answer = Result<HttpResponse, Problem>;
+
+pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
+    let path = req.uri().path().to_owned();
+    if path == "/metrics" && req.method() == Method::GET {
+        return text(app.metrics.render(&app));
+    }
+    if !app.config.admin.enabled {
+        return error(&Problem::not_found(
+            "the admin API is disabled (--no-admin)",
+        ));
+    }
+    let method = req.method().clone();
+    let query = req.uri().query().unwrap_or_default().to_owned();
+    let accept = req
+        .headers()
+        .get("accept")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let body = match Limited::new(req.into_body(), MAX_ADMIN_BODY)
+        .collect()
+        .await
+    {
+        Ok(b) => b.to_bytes(),
+        Err(_) => return error(&Problem::bad("the request body is too large or unreadable")),
+    };
+    let params: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let answer = match (&method, segments.as_slice()) {
+        (_, ["_aws", "sqs", "messages", rest @ ..]) => {
+            localstack::messages(&app, rest, &params, &accept)
+        }
+        (&Method::GET, ["_sqslite", "clock"]) => Ok(clock(&app)),
+        (&Method::POST, ["_sqslite", "clock", "advance"]) => advance(&app, &body),
+        (&Method::GET, ["_sqslite", "faults"]) => {
+            Ok(ok(&json!({"faults": app.faults.list(app.now())})))
+        }
+        (&Method::POST, ["_sqslite", "faults"]) => add_fault(&app, &body),
+        (&Method::DELETE, ["_sqslite", "faults"]) => {
+            app.faults.clear();
+            Ok(ok(&json!({"faults": []})))
+        }
+        (&Method::DELETE, ["_sqslite", "faults", id]) => remove_fault(&app, id),
+        (&Method::GET, ["_sqslite", "queues"]) => Ok(inspect::queues(&app)),
+        (&Method::GET, ["_sqslite", "queues", name]) => inspect::queue(&app, name, &params),
+        (&Method::GET, ["_sqslite", "queues", name, "messages"]) => {
+            inspect::messages(&app, name, &params)
+        }
+        (&Method::POST, ["_sqslite", "reset"]) => inspect::reset(&app),
+        (&Method::GET, ["_sqslite", "alarms"]) => {
+            Ok(ok(&json!({"alarms": app.alarms.evaluate(&app, app.now())})))
+        }
+        _ => Err(Problem::not_found(format!(
+            "no admin route {method} {path}; see the README's Game days section"
+        ))),
+    };
+    answer.unwrap_or_else(|p| error(&p))
+}
+
+fn clock(app: &App) -> HttpResponse {
+    ok(&json!({
+        "now": app.now(),
+        "manual": app.clock.as_manual().is_some(),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Advance {
+    seconds: Option<f64>,
+    milliseconds: Option<u64>,
+}
+
+fn advance(app: &App, body: &[u8]) -> Answer {
+    let Some(clock) = app.clock.as_manual() else {
+        return Err(Problem::bad(
+            "the server clock is not manual; start it with --clock manual to advance time",
+        ));
+    };
+    let input: Advance = parse(body)?;
+    let ms = match (input.seconds, input.milliseconds) {
+        (Some(s), None) if s.is_finite() && s >= 0.0 => (s * 1000.0).round() as u64,
+        (None, Some(ms)) => ms,
+        (Some(_), None) => return Err(Problem::bad("`seconds` must be a number >= 0")),
+        _ => {
+            return Err(Problem::bad(
+                "give exactly one of `seconds` or `milliseconds`, e.g. {\"seconds\": 31}",
+            ))
+        }
+    };
+    clock.advance(Duration::from_millis(ms));
+    // Long polls wake through the clock's own channel; the ticker re-plans its deadlines.
+    app.ticker.notify_one();
+    Ok(clock_answer(app, ms))
+}
+
+fn clock_answer(app: &App, advanced_ms: u64) -> HttpResponse {
+    ok(&json!({"now": app.now(), "manual": true, "advanced_ms": advanced_ms}))
+}
+
+fn add_fault(app: &App, body: &[u8]) -> Answer {
+    let spec: FaultSpec = parse(body)?;
+    let rule = app.faults.add(spec, app.now()).map_err(Problem::bad)?;
+    tracing::info!(rule = rule.id, spec = ?rule.spec, "fault rule added");
+    Ok(respond(StatusCode::CREATED, &json!(rule)))
+}
+
+fn remove_fault(app: &App, id: &str) -> Answer {
+    let id: u64 = id
+        .parse()
+        .map_err(|_| Problem::bad(format!("`{id}` is not a fault rule id")))?;
+    if app.faults.remove(id) {
+        Ok(ok(&json!({"removed": id})))
+    } else {
+        Err(Problem::not_found(format!("no fault rule {id}")))
+    }
+}
+
+/// A JSON body into `T`; serde's message names the field at fault.
+pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Problem> {
+    let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        body
+    };
+    serde_json::from_slice(body).map_err(|e| Problem::bad(format!("invalid JSON body: {e}")))
+}
+
+pub fn ok(value: &Value) -> HttpResponse {
+    respond(StatusCode::OK, value)
+}
+
+fn respond(status: StatusCode, value: &Value) -> HttpResponse {
+    let body = serde_json::to_vec_pretty(value).unwrap_or_default();
+    with_type(status, "application/json", Bytes::from(body))
+}
+
+fn error(p: &Problem) -> HttpResponse {
+    respond(p.0, &json!({"error": p.1}))
+}
+
+fn text(body: String) -> HttpResponse {
+    with_type(
+        StatusCode::OK,
+        "text/plain; version=0.0.4; charset=utf-8",
+        Bytes::from(body),
+    )
+}
+
+fn with_type(status: StatusCode, content_type: &'static str, body: Bytes) -> HttpResponse {
+    let mut response = Response::new(Full::new(body));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}

@@ -1,0 +1,93 @@
+//! What a drill says to the server: SQS calls in AWS JSON 1.0 and admin API calls, both
+//! plain HTTP through [`crate::http_client`].
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::http_client::{request, Reply};
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+pub struct Endpoint {
+    base: String,
+}
+
+impl Endpoint {
+    pub fn new(endpoint: &str) -> Self {
+        Endpoint {
+            base: endpoint.trim_end_matches('/').to_owned(),
+        }
+    }
+
+    /// One SQS action; `Err` carries the SQS error type and message.
+    pub async fn sqs(&self, action: &str, input: &Value) -> Result<Value, String> {
+        let target = format!("AmazonSQS.{action}");
+        let headers = [
+            ("x-amz-target", target.as_str()),
+            ("content-type", "application/x-amz-json-1.0"),
+            // Any credentials do; this names the default region like an SDK would.
+            (
+                "authorization",
+                "AWS4-HMAC-SHA256 Credential=drill/20240101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=0",
+            ),
+        ];
+        let body = serde_json::to_vec(input).unwrap_or_default();
+        let reply = request("POST", &self.base, &headers, body, TIMEOUT).await?;
+        let value = reply.json().unwrap_or(Value::Null);
+        if reply.ok() {
+            Ok(value)
+        } else {
+            Err(format!(
+                "{action} failed: {} {}",
+                value["__type"].as_str().unwrap_or("?"),
+                value["message"].as_str().unwrap_or(&reply.body)
+            ))
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> Result<Value, String> {
+        self.admin("GET", path, None).await
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> Result<Value, String> {
+        self.admin("POST", path, Some(body)).await
+    }
+
+    pub async fn delete(&self, path: &str) -> Result<Value, String> {
+        self.admin("DELETE", path, None).await
+    }
+
+    async fn admin(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
+        let url = format!("{}{path}", self.base);
+        let bytes = body.map(|b| b.to_string().into_bytes()).unwrap_or_default();
+        let headers = [("content-type", "application/json")];
+        let reply: Reply = request(method, &url, &headers, bytes, TIMEOUT).await?;
+        let value = reply.json()?;
+        if reply.ok() {
+            Ok(value)
+        } else {
+            Err(format!(
+                "{method} {path}: {} {}",
+                reply.status,
+                value["error"].as_str().unwrap_or(&reply.body)
+            ))
+        }
+    }
+
+    /// The server's clock: (now in ms, whether it is manual).
+    pub async fn clock(&self) -> Result<(u64, bool), String> {
+        let c = self.get("/_sqslite/clock").await?;
+        Ok((
+            c["now"].as_u64().unwrap_or(0),
+            c["manual"].as_bool().unwrap_or(false),
+        ))
+    }
+
+    pub async fn advance(&self, seconds: u64) -> Result<u64, String> {
+        let c = self
+            .post("/_sqslite/clock/advance", &json!({ "seconds": seconds }))
+            .await?;
+        Ok(c["now"].as_u64().unwrap_or(0))
+    }
+}

@@ -1,0 +1,198 @@
+//! Game-day drills run against a live server and its real consumers: `sqslite drill <name>`
+//! sends the scenario's messages, watches through the admin API and reports timed checks.
+
+pub mod client;
+pub mod outage;
+pub mod poison;
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+pub use client::Endpoint;
+
+/// Every drill, for `sqslite drill` with no name.
+pub const DRILLS: &[(&str, &str)] = &[
+    (
+        "poison",
+        "one malformed message ahead of a valid batch: does the batch drain, does the poison \
+         reach the DLQ within maxReceiveCount x VisibilityTimeout, does the DLQ alarm fire",
+    ),
+    (
+        "outage",
+        "ServiceUnavailable on ReceiveMessage for a window: does the consumer ride it out and \
+         drain the backlog afterwards",
+    ),
+];
+
+/// The listing `sqslite drill` prints.
+pub fn listing() -> String {
+    let mut out = String::from("drills (run `sqslite drill <name> --help` for options):\n");
+    for (name, about) in DRILLS {
+        let _ = writeln!(out, "  {name:<8} {about}");
+    }
+    out
+}
+
+/// Message attributes that mark a drill's messages, so watching counts only its own.
+pub const RUN_ATTRIBUTE: &str = "sqslite-drill-run";
+pub const KIND_ATTRIBUTE: &str = "sqslite-drill";
+
+#[derive(Debug, Clone)]
+pub struct Check {
+    pub name: String,
+    pub passed: bool,
+    pub detail: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Report {
+    pub checks: Vec<Check>,
+}
+
+impl Report {
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|c| c.passed)
+    }
+
+    pub fn check(&mut self, out: &mut dyn Write, name: &str, passed: bool, detail: String) {
+        let mark = if passed { "PASS" } else { "FAIL" };
+        let _ = writeln!(out, "  [{mark}] {name}: {detail}");
+        self.checks.push(Check {
+            name: name.to_owned(),
+            passed,
+            detail,
+        });
+    }
+
+    pub fn finish(&self, out: &mut dyn Write) {
+        let failed = self.checks.iter().filter(|c| !c.passed).count();
+        if failed == 0 {
+            let _ = writeln!(out, "drill passed ({} checks)", self.checks.len());
+        } else {
+            let _ = writeln!(
+                out,
+                "drill FAILED ({failed} of {} checks)",
+                self.checks.len()
+            );
+        }
+    }
+}
+
+/// Knobs every drill shares.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Common {
+    /// The sqslite endpoint, e.g. http://localhost:9324 (admin API enabled).
+    #[arg(long, default_value = "http://127.0.0.1:9324")]
+    pub endpoint: String,
+    /// The queue the consumer under test reads.
+    #[arg(long)]
+    pub queue: String,
+    /// How many valid messages to send.
+    #[arg(long, default_value_t = 50)]
+    pub batch: usize,
+    /// Give up after this much wall time.
+    #[arg(long, default_value_t = 300)]
+    pub timeout_seconds: u64,
+    /// Wall time between looks at the server.
+    #[arg(long, default_value_t = 200)]
+    pub poll_ms: u64,
+    /// On a manual clock, seconds to advance it per look (the drill drives time).
+    #[arg(long, default_value_t = 1)]
+    pub step_seconds: u64,
+}
+
+impl Common {
+    pub fn poll(&self) -> Duration {
+        Duration::from_millis(self.poll_ms)
+    }
+}
+
+/// The queue's URL and whether it is FIFO.
+pub async fn queue_url(ep: &Endpoint, name: &str) -> Result<(String, bool), String> {
+    let out = ep.sqs("GetQueueUrl", &json!({ "QueueName": name })).await?;
+    let url = out["QueueUrl"]
+        .as_str()
+        .ok_or("GetQueueUrl gave no QueueUrl")?;
+    Ok((url.to_owned(), name.strip_suffix(".fifo").is_some()))
+}
+
+/// Sends drill messages in batches of ten, tagged with the run id; returns their ids.
+pub async fn send_batch(
+    ep: &Endpoint,
+    url: &str,
+    fifo: bool,
+    run: &str,
+    bodies: &[(String, &str)],
+) -> Result<Vec<String>, String> {
+    let mut ids = Vec::new();
+    for (chunk_no, chunk) in bodies.chunks(10).enumerate() {
+        let entries: Vec<Value> = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, (body, kind))| {
+                let mut e = json!({
+                    "Id": format!("m{i}"),
+                    "MessageBody": body,
+                    "MessageAttributes": {
+                        RUN_ATTRIBUTE: {"DataType": "String", "StringValue": run},
+                        KIND_ATTRIBUTE: {"DataType": "String", "StringValue": kind},
+                    },
+                });
+                if fifo {
+                    e["MessageGroupId"] = json!("sqslite-drill");
+                    e["MessageDeduplicationId"] = json!(format!("{run}-{chunk_no}-{i}"));
+                }
+                e
+            })
+            .collect();
+        let out = ep
+            .sqs(
+                "SendMessageBatch",
+                &json!({"QueueUrl": url, "Entries": entries}),
+            )
+            .await?;
+        if let Some(failed) = out["Failed"].as_array().filter(|f| !f.is_empty()) {
+            return Err(format!("SendMessageBatch refused entries: {failed:?}"));
+        }
+        for ok in out["Successful"].as_array().into_iter().flatten() {
+            ids.push(ok["MessageId"].as_str().unwrap_or_default().to_owned());
+        }
+    }
+    Ok(ids)
+}
+
+/// A queue's messages as the admin API lists them (no side effects).
+pub async fn messages(ep: &Endpoint, queue: &str) -> Result<Vec<Value>, String> {
+    let list = ep
+        .get(&format!("/_sqslite/queues/{queue}/messages"))
+        .await?;
+    Ok(list["messages"].as_array().cloned().unwrap_or_default())
+}
+
+/// How many of this run's messages of `kind` are still in the list.
+pub fn count_of(list: &[Value], run: &str, kind: &str) -> usize {
+    list.iter()
+        .filter(|m| {
+            let attr = |n: &str| m["message_attributes"][n]["StringValue"].as_str();
+            attr(RUN_ATTRIBUTE) == Some(run) && attr(KIND_ATTRIBUTE) == Some(kind)
+        })
+        .count()
+}
+
+/// Server-clock seconds between two instants, for reports.
+pub fn secs(from: u64, to: u64) -> f64 {
+    to.saturating_sub(from) as f64 / 1000.0
+}
+
+/// One step of the watch loop: waits a poll interval, moving a manual clock along.
+pub async fn step(ep: &Endpoint, common: &Common, manual: bool) -> Result<u64, String> {
+    tokio::time::sleep(common.poll()).await;
+    if manual {
+        ep.advance(common.step_seconds).await
+    } else {
+        Ok(ep.clock().await?.0)
+    }
+}
