@@ -12,6 +12,10 @@ use crate::app::App;
 /// Far enough to mean "nothing scheduled" without overflowing anyone's arithmetic.
 const IDLE: u64 = u64::MAX / 4;
 
+/// After a poke, gather the pokes of a burst of requests into one round: under load this
+/// bounds alarm evaluations (which visit every queue) to a few per second.
+const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(50);
+
 pub async fn run(app: Arc<App>) {
     loop {
         let poked = app.ticker.notified();
@@ -27,7 +31,7 @@ pub async fn run(app: Arc<App>) {
             continue;
         }
         tokio::select! {
-            () = &mut poked => {}
+            () = &mut poked => tokio::time::sleep(DEBOUNCE).await,
             () = app.clock.sleep_until(wake_at) => {}
         }
     }

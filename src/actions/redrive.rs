@@ -85,6 +85,8 @@ pub async fn start_message_move_task(
         rate.map(|r| r as u32),
         app.now(),
     )?;
+    // The first move is due at once; make it now rather than whenever the ticker runs.
+    app.tasks.step(&app.registry, app.now());
     app.ticker.notify_one();
     Ok(StartOutput { task_handle })
 }

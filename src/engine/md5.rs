@@ -4,12 +4,15 @@ use md5::{Digest, Md5};
 
 use crate::engine::message::{AttrData, AttrValue};
 
+/// Lowercase hex; a digest is written for every message sent and received, so no `fmt`.
 pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(32), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
+    out
 }
 
 pub fn of_body(body: &str) -> String {

@@ -101,6 +101,13 @@ pub fn size_of(body: &str, attributes: &MessageAttributes) -> usize {
 
 /// The characters SQS accepts in a body or string attribute (XML 1.0's set).
 pub fn valid_chars(text: &str) -> bool {
+    // Most bodies are printable ASCII: check bytes first, decode characters only otherwise.
+    if text
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'))
+    {
+        return true;
+    }
     text.chars().all(|c| {
         matches!(c, '\u{9}' | '\u{A}' | '\u{D}' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
     })

@@ -7,6 +7,8 @@
 //! flight, which is what blocks a group while one of its messages is being processed.
 
 use std::collections::{BTreeSet, HashMap};
+
+use rustc_hash::FxBuildHasher;
 use std::ops::Bound::{Excluded, Unbounded};
 use std::sync::Arc;
 
@@ -34,14 +36,15 @@ struct Group {
 #[derive(Debug, Default)]
 pub struct Store {
     fifo: bool,
-    msgs: HashMap<u64, Message>,
+    /// Keyed by our own sequence numbers, so a fast non-keyed hash is safe here.
+    msgs: HashMap<u64, Message, FxBuildHasher>,
     /// Standard: every visible message by send order. FIFO: the head of each deliverable group.
     ready: BTreeSet<u64>,
     /// Delayed and in-flight messages by the instant they become visible.
     pending: BTreeSet<(Millis, u64)>,
     /// Every message by enqueue time, for retention and the age of the oldest message.
     by_age: BTreeSet<(Millis, u64)>,
-    groups: HashMap<Arc<str>, Group>,
+    groups: HashMap<Arc<str>, Group, FxBuildHasher>,
     next_seq: u64,
     in_flight: usize,
     delayed: usize,

@@ -30,7 +30,13 @@ impl Context {
         let credential = headers
             .get(AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|auth| auth.split("Credential=").nth(1))
+            .and_then(|auth| {
+                // `AWS4-HMAC-SHA256 Credential=…`: look right after the scheme first.
+                let after_scheme = auth.split_once(' ').map_or(auth, |(_, rest)| rest);
+                after_scheme
+                    .strip_prefix("Credential=")
+                    .or_else(|| auth.split("Credential=").nth(1))
+            })
             .map(|c| c.split([',', ' ']).next().unwrap_or_default().to_owned())
             .or_else(|| {
                 params
@@ -58,16 +64,21 @@ impl Context {
                     .get(HOST)
                     .and_then(|v| v.to_str().ok())
                     .unwrap_or("localhost:9324");
-                format!("http://{host}")
+                let mut url = String::with_capacity(7 + host.len());
+                url.push_str("http://");
+                url.push_str(host);
+                url
             }
         };
+        let mut base_url = base_url;
+        base_url.truncate(base_url.trim_end_matches('/').len());
         let path_queue = (!path.trim_matches('/').is_empty()).then(|| path.to_owned());
         Context {
             request_id,
             region,
             account,
             access_key,
-            base_url: base_url.trim_end_matches('/').to_owned(),
+            base_url,
             path_queue,
         }
     }
