@@ -121,15 +121,20 @@ async fn drill(which: Option<DrillCommand>) -> ExitCode {
 }
 
 fn init_logging(format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("SQSLITE_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    // `target=level` directives (e.g. `warn,sqslite=debug`) without EnvFilter's regex engine,
+    // which would add a megabyte of code to every start.
+    let filter: tracing_subscriber::filter::Targets = std::env::var("SQSLITE_LOG")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| "info".parse().unwrap_or_default());
     // stderr, so `--print-config` output stays clean on stdout.
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+    let registry = tracing_subscriber::registry().with(filter);
+    let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
     match format {
-        LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().init(),
+        LogFormat::Text => registry.with(layer).init(),
+        LogFormat::Json => registry.with(layer.json()).init(),
     }
 }
 

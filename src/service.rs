@@ -28,7 +28,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
     }
     let started = Stopwatch::start();
     let (parts, body) = req.into_parts();
-    let request_id = uuid::Uuid::new_v4().to_string();
+    let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
     let Ok(collected) = Limited::new(body, MAX_BODY_BYTES).collect().await else {
         let (protocol, _) = protocol::detect(&parts.method, &parts.headers, &[]);
         let err = SqsError::invalid_parameter(format!(

@@ -167,27 +167,34 @@ impl Selection {
 
     fn render(&self, d: Delivered) -> OutMessage {
         let m = &d.message;
-        let attributes = system_attributes(m, d.sequence_number)
-            .into_iter()
-            .filter(|(name, _)| self.wants_system(name))
-            .collect();
+        let attributes = if self.system.is_empty() {
+            BTreeMap::new()
+        } else {
+            system_attributes(m, d.sequence_number)
+                .into_iter()
+                .filter(|(name, _)| self.wants_system(name))
+                .collect()
+        };
         let chosen: Vec<_> = m
             .attributes()
             .into_iter()
             .flatten()
             .filter(|(name, _)| self.wants_message(name))
             .collect();
+        let md5_of_message_attributes = md5::of_attributes(chosen.iter().copied());
+        let message_attributes = chosen
+            .into_iter()
+            .map(|(n, v)| (n.clone(), WireAttribute::from_value(v)))
+            .collect();
         OutMessage {
-            message_id: m.id.to_string(),
+            message_id: message::id_text(&m.id),
             receipt_handle: d.receipt_handle,
             md5_of_body: md5::of_body(&m.body),
-            body: m.body.to_string(),
             attributes,
-            md5_of_message_attributes: md5::of_attributes(chosen.iter().copied()),
-            message_attributes: chosen
-                .into_iter()
-                .map(|(n, v)| (n.clone(), WireAttribute::from_value(v)))
-                .collect(),
+            md5_of_message_attributes,
+            message_attributes,
+            // The delivered copy is ours: hand its body over instead of copying it again.
+            body: d.message.body.into(),
         }
     }
 }

@@ -149,7 +149,7 @@ impl SendOutput {
     fn new(id: Option<String>, sent: Sent) -> Self {
         SendOutput {
             id,
-            message_id: sent.message_id.to_string(),
+            message_id: message::id_text(&sent.message_id),
             md5_of_message_body: sent.md5_of_body,
             md5_of_message_attributes: sent.md5_of_attributes,
             md5_of_message_system_attributes: sent.md5_of_system_attributes,

@@ -83,6 +83,13 @@ impl Message {
     }
 }
 
+/// A message or request id in its usual text form, written without `fmt` (it is on every
+/// request's path).
+pub fn id_text(id: &Uuid) -> String {
+    let mut buf = [0u8; uuid::fmt::Hyphenated::LENGTH];
+    id.hyphenated().encode_lower(&mut buf).to_owned()
+}
+
 /// SQS counts the body plus every attribute's name, type and value toward the size limit.
 pub fn size_of(body: &str, attributes: &MessageAttributes) -> usize {
     body.len()

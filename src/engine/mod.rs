@@ -11,6 +11,7 @@ pub mod policy;
 pub mod queue;
 pub mod receipt;
 pub mod redrive;
+mod send;
 pub mod store;
 
 use std::collections::BTreeMap;
@@ -19,6 +20,7 @@ use std::sync::{Arc, MutexGuard};
 
 use dashmap::mapref::entry::Entry;
 use dashmap::DashMap;
+use rustc_hash::FxBuildHasher;
 
 use crate::clock::Millis;
 use crate::error::{ErrorKind, SqsError, SqsResult};
@@ -34,8 +36,9 @@ const DELETED_RECENTLY_MS: Millis = 60_000;
 /// All queues of all accounts and regions.
 #[derive(Debug, Default)]
 pub struct Registry {
-    queues: DashMap<QueueKey, Arc<Queue>>,
-    deleted: DashMap<QueueKey, Millis>,
+    /// FxHash: keys are queue names of a local emulator, not an attack surface.
+    queues: DashMap<QueueKey, Arc<Queue>, FxBuildHasher>,
+    deleted: DashMap<QueueKey, Millis, FxBuildHasher>,
     next_uid: AtomicU64,
 }
 

@@ -105,15 +105,19 @@ impl Context {
     /// `/queue/<name>` and a bare name; a host `sqs.<region>.…` (AWS, LocalStack) or
     /// `<region>.queue.…` (legacy AWS, LocalStack) supplies the region.
     pub fn parse_queue_url(&self, url: &str) -> Option<QueueKey> {
-        let (host, path) = match url.split_once("://") {
-            Some((_, rest)) => rest.split_once('/').unwrap_or((rest, "")),
-            None => ("", url),
+        // Byte and char searches only: this runs for every request that names a queue.
+        let (host, path) = match url.split_once(':') {
+            Some((_, rest)) if rest.starts_with("//") => {
+                rest[2..].split_once('/').unwrap_or((&rest[2..], ""))
+            }
+            _ => ("", url),
         };
-        let host_region = host
-            .strip_prefix("sqs.")
-            .and_then(|h| h.split('.').next())
-            .or_else(|| host.split_once(".queue.").map(|(r, _)| r))
-            .filter(|r| r.contains('-') && !r.contains('.'));
+        let mut labels = host.split('.');
+        let host_region = match (labels.next(), labels.next()) {
+            (Some("sqs"), Some(region)) | (Some(region), Some("queue")) => Some(region),
+            _ => None,
+        }
+        .filter(|r| r.contains('-'));
         let region = host_region.unwrap_or(&self.region);
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         let key = match segments.as_slice() {

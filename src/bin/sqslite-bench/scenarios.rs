@@ -194,10 +194,23 @@ pub async fn pipeline(
         let url = url.to_owned();
         tasks.push(tokio::spawn(async move {
             let mut conn = Conn::open(addr).await.expect("producer connects");
+            let host = addr.to_string();
             while Instant::now() < deadline {
-                let stamp = origin.elapsed().as_micros().to_string();
-                conn.call(protocol, "SendMessageBatch", &batch_input(&url, &stamp))
-                    .await;
+                let stamp = origin.elapsed().as_micros();
+                let entries: Vec<String> = (0..10)
+                    .map(|i| format!(r#"{{"Id":"e{i}","MessageBody":"{stamp}"}}"#))
+                    .collect();
+                let input = format!(
+                    r#"{{"QueueUrl":"{url}","Entries":[{}]}}"#,
+                    entries.join(",")
+                );
+                conn.send(load::sqs_request_text(
+                    &host,
+                    protocol,
+                    "SendMessageBatch",
+                    input,
+                ))
+                .await;
             }
         }));
     }
@@ -205,34 +218,43 @@ pub async fn pipeline(
         let (url, delivered, latencies) = (url.to_owned(), delivered.clone(), latencies.clone());
         tasks.push(tokio::spawn(async move {
             let mut conn = Conn::open(addr).await.expect("consumer connects");
+            let host = addr.to_string();
+            let receive =
+                format!(r#"{{"QueueUrl":"{url}","MaxNumberOfMessages":10,"WaitTimeSeconds":1}}"#);
             let mut mine = Vec::new();
             while Instant::now() < deadline {
-                let receive =
-                    json!({"QueueUrl": url, "MaxNumberOfMessages": 10, "WaitTimeSeconds": 1});
-                let (_, body) = conn.call(protocol, "ReceiveMessage", &receive).await;
-                let text = String::from_utf8_lossy(&body);
+                let (_, body) = conn
+                    .send(load::sqs_request_text(
+                        &host,
+                        protocol,
+                        "ReceiveMessage",
+                        receive.clone(),
+                    ))
+                    .await;
                 let now = origin.elapsed().as_micros() as u64;
-                for stamp in extract(&text, "Body") {
-                    mine.push(now.saturating_sub(stamp.parse().unwrap_or(now)) as u32);
-                }
-                let handles = extract(&text, "ReceiptHandle");
-                if handles.is_empty() {
+                let received = received(protocol, &body);
+                if received.is_empty() {
                     continue;
                 }
-                let entries: Vec<Value> = handles
-                    .iter()
-                    .enumerate()
-                    .map(|(i, h)| json!({"Id": format!("d{i}"), "ReceiptHandle": h}))
-                    .collect();
+                let mut entries = Vec::with_capacity(received.len());
+                for (i, (handle, stamp)) in received.iter().enumerate() {
+                    mine.push(now.saturating_sub(stamp.parse().unwrap_or(now)) as u32);
+                    entries.push(format!(r#"{{"Id":"d{i}","ReceiptHandle":"{handle}"}}"#));
+                }
+                let input = format!(
+                    r#"{{"QueueUrl":"{url}","Entries":[{}]}}"#,
+                    entries.join(",")
+                );
                 let (status, _) = conn
-                    .call(
+                    .send(load::sqs_request_text(
+                        &host,
                         protocol,
                         "DeleteMessageBatch",
-                        &json!({"QueueUrl": url, "Entries": entries}),
-                    )
+                        input,
+                    ))
                     .await;
                 if status == 200 {
-                    delivered.fetch_add(handles.len() as u64, Ordering::Relaxed);
+                    delivered.fetch_add(received.len() as u64, Ordering::Relaxed);
                 }
             }
             latencies
@@ -253,6 +275,41 @@ pub async fn pipeline(
         delivered: delivered.load(Ordering::Relaxed),
         elapsed: origin.elapsed(),
         latencies_us,
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Received {
+    #[serde(rename = "Messages", default)]
+    messages: Vec<ReceivedMessage>,
+}
+
+#[derive(serde::Deserialize)]
+struct ReceivedMessage {
+    #[serde(rename = "ReceiptHandle")]
+    receipt_handle: String,
+    #[serde(rename = "Body")]
+    body: String,
+}
+
+/// (receipt handle, body) of each received message; typed parsing keeps the client cheap.
+fn received(protocol: Protocol, body: &[u8]) -> Vec<(String, String)> {
+    match protocol {
+        Protocol::Json => serde_json::from_slice::<Received>(body)
+            .map(|r| {
+                r.messages
+                    .into_iter()
+                    .map(|m| (m.receipt_handle, m.body))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        Protocol::Query => {
+            let text = String::from_utf8_lossy(body);
+            extract(&text, "ReceiptHandle")
+                .into_iter()
+                .zip(extract(&text, "Body"))
+                .collect()
+        }
     }
 }
 

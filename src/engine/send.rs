@@ -1,0 +1,179 @@
+//! Sending: the body, attribute and FIFO rules a message must pass, deduplication, and
+//! filing it in the store.
+
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::clock::Millis;
+use crate::engine::attributes::DeduplicationScope;
+use crate::engine::fifo::{self, Original};
+use crate::engine::md5;
+use crate::engine::message::{self, Extra, Message, NewMessage};
+use crate::engine::queue::{Queue, QueueState, Sent};
+use crate::error::{ErrorKind, SqsError, SqsResult};
+
+impl QueueState {
+    pub(crate) fn send(&mut self, q: &Queue, msg: NewMessage, now: Millis) -> SqsResult<Sent> {
+        message::validate_attributes(&msg.attributes)?;
+        message::validate_body(
+            &msg.body,
+            self.attributes.maximum_message_size as usize,
+            &msg.attributes,
+        )?;
+        if let Some(trace) = &msg.trace_header {
+            if !message::valid_chars(trace) {
+                return Err(SqsError::of(ErrorKind::InvalidMessageContents));
+            }
+        }
+        let md5_of_body = md5::of_body(&msg.body);
+        let md5_of_attributes = md5::of_attributes(&msg.attributes);
+        let md5_of_system_attributes = msg
+            .trace_header
+            .as_ref()
+            .and_then(|t| md5::of_attributes(&system_attributes(t)));
+        let delay = self.delay_for(q, &msg)?;
+        let mut msg = msg;
+        let dedup_key = if q.fifo {
+            let (key, id) = self.dedup_key(&msg)?;
+            // Content-based ids are returned as MessageDeduplicationId like explicit ones.
+            msg.deduplication_id = Some(id);
+            Some(key)
+        } else {
+            if let Some(group) = &msg.group_id {
+                message::validate_token("MessageGroupId", group)?;
+            }
+            if let Some(id) = &msg.deduplication_id {
+                return Err(SqsError::invalid_value(
+                    id,
+                    "MessageDeduplicationId",
+                    "The request include parameter that is not valid for this queue type.",
+                ));
+            }
+            None
+        };
+        let sent = |id, sequence: Option<u64>| Sent {
+            message_id: id,
+            md5_of_body: md5_of_body.clone(),
+            md5_of_attributes: md5_of_attributes.clone(),
+            md5_of_system_attributes: md5_of_system_attributes.clone(),
+            sequence_number: sequence.map(fifo::sequence_number),
+        };
+        if let Some(key) = &dedup_key {
+            if let Some(original) = self.dedup.check(key, now) {
+                return Ok(sent(original.id, Some(original.sequence)));
+            }
+        }
+        let id = Uuid::new_v4();
+        let sequence = if q.fifo {
+            self.fifo_counter += 1;
+            self.fifo_counter
+        } else {
+            0
+        };
+        if let Some(key) = dedup_key {
+            self.dedup.record(key, Original { id, sequence }, now);
+        }
+        self.stats.sent += 1;
+        self.stats.sent_bytes += msg.body.len() as u64;
+        let extra = (!msg.attributes.is_empty()
+            || msg.trace_header.is_some()
+            || msg.deduplication_id.is_some())
+        .then(|| {
+            Box::new(Extra {
+                attributes: msg.attributes,
+                trace_header: msg.trace_header,
+                deduplication_id: msg.deduplication_id,
+                dead_letter_source_arn: None,
+            })
+        });
+        let sender_id = self.intern_sender(msg.sender_id);
+        self.store.insert(
+            Message {
+                id,
+                body: msg.body.into_boxed_str(),
+                extra,
+                group_id: msg.group_id.map(Arc::from),
+                sender_id,
+                sent_at: now,
+                enqueued_at: now,
+                first_received_at: None,
+                visible_at: now + Millis::from(delay) * 1000,
+                receive_count: 0,
+                sequence,
+            },
+            now,
+        );
+        Ok(sent(id, q.fifo.then_some(sequence)))
+    }
+
+    fn intern_sender(&mut self, sender: Arc<str>) -> Arc<str> {
+        const MAX_SENDERS: usize = 10_000;
+        if let Some(known) = self.senders.get(&*sender) {
+            return known.clone();
+        }
+        if self.senders.len() < MAX_SENDERS {
+            self.senders.insert(sender.clone());
+        }
+        sender
+    }
+
+    fn delay_for(&self, q: &Queue, msg: &NewMessage) -> SqsResult<u32> {
+        match msg.delay_seconds {
+            Some(d) if !(0..=900).contains(&d) => Err(SqsError::invalid_value(
+                d,
+                "DelaySeconds",
+                "DelaySeconds must be >= 0 and <= 900.",
+            )),
+            Some(d) if q.fifo && d != 0 => Err(SqsError::invalid_value(
+                d,
+                "DelaySeconds",
+                "The request include parameter that is not valid for this queue type.",
+            )),
+            Some(d) if !q.fifo => Ok(d as u32),
+            _ => Ok(self.attributes.delay_seconds),
+        }
+    }
+
+    /// FIFO sends need a group, and a deduplication id unless content-based dedup is on.
+    /// Returns the key the dedup window is kept under, and the deduplication id.
+    fn dedup_key(&self, msg: &NewMessage) -> SqsResult<(String, String)> {
+        let Some(group) = &msg.group_id else {
+            return Err(SqsError::missing("MessageGroupId"));
+        };
+        message::validate_token("MessageGroupId", group)?;
+        let id = match &msg.deduplication_id {
+            Some(id) => {
+                message::validate_token("MessageDeduplicationId", id)?;
+                id.clone()
+            }
+            None if self.attributes.content_based_deduplication => {
+                md5::hex(&Sha256::digest(msg.body.as_bytes()))
+            }
+            None => {
+                return Err(SqsError::invalid_parameter(
+                    "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+                ))
+            }
+        };
+        let key = match self.attributes.deduplication_scope {
+            DeduplicationScope::Queue => id.clone(),
+            DeduplicationScope::MessageGroup => format!("{group}\u{0}{id}"),
+        };
+        Ok((key, id))
+    }
+}
+
+/// The system-attribute map SQS digests for MD5OfMessageSystemAttributes.
+fn system_attributes(trace: &str) -> message::MessageAttributes {
+    let mut map = message::MessageAttributes::new();
+    map.insert(
+        "AWSTraceHeader".into(),
+        message::AttrValue {
+            data_type: "String".into(),
+            data: message::AttrData::String(trace.into()),
+        },
+    );
+    map
+}
