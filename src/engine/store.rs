@@ -264,6 +264,9 @@ impl Store {
     /// Fair queues: on a standard queue, a tenant (MessageGroupId) holding more than 10% of
     /// the in-flight messages and at least 30 of its own yields to quieter tenants.
     fn noisy(&self, seq: u64) -> bool {
+        if self.groups.is_empty() || self.in_flight < NOISY_MIN {
+            return false;
+        }
         let Some(group) = self.msgs[&seq].group_id.as_ref() else {
             return false;
         };

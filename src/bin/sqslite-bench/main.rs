@@ -35,6 +35,15 @@ struct Args {
     /// Also measure throughput with 1,000,000 messages queued (takes a minute or two).
     #[arg(long)]
     deep: bool,
+    /// Producer connections in the pipeline (each sends batches of 10).
+    #[arg(long, default_value_t = 4)]
+    producers: usize,
+    /// Consumer connections in the pipeline (each receives 10 and deletes them in one batch).
+    #[arg(long, default_value_t = 8)]
+    consumers: usize,
+    /// Only the pipeline scenarios (for tuning producer/consumer counts).
+    #[arg(long)]
+    pipeline_only: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -52,7 +61,10 @@ fn emit(rows: &mut Vec<Row>, row: Row) {
 }
 
 async fn sqslite() -> Server {
-    Server::spawn(&process::sibling("sqslite"), &["--port", "0"])
+    // SQSLITE_BENCH_SERVER picks another build (e.g. the profiling one) of the server.
+    let program = std::env::var_os("SQSLITE_BENCH_SERVER")
+        .map_or_else(|| process::sibling("sqslite"), std::path::PathBuf::from);
+    Server::spawn(&program, &["--port", "0"])
         .await
         .expect("sqslite starts (build it with cargo build --release)")
 }
@@ -102,11 +114,19 @@ async fn pipeline_row(
     url: &str,
     secs: Duration,
 ) -> f64 {
-    let mut p = scenarios::pipeline(target, args.protocol, url, 4, 8, secs).await;
+    let mut p = scenarios::pipeline(
+        target,
+        args.protocol,
+        url,
+        args.producers,
+        args.consumers,
+        secs,
+    )
+    .await;
     let (p50, p90, p99) = scenarios::summarize(&mut p.latencies_us);
     let rate = p.delivered as f64 / p.elapsed.as_secs_f64();
     let mut row = Row::figure(name, rate, "msg/s");
-    row.connections = 12;
+    row.connections = args.producers + args.consumers;
     (row.p50_ms, row.p90_ms, row.p99_ms) = (Some(p50), Some(p90), Some(p99));
     emit(rows, row);
     rate
@@ -115,6 +135,22 @@ async fn pipeline_row(
 async fn run(args: Args) {
     let secs = Duration::from_secs(if args.quick { 1 } else { args.seconds });
     let mut rows = Vec::new();
+    if args.pipeline_only {
+        let target = sqslite().await;
+        let url = scenarios::create_queue(target.addr, args.protocol, "bench-pipeline").await;
+        pipeline_row(
+            &mut rows,
+            "pipeline send/receive/delete (batches of 10)",
+            &args,
+            target.addr,
+            &url,
+            secs,
+        )
+        .await;
+        target.stop().await;
+        print_table(&rows);
+        return;
+    }
 
     let mut starts = cold_start(if args.quick { 3 } else { 10 }).await;
     let (p50, _, _) = scenarios::summarize(&mut starts);
