@@ -1,6 +1,7 @@
 //! Queue lifecycle: CreateQueue, GetQueueUrl, ListQueues, DeleteQueue, PurgeQueue.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -8,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{in_range, queue};
 use crate::app::App;
+use crate::engine::queue::Queue;
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
 
@@ -86,31 +88,31 @@ pub async fn list_queues(
     app: &App,
     ctx: &Context,
 ) -> SqsResult<ListQueuesOutput> {
+    let queues = app
+        .registry
+        .list(&ctx.region, &ctx.account, &input.queue_name_prefix);
+    let (page, next_token) = paginate(&queues, input.max_results, input.next_token.as_deref())?;
+    Ok(ListQueuesOutput {
+        queue_urls: page.iter().map(|q| ctx.queue_url(&q.key)).collect(),
+        next_token,
+    })
+}
+
+/// One page of queues sorted by name, under SQS's MaxResults rule (1 to 1000). The token is
+/// the last name returned, base64-encoded; a token appears only when `MaxResults` was given
+/// and more queues remain, as on SQS.
+pub fn paginate<'a>(
+    queues: &'a [Arc<Queue>],
+    max_results: Option<i64>,
+    token: Option<&str>,
+) -> SqsResult<(&'a [Arc<Queue>], Option<String>)> {
     let max = in_range(
-        input.max_results,
+        max_results,
         "MaxResults",
         1,
         1000,
         "MaxResults must be an integer between 1 and 1000.",
     )?;
-    let queues = app
-        .registry
-        .list(&ctx.region, &ctx.account, &input.queue_name_prefix);
-    let names: Vec<String> = queues.iter().map(|q| q.key.name.clone()).collect();
-    let (page, next_token) = paginate(&names, max, input.next_token.as_deref())?;
-    Ok(ListQueuesOutput {
-        queue_urls: page.iter().map(|n| ctx.queue_url(&ctx.key(n))).collect(),
-        next_token,
-    })
-}
-
-/// One page of sorted names. The token is the last name returned, base64-encoded; a token
-/// appears only when `MaxResults` was given and more names remain, as on SQS.
-pub fn paginate<'a>(
-    names: &'a [String],
-    max: Option<i64>,
-    token: Option<&str>,
-) -> SqsResult<(&'a [String], Option<String>)> {
     let start = match token.filter(|t| !t.is_empty()) {
         None => 0,
         Some(t) => {
@@ -119,14 +121,14 @@ pub fn paginate<'a>(
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok())
                 .ok_or_else(|| SqsError::invalid_parameter("Invalid NextToken value."))?;
-            names.partition_point(|n| *n <= after)
+            queues.partition_point(|q| *q.name() <= *after)
         }
     };
     let limit = max.map_or(1000, |m| m as usize);
-    let end = (start + limit).min(names.len());
-    let page = &names[start..end];
-    let next = (max.is_some() && end < names.len())
-        .then(|| page.last().map(|last| STANDARD.encode(last)))
+    let end = (start + limit).min(queues.len());
+    let page = &queues[start..end];
+    let next = (max.is_some() && end < queues.len())
+        .then(|| page.last().map(|last| STANDARD.encode(last.name())))
         .flatten();
     Ok((page, next))
 }

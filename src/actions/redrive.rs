@@ -31,22 +31,10 @@ pub async fn list_dead_letter_source_queues(
     ctx: &Context,
 ) -> SqsResult<SourceQueuesOutput> {
     let dlq = queue(app, ctx, &input.queue_url)?;
-    let max = in_range(
-        input.max_results,
-        "MaxResults",
-        1,
-        1000,
-        "MaxResults must be an integer between 1 and 1000.",
-    )?;
     let sources = app.registry.dead_letter_sources(&dlq.arn, app.now());
-    let names: Vec<String> = sources.iter().map(|q| q.key.name.clone()).collect();
-    let (page, next_token) = paginate(&names, max, input.next_token.as_deref())?;
+    let (page, next_token) = paginate(&sources, input.max_results, input.next_token.as_deref())?;
     Ok(SourceQueuesOutput {
-        queue_urls: sources
-            .iter()
-            .filter(|q| page.contains(&q.key.name))
-            .map(|q| ctx.queue_url(&q.key))
-            .collect(),
+        queue_urls: page.iter().map(|q| ctx.queue_url(&q.key)).collect(),
         next_token,
     })
 }
