@@ -34,6 +34,9 @@ pub fn check<E: Entry>(entries: &[E], entry_name: &str) -> SqsResult<()> {
     let mut seen = HashSet::new();
     for entry in entries {
         let id = entry.id();
+        if id.is_empty() {
+            return Err(SqsError::missing("Id"));
+        }
         let valid = (1..=80).contains(&id.len())
             && id
                 .bytes()
