@@ -170,6 +170,9 @@ pub async fn fill(addr: SocketAddr, protocol: Protocol, url: &str, count: u64, b
 }
 
 pub struct Pipeline {
+    /// Messages the producers had accepted.
+    pub sent: u64,
+    /// Messages the consumers received and deleted.
     pub delivered: u64,
     pub elapsed: Duration,
     pub latencies_us: Vec<u32>,
@@ -188,10 +191,11 @@ pub async fn pipeline(
     let origin = Instant::now();
     let deadline = origin + secs;
     let delivered = Arc::new(AtomicU64::new(0));
+    let sent = Arc::new(AtomicU64::new(0));
     let latencies = Arc::new(Mutex::new(Vec::new()));
     let mut tasks = Vec::new();
     for _ in 0..producers {
-        let url = url.to_owned();
+        let (url, sent) = (url.to_owned(), sent.clone());
         tasks.push(tokio::spawn(async move {
             let mut conn = Conn::open(addr).await.expect("producer connects");
             let host = addr.to_string();
@@ -204,13 +208,17 @@ pub async fn pipeline(
                     r#"{{"QueueUrl":"{url}","Entries":[{}]}}"#,
                     entries.join(",")
                 );
-                conn.send(load::sqs_request_text(
-                    &host,
-                    protocol,
-                    "SendMessageBatch",
-                    input,
-                ))
-                .await;
+                let (status, _) = conn
+                    .send(load::sqs_request_text(
+                        &host,
+                        protocol,
+                        "SendMessageBatch",
+                        input,
+                    ))
+                    .await;
+                if status == 200 {
+                    sent.fetch_add(10, Ordering::Relaxed);
+                }
             }
         }));
     }
@@ -272,6 +280,7 @@ pub async fn pipeline(
             .unwrap_or_else(std::sync::PoisonError::into_inner),
     );
     Pipeline {
+        sent: sent.load(Ordering::Relaxed),
         delivered: delivered.load(Ordering::Relaxed),
         elapsed: origin.elapsed(),
         latencies_us,
