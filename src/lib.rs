@@ -18,6 +18,14 @@
 //!    handles, FIFO, redrive and MD5s. The result (or the one [`error::SqsError`]) goes back
 //!    through [`protocol`] to JSON or XML.
 //!
+//! Beside the request path: [`config`] reads flags, `sqslite.toml` and ElasticMQ files;
+//! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
+//! the one background task (move tasks, alarms) sleeping on the server's clock; [`admin`]
+//! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`];
+//! [`faults`] injects errors before an action runs; [`alarms`] evaluates DLQ depth, stalls and
+//! message age; [`drill`] runs the game-day drills against any endpoint through
+//! [`http_client`]; [`health`] is the container probe.
+//!
 //! # Glossary
 //!
 //! - **Queue**: one SQS queue, its attributes and messages behind one short-held mutex.
@@ -26,6 +34,8 @@
 //! - **Waiter**: a long-polling ReceiveMessage parked on its queue's `Notify`, woken by a send
 //!   or by the clock reaching the next visibility deadline.
 //! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
+//! - **Ticker**: the single background task that wakes at the next move-task or alarm
+//!   deadline on the server's clock (visibility and retention need none: they settle lazily).
 //!
 //! # Embedding
 //!
