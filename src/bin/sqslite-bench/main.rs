@@ -35,6 +35,9 @@ struct Args {
     /// Also measure throughput with 1,000,000 messages queued (takes a minute or two).
     #[arg(long)]
     deep: bool,
+    /// Body size of the messages --deep fills the queues with.
+    #[arg(long, default_value_t = 100)]
+    deep_body_bytes: usize,
     /// Producer connections in the pipeline (each sends batches of 10).
     #[arg(long, default_value_t = 4)]
     producers: usize,
@@ -248,7 +251,19 @@ async fn deep(rows: &mut Vec<Row>, args: &Args, secs: Duration) {
     ] {
         let server = sqslite().await;
         let url = scenarios::create_queue(server.addr, args.protocol, "bench-deep").await;
-        scenarios::fill(server.addr, args.protocol, &url, depth, 100).await;
+        scenarios::fill(
+            server.addr,
+            args.protocol,
+            &url,
+            depth,
+            args.deep_body_bytes,
+        )
+        .await;
+        let rss = server.rss_mib().unwrap_or(0.0);
+        emit(
+            rows,
+            Row::figure(&format!("RSS with {depth} queued"), rss, "MiB"),
+        );
         rates.push(pipeline_row(rows, name, args, server.addr, &url, secs).await);
         server.stop().await;
     }
