@@ -51,9 +51,13 @@ fn shape(prefix: &str) -> Option<Shape> {
 /// Folds `(key, value)` form pairs into a JSON object. Unknown flat keys are kept as strings
 /// (SQS ignores what it does not know); indexes may be sparse or unordered.
 pub fn to_json(params: &[(String, String)]) -> SqsResult<Value> {
+    // The deepest SQS key has six parts (`…Entry.N.MessageAttribute.M.Value.StringValue`);
+    // deeper ones are unknown parameters, and skipping them bounds the folding's recursion.
+    const MAX_PARTS: usize = 8;
     let pairs: Vec<(Vec<&str>, &str)> = params
         .iter()
-        .map(|(k, v)| (k.split('.').collect(), v.as_str()))
+        .map(|(k, v)| (k.split('.').collect::<Vec<_>>(), v.as_str()))
+        .filter(|(parts, _)| parts.len() <= MAX_PARTS)
         .collect();
     fold(&pairs)
 }
@@ -198,6 +202,13 @@ mod tests {
                 ]
             })
         );
+    }
+
+    #[test]
+    fn absurdly_deep_keys_are_ignored_not_recursed_into() {
+        let key = "SendMessageBatchRequestEntry.1.".repeat(100_000) + "Id";
+        let v = to_json(&params(&[(key.as_str(), "x"), ("Action", "A")])).unwrap();
+        assert_eq!(v, json!({"Action": "A"}));
     }
 
     #[test]
