@@ -264,14 +264,8 @@ async fn a_group_is_blocked_while_a_message_of_it_is_in_flight() {
     assert_eq!(bodies(&receive(&t, &url, 10).await), ["b1"]);
     assert!(receive(&t, &url, 10).await.is_empty(), "a2 waits for a1");
     // Visibility 0 releases the group at once; a2 stays behind a1.
-    t.client
-        .change_message_visibility()
-        .queue_url(&url)
-        .receipt_handle(first[0].receipt_handle().unwrap())
-        .visibility_timeout(0)
-        .send()
-        .await
-        .unwrap();
+    t.set_visibility(&url, first[0].receipt_handle().unwrap(), 0)
+        .await;
     let again = receive(&t, &url, 10).await;
     assert_eq!(
         bodies(&again),
@@ -375,13 +369,7 @@ async fn eight_consumers_twenty_groups_in_order_exactly_once() {
         }
         for m in &got {
             all.push(m.body().unwrap().to_owned());
-            t.client
-                .delete_message()
-                .queue_url(&url)
-                .receipt_handle(m.receipt_handle().unwrap())
-                .send()
-                .await
-                .unwrap();
+            t.delete(&url, m.receipt_handle().unwrap()).await;
         }
     }
     assert_eq!(all.len(), 20 * per_group, "every message exactly once");
@@ -428,27 +416,14 @@ async fn poison_at_the_head_of_a_group_blocks_only_that_group_until_dead_lettere
             let body = m.body().unwrap().to_owned();
             if body == "poison" {
                 // The consumer fails: let the message go back at once.
-                t.client
-                    .change_message_visibility()
-                    .queue_url(&url)
-                    .receipt_handle(m.receipt_handle().unwrap())
-                    .visibility_timeout(0)
-                    .send()
-                    .await
-                    .unwrap();
+                t.set_visibility(&url, m.receipt_handle().unwrap(), 0).await;
             } else {
                 if body == "b1" {
                     b_done = true;
                 } else {
                     delivered_a.push(body);
                 }
-                t.client
-                    .delete_message()
-                    .queue_url(&url)
-                    .receipt_handle(m.receipt_handle().unwrap())
-                    .send()
-                    .await
-                    .unwrap();
+                t.delete(&url, m.receipt_handle().unwrap()).await;
             }
         }
     }
@@ -480,14 +455,7 @@ async fn move_tasks_in_and_out_of_fifo_queues_keep_group_order() {
     // Every message fails once and is dead-lettered, head first.
     while t.counts(&url).await != (0, 0, 0) {
         for m in receive(&t, &url, 1).await {
-            t.client
-                .change_message_visibility()
-                .queue_url(&url)
-                .receipt_handle(m.receipt_handle().unwrap())
-                .visibility_timeout(0)
-                .send()
-                .await
-                .unwrap();
+            t.set_visibility(&url, m.receipt_handle().unwrap(), 0).await;
         }
     }
     assert_eq!(t.counts(&dlq).await.0, 3);

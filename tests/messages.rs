@@ -69,13 +69,7 @@ async fn send_receive_delete_with_md5s() {
         T0.to_string()
     );
     assert_eq!(t.counts(&url).await, (0, 1, 0));
-    t.client
-        .delete_message()
-        .queue_url(&url)
-        .receipt_handle(m.receipt_handle().unwrap())
-        .send()
-        .await
-        .unwrap();
+    t.delete(&url, m.receipt_handle().unwrap()).await;
     assert_eq!(t.counts(&url).await, (0, 0, 0));
 }
 
@@ -121,13 +115,7 @@ async fn visibility_timeout_redelivers_with_a_new_handle() {
     );
     // An older handle still deletes (standard queues), and deleting twice succeeds.
     for _ in 0..2 {
-        t.client
-            .delete_message()
-            .queue_url(&url)
-            .receipt_handle(&h1)
-            .send()
-            .await
-            .unwrap();
+        t.delete(&url, &h1).await;
     }
     assert_eq!(t.counts(&url).await, (0, 0, 0));
 }
@@ -146,36 +134,15 @@ async fn receive_visibility_override_and_change_visibility() {
         .await
         .unwrap();
     let handle = got.messages()[0].receipt_handle().unwrap().to_owned();
-    t.client
-        .change_message_visibility()
-        .queue_url(&url)
-        .receipt_handle(&handle)
-        .visibility_timeout(100)
-        .send()
-        .await
-        .unwrap();
+    t.set_visibility(&url, &handle, 100).await;
     t.advance(99);
     assert_eq!(t.counts(&url).await, (0, 1, 0));
     t.advance(1);
     assert_eq!(t.counts(&url).await, (1, 0, 0));
     // An expired (but latest) handle may hide the message again.
-    t.client
-        .change_message_visibility()
-        .queue_url(&url)
-        .receipt_handle(&handle)
-        .visibility_timeout(10)
-        .send()
-        .await
-        .unwrap();
+    t.set_visibility(&url, &handle, 10).await;
     assert_eq!(t.counts(&url).await, (0, 1, 0));
-    t.client
-        .change_message_visibility()
-        .queue_url(&url)
-        .receipt_handle(&handle)
-        .visibility_timeout(0)
-        .send()
-        .await
-        .unwrap();
+    t.set_visibility(&url, &handle, 0).await;
     assert_eq!(t.counts(&url).await, (1, 0, 0));
     let err = t
         .client
@@ -214,14 +181,7 @@ async fn twelve_hour_cap_counts_from_first_receive() {
         .unwrap_err();
     assert_eq!(code(&err), "InvalidParameterValue");
     assert!(message(&err).contains("43200"), "{}", message(&err));
-    t.client
-        .change_message_visibility()
-        .queue_url(&url)
-        .receipt_handle(&handle)
-        .visibility_timeout(43_180)
-        .send()
-        .await
-        .unwrap();
+    t.set_visibility(&url, &handle, 43_180).await;
 }
 
 #[tokio::test]
@@ -263,13 +223,7 @@ async fn receipt_handle_errors() {
         .await
         .unwrap_err();
     assert_eq!(code(&err), "ReceiptHandleIsInvalid");
-    t.client
-        .delete_message()
-        .queue_url(&other)
-        .receipt_handle(handle)
-        .send()
-        .await
-        .unwrap();
+    t.delete(&other, handle).await;
     let err = t
         .client
         .change_message_visibility()

@@ -232,3 +232,28 @@ where
         .unwrap_or_default()
         .to_owned()
 }
+
+impl TestServer {
+    /// DeleteMessage that must succeed.
+    pub async fn delete(&self, url: &str, handle: &str) {
+        self.client
+            .delete_message()
+            .queue_url(url)
+            .receipt_handle(handle)
+            .send()
+            .await
+            .expect("delete");
+    }
+
+    /// ChangeMessageVisibility that must succeed.
+    pub async fn set_visibility(&self, url: &str, handle: &str, seconds: i32) {
+        self.client
+            .change_message_visibility()
+            .queue_url(url)
+            .receipt_handle(handle)
+            .visibility_timeout(seconds)
+            .send()
+            .await
+            .expect("change visibility");
+    }
+}
