@@ -189,13 +189,7 @@ async fn dead_lettered_message_keeps_identity_and_enqueue_time() {
         .await
         .unwrap();
     t.advance(100);
-    let again = t
-        .client
-        .receive_message()
-        .queue_url(&src)
-        .send()
-        .await
-        .unwrap();
+    let again = t.receive(&src).await;
     assert!(again.messages().is_empty(), "moved instead of delivered");
     assert_eq!(t.counts(&src).await, (0, 0, 0));
     assert_eq!(t.counts(&dlq).await, (1, 0, 0));
@@ -249,13 +243,7 @@ async fn deleting_the_dlq_keeps_messages_in_the_source() {
         .send()
         .await
         .unwrap();
-    let got = t
-        .client
-        .receive_message()
-        .queue_url(&src)
-        .send()
-        .await
-        .unwrap();
+    let got = t.receive(&src).await;
     assert_eq!(got.messages().len(), 1, "still delivered from the source");
 }
 

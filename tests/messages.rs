@@ -80,24 +80,10 @@ async fn visibility_timeout_redelivers_with_a_new_handle() {
         .create_queue_with("q", &[("VisibilityTimeout", "30")])
         .await;
     t.send(&url, "m").await;
-    let first = t
-        .client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
+    let first = t.receive(&url).await;
     let h1 = first.messages()[0].receipt_handle().unwrap().to_owned();
     t.advance(29);
-    assert!(t
-        .client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap()
-        .messages()
-        .is_empty());
+    assert!(t.receive(&url).await.messages().is_empty());
     t.advance(1);
     let second = t
         .client
@@ -161,13 +147,7 @@ async fn twelve_hour_cap_counts_from_first_receive() {
     let t = TestServer::start().await;
     let url = t.create_queue("q").await;
     t.send(&url, "m").await;
-    let got = t
-        .client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
+    let got = t.receive(&url).await;
     let handle = got.messages()[0].receipt_handle().unwrap().to_owned();
     t.advance(20);
     let err = t
@@ -206,13 +186,7 @@ async fn receipt_handle_errors() {
         "The input receipt handle \"garbage\" is not a valid receipt handle."
     );
     t.send(&other, "m").await;
-    let got = t
-        .client
-        .receive_message()
-        .queue_url(&other)
-        .send()
-        .await
-        .unwrap();
+    let got = t.receive(&other).await;
     let handle = got.messages()[0].receipt_handle().unwrap();
     let err = t
         .client
@@ -570,13 +544,7 @@ async fn receive_returns_up_to_max_in_send_order() {
         .unwrap();
     let bodies: Vec<&str> = got.messages().iter().filter_map(|m| m.body()).collect();
     assert_eq!(bodies, (0..10).map(|i| format!("m{i}")).collect::<Vec<_>>());
-    let one = t
-        .client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
+    let one = t.receive(&url).await;
     assert_eq!(one.messages().len(), 1);
     assert_eq!(t.counts(&url).await, (4, 11, 0));
 }
@@ -587,12 +555,7 @@ async fn purge_removes_in_flight_messages_too() {
     let url = t.create_queue("q").await;
     t.send(&url, "a").await;
     t.send(&url, "b").await;
-    t.client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
+    t.receive(&url).await;
     t.client.purge_queue().queue_url(&url).send().await.unwrap();
     assert_eq!(t.counts(&url).await, (0, 0, 0));
     let got = t

@@ -257,3 +257,18 @@ impl TestServer {
             .expect("change visibility");
     }
 }
+
+impl TestServer {
+    /// A plain ReceiveMessage (one message, queue defaults) that must succeed.
+    pub async fn receive(
+        &self,
+        url: &str,
+    ) -> aws_sdk_sqs::operation::receive_message::ReceiveMessageOutput {
+        self.client
+            .receive_message()
+            .queue_url(url)
+            .send()
+            .await
+            .expect("receive")
+    }
+}
