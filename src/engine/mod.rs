@@ -12,6 +12,7 @@ pub mod queue;
 pub mod receipt;
 pub mod redrive;
 mod send;
+mod slots;
 pub mod store;
 
 use std::collections::BTreeMap;

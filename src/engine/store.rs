@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::clock::Millis;
 use crate::engine::message::Message;
+use crate::engine::slots::Slots;
 
 /// A tenant needs at least this many messages in flight to count as noisy.
 const NOISY_MIN: usize = 30;
@@ -36,8 +37,7 @@ struct Group {
 #[derive(Debug, Default)]
 pub struct Store {
     fifo: bool,
-    /// Keyed by our own sequence numbers, so a fast non-keyed hash is safe here.
-    msgs: HashMap<u64, Message, FxBuildHasher>,
+    msgs: Slots,
     /// Standard: every visible message by send order. FIFO: the head of each deliverable group.
     ready: BTreeSet<u64>,
     /// Delayed and in-flight messages by the instant they become visible.
@@ -79,7 +79,7 @@ impl Store {
     }
 
     pub fn get(&self, seq: u64) -> Option<&Message> {
-        self.msgs.get(&seq)
+        self.msgs.get(seq)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Message)> {
@@ -129,11 +129,11 @@ impl Store {
     }
 
     pub fn remove(&mut self, seq: u64) -> Option<Message> {
-        if !self.msgs.contains_key(&seq) {
+        if !self.msgs.contains(seq) {
             return None;
         }
         self.leave(seq);
-        let msg = self.msgs.remove(&seq)?;
+        let msg = self.msgs.remove(seq)?;
         self.by_age.remove(&(msg.enqueued_at, seq));
         if let Some(group) = &msg.group_id {
             if let Some(g) = self.groups.get_mut(group) {
@@ -150,11 +150,11 @@ impl Store {
 
     /// Makes a message visible at `at` (hidden until then, visible now if `at <= now`).
     pub fn set_visible_at(&mut self, seq: u64, at: Millis, now: Millis) {
-        if !self.msgs.contains_key(&seq) {
+        if !self.msgs.contains(seq) {
             return;
         }
         self.leave(seq);
-        if let Some(m) = self.msgs.get_mut(&seq) {
+        if let Some(m) = self.msgs.get_mut(seq) {
             m.visible_at = at;
         }
         self.enter(seq, now);
@@ -288,7 +288,7 @@ impl Store {
             return;
         }
         self.leave(seq);
-        if let Some(m) = self.msgs.get_mut(&seq) {
+        if let Some(m) = self.msgs.get_mut(seq) {
             m.receive_count += 1;
             m.first_received_at.get_or_insert(now);
             m.visible_at = now + visibility_ms;
