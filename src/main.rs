@@ -8,6 +8,12 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 use sqslite::{ClockKind, Config, Server, UrlStyle};
 
+// glibc's malloc walks and consolidates free lists that grow with the number of live
+// allocations: with a million messages queued it was a fifth of the server's CPU
+// (BENCHMARKS.md). mimalloc's per-page free lists keep that cost flat.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Exit status for a configuration that cannot be used (file, flags or declared queues).
 const BAD_CONFIG: u8 = 2;
 

@@ -15,6 +15,11 @@ use load::{Conn, Protocol};
 use process::Server;
 use scenarios::Row;
 
+// The yardstick runs from this binary, so it allocates as sqslite does and the ratio
+// compares request handling, not allocators.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "sqslite-bench",
