@@ -37,7 +37,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
         return Ok(protocol::encode_error(protocol, &request_id, &err));
     };
     let body = collected.to_bytes();
-    let params = if parts.headers.contains_key("x-amz-target") {
+    let params = if parts.headers.contains_key(protocol::X_AMZ_TARGET) {
         Vec::new()
     } else {
         protocol::query_params(parts.uri.query(), &parts.headers, &body)

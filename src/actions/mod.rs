@@ -88,7 +88,7 @@ actions! {
 
 /// The queue a request's QueueUrl names.
 pub fn queue(app: &App, ctx: &Context, queue_url: &str) -> SqsResult<Arc<Queue>> {
-    app.registry.get(&ctx.queue_key(queue_url)?)
+    app.registry.find(&ctx.queue_ref(queue_url)?)
 }
 
 /// Checks an optional integer parameter against SQS's range; the reason is SQS's wording.

@@ -1,7 +1,6 @@
 //! SendMessage and SendMessageBatch, and the wire form of message attributes.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -83,11 +82,6 @@ fn trace_header(system: BTreeMap<String, WireAttribute>) -> SqsResult<Option<Str
     Ok(trace)
 }
 
-/// SQS names the sender by its access key; callers without one get a fixed principal id.
-fn sender_id(ctx: &Context) -> Arc<str> {
-    Arc::from(ctx.access_key.as_deref().unwrap_or("AIDAIT2UOQQY3AUEKVGXU"))
-}
-
 /// SendMessage's input and a SendMessageBatch entry are one shape (the queue URL on the
 /// former, the `Id` on the latter); one flat type, because serde's `flatten` buffers every
 /// member and was a measurable part of each send.
@@ -122,7 +116,7 @@ impl MessageFields {
             trace_header: trace_header(self.message_system_attributes)?,
             group_id: self.message_group_id,
             deduplication_id: self.message_deduplication_id,
-            sender_id: sender_id(ctx),
+            sender_id: ctx.sender_id.clone(),
         })
     }
 }

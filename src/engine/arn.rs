@@ -1,9 +1,11 @@
 //! Queue identity: ARNs and the registry key (region, account, name).
 
+use std::borrow::Borrow;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// The identity of a queue: the same name in another region or account is another queue.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct QueueKey {
     pub region: String,
     pub account: String,
@@ -21,6 +23,73 @@ impl QueueKey {
 
     pub fn arn(&self) -> String {
         format!("arn:aws:sqs:{}:{}:{}", self.region, self.account, self.name)
+    }
+}
+
+/// A queue's identity borrowed from a request, so the lookup on every request's path
+/// allocates nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyRef<'a> {
+    pub region: &'a str,
+    pub account: &'a str,
+    pub name: &'a str,
+}
+
+impl<'a> KeyRef<'a> {
+    pub fn new(region: &'a str, account: &'a str, name: &'a str) -> Self {
+        KeyRef {
+            region,
+            account,
+            name,
+        }
+    }
+
+    pub fn to_owned(self) -> QueueKey {
+        QueueKey::new(self.region, self.account, self.name)
+    }
+}
+
+/// What a map keyed by [`QueueKey`] can be searched with: an owned key or a [`KeyRef`].
+/// Both hash and compare through `parts`, so they agree.
+pub trait KeyParts {
+    fn parts(&self) -> (&str, &str, &str);
+}
+
+impl KeyParts for QueueKey {
+    fn parts(&self) -> (&str, &str, &str) {
+        (&self.region, &self.account, &self.name)
+    }
+}
+
+impl KeyParts for KeyRef<'_> {
+    fn parts(&self) -> (&str, &str, &str) {
+        (self.region, self.account, self.name)
+    }
+}
+
+impl<'a> Borrow<dyn KeyParts + 'a> for QueueKey {
+    fn borrow(&self) -> &(dyn KeyParts + 'a) {
+        self
+    }
+}
+
+impl Hash for dyn KeyParts + '_ {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.parts().hash(state);
+    }
+}
+
+impl PartialEq for dyn KeyParts + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for dyn KeyParts + '_ {}
+
+impl Hash for QueueKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.parts().hash(state);
     }
 }
 
@@ -60,5 +129,17 @@ mod tests {
         assert_eq!(parse(&key.arn()), Some(key));
         assert_eq!(parse("arn:aws:sqs:r:a"), None);
         assert_eq!(parse("arn:aws:sns:r:a:n"), None);
+    }
+
+    #[test]
+    fn a_borrowed_key_finds_the_owned_one() {
+        let mut map = std::collections::HashMap::new();
+        map.insert(QueueKey::new("r", "a", "q"), 1);
+        map.insert(QueueKey::new("r", "a", "q2"), 2);
+        let found = |k: KeyRef<'_>| map.get(&k as &dyn KeyParts).copied();
+        assert_eq!(found(KeyRef::new("r", "a", "q")), Some(1));
+        assert_eq!(found(KeyRef::new("r", "a", "q2")), Some(2));
+        // Parts are hashed apart, so moving characters between them is another key.
+        assert_eq!(found(KeyRef::new("r", "aq", "")), None);
     }
 }

@@ -25,7 +25,7 @@ use rustc_hash::FxBuildHasher;
 
 use crate::clock::Millis;
 use crate::error::{ErrorKind, SqsError, SqsResult};
-use arn::QueueKey;
+use arn::{KeyParts, QueueKey};
 use attributes::QueueAttributes;
 use delivery::{Delivered, ReceiveParams};
 use queue::{Queue, QueueState};
@@ -84,6 +84,11 @@ impl Registry {
     }
 
     pub fn get(&self, key: &QueueKey) -> SqsResult<Arc<Queue>> {
+        self.find(key)
+    }
+
+    /// The queue a borrowed or owned key names.
+    pub fn find(&self, key: &dyn KeyParts) -> SqsResult<Arc<Queue>> {
         self.queues
             .get(key)
             .map(|q| q.clone())

@@ -53,16 +53,18 @@ impl QueueState {
             }
             None
         };
-        let sent = |id, sequence: Option<u64>| Sent {
-            message_id: id,
-            md5_of_body: md5_of_body.clone(),
-            md5_of_attributes: md5_of_attributes.clone(),
-            md5_of_system_attributes: md5_of_system_attributes.clone(),
-            sequence_number: sequence.map(fifo::sequence_number),
+        let mut sent = Sent {
+            message_id: Uuid::nil(),
+            md5_of_body,
+            md5_of_attributes,
+            md5_of_system_attributes,
+            sequence_number: None,
         };
         if let Some(key) = &dedup_key {
             if let Some(original) = self.dedup.check(key, now) {
-                return Ok(sent(original.id, Some(original.sequence)));
+                sent.message_id = original.id;
+                sent.sequence_number = Some(fifo::sequence_number(original.sequence));
+                return Ok(sent);
             }
         }
         let id = Uuid::new_v4();
@@ -105,7 +107,9 @@ impl QueueState {
             },
             now,
         );
-        Ok(sent(id, q.fifo.then_some(sequence)))
+        sent.message_id = id;
+        sent.sequence_number = q.fifo.then(|| fifo::sequence_number(sequence));
+        Ok(sent)
     }
 
     fn intern_sender(&mut self, sender: Arc<str>) -> Arc<str> {

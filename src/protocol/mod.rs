@@ -7,7 +7,7 @@ pub mod xml;
 
 use bytes::Bytes;
 use http_body_util::Full;
-use hyper::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
+use hyper::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use hyper::{Method, Response, StatusCode};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -15,6 +15,11 @@ use serde_json::Value;
 
 use crate::error::{ErrorKind, Fault, SqsError, SqsResult};
 pub use context::Context;
+
+// Built once: a name given as text is parsed and hashed again on every use.
+pub const X_AMZ_TARGET: HeaderName = HeaderName::from_static("x-amz-target");
+const X_AMZN_REQUEST_ID: HeaderName = HeaderName::from_static("x-amzn-requestid");
+const X_AMZN_QUERY_ERROR: HeaderName = HeaderName::from_static("x-amzn-query-error");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {
@@ -68,7 +73,7 @@ pub fn detect(
     headers: &HeaderMap,
     params: &[(String, String)],
 ) -> (Protocol, SqsResult<String>) {
-    if let Some(target) = headers.get("x-amz-target") {
+    if let Some(target) = headers.get(X_AMZ_TARGET) {
         let target = target.to_str().unwrap_or_default();
         let action = target
             .strip_prefix("AmazonSQS.")
@@ -124,7 +129,7 @@ pub fn query_params(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
     if is_form
-        || (headers.get("x-amz-target").is_none() && !body.is_empty() && !body.starts_with(b"{"))
+        || (headers.get(X_AMZ_TARGET).is_none() && !body.is_empty() && !body.starts_with(b"{"))
     {
         params.extend(form_urlencoded::parse(body).into_owned());
     }
@@ -188,7 +193,7 @@ pub fn encode_error(protocol: Protocol, request_id: &str, err: &SqsError) -> Htt
                 Fault::Receiver => "Receiver",
             };
             if let Ok(v) = HeaderValue::from_str(&format!("{};{fault}", err.kind.query_code())) {
-                response.headers_mut().insert("x-amzn-query-error", v);
+                response.headers_mut().insert(X_AMZN_QUERY_ERROR, v);
             }
             response
         }
@@ -212,7 +217,7 @@ fn respond(
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     if let Ok(v) = HeaderValue::from_str(request_id) {
-        headers.insert("x-amzn-RequestId", v);
+        headers.insert(X_AMZN_REQUEST_ID, v);
     }
     response
 }

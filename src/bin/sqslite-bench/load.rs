@@ -160,6 +160,14 @@ pub struct LoadResult {
 }
 
 impl LoadResult {
+    /// Adds another run of the same scenario to this one.
+    pub fn absorb(&mut self, other: LoadResult) {
+        self.ok += other.ok;
+        self.errors += other.errors;
+        self.elapsed += other.elapsed;
+        self.latencies_us.extend(other.latencies_us);
+    }
+
     pub fn per_second(&self) -> f64 {
         self.ok as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }

@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
-use load::{Conn, Protocol};
+use load::{Conn, LoadResult, Protocol};
 use process::Server;
 use scenarios::Row;
 
@@ -104,9 +104,21 @@ async fn rate_pair(
     url: &str,
     secs: Duration,
 ) {
+    // Alternating rounds, each server first in turn, so a change in the machine's load during
+    // the run (other tenants, the kernel) weighs on both sides of the ratio alike.
+    let rounds = if args.quick { 1 } else { 5 };
+    let round = (secs / rounds).max(Duration::from_secs(1));
     for conns in [16, 64] {
-        let mut base = scenarios::send(reference, args.protocol, url, conns, secs).await;
-        let mut ours = scenarios::send(target, args.protocol, url, conns, secs).await;
+        let (mut base, mut ours) = (LoadResult::default(), LoadResult::default());
+        for i in 0..rounds {
+            let mut pair = [(reference, &mut base), (target, &mut ours)];
+            if i % 2 == 1 {
+                pair.reverse();
+            }
+            for (addr, total) in pair {
+                total.absorb(scenarios::send(addr, args.protocol, url, conns, round).await);
+            }
+        }
         let base_row = Row::rate("SendMessage", "reference", conns, &mut base, "req/s", 1.0);
         let mut row = Row::rate("SendMessage", "sqslite", conns, &mut ours, "req/s", 1.0);
         row.ratio_to_reference = Some(row.rate / base_row.rate.max(1e-9));
