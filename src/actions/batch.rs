@@ -1,7 +1,5 @@
 //! The rules every batch action shares: entry count, entry ids, and per-entry failures.
 
-use std::collections::HashSet;
-
 use serde::Serialize;
 
 use crate::error::{ErrorKind, SqsError, SqsResult};
@@ -31,8 +29,9 @@ pub fn check<E: Entry>(entries: &[E], entry_name: &str) -> SqsResult<()> {
             ),
         ));
     }
-    let mut seen = HashSet::new();
-    for entry in entries {
+    // At most ten ids: comparing each with those before it beats hashing them into a set
+    // (which was 6% of a send/receive/delete pipeline's instructions).
+    for (i, entry) in entries.iter().enumerate() {
         let id = entry.id();
         if id.is_empty() {
             return Err(SqsError::missing("Id"));
@@ -44,7 +43,7 @@ pub fn check<E: Entry>(entries: &[E], entry_name: &str) -> SqsResult<()> {
         if !valid {
             return Err(SqsError::of(ErrorKind::InvalidBatchEntryId));
         }
-        if !seen.insert(id) {
+        if entries[..i].iter().any(|e| e.id() == id) {
             return Err(SqsError::new(
                 ErrorKind::BatchEntryIdsNotDistinct,
                 format!("Id {id} repeated."),
@@ -91,7 +90,7 @@ pub struct Done {
 /// Runs `each` per entry, sorting outcomes into `Successful` and `Failed`.
 pub fn run<E: Entry, T>(entries: Vec<E>, mut each: impl FnMut(E) -> SqsResult<T>) -> Output<T> {
     let mut out = Output {
-        successful: Vec::new(),
+        successful: Vec::with_capacity(entries.len()),
         failed: Vec::new(),
     };
     for entry in entries {

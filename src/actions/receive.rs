@@ -189,7 +189,7 @@ impl Selection {
         OutMessage {
             message_id: message::id_text(&m.id),
             receipt_handle: d.receipt_handle,
-            md5_of_body: md5::of_body(&m.body),
+            md5_of_body: md5::hex(&m.md5_of_body),
             attributes,
             md5_of_message_attributes,
             message_attributes,

@@ -96,7 +96,7 @@ fn render(m: &Message, state: &str) -> Value {
     let mut out = json!({
         "MessageId": m.id.to_string(),
         "ReceiptHandle": RECEIPT_HANDLE,
-        "MD5OfBody": md5::of_body(&m.body),
+        "MD5OfBody": md5::hex(&m.md5_of_body),
         "Body": &*m.body,
         "Attributes": attributes,
     });

@@ -48,6 +48,8 @@ pub struct Extra {
 pub struct Message {
     pub id: Uuid,
     pub body: Box<str>,
+    /// Kept from the send so a receive does not digest the body again.
+    pub md5_of_body: [u8; 16],
     pub extra: Option<Box<Extra>>,
     pub group_id: Option<Arc<str>>,
     pub sender_id: Arc<str>,

@@ -27,7 +27,8 @@ impl QueueState {
                 return Err(SqsError::of(ErrorKind::InvalidMessageContents));
             }
         }
-        let md5_of_body = md5::of_body(&msg.body);
+        let digest = md5::digest(&msg.body);
+        let md5_of_body = md5::hex(&digest);
         let md5_of_attributes = md5::of_attributes(&msg.attributes);
         let md5_of_system_attributes = msg
             .trace_header
@@ -95,6 +96,7 @@ impl QueueState {
             Message {
                 id,
                 body: msg.body.into_boxed_str(),
+                md5_of_body: digest,
                 extra,
                 group_id: msg.group_id.map(Arc::from),
                 sender_id,

@@ -132,6 +132,7 @@ mod tests {
         Message {
             id: uuid::Uuid::nil(),
             body: body.into(),
+            md5_of_body: [0; 16],
             extra: None,
             group_id: None,
             sender_id: Arc::from("s"),

@@ -169,7 +169,7 @@ impl Store {
         visibility_ms: Millis,
         mut decide: impl FnMut(&Message) -> Disposition,
     ) -> (Vec<u64>, Vec<Message>) {
-        let mut delivered = Vec::new();
+        let mut delivered = Vec::with_capacity(max);
         let mut dead = Vec::new();
         let mut deferred = Vec::new();
         let mut cursor = None;

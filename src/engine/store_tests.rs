@@ -7,6 +7,7 @@ fn msg(now: Millis, delay: Millis, group: Option<&str>) -> Message {
     Message {
         id: Uuid::new_v4(),
         body: "b".into(),
+        md5_of_body: [0; 16],
         extra: None,
         group_id: group.map(Arc::from),
         sender_id: Arc::from("s"),
@@ -123,5 +124,5 @@ fn a_message_costs_little_beyond_its_body() {
     // The struct plus its map slot and index entries; measured, not assumed (see README).
     let size = std::mem::size_of::<Message>();
     println!("Message is {size} bytes");
-    assert!(size <= 128, "Message grew to {size} bytes");
+    assert!(size <= 144, "Message grew to {size} bytes");
 }

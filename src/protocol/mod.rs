@@ -149,7 +149,9 @@ pub fn render<T: Serialize>(
     let failed = |e: serde_json::Error| SqsError::new(ErrorKind::InternalError, e.to_string());
     match protocol {
         Protocol::Json => {
-            let body = serde_json::to_vec(output).map_err(failed)?;
+            // Room for a typical answer up front, instead of growing from empty in steps.
+            let mut body = Vec::with_capacity(1024);
+            serde_json::to_writer(&mut body, output).map_err(failed)?;
             Ok(if body == b"null" {
                 b"{}".to_vec()
             } else {
