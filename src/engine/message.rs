@@ -122,14 +122,20 @@ pub fn valid_chars(text: &str) -> bool {
     })
 }
 
-pub fn validate_body(body: &str, max_size: usize, attributes: &MessageAttributes) -> SqsResult<()> {
+/// A body's own rules, checked before its size against the queue's limit ([`check_size`]).
+pub fn validate_contents(body: &str) -> SqsResult<()> {
     if body.is_empty() {
         return Err(SqsError::missing("MessageBody"));
     }
     if !valid_chars(body) {
         return Err(SqsError::of(ErrorKind::InvalidMessageContents));
     }
-    if size_of(body, attributes) > max_size {
+    Ok(())
+}
+
+/// `size` is [`size_of`] the body and its attributes.
+pub fn check_size(size: usize, max_size: usize) -> SqsResult<()> {
+    if size > max_size {
         return Err(SqsError::invalid_parameter(format!(
             "One or more parameters are invalid. Reason: Message must be shorter than {max_size} bytes."
         )));
@@ -242,6 +248,9 @@ mod tests {
 
     #[test]
     fn body_rules() {
+        let validate_body = |body: &str, max: usize, attributes: &MessageAttributes| {
+            validate_contents(body).and_then(|()| check_size(size_of(body, attributes), max))
+        };
         let none = MessageAttributes::new();
         assert_eq!(
             validate_body("", 10, &none).unwrap_err().kind,

@@ -15,6 +15,7 @@ use crate::engine::attributes::QueueAttributes;
 use crate::engine::fifo::{Attempts, Dedup};
 use crate::engine::message::{Message, NewMessage};
 use crate::engine::receipt::ReceiptHandle;
+use crate::engine::send::Prepared;
 use crate::engine::store::Store;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
@@ -117,7 +118,8 @@ impl Queue {
     }
 
     pub fn send(&self, msg: NewMessage, now: Millis) -> SqsResult<Sent> {
-        let sent = self.lock(now).send(self, msg, now)?;
+        let prepared = Prepared::new(msg)?;
+        let sent = self.lock(now).send(self, prepared, now)?;
         self.notify.notify_waiters();
         Ok(sent)
     }

@@ -14,30 +14,68 @@ use crate::engine::message::{self, Extra, Message, NewMessage};
 use crate::engine::queue::{Queue, QueueState, Sent};
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
-impl QueueState {
-    pub(crate) fn send(&mut self, q: &Queue, msg: NewMessage, now: Millis) -> SqsResult<Sent> {
+/// What a send can check and compute without its queue: done before the queue's lock is
+/// taken, so that the lock (which every sender and receiver of the queue contends for) is
+/// held for the queue's own rules and the insert only. A lock holder descheduled on a busy
+/// machine stalls every other request to that queue.
+pub(crate) struct Prepared {
+    msg: NewMessage,
+    body: Box<str>,
+    size: usize,
+    id: Uuid,
+    digest: [u8; 16],
+    md5_of_attributes: Option<String>,
+    md5_of_system_attributes: Option<String>,
+}
+
+impl Prepared {
+    pub(crate) fn new(mut msg: NewMessage) -> SqsResult<Self> {
         message::validate_attributes(&msg.attributes)?;
-        message::validate_body(
-            &msg.body,
-            self.attributes.maximum_message_size as usize,
-            &msg.attributes,
-        )?;
-        if let Some(trace) = &msg.trace_header {
-            if !message::valid_chars(trace) {
-                return Err(SqsError::of(ErrorKind::InvalidMessageContents));
-            }
-        }
+        message::validate_contents(&msg.body)?;
+        let size = message::size_of(&msg.body, &msg.attributes);
         let digest = md5::digest(&msg.body);
-        let md5_of_body = md5::hex(&digest);
         let md5_of_attributes = md5::of_attributes(&msg.attributes);
         let md5_of_system_attributes = msg
             .trace_header
             .as_ref()
             .and_then(|t| md5::of_attributes(&system_attributes(t)));
+        let body = std::mem::take(&mut msg.body).into_boxed_str();
+        Ok(Prepared {
+            msg,
+            body,
+            size,
+            id: Uuid::new_v4(),
+            digest,
+            md5_of_attributes,
+            md5_of_system_attributes,
+        })
+    }
+}
+
+impl QueueState {
+    pub(crate) fn send(&mut self, q: &Queue, prepared: Prepared, now: Millis) -> SqsResult<Sent> {
+        let Prepared {
+            msg,
+            body,
+            size,
+            id,
+            digest,
+            md5_of_attributes,
+            md5_of_system_attributes,
+        } = prepared;
+        // In SQS's order: the size limit is the queue's, so it is checked here, after the
+        // body's own rules and before the trace header's.
+        message::check_size(size, self.attributes.maximum_message_size as usize)?;
+        if let Some(trace) = &msg.trace_header {
+            if !message::valid_chars(trace) {
+                return Err(SqsError::of(ErrorKind::InvalidMessageContents));
+            }
+        }
+        let md5_of_body = md5::hex(&digest);
         let delay = self.delay_for(q, &msg)?;
         let mut msg = msg;
         let dedup_key = if q.fifo {
-            let (key, id) = self.dedup_key(&msg)?;
+            let (key, id) = self.dedup_key(&msg, &body)?;
             // Content-based ids are returned as MessageDeduplicationId like explicit ones.
             msg.deduplication_id = Some(id);
             Some(key)
@@ -68,7 +106,6 @@ impl QueueState {
                 return Ok(sent);
             }
         }
-        let id = Uuid::new_v4();
         let sequence = if q.fifo {
             self.fifo_counter += 1;
             self.fifo_counter
@@ -79,7 +116,7 @@ impl QueueState {
             self.dedup.record(key, Original { id, sequence }, now);
         }
         self.stats.sent += 1;
-        self.stats.sent_bytes += msg.body.len() as u64;
+        self.stats.sent_bytes += body.len() as u64;
         let extra = (!msg.attributes.is_empty()
             || msg.trace_header.is_some()
             || msg.deduplication_id.is_some())
@@ -95,7 +132,7 @@ impl QueueState {
         self.store.insert(
             Message {
                 id,
-                body: msg.body.into_boxed_str(),
+                body,
                 md5_of_body: digest,
                 extra,
                 group_id: msg.group_id.map(Arc::from),
@@ -144,7 +181,7 @@ impl QueueState {
 
     /// FIFO sends need a group, and a deduplication id unless content-based dedup is on.
     /// Returns the key the dedup window is kept under, and the deduplication id.
-    fn dedup_key(&self, msg: &NewMessage) -> SqsResult<(String, String)> {
+    fn dedup_key(&self, msg: &NewMessage, body: &str) -> SqsResult<(String, String)> {
         let Some(group) = &msg.group_id else {
             return Err(SqsError::missing("MessageGroupId"));
         };
@@ -155,7 +192,7 @@ impl QueueState {
                 id.clone()
             }
             None if self.attributes.content_based_deduplication => {
-                md5::hex(&Sha256::digest(msg.body.as_bytes()))
+                md5::hex(&Sha256::digest(body.as_bytes()))
             }
             None => {
                 return Err(SqsError::invalid_parameter(
