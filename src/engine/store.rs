@@ -1,4 +1,5 @@
 //! The messages of one queue and the ordered indexes that make every operation O(log n).
+//! The messages themselves sit in a ring by sequence number (`slots.rs`).
 //!
 //! Visibility is lazy: a message is visible once `visible_at <= now`. `settle(now)` moves the
 //! messages whose deadline has passed from `pending` into `ready` (and drops the ones past
