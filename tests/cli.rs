@@ -89,6 +89,31 @@ fn print_config_round_trips_a_sqslite_toml() {
     assert_eq!(printed.templates.len(), 1);
 }
 
+#[test]
+fn print_config_keeps_alarms_and_faults() {
+    let dir = std::env::temp_dir().join(format!("sqslite-print-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("drill.toml");
+    std::fs::write(
+        &path,
+        "[alarms]\nstall_seconds = 30\nwebhook = \"http://127.0.0.1:1/hook\"\n\n\
+         [[faults]]\naction = \"ReceiveMessage\"\nqueue = \"payments\"\n\
+         error = \"ServiceUnavailable\"\nprobability = 0.5\n",
+    )
+    .unwrap();
+    let out = sqslite(&["--config", path.to_str().unwrap(), "--print-config"]);
+    assert!(out.status.success(), "{out:?}");
+    let printed = Config::from_text("printed.toml", &String::from_utf8(out.stdout).unwrap())
+        .unwrap()
+        .config;
+    let original = Config::from_file(&path).unwrap().config;
+    assert_eq!(printed.admin.alarms, original.admin.alarms);
+    assert_eq!(printed.admin.alarms.stall_seconds, 30);
+    assert_eq!(printed.admin.faults, original.admin.faults);
+    assert_eq!(printed.admin.faults.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_subcommand_probes_a_running_server() {
     let server = Server::start(Config::ephemeral()).await.unwrap();

@@ -42,6 +42,18 @@ pub fn to_toml(config: &Config) -> String {
     if !templates.is_empty() {
         root.insert("templates".into(), templates.into());
     }
+    if let Ok(alarms) = Value::try_from(&config.admin.alarms) {
+        root.insert("alarms".into(), alarms);
+    }
+    let faults: Vec<Value> = config
+        .admin
+        .faults
+        .iter()
+        .filter_map(|f| Value::try_from(f).ok())
+        .collect();
+    if !faults.is_empty() {
+        root.insert("faults".into(), faults.into());
+    }
     toml::to_string(&root).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
 }
 
