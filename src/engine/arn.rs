@@ -44,7 +44,7 @@ impl<'a> KeyRef<'a> {
         }
     }
 
-    pub fn to_owned(self) -> QueueKey {
+    pub fn to_key(self) -> QueueKey {
         QueueKey::new(self.region, self.account, self.name)
     }
 }

@@ -102,7 +102,7 @@ impl Context {
 
     /// The queue a QueueUrl names; an empty one is a missing parameter.
     pub fn queue_key(&self, queue_url: &str) -> SqsResult<QueueKey> {
-        self.queue_ref(queue_url).map(KeyRef::to_owned)
+        self.queue_ref(queue_url).map(KeyRef::to_key)
     }
 
     /// [`Context::queue_key`] borrowed from the URL, for a lookup that allocates nothing.
@@ -115,7 +115,7 @@ impl Context {
     }
 
     pub fn parse_queue_url(&self, url: &str) -> Option<QueueKey> {
-        self.parse_queue_ref(url).map(KeyRef::to_owned)
+        self.parse_queue_ref(url).map(KeyRef::to_key)
     }
 
     /// Takes the queue from the path only, so a URL minted for another host still works.
