@@ -89,8 +89,11 @@ impl Slots {
         Some(msg)
     }
 
+    /// The ring index of `seq`; `None` below the ring (the side map's range) and for offsets
+    /// no index can hold (a forged receipt handle's sequence number), which then finds nothing.
     fn offset(&self, seq: u64) -> Option<usize> {
-        seq.checked_sub(self.base).map(|o| o as usize)
+        seq.checked_sub(self.base)
+            .and_then(|o| usize::try_from(o).ok())
     }
 
     /// Drops empty slots at the front, moving front messages aside while the ring is mostly
@@ -154,6 +157,7 @@ mod tests {
         assert_eq!(slots.len(), 10);
         assert_eq!(&*slots[&15].body, "15");
         assert!(slots.get(9).is_none() && slots.get(20).is_none());
+        assert!(slots.get(u64::MAX).is_none() && slots.remove(u64::MAX).is_none());
         assert_eq!(&*slots.remove(10).unwrap().body, "10");
         assert!(slots.remove(10).is_none());
         slots.get_mut(11).unwrap().receive_count = 3;
