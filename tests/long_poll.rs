@@ -5,7 +5,11 @@ mod common;
 use std::collections::HashSet;
 use std::time::Duration;
 
+use aws_sdk_sqs::config::http::HttpResponse;
+use aws_sdk_sqs::error::SdkError;
+use aws_sdk_sqs::operation::receive_message::{ReceiveMessageError, ReceiveMessageOutput};
 use common::TestServer;
+use tokio::task::JoinHandle;
 use tokio::time::timeout;
 
 /// Generous wall-clock bound: a waiter that is not woken fails here instead of hanging.
@@ -16,27 +20,32 @@ async fn let_it_park() {
     tokio::time::sleep(Duration::from_millis(100)).await;
 }
 
+type Received = Result<ReceiveMessageOutput, SdkError<ReceiveMessageError, HttpResponse>>;
+
+/// A ReceiveMessage on its own task, waiting `wait` seconds (the queue's default when
+/// `None`); parked on the server by the time this returns.
+async fn parked_receive(t: &TestServer, url: &str, wait: Option<i32>) -> JoinHandle<Received> {
+    let request = t
+        .client
+        .receive_message()
+        .queue_url(url)
+        .set_wait_time_seconds(wait);
+    let waiter = tokio::spawn(request.send());
+    let_it_park().await;
+    waiter
+}
+
 #[tokio::test]
 async fn wakes_as_soon_as_a_message_is_sent() {
     let t = TestServer::start().await;
     let url = t.create_queue("q").await;
-    let client = t.client.clone();
-    let u = url.clone();
-    let waiter = tokio::spawn(async move {
-        client
-            .receive_message()
-            .queue_url(u)
-            .wait_time_seconds(20)
-            .send()
-            .await
-            .unwrap()
-    });
-    let_it_park().await;
+    let waiter = parked_receive(&t, &url, Some(20)).await;
     assert!(!waiter.is_finished());
     t.send(&url, "wake up").await;
     let got = timeout(WAKE, waiter)
         .await
         .expect("woken by the send")
+        .unwrap()
         .unwrap();
     assert_eq!(got.messages()[0].body(), Some("wake up"));
 }
@@ -53,22 +62,12 @@ async fn wakes_when_a_hidden_message_becomes_visible() {
         .send()
         .await
         .unwrap();
-    let client = t.client.clone();
-    let u = url.clone();
-    let waiter = tokio::spawn(async move {
-        client
-            .receive_message()
-            .queue_url(u)
-            .wait_time_seconds(20)
-            .send()
-            .await
-            .unwrap()
-    });
-    let_it_park().await;
+    let waiter = parked_receive(&t, &url, Some(20)).await;
     t.advance(5);
     let got = timeout(WAKE, waiter)
         .await
         .expect("woken by the clock")
+        .unwrap()
         .unwrap();
     assert_eq!(got.messages().len(), 1);
 }
@@ -79,12 +78,8 @@ async fn returns_empty_at_the_deadline_and_not_before() {
     let url = t
         .create_queue_with("q", &[("ReceiveMessageWaitTimeSeconds", "20")])
         .await;
-    let client = t.client.clone();
-    let u = url.clone();
     // No WaitTimeSeconds: the queue's ReceiveMessageWaitTimeSeconds applies.
-    let waiter =
-        tokio::spawn(async move { client.receive_message().queue_url(u).send().await.unwrap() });
-    let_it_park().await;
+    let waiter = parked_receive(&t, &url, None).await;
     t.advance(19);
     let_it_park().await;
     assert!(!waiter.is_finished(), "returned before its wait time");
@@ -92,6 +87,7 @@ async fn returns_empty_at_the_deadline_and_not_before() {
     let got = timeout(WAKE, waiter)
         .await
         .expect("returned at the deadline")
+        .unwrap()
         .unwrap();
     assert!(got.messages().is_empty());
 }
@@ -100,17 +96,7 @@ async fn returns_empty_at_the_deadline_and_not_before() {
 async fn deleting_the_queue_ends_waiting_receives() {
     let t = TestServer::start().await;
     let url = t.create_queue("q").await;
-    let client = t.client.clone();
-    let u = url.clone();
-    let waiter = tokio::spawn(async move {
-        client
-            .receive_message()
-            .queue_url(u)
-            .wait_time_seconds(20)
-            .send()
-            .await
-    });
-    let_it_park().await;
+    let waiter = parked_receive(&t, &url, Some(20)).await;
     t.client
         .delete_queue()
         .queue_url(&url)
