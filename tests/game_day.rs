@@ -169,12 +169,7 @@ async fn a_fault_window_follows_the_server_clock() {
         .unwrap_err();
     assert_eq!(code(&err), "ServiceUnavailable");
     s.advance(10);
-    s.client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
+    s.receive(&url).await;
     // Latency and dropped connections, then clearing every rule.
     let slow = json!({"action": "ListQueues", "latency_ms": 20});
     assert_eq!(post(&s, "/_sqslite/faults", &slow).await.0, 201);
@@ -212,12 +207,7 @@ async fn inspection_shows_states_without_touching_messages() {
         .send()
         .await
         .unwrap();
-    s.client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
+    s.receive(&url).await;
     s.send(&url, "waiting").await;
     for _ in 0..2 {
         let (status, list) = get(&s, "/_sqslite/queues/orders/messages").await;
@@ -276,12 +266,7 @@ async fn localstack_developer_endpoint_answers_in_the_receive_shape() {
     let url = s.server.queue_url("orders");
     s.send(&url, "one").await;
     s.send(&url, "two").await;
-    s.client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
+    s.receive(&url).await;
     let path = format!("/_aws/sqs/messages?QueueUrl={url}");
     let r = s
         .raw("GET", &path, &[("accept", "application/json")], "")
@@ -352,12 +337,7 @@ async fn alarms_fire_and_clear_on_the_clock() {
     assert_eq!(alarm(&a, "stall", "orders")["state"], "ALARM");
     // Two receives, then the third moves it to the DLQ: depth alarm fires, stall clears.
     for _ in 0..3 {
-        s.client
-            .receive_message()
-            .queue_url(&url)
-            .send()
-            .await
-            .unwrap();
+        s.receive(&url).await;
         s.advance(31);
     }
     let (_, a) = get(&s, "/_sqslite/alarms").await;
@@ -374,18 +354,8 @@ async fn metrics_are_prometheus_text_named_after_cloudwatch() {
     let s = TestServer::start().await;
     let url = s.create_queue("orders").await;
     s.send(&url, "hello").await;
-    s.client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
-    s.client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
+    s.receive(&url).await;
+    s.receive(&url).await;
     let r = s.raw("GET", "/metrics", &[], "").await;
     assert_eq!(r.status, 200);
     let line = |name: &str, needle: &str| {
