@@ -98,21 +98,13 @@ async fn redrive_policy_validation_and_canonical_form() {
         ("not json".to_owned(), "RedrivePolicy"),
     ] {
         let err = t
-            .client
-            .set_queue_attributes()
-            .queue_url(&url)
-            .attributes(QueueAttributeName::RedrivePolicy, &bad)
-            .send()
+            .set_attribute(&url, QueueAttributeName::RedrivePolicy, &bad)
             .await
             .unwrap_err();
         assert_eq!(code(&err), "InvalidParameterValue", "{bad}");
         assert!(message(&err).contains(needle), "{bad}: {}", message(&err));
     }
-    t.client
-        .set_queue_attributes()
-        .queue_url(&url)
-        .attributes(QueueAttributeName::RedrivePolicy, "")
-        .send()
+    t.set_attribute(&url, QueueAttributeName::RedrivePolicy, "")
         .await
         .unwrap();
     assert_eq!(t.attribute(&url, "RedrivePolicy").await, "");

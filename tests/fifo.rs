@@ -68,11 +68,7 @@ async fn queue_type_rules() {
         .unwrap_err();
     assert_eq!(code(&err), "InvalidParameterValue");
     let err = t
-        .client
-        .set_queue_attributes()
-        .queue_url(&url)
-        .attributes(QueueAttributeName::FifoQueue, "false")
-        .send()
+        .set_attribute(&url, QueueAttributeName::FifoQueue, "false")
         .await
         .unwrap_err();
     assert_eq!(
@@ -80,11 +76,11 @@ async fn queue_type_rules() {
         "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported."
     );
     let err = t
-        .client
-        .set_queue_attributes()
-        .queue_url(&url)
-        .attributes(QueueAttributeName::FifoThroughputLimit, "perMessageGroupId")
-        .send()
+        .set_attribute(
+            &url,
+            QueueAttributeName::FifoThroughputLimit,
+            "perMessageGroupId",
+        )
         .await
         .unwrap_err();
     assert_eq!(code(&err), "InvalidParameterValue");
@@ -98,11 +94,7 @@ async fn queue_type_rules() {
         .unwrap();
     let std_url = t.create_queue("plain").await;
     let err = t
-        .client
-        .set_queue_attributes()
-        .queue_url(&std_url)
-        .attributes(QueueAttributeName::DeduplicationScope, "queue")
-        .send()
+        .set_attribute(&std_url, QueueAttributeName::DeduplicationScope, "queue")
         .await
         .unwrap_err();
     assert_eq!(

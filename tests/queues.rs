@@ -186,11 +186,7 @@ async fn set_attributes_validates_and_updates_last_modified() {
     let t = TestServer::start().await;
     let url = t.create_queue("q").await;
     t.advance(10);
-    t.client
-        .set_queue_attributes()
-        .queue_url(&url)
-        .attributes(QueueAttributeName::DelaySeconds, "7")
-        .send()
+    t.set_attribute(&url, QueueAttributeName::DelaySeconds, "7")
         .await
         .unwrap();
     assert_eq!(t.attribute(&url, "DelaySeconds").await, "7");
@@ -199,20 +195,12 @@ async fn set_attributes_validates_and_updates_last_modified() {
         (common::T0 / 1000 + 10).to_string()
     );
     let err = t
-        .client
-        .set_queue_attributes()
-        .queue_url(&url)
-        .attributes(QueueAttributeName::DelaySeconds, "901")
-        .send()
+        .set_attribute(&url, QueueAttributeName::DelaySeconds, "901")
         .await
         .unwrap_err();
     assert_eq!(code(&err), "InvalidAttributeValue");
     let err = t
-        .client
-        .set_queue_attributes()
-        .queue_url(&url)
-        .attributes(QueueAttributeName::QueueArn, "x")
-        .send()
+        .set_attribute(&url, QueueAttributeName::QueueArn, "x")
         .await
         .unwrap_err();
     assert_eq!(code(&err), "InvalidAttributeName");

@@ -259,6 +259,27 @@ impl TestServer {
 }
 
 impl TestServer {
+    /// SetQueueAttributes of one attribute, for the test to unwrap or inspect the error of.
+    pub async fn set_attribute(
+        &self,
+        url: &str,
+        name: aws_sdk_sqs::types::QueueAttributeName,
+        value: &str,
+    ) -> Result<
+        aws_sdk_sqs::operation::set_queue_attributes::SetQueueAttributesOutput,
+        aws_sdk_sqs::error::SdkError<
+            aws_sdk_sqs::operation::set_queue_attributes::SetQueueAttributesError,
+            aws_sdk_sqs::config::http::HttpResponse,
+        >,
+    > {
+        self.client
+            .set_queue_attributes()
+            .queue_url(url)
+            .attributes(name, value)
+            .send()
+            .await
+    }
+
     /// A plain ReceiveMessage (one message, queue defaults) that must succeed.
     pub async fn receive(
         &self,
