@@ -130,34 +130,25 @@ async fn redrive_allow_policy_is_enforced() {
         r#"{"redrivePermission":"denyAll"}"#
     );
     let err = t
-        .client
-        .create_queue()
-        .queue_name("src")
-        .attributes(QueueAttributeName::RedrivePolicy, policy("deny", "3"))
-        .send()
+        .try_create_queue("src", &[("RedrivePolicy", &policy("deny", "3"))])
         .await
         .unwrap_err();
     assert_eq!(code(&err), "InvalidParameterValue");
     let err = t
-        .client
-        .create_queue()
-        .queue_name("other")
-        .attributes(QueueAttributeName::RedrivePolicy, policy("picky", "3"))
-        .send()
+        .try_create_queue("other", &[("RedrivePolicy", &policy("picky", "3"))])
         .await
         .unwrap_err();
     assert_eq!(code(&err), "InvalidParameterValue");
     t.create_queue_with("allowed", &[("RedrivePolicy", &policy("picky", "3"))])
         .await;
     let err = t
-        .client
-        .create_queue()
-        .queue_name("x")
-        .attributes(
-            QueueAttributeName::RedriveAllowPolicy,
-            r#"{"redrivePermission":"byQueue","sourceQueueArns":[]}"#,
+        .try_create_queue(
+            "x",
+            &[(
+                "RedriveAllowPolicy",
+                r#"{"redrivePermission":"byQueue","sourceQueueArns":[]}"#,
+            )],
         )
-        .send()
         .await
         .unwrap_err();
     assert_eq!(code(&err), "InvalidParameterValue");

@@ -59,11 +59,7 @@ async fn queue_type_rules() {
     assert_eq!(t.attribute(&url, "DeduplicationScope").await, "queue");
     assert_eq!(t.attribute(&url, "FifoThroughputLimit").await, "perQueue");
     let err = t
-        .client
-        .create_queue()
-        .queue_name("q2")
-        .attributes(QueueAttributeName::FifoQueue, "true")
-        .send()
+        .try_create_queue("q2", &[("FifoQueue", "true")])
         .await
         .unwrap_err();
     assert_eq!(code(&err), "InvalidParameterValue");
@@ -385,11 +381,7 @@ async fn poison_at_the_head_of_a_group_blocks_only_that_group_until_dead_lettere
     let policy = r#"{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:payments-dlq.fifo","maxReceiveCount":3}"#;
     let url = fifo(&t, "payments.fifo", &[("RedrivePolicy", policy)]).await;
     let err = t
-        .client
-        .create_queue()
-        .queue_name("std-src")
-        .attributes(QueueAttributeName::RedrivePolicy, policy)
-        .send()
+        .try_create_queue("std-src", &[("RedrivePolicy", policy)])
         .await
         .unwrap_err();
     assert_eq!(

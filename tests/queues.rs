@@ -18,11 +18,7 @@ async fn create_is_idempotent_for_identical_attributes_only() {
         url
     );
     let err = t
-        .client
-        .create_queue()
-        .queue_name("orders")
-        .attributes(QueueAttributeName::VisibilityTimeout, "46")
-        .send()
+        .try_create_queue("orders", &[("VisibilityTimeout", "46")])
         .await
         .unwrap_err();
     assert!(err.as_service_error().unwrap().is_queue_name_exists());
@@ -47,11 +43,7 @@ async fn bad_names_and_attribute_values_are_rejected() {
         assert_eq!(code(&err), "InvalidParameterValue", "{name}");
     }
     let err = t
-        .client
-        .create_queue()
-        .queue_name("q")
-        .attributes(QueueAttributeName::MessageRetentionPeriod, "59")
-        .send()
+        .try_create_queue("q", &[("MessageRetentionPeriod", "59")])
         .await
         .unwrap_err();
     assert_eq!(code(&err), "InvalidAttributeValue");

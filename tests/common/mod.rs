@@ -57,11 +57,30 @@ impl TestServer {
     }
 
     pub async fn create_queue_with(&self, name: &str, attributes: &[(&str, &str)]) -> String {
+        self.try_create_queue(name, attributes)
+            .await
+            .expect("create queue")
+            .queue_url
+            .unwrap()
+    }
+
+    /// CreateQueue for the test to unwrap or inspect the error of.
+    pub async fn try_create_queue(
+        &self,
+        name: &str,
+        attributes: &[(&str, &str)],
+    ) -> Result<
+        aws_sdk_sqs::operation::create_queue::CreateQueueOutput,
+        aws_sdk_sqs::error::SdkError<
+            aws_sdk_sqs::operation::create_queue::CreateQueueError,
+            aws_sdk_sqs::config::http::HttpResponse,
+        >,
+    > {
         let mut req = self.client.create_queue().queue_name(name);
         for (k, v) in attributes {
             req = req.attributes((*k).into(), (*v).to_owned());
         }
-        req.send().await.expect("create queue").queue_url.unwrap()
+        req.send().await
     }
 
     pub async fn send(&self, url: &str, body: &str) -> String {
