@@ -136,8 +136,8 @@ fn read_queues(app: &App, cfg: &AlarmConfig, now: Millis) -> (Readings, Option<M
             Some(policy.dead_letter_target_arn.clone())
         })
         .collect();
-    let stall_ms = cfg.stall_seconds * 1000;
-    let age_ms = cfg.max_age_seconds * 1000;
+    let stall_ms = cfg.stall_seconds.saturating_mul(1000);
+    let age_ms = cfg.max_age_seconds.saturating_mul(1000);
     let mut out = Vec::new();
     let mut next: Option<Millis> = None;
     let mut due = |t: Millis| next = Some(next.map_or(t, |n| n.min(t)));
@@ -171,7 +171,7 @@ fn read_queues(app: &App, cfg: &AlarmConfig, now: Millis) -> (Readings, Option<M
             0
         };
         if work > 0 && idle < stall_ms {
-            due(since + stall_ms);
+            due(since.saturating_add(stall_ms));
         }
         push(Reading {
             kind: "stall",
@@ -186,7 +186,7 @@ fn read_queues(app: &App, cfg: &AlarmConfig, now: Millis) -> (Readings, Option<M
         if age_ms > 0 {
             let age = oldest.map_or(0, |t| now.saturating_sub(t));
             if let Some(t) = oldest.filter(|_| age < age_ms) {
-                due(t + age_ms);
+                due(t.saturating_add(age_ms));
             }
             push(Reading {
                 kind: "oldest_message_age",

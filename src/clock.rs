@@ -10,6 +10,18 @@ use tokio::sync::watch;
 /// Milliseconds since the Unix epoch; the engine's only unit of time.
 pub type Millis = u64;
 
+/// The latest instant a manual clock may reach: 9999-12-31T23:59:59.999Z. Far enough for any
+/// drill, yet every deadline the engine adds to it (14 days of retention at most) stays
+/// a valid timestamp that SDKs can parse, and far from `u64::MAX`.
+pub const LATEST: Millis = 253_402_300_799_999;
+
+/// Why a manual clock refused to move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutOfRange {
+    /// The furthest the clock could still be advanced, in milliseconds.
+    pub room_ms: Millis,
+}
+
 pub type SleepFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// A source of "now" that can also wait until a given instant of its own time.
@@ -75,10 +87,30 @@ impl ManualClock {
         ManualClock::new(SystemClock.now())
     }
 
+    /// Moves time forward; saturates at [`LATEST`] rather than wrapping round to 1970.
     pub fn advance(&self, by: Duration) {
-        self.now.send_modify(|t| *t += by.as_millis() as Millis);
+        let by = Millis::try_from(by.as_millis()).unwrap_or(Millis::MAX);
+        self.now
+            .send_modify(|t| *t = t.saturating_add(by).min(LATEST.max(*t)));
     }
 
+    /// Moves time forward by `by` ms, or refuses (and stays put) if that passes [`LATEST`].
+    pub fn try_advance(&self, by: Millis) -> Result<Millis, OutOfRange> {
+        let mut outcome = Err(OutOfRange { room_ms: 0 });
+        self.now.send_if_modified(|t| {
+            let room_ms = LATEST.saturating_sub(*t);
+            if by > room_ms {
+                outcome = Err(OutOfRange { room_ms });
+                return false;
+            }
+            *t += by;
+            outcome = Ok(*t);
+            by > 0
+        });
+        outcome
+    }
+
+    /// Moves time forward to `to`; never backwards.
     pub fn set(&self, to: Millis) {
         self.now.send_modify(|t| *t = (*t).max(to));
     }
@@ -118,5 +150,31 @@ mod tests {
         clock.advance(Duration::from_secs(1));
         sleeper.await.unwrap();
         assert_eq!(clock.now(), 31_000);
+    }
+
+    #[test]
+    fn advance_saturates_instead_of_wrapping() {
+        let clock = ManualClock::new(LATEST - 5);
+        clock.advance(Duration::MAX);
+        assert_eq!(clock.now(), LATEST);
+        let beyond = ManualClock::new(u64::MAX - 1);
+        beyond.advance(Duration::from_secs(10));
+        assert_eq!(
+            beyond.now(),
+            u64::MAX - 1,
+            "a clock past LATEST never moves back"
+        );
+    }
+
+    #[test]
+    fn try_advance_refuses_past_the_latest_instant_and_stays_put() {
+        let clock = ManualClock::new(LATEST - 1_000);
+        assert_eq!(clock.try_advance(1_001), Err(OutOfRange { room_ms: 1_000 }));
+        assert_eq!(
+            clock.try_advance(u64::MAX),
+            Err(OutOfRange { room_ms: 1_000 })
+        );
+        assert_eq!(clock.now(), LATEST - 1_000);
+        assert_eq!(clock.try_advance(1_000), Ok(LATEST));
     }
 }

@@ -149,10 +149,10 @@ impl Faults {
     pub fn add(&self, spec: FaultSpec, now: Millis) -> Result<Rule, String> {
         let kind = spec.validate()?;
         let ms = |s: f64| (s * 1000.0).round() as Millis;
-        let active_from = now + spec.after_seconds.map_or(0, ms);
+        let active_from = now.saturating_add(spec.after_seconds.map_or(0, ms));
         let rule = Rule {
             id: self.next_id.fetch_add(1, Ordering::Relaxed) + 1,
-            active_until: spec.for_seconds.map(|s| active_from + ms(s)),
+            active_until: spec.for_seconds.map(|s| active_from.saturating_add(ms(s))),
             active_from,
             spec,
             hits: 0,

@@ -102,7 +102,7 @@ pub async fn receive_message(
         attempt_id: input.receive_request_attempt_id.clone(),
         short_poll: wait == 0,
     };
-    let deadline = start + u64::from(wait) * 1000;
+    let deadline = start.saturating_add(u64::from(wait) * 1000);
     let selection = Selection::new(&input);
     loop {
         // Registered before looking, so a send between the look and the wait still wakes us.

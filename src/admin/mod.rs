@@ -7,7 +7,6 @@ mod localstack;
 pub mod settings;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
@@ -113,8 +112,34 @@ fn clock(app: &App) -> HttpResponse {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Advance {
-    seconds: Option<f64>,
-    milliseconds: Option<u64>,
+    seconds: Option<serde_json::Number>,
+    milliseconds: Option<serde_json::Number>,
+}
+
+impl Advance {
+    /// The step in milliseconds; a negative, fractional-ms, non-finite or absurd step is a 400.
+    fn millis(&self) -> Result<u64, Problem> {
+        let limit = crate::clock::LATEST;
+        match (&self.seconds, &self.milliseconds) {
+            (Some(s), None) => match s.as_f64() {
+                Some(s) if s.is_finite() && s >= 0.0 && s * 1000.0 <= limit as f64 => {
+                    Ok((s * 1000.0).round() as u64)
+                }
+                _ => Err(Problem::bad(format!(
+                    "`seconds` must be a number from 0 to {}, got {s}",
+                    limit / 1000
+                ))),
+            },
+            (None, Some(ms)) => ms.as_u64().filter(|ms| *ms <= limit).ok_or_else(|| {
+                Problem::bad(format!(
+                    "`milliseconds` must be a whole number from 0 to {limit}, got {ms}"
+                ))
+            }),
+            _ => Err(Problem::bad(
+                "give exactly one of `seconds` or `milliseconds`, e.g. {\"seconds\": 31}",
+            )),
+        }
+    }
 }
 
 fn advance(app: &App, body: &[u8]) -> Answer {
@@ -124,17 +149,14 @@ fn advance(app: &App, body: &[u8]) -> Answer {
         ));
     };
     let input: Advance = parse(body)?;
-    let ms = match (input.seconds, input.milliseconds) {
-        (Some(s), None) if s.is_finite() && s >= 0.0 => (s * 1000.0).round() as u64,
-        (None, Some(ms)) => ms,
-        (Some(_), None) => return Err(Problem::bad("`seconds` must be a number >= 0")),
-        _ => {
-            return Err(Problem::bad(
-                "give exactly one of `seconds` or `milliseconds`, e.g. {\"seconds\": 31}",
-            ))
-        }
-    };
-    clock.advance(Duration::from_millis(ms));
+    let ms = input.millis()?;
+    clock.try_advance(ms).map_err(|e| {
+        Problem::bad(format!(
+            "advancing {ms} ms would move the clock past 9999-12-31T23:59:59.999Z; \
+             it can move at most {} ms more",
+            e.room_ms
+        ))
+    })?;
     // Long polls wake through the clock's own channel; the ticker re-plans its deadlines.
     app.ticker.notify_one();
     Ok(clock_answer(app, ms))

@@ -36,7 +36,7 @@ impl Dedup {
     }
 
     pub fn record(&mut self, key: String, original: Original, now: Millis) {
-        let until = now + WINDOW_MS;
+        let until = now.saturating_add(WINDOW_MS);
         self.order.push_back((until, key.clone()));
         self.seen.insert(key, (original, until));
     }
@@ -73,7 +73,8 @@ impl Attempts {
     }
 
     pub fn record(&mut self, id: String, delivered: Vec<(u64, u32)>, now: Millis) {
-        self.seen.insert(id, (now + WINDOW_MS, delivered));
+        self.seen
+            .insert(id, (now.saturating_add(WINDOW_MS), delivered));
     }
 }
 

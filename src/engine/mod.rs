@@ -62,7 +62,7 @@ impl Registry {
         if self
             .deleted
             .get(&key)
-            .is_some_and(|at| now < *at + DELETED_RECENTLY_MS)
+            .is_some_and(|at| now < at.saturating_add(DELETED_RECENTLY_MS))
         {
             return Err(SqsError::of(ErrorKind::QueueDeletedRecently));
         }

@@ -140,7 +140,7 @@ impl Queue {
     pub fn purge(&self, now: Millis) -> SqsResult<()> {
         let mut state = self.lock(now);
         if let Some(last) = state.last_purge {
-            if now < last + 60_000 {
+            if now < last.saturating_add(60_000) {
                 return Err(SqsError::new(
                     ErrorKind::PurgeQueueInProgress,
                     format!(
@@ -251,8 +251,8 @@ impl QueueState {
             ));
         }
         let first = msg.first_received_at.unwrap_or(now);
-        let until = now + Millis::from(seconds) * 1000;
-        if until > first + Millis::from(MAX_VISIBILITY_SECONDS) * 1000 {
+        let until = now.saturating_add(Millis::from(seconds) * 1000);
+        if until > first.saturating_add(Millis::from(MAX_VISIBILITY_SECONDS) * 1000) {
             return Err(SqsError::invalid_value(
                 seconds,
                 "VisibilityTimeout",

@@ -140,7 +140,7 @@ impl QueueState {
                 sent_at: now,
                 enqueued_at: now,
                 first_received_at: None,
-                visible_at: now + Millis::from(delay) * 1000,
+                visible_at: now.saturating_add(Millis::from(delay) * 1000),
                 receive_count: 0,
                 sequence,
             },

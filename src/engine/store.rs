@@ -292,7 +292,7 @@ impl Store {
         if let Some(m) = self.msgs.get_mut(seq) {
             m.receive_count += 1;
             m.first_received_at.get_or_insert(now);
-            m.visible_at = now + visibility_ms;
+            m.visible_at = now.saturating_add(visibility_ms);
         }
         self.enter(seq, now);
         delivered.push(seq);

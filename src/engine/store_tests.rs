@@ -14,7 +14,7 @@ fn msg(now: Millis, delay: Millis, group: Option<&str>) -> Message {
         sent_at: now,
         enqueued_at: now,
         first_received_at: None,
-        visible_at: now + delay,
+        visible_at: now.saturating_add(delay),
         receive_count: 0,
         sequence: 0,
     }
@@ -125,4 +125,26 @@ fn a_message_costs_little_beyond_its_body() {
     let size = std::mem::size_of::<Message>();
     println!("Message is {size} bytes");
     assert!(size <= 144, "Message grew to {size} bytes");
+}
+
+#[test]
+fn deadlines_near_the_end_of_time_saturate_instead_of_wrapping() {
+    let end = Millis::MAX - 10;
+    let mut s = Store::new(false);
+    s.insert(msg(end, 900_000, None), end);
+    s.insert(msg(end, 0, None), end);
+    assert_eq!(
+        (s.visible(), s.delayed()),
+        (1, 1),
+        "a wrapped delay would be visible"
+    );
+    let (got, _) = s.receive(end, 10, 43_200_000, |_| Disposition::Deliver);
+    assert_eq!(got.len(), 1);
+    s.settle(end + 5, DAY);
+    assert_eq!((s.visible(), s.delayed(), s.in_flight()), (0, 1, 1));
+    let (again, _) = s.receive(end + 5, 10, 30_000, |_| Disposition::Deliver);
+    assert!(
+        again.is_empty(),
+        "a wrapped visibility deadline would redeliver at once"
+    );
 }
