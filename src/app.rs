@@ -20,7 +20,7 @@ pub struct App {
 impl App {
     pub fn new(config: Config, clock: SharedClock) -> Self {
         App {
-            registry: Registry::new(),
+            registry: Registry::with_strict(config.strict),
             clock,
             config,
             tasks: MoveTasks::default(),

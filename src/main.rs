@@ -67,6 +67,9 @@ struct Args {
     /// Create queues on first use by SendMessage, ReceiveMessage or GetQueueUrl.
     #[arg(long, env = "SQSLITE_AUTO_CREATE")]
     auto_create: bool,
+    /// SQS's 60-second guards: QueueDeletedRecently and PurgeQueueInProgress (off by default).
+    #[arg(long, env = "SQSLITE_STRICT")]
+    strict: bool,
     /// `manual` freezes time until it is advanced through the admin API [default: system].
     #[arg(long, env = "SQSLITE_CLOCK", value_enum)]
     clock: Option<ClockArg>,
@@ -187,6 +190,7 @@ fn effective_config(args: Args) -> Result<Config, String> {
     config.port = args.port.unwrap_or(config.port);
     config.public_url = args.public_url.or(config.public_url);
     config.auto_create |= args.auto_create;
+    config.strict |= args.strict;
     config.admin.enabled &= !args.no_admin;
     if let Some(style) = args.url_style {
         config.url_style = match style {

@@ -14,6 +14,7 @@ fn sqslite(args: &[&str]) -> Output {
         .args(args)
         .env_remove("SQSLITE_PORT")
         .env_remove("SQSLITE_CONFIG")
+        .env_remove("SQSLITE_STRICT")
         .output()
         .expect("binary runs")
 }
@@ -112,6 +113,29 @@ fn print_config_keeps_alarms_and_faults() {
     assert_eq!(printed.admin.faults, original.admin.faults);
     assert_eq!(printed.admin.faults.len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn printed(out: &Output) -> Config {
+    assert!(out.status.success(), "{out:?}");
+    Config::from_text("printed.toml", &String::from_utf8_lossy(&out.stdout))
+        .expect("printed config parses")
+        .config
+}
+
+/// The 60-second guards are off unless `--strict`, SQSLITE_STRICT or `strict = true` asks.
+#[test]
+fn strict_comes_from_the_flag_the_environment_or_the_file() {
+    assert!(!printed(&sqslite(&["--print-config"])).strict);
+    assert!(printed(&sqslite(&["--strict", "--print-config"])).strict);
+    let by_env = Command::new(env!("CARGO_BIN_EXE_sqslite"))
+        .args(["--print-config"])
+        .env_remove("SQSLITE_CONFIG")
+        .env("SQSLITE_STRICT", "true")
+        .output()
+        .expect("binary runs");
+    assert!(printed(&by_env).strict);
+    let file = Config::from_text("s.toml", "[server]\nstrict = true\n").unwrap();
+    assert!(file.config.strict);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

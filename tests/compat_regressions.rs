@@ -228,7 +228,11 @@ async fn message_ids_are_valid_batch_entry_ids() {
 /// the `x-amzn-query-error` header are what boto3 and JS v3 build their typed error from.
 #[tokio::test]
 async fn query_mode_header_and_modelled_status() {
-    let t = TestServer::start().await;
+    let t = TestServer::start_with(sqslite::Config {
+        strict: true,
+        ..sqslite::Config::ephemeral()
+    })
+    .await;
     let url = t.create_queue("purged").await;
     let body = format!(r#"{{"QueueUrl":"{url}"}}"#);
     let headers = [

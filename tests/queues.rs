@@ -305,59 +305,6 @@ async fn permissions_live_in_the_policy_attribute() {
 }
 
 #[tokio::test]
-async fn purge_once_a_minute() {
-    let t = TestServer::start().await;
-    let url = t.create_queue("p").await;
-    t.send(&url, "a").await;
-    t.client.purge_queue().queue_url(&url).send().await.unwrap();
-    assert_eq!(t.counts(&url).await, (0, 0, 0));
-    let err = t
-        .client
-        .purge_queue()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap_err();
-    assert!(err.as_service_error().unwrap().is_purge_queue_in_progress());
-    assert_eq!(
-        message(&err),
-        "Only one PurgeQueue operation on p is allowed every 60 seconds."
-    );
-    t.advance(60);
-    t.client.purge_queue().queue_url(&url).send().await.unwrap();
-}
-
-#[tokio::test]
-async fn delete_then_recreate_after_sixty_seconds() {
-    let t = TestServer::start().await;
-    let url = t.create_queue("gone").await;
-    t.client
-        .delete_queue()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
-    let err = t
-        .client
-        .delete_queue()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap_err();
-    assert!(err.as_service_error().unwrap().is_queue_does_not_exist());
-    let err = t
-        .client
-        .create_queue()
-        .queue_name("gone")
-        .send()
-        .await
-        .unwrap_err();
-    assert!(err.as_service_error().unwrap().is_queue_deleted_recently());
-    t.advance(60);
-    t.create_queue("gone").await;
-}
-
-#[tokio::test]
 async fn regions_and_accounts_are_separate_namespaces() {
     let t = TestServer::start().await;
     let east = t.create_queue("same").await;

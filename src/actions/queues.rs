@@ -151,5 +151,6 @@ pub struct PurgeQueue {
 }
 
 pub async fn purge_queue(input: PurgeQueue, app: &App, ctx: &Context) -> SqsResult<()> {
-    queue(app, ctx, &input.queue_url)?.purge(app.now())
+    let queue = queue(app, ctx, &input.queue_url)?;
+    app.registry.purge(&queue, app.now())
 }

@@ -43,6 +43,10 @@ pub struct Config {
     pub clock: ClockKind,
     /// Creates any queue on first use by SendMessage, ReceiveMessage or GetQueueUrl.
     pub auto_create: bool,
+    /// SQS's 60-second guards: QueueDeletedRecently when a deleted queue's name is reused
+    /// within 60 s, PurgeQueueInProgress for a second purge within 60 s. Off by default, since
+    /// test suites create, purge and delete the same queue names many times a minute.
+    pub strict: bool,
     /// Queues that exist before the first request is served, created in dependency order.
     pub queues: Vec<QueueDecl>,
     /// Queues whose name starts with a template's prefix are created on first use from it.
@@ -62,6 +66,7 @@ impl Default for Config {
             url_style: UrlStyle::Host,
             clock: ClockKind::System,
             auto_create: false,
+            strict: false,
             queues: Vec::new(),
             templates: Vec::new(),
             admin: crate::admin::settings::AdminConfig::default(),

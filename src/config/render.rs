@@ -24,6 +24,7 @@ pub fn to_toml(config: &Config) -> String {
     };
     server.insert("clock".into(), clock.into());
     server.insert("auto_create".into(), config.auto_create.into());
+    server.insert("strict".into(), config.strict.into());
     let mut root = Table::new();
     root.insert("server".into(), server.into());
     let queues: Vec<Value> = config

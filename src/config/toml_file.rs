@@ -40,6 +40,7 @@ const SERVER_KEYS: &[&str] = &[
     "url_style",
     "clock",
     "auto_create",
+    "strict",
 ];
 const QUEUE_KEYS: &[&str] = &[
     "name",
@@ -147,6 +148,7 @@ fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), Config
             "account_id" => config.account_id = src.string(e)?,
             "public_url" => config.public_url = Some(src.string(e)?),
             "auto_create" => config.auto_create = src.boolean(e)?,
+            "strict" => config.strict = src.boolean(e)?,
             "url_style" => {
                 config.url_style = match src.string(e)?.as_str() {
                     "host" => UrlStyle::Host,

@@ -32,20 +32,32 @@ use queue::{Queue, QueueState};
 use redrive::RedrivePolicy;
 use store::Disposition;
 
-const DELETED_RECENTLY_MS: Millis = 60_000;
+/// How long SQS's guards last: a deleted queue's name, a purge (strict mode only).
+const GUARD_MS: Millis = 60_000;
 
 /// All queues of all accounts and regions.
 #[derive(Debug, Default)]
 pub struct Registry {
     /// FxHash: keys are queue names of a local emulator, not an attack surface.
     queues: DashMap<QueueKey, Arc<Queue>, FxBuildHasher>,
+    /// When each name was deleted; kept only in strict mode.
     deleted: DashMap<QueueKey, Millis, FxBuildHasher>,
     next_uid: AtomicU64,
+    /// SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress) are enforced.
+    strict: bool,
 }
 
 impl Registry {
     pub fn new() -> Self {
         Registry::default()
+    }
+
+    /// A registry that enforces SQS's 60-second guards (`--strict`), or not.
+    pub fn with_strict(strict: bool) -> Self {
+        Registry {
+            strict,
+            ..Registry::default()
+        }
     }
 
     pub fn create(
@@ -62,7 +74,7 @@ impl Registry {
         if self
             .deleted
             .get(&key)
-            .is_some_and(|at| now < at.saturating_add(DELETED_RECENTLY_MS))
+            .is_some_and(|at| now < at.saturating_add(GUARD_MS))
         {
             return Err(SqsError::of(ErrorKind::QueueDeletedRecently));
         }
@@ -105,8 +117,16 @@ impl Registry {
             .remove(key)
             .ok_or_else(SqsError::queue_does_not_exist)?;
         queue.mark_deleted();
-        self.deleted.insert(key, now);
+        if self.strict {
+            self.deleted.insert(key, now);
+        }
         Ok(())
+    }
+
+    /// PurgeQueue; in strict mode a second purge within 60 s is PurgeQueueInProgress.
+    pub fn purge(&self, queue: &Queue, now: Millis) -> SqsResult<()> {
+        let guard = if self.strict { GUARD_MS } else { 0 };
+        queue.purge(now, guard)
     }
 
     /// Queues of one account and region whose name starts with `prefix`, by name.

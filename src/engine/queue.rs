@@ -137,10 +137,11 @@ impl Queue {
         Ok(())
     }
 
-    pub fn purge(&self, now: Millis) -> SqsResult<()> {
+    /// Empties the queue; refused while `guard` ms have not passed since the last purge.
+    pub fn purge(&self, now: Millis, guard: Millis) -> SqsResult<()> {
         let mut state = self.lock(now);
         if let Some(last) = state.last_purge {
-            if now < last.saturating_add(60_000) {
+            if now < last.saturating_add(guard) {
                 return Err(SqsError::new(
                     ErrorKind::PurgeQueueInProgress,
                     format!(
