@@ -38,6 +38,8 @@ enum UrlStyleArg {
 /// An Amazon SQS-compatible server: point any AWS SDK at it by changing the endpoint URL.
 ///
 /// Flags and SQSLITE_* variables win over the config file, which wins over the defaults.
+// Each bool is an independent on/off flag of the command line, not a hidden state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Parser)]
 #[command(name = "sqslite", version)]
 struct Args {
