@@ -78,7 +78,7 @@ pub fn on_first_use(app: &App, ctx: &Context, action: &Action) {
 }
 
 fn create(app: &App, decl: &QueueDecl, key: &QueueKey, now: crate::clock::Millis) -> SqsResult<()> {
-    crate::actions::tags::check_tags(&decl.tags)?;
+    crate::actions::tags::check_tags(&decl.tags, &key.name)?;
     let attributes = attributes_of(decl, key);
     app.registry
         .create(key.clone(), &attributes, decl.tags.clone(), now)?;
@@ -177,7 +177,7 @@ fn check_templates(config: &Config) -> Result<(), String> {
         let fifo = attributes.get("FifoQueue").is_some_and(|v| v == "true");
         QueueAttributes::new(fifo)
             .apply(&attributes, true)
-            .and_then(|()| crate::actions::tags::check_tags(&t.queue.tags))
+            .and_then(|()| crate::actions::tags::check_tags(&t.queue.tags, &t.prefix))
             .map_err(|e| describe(&t.queue, &e.to_string()))?;
     }
     Ok(())

@@ -177,8 +177,9 @@ async fn send_rules_and_sequence_numbers() {
         )
         .send()
         .await
-        .unwrap();
-    assert_eq!(batch.failed()[0].code(), "InvalidParameterValue");
+        .unwrap_err();
+    // A FIFO batch entry without its group fails the whole batch [aws-recorded].
+    assert_eq!(code(&batch), "InvalidParameterValue");
 }
 
 #[tokio::test]

@@ -270,7 +270,7 @@ async fn permissions_live_in_the_policy_attribute() {
     let policy: serde_json::Value =
         serde_json::from_str(&t.attribute(&url, "Policy").await).unwrap();
     assert_eq!(policy["Statement"][0]["Sid"], "l1");
-    assert_eq!(policy["Statement"][0]["Action"][0], "SQS:SendMessage");
+    assert_eq!(policy["Statement"][0]["Action"], "SQS:SendMessage");
     let err = t
         .client
         .add_permission()

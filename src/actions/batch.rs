@@ -33,9 +33,7 @@ pub fn check<E: Entry>(entries: &[E], entry_name: &str) -> SqsResult<()> {
     // (which was 6% of a send/receive/delete pipeline's instructions).
     for (i, entry) in entries.iter().enumerate() {
         let id = entry.id();
-        if id.is_empty() {
-            return Err(SqsError::missing("Id"));
-        }
+        // An empty or missing Id is a malformed one, not a missing parameter [aws-recorded].
         let valid = (1..=80).contains(&id.len())
             && id
                 .bytes()
@@ -73,11 +71,13 @@ impl Failure {
     }
 }
 
-/// `Successful` and `Failed` are required members: always present, even when empty.
+/// SQS leaves out an empty `Failed` [aws-recorded]; the SDKs default the absent member. An
+/// all-failed batch keeps its empty `Successful`: that SQS omits it too is unverified.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct Output<T> {
     pub successful: Vec<T>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failed: Vec<Failure>,
 }
 

@@ -34,7 +34,7 @@ pub async fn create_queue(
     app: &App,
     ctx: &Context,
 ) -> SqsResult<QueueUrlOutput> {
-    super::tags::check_tags(&input.tags)?;
+    super::tags::check_tags(&input.tags, &input.queue_name)?;
     let key = ctx.key(&input.queue_name);
     app.registry
         .create(key.clone(), &input.attributes, input.tags, app.now())?;

@@ -158,7 +158,8 @@ impl Selection {
 
     fn wants_message(&self, name: &str) -> bool {
         self.message.iter().any(|pattern| match pattern.as_str() {
-            "All" | ".*" => true,
+            // All three mean every attribute [aws-recorded].
+            "All" | ".*" | "*" => true,
             p => p
                 .strip_suffix(".*")
                 .map_or(p == name, |prefix| name.starts_with(prefix)),

@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 use super::batch::{self, Entry};
 use super::queue;
 use crate::app::App;
+use crate::clock::Millis;
 use crate::engine::message::{self, AttrData, AttrValue, MessageAttributes, NewMessage};
-use crate::engine::queue::Sent;
+use crate::engine::queue::{Queue, Sent};
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::Context;
 
@@ -113,7 +114,9 @@ impl MessageFields {
             body: self.message_body,
             attributes: attributes(self.message_attributes)?,
             delay_seconds: self.delay_seconds,
-            trace_header: trace_header(self.message_system_attributes)?,
+            // The header counts only when the request names no AWSTraceHeader itself.
+            trace_header: trace_header(self.message_system_attributes)?
+                .or_else(|| ctx.trace_header.clone()),
             group_id: self.message_group_id,
             deduplication_id: self.message_deduplication_id,
             sender_id: ctx.sender_id.clone(),
@@ -182,20 +185,15 @@ pub async fn send_message_batch(
 ) -> SqsResult<batch::Output<SendOutput>> {
     let queue = queue(app, ctx, &input.queue_url)?;
     batch::check(&input.entries, "SendMessageBatchRequestEntry")?;
+    let now = app.now();
+    if queue.fifo {
+        check_fifo_entries(&input.entries, &queue, now)?;
+    }
     let mut total = 0;
     let mut prepared = Vec::with_capacity(input.entries.len());
     for mut entry in input.entries {
         let id = std::mem::take(&mut entry.id);
-        let fifo = queue.fifo;
-        let new = entry.into_new(ctx).and_then(|m| {
-            // In a batch a missing group id is a bad value, not a missing parameter.
-            if fifo && m.group_id.is_none() {
-                return Err(SqsError::invalid_parameter(
-                    "The request must contain the parameter MessageGroupId.",
-                ));
-            }
-            Ok(m)
-        });
+        let new = entry.into_new(ctx);
         if let Ok(m) = &new {
             total += message::size_of(&m.body, &m.attributes);
         }
@@ -210,11 +208,27 @@ pub async fn send_message_batch(
             ),
         ));
     }
-    let now = app.now();
     Ok(batch::run(prepared, |p| {
         let sent = queue.send(p.new?, now)?;
         Ok(SendOutput::new(Some(p.id), sent))
     }))
+}
+
+/// On a FIFO queue an entry without its group, or without a deduplication id the queue
+/// cannot derive, fails the whole batch, not the entry [aws-recorded].
+fn check_fifo_entries(entries: &[SendEntry], queue: &Queue, now: Millis) -> SqsResult<()> {
+    let content_based = queue.lock(now).attributes.content_based_deduplication;
+    for entry in entries {
+        if entry.message_group_id.is_none() {
+            return Err(SqsError::invalid_parameter(
+                "The request must contain the parameter MessageGroupId.",
+            ));
+        }
+        if entry.message_deduplication_id.is_none() && !content_based {
+            return Err(message::no_deduplication_id());
+        }
+    }
+    Ok(())
 }
 
 struct Prepared {

@@ -87,7 +87,8 @@ impl QueueAttributes {
         }
     }
 
-    /// Applies a CreateQueue/SetQueueAttributes map; `creating` allows `FifoQueue`.
+    /// Applies a CreateQueue/SetQueueAttributes map; `creating` words a type mismatch as a
+    /// bad value rather than a change of type.
     /// Either every attribute applies or none does.
     pub fn apply(&mut self, map: &BTreeMap<String, String>, creating: bool) -> SqsResult<()> {
         let mut next = self.clone();
@@ -112,8 +113,9 @@ impl QueueAttributes {
                 format!("You can specify the {name} only when FifoQueue is set to true."),
             ));
         }
-        let fifo_only_on_standard = !self.fifo_queue && FIFO_ONLY.contains(&name);
-        if fifo_only_on_standard && !(creating && name == "FifoQueue" && value == "false") {
+        // SQS refuses even `FifoQueue=false` on a standard queue: the attribute does not
+        // exist there [aws-recorded].
+        if !self.fifo_queue && FIFO_ONLY.contains(&name) {
             return Err(unknown_attribute(name));
         }
         match name {
@@ -134,16 +136,19 @@ impl QueueAttributes {
                 self.kms_data_key_reuse_period_seconds = Some(int(name, value, 60, 86_400)?);
             }
             "SqsManagedSseEnabled" => self.sqs_managed_sse_enabled = boolean(name, value)?,
-            "FifoQueue" if creating => {
-                if boolean(name, value)? != self.fifo_queue {
-                    return Err(invalid_value(name));
-                }
-            }
+            // Restating a FIFO queue's type is accepted; changing it never is
+            // [aws-recorded: SetQueueAttributes FifoQueue=true on a FIFO queue succeeds].
             "FifoQueue" => {
-                return Err(SqsError::new(
-                    ErrorKind::InvalidAttributeValue,
-                    "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
-                ))
+                if boolean(name, value)? != self.fifo_queue {
+                    return Err(if creating {
+                        invalid_value(name)
+                    } else {
+                        SqsError::new(
+                            ErrorKind::InvalidAttributeValue,
+                            "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
+                        )
+                    });
+                }
             }
             "ContentBasedDeduplication" => self.content_based_deduplication = boolean(name, value)?,
             "DeduplicationScope" => {
@@ -319,6 +324,14 @@ mod tests {
             .apply(&map(&[("DeduplicationScope", "queue")]), true)
             .unwrap_err();
         assert_eq!(err.kind, ErrorKind::InvalidAttributeName);
+        assert_eq!(
+            err.message,
+            "You can specify the DeduplicationScope only when FifoQueue is set to true."
+        );
+        let err = attrs
+            .apply(&map(&[("FifoQueue", "false")]), true)
+            .unwrap_err();
+        assert_eq!(err.message, "Unknown Attribute FifoQueue.");
     }
 
     #[test]

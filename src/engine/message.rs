@@ -160,11 +160,12 @@ pub fn validate_attributes(attributes: &MessageAttributes) -> SqsResult<()> {
 
 fn validate_attribute(name: &str, value: &AttrValue) -> SqsResult<()> {
     let lower = name.to_ascii_lowercase();
+    // Letters and digits of any script: SQS accepts `attr.1øßä` [aws-recorded].
     let name_ok = !name.is_empty()
-        && name.len() <= 256
+        && name.chars().count() <= 256
         && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
         && !name.starts_with('.')
         && !name.ends_with('.')
         && !name.contains("..");
@@ -191,8 +192,13 @@ fn validate_attribute(name: &str, value: &AttrValue) -> SqsResult<()> {
     }
     match (&value.data, base) {
         (AttrData::String(s), "String" | "Number") if !s.is_empty() => {
+            // A bad value is a bad parameter, unlike a bad body [aws-recorded: U+0008 and
+            // U+000B give InvalidParameterValue]; the wording is ours (unverified).
             if !valid_chars(s) {
-                return Err(SqsError::of(ErrorKind::InvalidMessageContents));
+                return Err(SqsError::invalid_parameter(format!(
+                    "Message (user) attribute '{name}' contains invalid characters. {}",
+                    ErrorKind::InvalidMessageContents.default_message()
+                )));
             }
             if base == "Number" && !is_number(s) {
                 return Err(SqsError::invalid_parameter(format!(
@@ -233,6 +239,13 @@ pub fn validate_token(parameter: &str, value: &str) -> SqsResult<()> {
             &format!("{parameter} can only include alphanumeric and punctuation characters. 1 to 128 in length."),
         ))
     }
+}
+
+/// A FIFO send without MessageDeduplicationId to a queue without content-based deduplication.
+pub fn no_deduplication_id() -> SqsError {
+    SqsError::invalid_parameter(
+        "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+    )
 }
 
 #[cfg(test)]
@@ -280,6 +293,10 @@ mod tests {
             validate_attributes(&m)
         };
         assert!(check("ok.name-1", string("Number.float", "-3.5e10")).is_ok());
+        assert!(check("attr.1øßä", string("String", "Valida")).is_ok());
+        assert!(check("Invalid-§-attr", string("String", "v")).is_err());
+        let err = check("n", string("String", "Invalid-\u{8},\u{b}")).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::InvalidParameterValue);
         assert!(check("AWS.x", string("String", "v")).is_err());
         assert!(check("a..b", string("String", "v")).is_err());
         assert!(check("n", string("Number", "abc")).is_err());

@@ -61,11 +61,8 @@ pub fn add(
     if statements.iter().any(|s| s["Sid"] == label) {
         return Err(label_error(label, "Already exists."));
     }
-    let principals: Vec<String> = accounts
-        .iter()
-        .map(|a| format!("arn:aws:iam::{a}:root"))
-        .collect();
-    let actions: Vec<String> = actions.iter().map(|a| format!("SQS:{a}")).collect();
+    let principals = one_or_list(accounts.iter().map(|a| format!("arn:aws:iam::{a}:root")));
+    let actions = one_or_list(actions.iter().map(|a| format!("SQS:{a}")));
     statements.push(json!({
         "Sid": label,
         "Effect": "Allow",
@@ -86,6 +83,17 @@ pub fn remove(policy: Option<&str>, queue_arn: &str, label: &str) -> SqsResult<O
         return Err(label_error(label, "can't find label."));
     }
     Ok((!statements.is_empty()).then(|| doc.to_string()))
+}
+
+/// SQS writes a single action (or principal) as a string and several as a list
+/// [aws-recorded for the action; the principal follows IAM's same convention, unverified].
+fn one_or_list(items: impl Iterator<Item = String>) -> Value {
+    let mut list: Vec<Value> = items.map(Value::String).collect();
+    if list.len() == 1 {
+        list.pop().unwrap_or_default()
+    } else {
+        Value::Array(list)
+    }
 }
 
 fn parse(policy: Option<&str>, queue_arn: &str) -> Value {

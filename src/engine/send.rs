@@ -194,11 +194,7 @@ impl QueueState {
             None if self.attributes.content_based_deduplication => {
                 md5::hex(&Sha256::digest(body.as_bytes()))
             }
-            None => {
-                return Err(SqsError::invalid_parameter(
-                    "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
-                ))
-            }
+            None => return Err(message::no_deduplication_id()),
         };
         let key = match self.attributes.deduplication_scope {
             DeduplicationScope::Queue => id.clone(),

@@ -3,11 +3,13 @@
 
 use std::sync::{Arc, LazyLock};
 
-use hyper::header::{HeaderMap, AUTHORIZATION, HOST};
+use hyper::header::{HeaderMap, HeaderName, AUTHORIZATION, HOST};
 
 use crate::config::{Config, UrlStyle};
 use crate::engine::arn::{KeyRef, QueueKey};
 use crate::error::{SqsError, SqsResult};
+
+const X_AMZN_TRACE_ID: HeaderName = HeaderName::from_static("x-amzn-trace-id");
 
 static ANONYMOUS: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from("AIDAIT2UOQQY3AUEKVGXU"));
 
@@ -23,6 +25,9 @@ pub struct Context {
     pub base_url: String,
     /// The request path, which names the queue for path-style Query requests.
     pub path_queue: Option<String>,
+    /// The `X-Amzn-Trace-Id` header, which SendMessage keeps as the message's AWSTraceHeader
+    /// unless the request sets that system attribute itself.
+    pub trace_header: Option<String>,
 }
 
 impl Context {
@@ -82,6 +87,11 @@ impl Context {
         let mut base_url = base_url;
         base_url.truncate(base_url.trim_end_matches('/').len());
         let path_queue = (!path.trim_matches('/').is_empty()).then(|| path.to_owned());
+        let trace_header = headers
+            .get(X_AMZN_TRACE_ID)
+            .and_then(|v| v.to_str().ok())
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned);
         Context {
             request_id,
             region,
@@ -89,6 +99,7 @@ impl Context {
             sender_id: access_key.map_or_else(|| ANONYMOUS.clone(), Arc::from),
             base_url,
             path_queue,
+            trace_header,
         }
     }
 
