@@ -232,7 +232,7 @@ fn roll() -> f64 {
 /// The queue a raw request names, by QueueUrl (its last path segment) or QueueName.
 pub fn target_queue(
     json_body: &[u8],
-    params: &[(String, String)],
+    params: &crate::protocol::Params<'_>,
     path: Option<&str>,
 ) -> Option<String> {
     let from_url = |url: &str| {
@@ -241,13 +241,7 @@ pub fn target_queue(
             .next()
             .map(str::to_owned)
     };
-    let lookup = |key: &str| -> Option<String> {
-        params
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-    };
+    let lookup = |key: &str| params.get(key).map(str::to_owned);
     if let Some(url) = lookup("QueueUrl") {
         return from_url(&url);
     }
@@ -269,6 +263,7 @@ pub fn target_queue(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Params;
 
     fn spec(json: &str) -> FaultSpec {
         serde_json::from_str(json).unwrap()
@@ -317,9 +312,10 @@ mod tests {
 
     #[test]
     fn queue_comes_from_url_name_or_body() {
-        let p = vec![("QueueUrl".to_owned(), "http://h/1/orders".to_owned())];
+        let p = Params::parse(Some("QueueUrl=http://h/1/orders"), None).unwrap();
         assert_eq!(target_queue(b"", &p, None).as_deref(), Some("orders"));
         let body = br#"{"QueueName":"jobs"}"#;
-        assert_eq!(target_queue(body, &[], None).as_deref(), Some("jobs"));
+        let none = Params::default();
+        assert_eq!(target_queue(body, &none, None).as_deref(), Some("jobs"));
     }
 }

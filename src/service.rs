@@ -2,19 +2,18 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
-use serde_json::Value;
 
 use crate::actions::Action;
 use crate::app::App;
 use crate::clock::Stopwatch;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::faults::DropConnection;
-use crate::protocol::{self, query, Context, HttpResponse, Input, Protocol};
+use crate::protocol::{self, Context, HttpResponse, Input, Params, Protocol};
 
 /// Larger than any valid SQS request (a 1 MiB batch, base64 and form overhead included).
 pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
@@ -29,20 +28,27 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
     let started = Stopwatch::start();
     let (parts, body) = req.into_parts();
     let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
-    let Ok(collected) = Limited::new(body, MAX_BODY_BYTES).collect().await else {
-        let (protocol, _) = protocol::detect(&parts.method, &parts.headers, &[]);
+    let Some(body) = read_body(body, &parts.headers).await else {
+        let (protocol, _) = protocol::detect(&parts.method, &parts.headers, &Params::default());
         let err = SqsError::invalid_parameter(format!(
             "The request body is larger than {MAX_BODY_BYTES} bytes or could not be read."
         ));
         return Ok(protocol::encode_error(protocol, &request_id, &err));
     };
-    let body = collected.to_bytes();
     let params = if parts.headers.contains_key(protocol::X_AMZ_TARGET) {
-        Vec::new()
+        Ok(Params::default())
     } else {
         protocol::query_params(parts.uri.query(), &parts.headers, &body)
     };
+    let (params, too_many) = match params {
+        Ok(p) => (p, None),
+        Err(e) => (Params::default(), Some(e)),
+    };
     let (protocol, action_name) = protocol::detect(&parts.method, &parts.headers, &params);
+    let action_name = match too_many {
+        Some(e) => Err(e),
+        None => action_name,
+    };
     let ctx = Context::new(
         &app.config,
         &parts.headers,
@@ -59,7 +65,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
             };
             let result = match injected {
                 Some(err) => Err(err),
-                None => run(&app, &ctx, protocol, &name, body, &params).await,
+                None => run(&app, &ctx, protocol, &name, &body, &params).await,
             };
             (name, result)
         }
@@ -79,20 +85,16 @@ async fn run(
     ctx: &Context,
     protocol: Protocol,
     name: &str,
-    body: Bytes,
-    params: &[(String, String)],
+    body: &[u8],
+    params: &Params<'_>,
 ) -> SqsResult<Vec<u8>> {
     let input = match protocol {
         Protocol::Json => Input::Json(body),
-        Protocol::Query => {
-            let mut input = query::to_json(params)?;
-            // Path-style Query requests (Java v1, PHP) name the queue by the path alone.
-            if let (Some(path), Value::Object(map)) = (&ctx.path_queue, &mut input) {
-                map.entry("QueueUrl")
-                    .or_insert_with(|| Value::String(path.clone()));
-            }
-            Input::Query(input)
-        }
+        Protocol::Query => Input::Query {
+            params,
+            action: name,
+            path_queue: ctx.path_queue.as_deref(),
+        },
     };
     let action = Action::decode(name, input).map_err(|e| match (protocol, e.kind) {
         (Protocol::Json, ErrorKind::InvalidAction) => SqsError::new(
@@ -112,7 +114,7 @@ async fn inject(
     ctx: &Context,
     name: &str,
     body: &[u8],
-    params: &[(String, String)],
+    params: &Params<'_>,
 ) -> Result<Option<SqsError>, DropConnection> {
     let queue = crate::faults::target_queue(body, params, ctx.path_queue.as_deref());
     let Some(effect) = app.faults.check(name, queue.as_deref(), app.now()) else {
@@ -135,6 +137,23 @@ async fn inject(
         return Err(DropConnection);
     }
     Ok(effect.error)
+}
+
+/// The whole body in one buffer sized from Content-Length, filled as frames arrive: one copy
+/// of the body in memory, where collecting the frames and joining them held two.
+async fn read_body(body: Incoming, headers: &hyper::HeaderMap) -> Option<Bytes> {
+    let expected = headers
+        .get(hyper::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
+        .unwrap_or(0);
+    let mut buffer = BytesMut::with_capacity(expected.min(MAX_BODY_BYTES));
+    let mut body = Limited::new(body, MAX_BODY_BYTES);
+    while let Some(frame) = body.frame().await {
+        if let Ok(data) = frame.ok()?.into_data() {
+            buffer.extend_from_slice(&data);
+        }
+    }
+    Some(buffer.freeze())
 }
 
 pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {

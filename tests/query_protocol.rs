@@ -59,3 +59,47 @@ async fn query_fixtures() {
         assert_eq!(got, expected, "{}", req.display());
     }
 }
+
+/// Query clients send an empty list as the member's own name with an empty value.
+#[tokio::test]
+async fn empty_lists_are_empty() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("empty-lists").await;
+    let r = t
+        .query(&[
+            ("Action", "SendMessageBatch"),
+            ("QueueUrl", &url),
+            ("Entries", ""),
+        ])
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(
+        r.xml("Code").as_deref(),
+        Some("AWS.SimpleQueueService.EmptyBatchRequest")
+    );
+    t.send(&url, "m").await;
+    let r = t
+        .query(&[
+            ("Action", "ReceiveMessage"),
+            ("QueueUrl", &url),
+            ("AttributeNames", ""),
+            ("MessageAttributeNames", ""),
+        ])
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("<Body>m</Body>"), "{}", r.body);
+    assert!(
+        !r.body.contains("<Attribute>"),
+        "none requested: {}",
+        r.body
+    );
+    let r = t
+        .query(&[
+            ("Action", "GetQueueAttributes"),
+            ("QueueUrl", &url),
+            ("AttributeNames", ""),
+        ])
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(!r.body.contains("<Attribute>"), "{}", r.body);
+}

@@ -5,6 +5,7 @@ use std::sync::{Arc, LazyLock};
 
 use hyper::header::{HeaderMap, HeaderName, AUTHORIZATION, HOST};
 
+use super::Params;
 use crate::config::{Config, UrlStyle};
 use crate::engine::arn::{KeyRef, QueueKey};
 use crate::error::{SqsError, SqsResult};
@@ -35,7 +36,7 @@ impl Context {
         config: &Config,
         headers: &HeaderMap,
         path: &str,
-        params: &[(String, String)],
+        params: &Params<'_>,
         request_id: String,
     ) -> Self {
         let credential = headers
@@ -53,12 +54,7 @@ impl Context {
                     .position(|b| b == b',' || b == b' ')
                     .map_or(c, |end| &c[..end])
             })
-            .or_else(|| {
-                params
-                    .iter()
-                    .find(|(k, _)| k == "X-Amz-Credential")
-                    .map(|(_, v)| v.as_str())
-            });
+            .or_else(|| params.get("X-Amz-Credential"));
         let mut scope = pieces(credential.unwrap_or_default(), b'/');
         let access_key = scope.next().filter(|k| !k.is_empty());
         let region = scope
@@ -201,7 +197,13 @@ mod tests {
                 .unwrap(),
         );
         headers.insert(HOST, "sqs:9324".parse().unwrap());
-        Context::new(&Config::default(), &headers, "/", &[], "rid".into())
+        Context::new(
+            &Config::default(),
+            &headers,
+            "/",
+            &Params::default(),
+            "rid".into(),
+        )
     }
 
     #[test]
@@ -293,7 +295,8 @@ mod tests {
             h.insert(HOST, "sqs:9324".parse().unwrap());
             h
         };
-        let make = |config: &Config| Context::new(config, &headers, "/", &[], "r".into());
+        let make =
+            |config: &Config| Context::new(config, &headers, "/", &Params::default(), "r".into());
         let key = QueueKey::new("us-east-1", "000000000000", "q");
         let host = Config::default();
         assert_eq!(

@@ -2,19 +2,20 @@
 //! action name, its input and the caller's context, and encoding results and errors.
 
 pub mod context;
+pub mod json;
 pub mod query;
+pub mod query_de;
 pub mod xml;
 
+use crate::error::{ErrorKind, Fault, SqsError, SqsResult};
 use bytes::Bytes;
+pub use context::Context;
 use http_body_util::Full;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use hyper::{Method, Response, StatusCode};
+pub use query::Params;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::Value;
-
-use crate::error::{ErrorKind, Fault, SqsError, SqsResult};
-pub use context::Context;
 
 // Built once: a name given as text is parsed and hashed again on every use.
 pub const X_AMZ_TARGET: HeaderName = HeaderName::from_static("x-amz-target");
@@ -28,42 +29,27 @@ pub enum Protocol {
 }
 
 /// A request's input in its wire form, decoded into the action's type on demand.
-#[derive(Debug)]
-pub enum Input {
-    Json(Bytes),
-    Query(Value),
+#[derive(Debug, Clone, Copy)]
+pub enum Input<'a> {
+    Json(&'a [u8]),
+    Query {
+        params: &'a Params<'a>,
+        action: &'a str,
+        /// The request path when it names a queue (path-style Query requests).
+        path_queue: Option<&'a str>,
+    },
 }
 
-impl Input {
+impl Input<'_> {
     pub fn decode<T: DeserializeOwned>(self) -> SqsResult<T> {
         match self {
-            Input::Json(body) => {
-                let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
-                    b"{}"
-                } else {
-                    &body
-                };
-                serde_json::from_slice(body).map_err(|e| from_serde(&e, Protocol::Json))
-            }
-            Input::Query(value) => {
-                serde_json::from_value(value).map_err(|e| from_serde(&e, Protocol::Query))
-            }
+            Input::Json(body) => json::decode(body),
+            Input::Query {
+                params,
+                action,
+                path_queue,
+            } => query_de::decode(params, action, path_queue),
         }
-    }
-}
-
-/// serde's "missing field" becomes SQS's MissingParameter; anything else is a bad value.
-fn from_serde(err: &serde_json::Error, protocol: Protocol) -> SqsError {
-    let text = err.to_string();
-    if let Some(rest) = text.strip_prefix("missing field `") {
-        if let Some(name) = rest.split('`').next() {
-            return SqsError::missing(name);
-        }
-    }
-    let detail = text.split(" at line").next().unwrap_or(&text).to_owned();
-    match protocol {
-        Protocol::Json => SqsError::new(ErrorKind::SerializationException, detail),
-        Protocol::Query => SqsError::invalid_parameter(detail),
     }
 }
 
@@ -71,7 +57,7 @@ fn from_serde(err: &serde_json::Error, protocol: Protocol) -> SqsError {
 pub fn detect(
     method: &Method,
     headers: &HeaderMap,
-    params: &[(String, String)],
+    params: &Params<'_>,
 ) -> (Protocol, SqsResult<String>) {
     if let Some(target) = headers.get(X_AMZ_TARGET) {
         let target = target.to_str().unwrap_or_default();
@@ -100,13 +86,7 @@ pub fn detect(
             )),
         );
     }
-    let action = params
-        .iter()
-        .rev()
-        .find(|(k, _)| k == "Action")
-        .map(|(_, v)| v.clone())
-        .filter(|a| !a.is_empty())
-        .ok_or_else(|| {
+    let action = params.action().map(str::to_owned).ok_or_else(|| {
             SqsError::new(
                 ErrorKind::InvalidAction,
                 "The action or operation requested is invalid. Verify that the action is typed correctly.",
@@ -115,25 +95,20 @@ pub fn detect(
     (Protocol::Query, action)
 }
 
-/// Query parameters from the URL and, for form posts, the body (form values win).
-pub fn query_params(
-    uri_query: Option<&str>,
+/// Query parameters from the URL and, for form posts, the body (form values win), within
+/// [`query::MAX_PARAMS`].
+pub fn query_params<'a>(
+    uri_query: Option<&'a str>,
     headers: &HeaderMap,
-    body: &[u8],
-) -> Vec<(String, String)> {
-    let mut params: Vec<(String, String)> = uri_query
-        .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
-        .unwrap_or_default();
+    body: &'a [u8],
+) -> SqsResult<Params<'a>> {
     let is_form = headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
-    if is_form
-        || (headers.get(X_AMZ_TARGET).is_none() && !body.is_empty() && !body.starts_with(b"{"))
-    {
-        params.extend(form_urlencoded::parse(body).into_owned());
-    }
-    params
+    let form = is_form
+        || (headers.get(X_AMZ_TARGET).is_none() && !body.is_empty() && !body.starts_with(b"{"));
+    Params::parse(uri_query, form.then_some(body))
 }
 
 pub type HttpResponse = Response<Full<Bytes>>;
@@ -183,7 +158,12 @@ pub fn encode_error(protocol: Protocol, request_id: &str, err: &SqsError) -> Htt
     let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST);
     match protocol {
         Protocol::Json => {
-            let body = serde_json::json!({"__type": err.kind.json_type(), "message": err.message});
+            // Coral's bare errors (a malformed body) carry no message at all.
+            let body = if err.message.is_empty() {
+                serde_json::json!({"__type": err.kind.json_type()})
+            } else {
+                serde_json::json!({"__type": err.kind.json_type(), "message": err.message})
+            };
             let mut response = respond(
                 status,
                 "application/x-amz-json-1.0",

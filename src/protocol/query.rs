@@ -1,219 +1,344 @@
-//! AWS Query input: flattened form parameters folded into the JSON shape of the same request,
-//! so that one serde type per action decodes both protocols.
+//! AWS Query input, first half: the form parameters of a request (URL and form body), kept
+//! only when SQS knows their name and within a fixed budget, so that a request's decoded size
+//! follows its valid SQS content and not the number of keys a client can pack into 4 MiB.
 
-use std::collections::BTreeMap;
-
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 use crate::error::{SqsError, SqsResult};
 
-/// Members that are integers on the wire (strings in a form, numbers in JSON).
-const INTEGERS: &[&str] = &[
-    "DelaySeconds",
-    "MaxNumberOfMessages",
-    "VisibilityTimeout",
-    "WaitTimeSeconds",
+/// At most this many known parameters per request. The largest valid SQS request, a
+/// SendMessageBatch of 10 entries with 10 message attributes each and a trace header, has
+/// about 400; past this a request is refused. (Chosen: SQS's own limit is not documented.)
+pub const MAX_PARAMS: usize = 1024;
+
+/// Every parameter name SQS reads, by its first dot-separated part: scalars by name, flattened
+/// lists and maps by their Query prefix, empty lists by their member name (`Entries=`).
+/// Anything else is ignored as SQS ignores it, and costs nothing: it is never copied.
+const KNOWN: &[&str] = &[
+    // Common and scalar members of every action.
+    "Action",
+    "Version",
+    "QueueUrl",
+    "QueueName",
+    "QueueNamePrefix",
+    "QueueOwnerAWSAccountId",
+    "NextToken",
     "MaxResults",
+    "MessageBody",
+    "DelaySeconds",
+    "MessageDeduplicationId",
+    "MessageGroupId",
+    "ReceiptHandle",
+    "VisibilityTimeout",
+    "MaxNumberOfMessages",
+    "WaitTimeSeconds",
+    "ReceiveRequestAttemptId",
+    "Label",
+    "SourceArn",
+    "DestinationArn",
     "MaxNumberOfMessagesPerSecond",
+    "TaskHandle",
+    // Flattened lists and maps (`Prefix.N…`).
+    "Attribute",
+    "MessageAttribute",
+    "MessageSystemAttribute",
+    "Tag",
+    "Tags",
+    "AttributeName",
+    "MessageSystemAttributeName",
+    "MessageAttributeName",
+    "TagKey",
+    "AWSAccountId",
+    "ActionName",
+    "SendMessageBatchRequestEntry",
+    "DeleteMessageBatchRequestEntry",
+    "ChangeMessageVisibilityBatchRequestEntry",
+    // Empty lists, sent under the member's own name with an empty value.
+    "Entries",
+    "AttributeNames",
+    "MessageSystemAttributeNames",
+    "MessageAttributeNames",
+    "TagKeys",
+    "AWSAccountIds",
+    "Actions",
 ];
 
-/// How a flattened Query prefix maps to its JSON member.
-enum Shape {
-    /// `Prefix.N.Name` / `Prefix.N.Value` pairs into a map.
-    NameValueMap(&'static str),
-    /// `Tag.N.Key` / `Tag.N.Value` pairs into a map.
-    KeyValueMap(&'static str),
-    /// `Prefix.N` into a list of strings.
-    List(&'static str),
-    /// `Prefix.N.Member` into a list of objects.
-    Entries,
+/// A request's known Query parameters in arrival order: URL first, then the form body, so that
+/// a later value (the form's) wins. Text is borrowed from the request where no escape had to
+/// be decoded.
+#[derive(Debug, Default)]
+pub struct Params<'a> {
+    pairs: Vec<(Cow<'a, str>, Cow<'a, str>)>,
 }
 
-fn shape(prefix: &str) -> Option<Shape> {
-    Some(match prefix {
-        "Attribute" => Shape::NameValueMap("Attributes"),
-        "MessageAttribute" => Shape::NameValueMap("MessageAttributes"),
-        "MessageSystemAttribute" => Shape::NameValueMap("MessageSystemAttributes"),
-        "Tag" | "Tags" => Shape::KeyValueMap("Tags"),
-        "AttributeName" => Shape::List("AttributeNames"),
-        "MessageSystemAttributeName" => Shape::List("MessageSystemAttributeNames"),
-        "MessageAttributeName" => Shape::List("MessageAttributeNames"),
-        "TagKey" => Shape::List("TagKeys"),
-        "AWSAccountId" => Shape::List("AWSAccountIds"),
-        "ActionName" => Shape::List("Actions"),
-        "SendMessageBatchRequestEntry"
-        | "DeleteMessageBatchRequestEntry"
-        | "ChangeMessageVisibilityBatchRequestEntry" => Shape::Entries,
-        _ => return None,
-    })
-}
-
-/// Folds `(key, value)` form pairs into a JSON object. Unknown flat keys are kept as strings
-/// (SQS ignores what it does not know); indexes may be sparse or unordered.
-pub fn to_json(params: &[(String, String)]) -> SqsResult<Value> {
-    // The deepest SQS key has six parts (`…Entry.N.MessageAttribute.M.Value.StringValue`);
-    // deeper ones are unknown parameters, and skipping them bounds the folding's recursion.
-    const MAX_PARTS: usize = 8;
-    let pairs: Vec<(Vec<&str>, &str)> = params
-        .iter()
-        .map(|(k, v)| (k.split('.').collect::<Vec<_>>(), v.as_str()))
-        .filter(|(parts, _)| parts.len() <= MAX_PARTS)
-        .collect();
-    fold(&pairs)
-}
-
-fn fold(pairs: &[(Vec<&str>, &str)]) -> SqsResult<Value> {
-    let mut out = Map::new();
-    let mut nested: BTreeMap<&str, Vec<(Vec<&str>, &str)>> = BTreeMap::new();
-    for (path, value) in pairs {
-        match path.as_slice() {
-            [key] => {
-                out.insert((*key).to_owned(), scalar(key, value)?);
-            }
-            [head, rest @ ..] => nested.entry(head).or_default().push((rest.to_vec(), value)),
-            [] => {}
+impl<'a> Params<'a> {
+    /// Reads the URL's query string and, when given, a form body. Unknown names are skipped
+    /// before their value is decoded; `X-Amz-*` (presigned SigV4) is kept for authentication.
+    pub fn parse(uri_query: Option<&'a str>, form: Option<&'a [u8]>) -> SqsResult<Self> {
+        let mut params = Params::default();
+        for source in [uri_query.map(str::as_bytes), form].into_iter().flatten() {
+            params.read(source)?;
         }
+        Ok(params)
     }
-    for (prefix, items) in nested {
-        let Some(shape) = shape(prefix) else { continue };
-        let indexed = by_index(&items);
-        match shape {
-            Shape::List(member) => {
-                let list = indexed
-                    .values()
-                    .filter_map(|fields| fields.iter().find(|(p, _)| p.is_empty()))
-                    .map(|(_, v)| Value::String((*v).to_owned()))
-                    .collect();
-                out.insert(member.to_owned(), Value::Array(list));
-            }
-            Shape::Entries => {
-                let list = indexed
-                    .values()
-                    .map(|fields| fold(fields))
-                    .collect::<SqsResult<Vec<_>>>()?;
-                out.insert("Entries".to_owned(), Value::Array(list));
-            }
-            Shape::NameValueMap(member) => {
-                out.insert(member.to_owned(), pairs_map(&indexed, "Name")?);
-            }
-            Shape::KeyValueMap(member) => {
-                out.insert(member.to_owned(), pairs_map(&indexed, "Key")?);
-            }
-        }
-    }
-    Ok(Value::Object(out))
-}
 
-/// Groups `N.rest` paths by their numeric index, in numeric order.
-fn by_index<'a>(items: &[(Vec<&'a str>, &'a str)]) -> BTreeMap<u64, Vec<(Vec<&'a str>, &'a str)>> {
-    let mut indexed: BTreeMap<u64, Vec<(Vec<&str>, &str)>> = BTreeMap::new();
-    for (path, value) in items {
-        if let Some((index, rest)) = path.split_first() {
-            if let Ok(n) = index.parse::<u64>() {
-                indexed.entry(n).or_default().push((rest.to_vec(), value));
+    fn read(&mut self, source: &'a [u8]) -> SqsResult<()> {
+        for piece in source.split(|&b| b == b'&') {
+            let (raw_key, raw_value) = match piece.iter().position(|&b| b == b'=') {
+                Some(i) => (&piece[..i], &piece[i + 1..]),
+                None => (piece, &[][..]),
+            };
+            let key = decode(raw_key);
+            if !is_known(&key) {
+                continue;
             }
+            if self.pairs.len() == MAX_PARAMS {
+                return Err(SqsError::invalid_parameter(format!(
+                    "The request has more than {MAX_PARAMS} parameters."
+                )));
+            }
+            self.pairs.push((key, decode(raw_value)));
         }
+        Ok(())
     }
-    indexed
-}
 
-fn pairs_map(indexed: &BTreeMap<u64, Vec<(Vec<&str>, &str)>>, key_name: &str) -> SqsResult<Value> {
-    let mut map = Map::new();
-    for fields in indexed.values() {
-        let Some((_, key)) = fields.iter().find(|(p, _)| p.as_slice() == [key_name]) else {
-            continue;
-        };
-        let value_fields: Vec<(Vec<&str>, &str)> = fields
+    /// The last value sent for `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs
             .iter()
-            .filter_map(|(p, v)| match p.split_first() {
-                Some((&"Value", rest)) => Some((rest.to_vec(), *v)),
-                _ => None,
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_ref())
+    }
+
+    /// The requested action, if the request names one.
+    pub fn action(&self) -> Option<&str> {
+        self.get("Action").filter(|a| !a.is_empty())
+    }
+
+    /// Every kept `(name, value)`, in arrival order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.pairs.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+}
+
+fn is_known(key: &str) -> bool {
+    let head = key.split('.').next().unwrap_or_default();
+    KNOWN.contains(&head) || key.starts_with("X-Amz-")
+}
+
+/// One form-encoded name or value (`+` is a space, `%XX` a byte, invalid UTF-8 replaced):
+/// borrowed when there is nothing to decode, which is the common case.
+fn decode(raw: &[u8]) -> Cow<'_, str> {
+    if !raw.iter().any(|&b| b == b'%' || b == b'+') {
+        return String::from_utf8_lossy(raw);
+    }
+    // `raw` holds no `&` or `=`, so it parses as exactly one name.
+    form_urlencoded::parse(raw)
+        .next()
+        .map_or(Cow::Borrowed(""), |(name, _)| Cow::Owned(name.into_owned()))
+}
+
+/// How a member travels in a form.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shape {
+    Scalar,
+    /// `Item.N` (strings) or `Item.N.Member` (structures).
+    List(&'static str),
+    /// `Entry.N.<key>` and `Entry.N.Value[.Member]`.
+    Map(&'static str, &'static str),
+}
+
+pub(super) fn shape(member: &str, action: &str) -> Shape {
+    match member {
+        "Attributes" => Shape::Map("Attribute", "Name"),
+        "MessageAttributes" => Shape::Map("MessageAttribute", "Name"),
+        "MessageSystemAttributes" => Shape::Map("MessageSystemAttribute", "Name"),
+        "Tags" | "tags" => Shape::Map("Tag", "Key"),
+        "AttributeNames" => Shape::List("AttributeName"),
+        "MessageSystemAttributeNames" => Shape::List("MessageSystemAttributeName"),
+        "MessageAttributeNames" => Shape::List("MessageAttributeName"),
+        "TagKeys" => Shape::List("TagKey"),
+        "AWSAccountIds" => Shape::List("AWSAccountId"),
+        "Actions" => Shape::List("ActionName"),
+        "Entries" => Shape::List(match action {
+            "SendMessageBatch" => "SendMessageBatchRequestEntry",
+            "DeleteMessageBatch" => "DeleteMessageBatchRequestEntry",
+            _ => "ChangeMessageVisibilityBatchRequestEntry",
+        }),
+        _ => Shape::Scalar,
+    }
+}
+
+/// One parameter and those below it: `Prefix.N=value` has `value`, `Prefix.N.rest=v` is the
+/// child `(rest, v)`.
+#[derive(Debug, Clone)]
+pub(super) struct Node<'p> {
+    /// The member's name, for error messages.
+    pub name: &'static str,
+    pub value: Option<&'p str>,
+    pub children: Vec<(&'p str, &'p str)>,
+}
+
+impl<'p> Node<'p> {
+    /// The whole request.
+    pub fn root(params: &'p Params<'_>) -> Self {
+        Node {
+            name: "",
+            value: None,
+            children: params.iter().collect(),
+        }
+    }
+
+    pub fn leaf(name: &'static str, value: &'p str) -> Self {
+        Node {
+            name,
+            value: Some(value),
+            children: Vec::new(),
+        }
+    }
+
+    /// The last value sent for a direct child.
+    pub fn child(&self, key: &str) -> Option<&'p str> {
+        self.children
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
+    }
+
+    pub fn has_prefix(&self, prefix: &str) -> bool {
+        self.children
+            .iter()
+            .any(|(k, _)| k.strip_prefix(prefix).is_some_and(|r| r.starts_with('.')))
+    }
+
+    /// The items of `Prefix.N…`, in numeric order of N (indexes may be sparse or unordered).
+    pub fn items(&self, name: &'static str, prefix: &str) -> Vec<Node<'p>> {
+        let mut indexed: Vec<(u64, Option<&'p str>, &'p str)> = self
+            .children
+            .iter()
+            .filter_map(|&(k, v)| {
+                let rest = k.strip_prefix(prefix)?.strip_prefix('.')?;
+                let (index, tail) = match rest.split_once('.') {
+                    Some((i, t)) => (i, Some(t)),
+                    None => (rest, None),
+                };
+                Some((index.parse().ok()?, tail, v))
             })
             .collect();
-        let value = match value_fields.as_slice() {
-            [(rest, v)] if rest.is_empty() => Value::String((*v).to_owned()),
-            [] => Value::String(String::new()),
-            _ => fold(&value_fields)?,
-        };
-        map.insert((*key).to_owned(), value);
+        indexed.sort_by_key(|&(n, _, _)| n);
+        let mut items: Vec<Node<'p>> = Vec::new();
+        let mut last = None;
+        for (n, tail, v) in indexed {
+            if last != Some(n) {
+                items.push(Node {
+                    name,
+                    value: None,
+                    children: Vec::new(),
+                });
+                last = Some(n);
+            }
+            let item = items.last_mut().expect("pushed above");
+            match tail {
+                None => item.value = Some(v),
+                Some(t) => item.children.push((t, v)),
+            }
+        }
+        items
     }
-    Ok(Value::Object(map))
-}
 
-fn scalar(key: &str, value: &str) -> SqsResult<Value> {
-    if INTEGERS.contains(&key) {
-        return value
-            .trim()
-            .parse::<i64>()
-            .map(Value::from)
-            .map_err(|_| SqsError::invalid_value(value, key, "Must be an integer."));
+    /// The `(key, value)` entries of a flattened map; entries without a key are skipped.
+    pub fn entries(&self, name: &'static str, prefix: &str, key: &str) -> Vec<(&'p str, Node<'p>)> {
+        self.items(name, prefix)
+            .into_iter()
+            .filter_map(|entry| {
+                let k = entry.child(key)?;
+                let value = Node {
+                    name,
+                    value: entry.child("Value"),
+                    children: entry
+                        .children
+                        .iter()
+                        .filter_map(|&(c, v)| Some((c.strip_prefix("Value.")?, v)))
+                        .collect(),
+                };
+                Some((k, value))
+            })
+            .collect()
     }
-    Ok(Value::String(value.to_owned()))
+
+    pub fn text(&self) -> &'p str {
+        self.value.unwrap_or_default()
+    }
+
+    pub fn integer(&self) -> SqsResult<i64> {
+        self.text()
+            .trim()
+            .parse()
+            .map_err(|_| self.invalid("Must be an integer."))
+    }
+
+    pub fn invalid(&self, reason: &str) -> SqsError {
+        SqsError::invalid_value(self.text(), self.name, reason)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    fn params(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect()
-    }
 
     #[test]
-    fn folds_maps_lists_and_entries() {
-        let v = to_json(&params(&[
-            ("Action", "SendMessageBatch"),
-            ("SendMessageBatchRequestEntry.2.Id", "b"),
-            ("SendMessageBatchRequestEntry.2.MessageBody", "two"),
-            ("SendMessageBatchRequestEntry.1.Id", "a"),
-            ("SendMessageBatchRequestEntry.1.DelaySeconds", "5"),
-            (
-                "SendMessageBatchRequestEntry.1.MessageAttribute.1.Name",
-                "x",
+    fn keeps_known_names_and_decodes_them() {
+        let p = Params::parse(
+            Some("Action=ListQueues&QueueNamePrefix=a%20b"),
+            Some(
+                b"QueueNamePrefix=c+d&Unknown=1&MessageAttribute.1.Name=x&X-Amz-Date=1&%41ction=Z",
             ),
-            (
-                "SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.DataType",
-                "String",
-            ),
-            (
-                "SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.StringValue",
-                "y",
-            ),
-            ("Attribute.1.Name", "VisibilityTimeout"),
-            ("Attribute.1.Value", "10"),
-            ("AttributeName.2", "B"),
-            ("AttributeName.1", "A"),
-        ]))
+        )
         .unwrap();
-        assert_eq!(
-            v,
-            json!({
-                "Action": "SendMessageBatch",
-                "Attributes": {"VisibilityTimeout": "10"},
-                "AttributeNames": ["A", "B"],
-                "Entries": [
-                    {"Id": "a", "DelaySeconds": 5,
-                     "MessageAttributes": {"x": {"DataType": "String", "StringValue": "y"}}},
-                    {"Id": "b", "MessageBody": "two"}
-                ]
-            })
+        assert_eq!(p.get("QueueNamePrefix"), Some("c d"), "the form wins");
+        assert_eq!(p.get("Unknown"), None);
+        assert_eq!(p.get("MessageAttribute.1.Name"), Some("x"));
+        assert_eq!(p.get("X-Amz-Date"), Some("1"));
+        assert_eq!(p.action(), Some("Z"), "escaped names are decoded first");
+        assert_eq!(p.len(), 6);
+    }
+
+    #[test]
+    fn unknown_keys_cost_nothing_however_many() {
+        let body = format!(
+            "Action=ListQueues&Version=2012-11-05{}",
+            "&a".repeat(1_900_000)
         );
+        let p = Params::parse(None, Some(body.as_bytes())).unwrap();
+        assert_eq!(p.len(), 2, "1.9 M unknown keys keep nothing");
     }
 
     #[test]
-    fn absurdly_deep_keys_are_ignored_not_recursed_into() {
-        let key = "SendMessageBatchRequestEntry.1.".repeat(100_000) + "Id";
-        let v = to_json(&params(&[(key.as_str(), "x"), ("Action", "A")])).unwrap();
-        assert_eq!(v, json!({"Action": "A"}));
-    }
-
-    #[test]
-    fn bad_integer_is_invalid_parameter_value() {
-        let err = to_json(&params(&[("MaxNumberOfMessages", "ten")])).unwrap_err();
+    fn known_keys_are_bounded() {
+        let body = "QueueUrl=x&".repeat(MAX_PARAMS);
+        assert_eq!(
+            Params::parse(None, Some(body.as_bytes())).unwrap().len(),
+            MAX_PARAMS
+        );
+        let body = body + "QueueUrl=x";
+        let err = Params::parse(None, Some(body.as_bytes())).unwrap_err();
         assert_eq!(err.kind, crate::error::ErrorKind::InvalidParameterValue);
+    }
+
+    #[test]
+    fn empty_and_valueless_pieces() {
+        let p = Params::parse(None, Some(b"&&Entries&Action=&=x")).unwrap();
+        assert_eq!(p.get("Entries"), Some(""));
+        assert_eq!(p.action(), None);
     }
 }
