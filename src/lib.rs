@@ -76,6 +76,7 @@ pub mod drill;
 pub mod engine;
 pub mod error;
 pub mod faults;
+pub mod guard;
 pub mod health;
 pub mod http_client;
 pub mod metrics;
@@ -130,6 +131,9 @@ impl Server {
         }
         let listener = TcpListener::bind((app.config.host.as_str(), app.config.port)).await?;
         let addr = listener.local_addr()?;
+        if let Some(warning) = guard::exposure_warning(&app.config) {
+            tracing::warn!("{warning}");
+        }
         let (stop, stopped) = oneshot::channel();
         let served = app.clone();
         let ticker = tokio::spawn(ticker::run(app.clone()));

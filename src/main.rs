@@ -81,9 +81,53 @@ struct Args {
     /// Print the effective configuration as sqslite.toml and exit.
     #[arg(long)]
     print_config: bool,
-    /// Serve no admin API (`/_sqslite/...`, `/_aws/sqs/...`); `/metrics` stays.
+    /// Serve no admin API (`/_sqslite/...`, `/_aws/sqs/...`), nor `/metrics` unless --metrics on.
     #[arg(long, env = "SQSLITE_NO_ADMIN")]
     no_admin: bool,
+    /// Serve `/metrics` [default: on unless --no-admin].
+    #[arg(long, env = "SQSLITE_METRICS", value_enum)]
+    metrics: Option<Switch>,
+    /// Bearer token the admin API and /metrics require; needed beyond loopback.
+    #[arg(long, env = "SQSLITE_ADMIN_TOKEN", hide_env_values = true)]
+    admin_token: Option<String>,
+    /// More Host names the admin API answers to without a token (comma-separated).
+    #[arg(long, env = "SQSLITE_ALLOW_HOST", value_delimiter = ',')]
+    allow_host: Vec<String>,
+    /// Browser origins allowed to call, e.g. http://localhost:3000 or * (comma-separated).
+    #[arg(long, env = "SQSLITE_ALLOW_ORIGIN", value_delimiter = ',')]
+    allow_origin: Vec<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Switch {
+    On,
+    Off,
+}
+
+/// Connection limits; seconds may be fractional.
+#[derive(Debug, clap::Args)]
+struct LimitArgs {
+    /// A request's headers must arrive within this many seconds [default: 10].
+    #[arg(long, env = "SQSLITE_HEADER_TIMEOUT", value_parser = seconds)]
+    header_timeout: Option<Duration>,
+    /// Idle keep-alive connections close after this many seconds [default: 75].
+    #[arg(long, env = "SQSLITE_IDLE_TIMEOUT", value_parser = seconds)]
+    idle_timeout: Option<Duration>,
+    /// Connections served at once; more wait [default: from the open-file limit].
+    #[arg(long, env = "SQSLITE_MAX_CONNECTIONS", value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: Option<u32>,
+    /// On SIGTERM, requests in flight may finish for this many seconds [default: 10].
+    #[arg(long, env = "SQSLITE_SHUTDOWN_TIMEOUT", value_parser = seconds)]
+    shutdown_timeout: Option<Duration>,
+}
+
+fn seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds >= 0"))
 }
 
 #[derive(Debug, Subcommand)]
@@ -194,6 +238,19 @@ fn effective_config(args: Args) -> Result<Config, String> {
     config.auto_create |= args.auto_create;
     config.strict |= args.strict;
     config.admin.enabled &= !args.no_admin;
+    if let Some(m) = args.metrics {
+        config.access.metrics = Some(matches!(m, Switch::On));
+    }
+    config.access.admin_token = args.admin_token.or(config.access.admin_token);
+    config.access.allow_hosts.extend(args.allow_host);
+    config.access.allow_origins.extend(args.allow_origin);
+    let (limits, given) = (&mut config.connections, args.limits);
+    limits.header_timeout = given.header_timeout.unwrap_or(limits.header_timeout);
+    limits.idle_timeout = given.idle_timeout.unwrap_or(limits.idle_timeout);
+    limits.shutdown_timeout = given.shutdown_timeout.unwrap_or(limits.shutdown_timeout);
+    if let Some(cap) = given.max_connections {
+        limits.max_connections = Some(cap as usize);
+    }
     if let Some(style) = args.url_style {
         config.url_style = match style {
             UrlStyleArg::Host => UrlStyle::Host,

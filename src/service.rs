@@ -13,6 +13,7 @@ use crate::app::App;
 use crate::clock::Stopwatch;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::faults::DropConnection;
+use crate::guard::{self, Route};
 use crate::protocol::{self, Context, HttpResponse, Input, Params, Protocol};
 
 /// Larger than any valid SQS request (a 1 MiB batch, base64 and form overhead included).
@@ -22,9 +23,45 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
     if req.uri().path() == "/health" && req.method() == Method::GET {
         return Ok(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
     }
-    if crate::admin::owns(req.uri().path()) {
-        return Ok(crate::admin::handle(app, req).await);
+    let route = if crate::admin::owns(req.uri().path()) {
+        Route::Admin
+    } else {
+        Route::Sqs
+    };
+    let origin = match guard::admit(&app.config, route, req.method(), req.headers()) {
+        Ok(origin) => origin,
+        Err(refusal) => return Ok(refused(route, &req, &refusal)),
+    };
+    let mut response = match (&origin, req.method()) {
+        (Some(_), &Method::OPTIONS) => {
+            let mut r = Response::new(Full::new(Bytes::new()));
+            *r.status_mut() = StatusCode::NO_CONTENT;
+            guard::preflight(r.headers_mut(), req.headers());
+            r
+        }
+        _ if route == Route::Admin => crate::admin::handle(app, req).await,
+        _ => sqs(app, req).await?,
+    };
+    if let Some(origin) = origin {
+        guard::add_cors(response.headers_mut(), origin);
     }
+    Ok(response)
+}
+
+/// A refused request, answered in the caller's own terms: an SQS error or an admin JSON error.
+fn refused(route: Route, req: &Request<Incoming>, refusal: &guard::Refusal) -> HttpResponse {
+    tracing::debug!(status = %refusal.status, reason = %refusal.message, "request refused");
+    if route == Route::Admin {
+        return crate::admin::error_response(refusal.status, &refusal.message);
+    }
+    let (protocol, _) = protocol::detect(req.method(), req.headers(), &Params::default());
+    let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
+    let err = SqsError::new(ErrorKind::AccessDenied, refusal.message.clone());
+    protocol::encode_error(protocol, &request_id, &err)
+}
+
+/// One SQS API request: decode, apply, encode.
+async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, DropConnection> {
     let started = Stopwatch::start();
     let (parts, body) = req.into_parts();
     let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());

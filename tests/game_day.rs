@@ -126,7 +126,7 @@ async fn the_admin_api_can_be_disabled() {
     let (status, body) = get(&s, "/_sqslite/queues").await;
     assert_eq!(status, 404);
     assert!(body["error"].as_str().unwrap().contains("--no-admin"));
-    assert_eq!(s.raw("GET", "/metrics", &[], "").await.status, 200);
+    assert_eq!(s.raw("GET", "/metrics", &[], "").await.status, 404);
 }
 
 #[tokio::test]

@@ -45,6 +45,11 @@ type Answer = Result<HttpResponse, Problem>;
 pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
     let path = req.uri().path().to_owned();
     if path == "/metrics" && req.method() == Method::GET {
+        if !app.config.access.metrics_on(app.config.admin.enabled) {
+            return error(&Problem::not_found(
+                "metrics are off (--metrics off, or --no-admin without --metrics on)",
+            ));
+        }
         return text(app.metrics.render(&app));
     }
     if !app.config.admin.enabled {
@@ -204,7 +209,12 @@ fn respond(status: StatusCode, value: &Value) -> HttpResponse {
 }
 
 fn error(p: &Problem) -> HttpResponse {
-    respond(p.0, &json!({"error": p.1}))
+    error_response(p.0, &p.1)
+}
+
+/// The admin API's error shape: `{"error": "..."}` with `status`.
+pub fn error_response(status: StatusCode, message: &str) -> HttpResponse {
+    respond(status, &json!({"error": message}))
 }
 
 fn text(body: String) -> HttpResponse {

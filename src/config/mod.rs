@@ -53,6 +53,10 @@ pub struct Config {
     pub templates: Vec<QueueTemplate>,
     /// The game-day admin API, startup fault rules and alarm thresholds.
     pub admin: crate::admin::settings::AdminConfig,
+    /// Admin token, allowed hosts and browser origins, the `/metrics` switch.
+    pub access: crate::guard::AccessConfig,
+    /// Header and idle timeouts, the connection cap and the shutdown deadline.
+    pub connections: crate::server::Limits,
 }
 
 impl Default for Config {
@@ -70,6 +74,8 @@ impl Default for Config {
             queues: Vec::new(),
             templates: Vec::new(),
             admin: crate::admin::settings::AdminConfig::default(),
+            access: crate::guard::AccessConfig::default(),
+            connections: crate::server::Limits::default(),
         }
     }
 }

@@ -25,6 +25,25 @@ pub fn to_toml(config: &Config) -> String {
     server.insert("clock".into(), clock.into());
     server.insert("auto_create".into(), config.auto_create.into());
     server.insert("strict".into(), config.strict.into());
+    // The admin token is a secret: never printed.
+    let access = &config.access;
+    server.insert("allow_hosts".into(), access.allow_hosts.clone().into());
+    server.insert("allow_origins".into(), access.allow_origins.clone().into());
+    if let Some(on) = access.metrics {
+        server.insert("metrics".into(), on.into());
+    }
+    let limits = &config.connections;
+    let secs = |d: std::time::Duration| Value::from(d.as_secs_f64());
+    server.insert("header_timeout_seconds".into(), secs(limits.header_timeout));
+    server.insert("idle_timeout_seconds".into(), secs(limits.idle_timeout));
+    let cap = limits
+        .max_connections
+        .unwrap_or_else(crate::server::default_max_connections);
+    server.insert("max_connections".into(), Value::from(cap as i64));
+    server.insert(
+        "shutdown_timeout_seconds".into(),
+        secs(limits.shutdown_timeout),
+    );
     let mut root = Table::new();
     root.insert("server".into(), server.into());
     let queues: Vec<Value> = config

@@ -41,6 +41,14 @@ const SERVER_KEYS: &[&str] = &[
     "clock",
     "auto_create",
     "strict",
+    "admin_token",
+    "allow_hosts",
+    "allow_origins",
+    "metrics",
+    "header_timeout_seconds",
+    "idle_timeout_seconds",
+    "max_connections",
+    "shutdown_timeout_seconds",
 ];
 const QUEUE_KEYS: &[&str] = &[
     "name",
@@ -171,10 +179,28 @@ fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), Config
                     }
                 }
             }
+            _ if guard_or_limit(src, e, config)? => {}
             _ => return Err(src.unknown_key(e, "[server]", SERVER_KEYS)),
         }
     }
     Ok(())
+}
+
+/// The `[server]` keys for who may call and how long connections may take; false if not one.
+fn guard_or_limit(src: &Source, e: &Entry, config: &mut Config) -> Result<bool, ConfigError> {
+    let (access, limits) = (&mut config.access, &mut config.connections);
+    match e.key.as_str() {
+        "admin_token" => access.admin_token = Some(src.string(e)?),
+        "allow_hosts" => access.allow_hosts = src.strings(e)?,
+        "allow_origins" => access.allow_origins = src.strings(e)?,
+        "metrics" => access.metrics = Some(src.boolean(e)?),
+        "header_timeout_seconds" => limits.header_timeout = src.seconds(e)?,
+        "idle_timeout_seconds" => limits.idle_timeout = src.seconds(e)?,
+        "max_connections" => limits.max_connections = Some(src.integer(e)?),
+        "shutdown_timeout_seconds" => limits.shutdown_timeout = src.seconds(e)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
 }
 
 /// The tables of an array-of-tables entry such as `[[queues]]`.

@@ -112,6 +112,36 @@ impl Source {
         }
     }
 
+    /// A list of strings, such as host names; one string alone stands for a list of one.
+    pub fn strings(&self, entry: &Entry) -> Result<Vec<String>, ConfigError> {
+        match &entry.node.value {
+            Value::Str(s) => Ok(vec![s.clone()]),
+            Value::List(items) => items
+                .iter()
+                .map(|n| match &n.value {
+                    Value::Str(s) => Ok(s.clone()),
+                    other => Err(self.mismatch(entry, "a list of strings", other)),
+                })
+                .collect(),
+            other => Err(self.mismatch(entry, "a list of strings", other)),
+        }
+    }
+
+    /// A non-negative number of seconds, whole or not (`0.5`).
+    pub fn seconds(&self, entry: &Entry) -> Result<std::time::Duration, ConfigError> {
+        let secs = match &entry.node.value {
+            Value::Int(i) => *i as f64,
+            Value::Float(f) => *f,
+            other => return Err(self.mismatch(entry, "a number of seconds", other)),
+        };
+        std::time::Duration::try_from_secs_f64(secs).map_err(|_| {
+            self.error(
+                entry.node.line,
+                format!("`{}` must be a number of seconds >= 0", entry.key),
+            )
+        })
+    }
+
     /// A table of string values, such as tags; numbers and booleans are written as text.
     pub fn string_map(
         &self,

@@ -11,12 +11,18 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 
 pub struct Endpoint {
     base: String,
+    /// `Authorization` for the admin API, from SQSLITE_ADMIN_TOKEN as the server reads it.
+    admin_auth: Option<String>,
 }
 
 impl Endpoint {
     pub fn new(endpoint: &str) -> Self {
         Endpoint {
             base: endpoint.trim_end_matches('/').to_owned(),
+            admin_auth: std::env::var("SQSLITE_ADMIN_TOKEN")
+                .ok()
+                .filter(|t| !t.is_empty())
+                .map(|t| format!("Bearer {t}")),
         }
     }
 
@@ -61,7 +67,10 @@ impl Endpoint {
     async fn admin(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
         let url = format!("{}{path}", self.base);
         let bytes = body.map(|b| b.to_string().into_bytes()).unwrap_or_default();
-        let headers = [("content-type", "application/json")];
+        let mut headers = vec![("content-type", "application/json")];
+        if let Some(auth) = &self.admin_auth {
+            headers.push(("authorization", auth.as_str()));
+        }
         let reply: Reply = request(method, &url, &headers, bytes, TIMEOUT).await?;
         let value = reply.json()?;
         if reply.ok() {

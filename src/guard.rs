@@ -1,0 +1,277 @@
+//! Who may reach what, checked before routing: no request from a web page whose origin
+//! `--allow-origin` does not name (cross-site requests), and the admin API only with its bearer
+//! token or, without one, on loopback for a loopback or configured Host (DNS rebinding).
+
+use std::net::IpAddr;
+
+use hyper::header::{HeaderMap, HeaderValue, AUTHORIZATION, CONTENT_TYPE, HOST, ORIGIN};
+use hyper::{Method, StatusCode};
+use subtle::ConstantTimeEq;
+
+use crate::config::Config;
+
+/// The `[server]` keys and flags that decide who may call.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AccessConfig {
+    /// Bearer token the admin API and `/metrics` require (`--admin-token`). Without one they
+    /// are refused whenever the server listens beyond loopback.
+    pub admin_token: Option<String>,
+    /// Host names, besides loopback ones and the public URL's, the admin API answers to.
+    pub allow_hosts: Vec<String>,
+    /// Browser origins (`http://localhost:3000`, or `*` for any) allowed to call.
+    pub allow_origins: Vec<String>,
+    /// `/metrics` on or off; `None` follows the admin API's switch.
+    pub metrics: Option<bool>,
+}
+
+impl AccessConfig {
+    pub fn metrics_on(&self, admin_enabled: bool) -> bool {
+        self.metrics.unwrap_or(admin_enabled)
+    }
+}
+
+/// What a request asks for, as far as access goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    Sqs,
+    /// `/_sqslite/...`, `/_aws/sqs/...` and `/metrics`.
+    Admin,
+}
+
+/// Why a request is refused, with a message naming the switch that would let it through.
+#[derive(Debug)]
+pub struct Refusal {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+fn refuse(status: StatusCode, message: String) -> Refusal {
+    Refusal { status, message }
+}
+
+/// Whether `host` (the `--host` value) is a loopback address, so only this machine can connect.
+pub fn loopback_only(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.parse::<IpAddr>()
+        .map_or(host.eq_ignore_ascii_case("localhost"), |ip| {
+            ip.is_loopback()
+        })
+}
+
+/// The one-line warning for a server reachable from other machines with no admin token.
+pub fn exposure_warning(config: &Config) -> Option<String> {
+    (!loopback_only(&config.host) && config.access.admin_token.is_none()).then(|| {
+        format!(
+            "sqslite listens on {} beyond loopback without --admin-token: the admin API and \
+             /metrics are refused, and the SQS API answers anyone who can connect",
+            config.host
+        )
+    })
+}
+
+/// Checks one request; `Ok(Some(origin))` is an allowed browser origin to send CORS headers to.
+pub fn admit(
+    config: &Config,
+    route: Route,
+    method: &Method,
+    headers: &HeaderMap,
+) -> Result<Option<HeaderValue>, Refusal> {
+    let origin = browser(&config.access, headers)?;
+    if route == Route::Admin {
+        admin(config, method, headers)?;
+    }
+    Ok(origin)
+}
+
+/// Browsers name the calling page in `Origin` (every POST, every CORS request) or at least say
+/// it came from a page in `Sec-Fetch-Site`; SDKs send neither, a typed-in URL says `none`.
+fn browser(access: &AccessConfig, headers: &HeaderMap) -> Result<Option<HeaderValue>, Refusal> {
+    if let Some(origin) = headers.get(ORIGIN) {
+        let text = origin.to_str().unwrap_or("?");
+        let named = access
+            .allow_origins
+            .iter()
+            .any(|o| o == "*" || o.eq_ignore_ascii_case(text));
+        return if named {
+            Ok(Some(origin.clone()))
+        } else {
+            Err(refuse(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "Requests from web pages are refused: Origin `{text}` is not named by \
+                     --allow-origin."
+                ),
+            ))
+        };
+    }
+    match header(headers, "sec-fetch-site") {
+        Some(site @ ("cross-site" | "same-site" | "same-origin")) => Err(refuse(
+            StatusCode::FORBIDDEN,
+            format!(
+                "Requests from web pages are refused (Sec-Fetch-Site: {site}); name the page's \
+                 origin with --allow-origin."
+            ),
+        )),
+        _ => Ok(None),
+    }
+}
+
+fn admin(config: &Config, method: &Method, headers: &HeaderMap) -> Result<(), Refusal> {
+    let changes_state = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
+    let media = header(headers, CONTENT_TYPE.as_str())
+        .and_then(|t| t.split(';').next())
+        .map(|t| t.trim().to_ascii_lowercase());
+    if changes_state
+        && matches!(
+            media.as_deref(),
+            Some("text/plain" | "application/x-www-form-urlencoded" | "multipart/form-data")
+        )
+    {
+        // Any web page can send these cross-site without asking first (CORS "simple" types).
+        return Err(refuse(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "the admin API takes `Content-Type: application/json` (or none), not `{}`",
+                media.unwrap_or_default()
+            ),
+        ));
+    }
+    if let Some(token) = &config.access.admin_token {
+        return bearer(token, headers);
+    }
+    if !loopback_only(&config.host) {
+        return Err(refuse(
+            StatusCode::FORBIDDEN,
+            format!(
+                "the admin API is off: sqslite listens on {} beyond loopback; start it with \
+                 --admin-token (SQSLITE_ADMIN_TOKEN) and send `Authorization: Bearer <token>`",
+                config.host
+            ),
+        ));
+    }
+    match header(headers, HOST.as_str()) {
+        Some(host) if !known_host(config, host) => Err(refuse(
+            StatusCode::FORBIDDEN,
+            format!(
+                "the admin API answers only loopback or configured host names, not `{host}`; \
+                 add it with --allow-host"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn bearer(token: &str, headers: &HeaderMap) -> Result<(), Refusal> {
+    let given = header(headers, AUTHORIZATION.as_str())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or_default();
+    if bool::from(given.as_bytes().ct_eq(token.as_bytes())) {
+        Ok(())
+    } else {
+        Err(refuse(
+            StatusCode::UNAUTHORIZED,
+            "the admin API needs `Authorization: Bearer <token>` with the --admin-token value"
+                .into(),
+        ))
+    }
+}
+
+/// A `Host` header value (name or address, optional port) that may reach the admin API.
+fn known_host(config: &Config, host: &str) -> bool {
+    let name = host_name(host).to_ascii_lowercase();
+    if loopback_only(&name) || name.ends_with(".localhost") {
+        return true;
+    }
+    let public = config
+        .public_url
+        .as_deref()
+        .and_then(|u| u.parse::<hyper::Uri>().ok())
+        .and_then(|u| u.host().map(str::to_owned));
+    std::iter::once(config.host.as_str())
+        .chain(public.as_deref())
+        .chain(config.access.allow_hosts.iter().map(String::as_str))
+        .any(|known| host_name(known).eq_ignore_ascii_case(&name))
+}
+
+/// `name:port`, `[v6]:port` or a bare name or address, without its port.
+fn host_name(host: &str) -> &str {
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) if !name.contains(':') && port.bytes().all(|b| b.is_ascii_digit()) => {
+            name
+        }
+        _ => host,
+    }
+}
+
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// Headers that let an allowed page read the answer (and the request id and error code).
+pub fn add_cors(headers: &mut HeaderMap, origin: HeaderValue) {
+    headers.insert("access-control-allow-origin", origin);
+    headers.insert("vary", HeaderValue::from_static("Origin"));
+    headers.insert(
+        "access-control-expose-headers",
+        HeaderValue::from_static("x-amzn-RequestId, x-amzn-query-error"),
+    );
+}
+
+/// The answer to an allowed page's preflight `OPTIONS`: any method and header it asks for.
+pub fn preflight(headers: &mut HeaderMap, asked: &HeaderMap) {
+    headers.insert(
+        "access-control-allow-methods",
+        HeaderValue::from_static("GET, POST, DELETE"),
+    );
+    if let Some(wanted) = asked.get("access-control-request-headers") {
+        headers.insert("access-control-allow-headers", wanted.clone());
+    }
+    headers.insert("access-control-max-age", HeaderValue::from_static("600"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_names_lose_their_port() {
+        assert_eq!(host_name("localhost:9324"), "localhost");
+        assert_eq!(host_name("[::1]:9324"), "::1");
+        assert_eq!(host_name("::1"), "::1");
+        assert_eq!(host_name("sqs"), "sqs");
+    }
+
+    #[test]
+    fn loopback_and_configured_hosts_are_known_others_are_not() {
+        let config = Config {
+            public_url: Some("http://sqs.internal:9324".into()),
+            access: AccessConfig {
+                allow_hosts: vec!["devbox".into()],
+                ..AccessConfig::default()
+            },
+            ..Config::default()
+        };
+        for host in [
+            "127.0.0.1:9324",
+            "localhost",
+            "[::1]:1",
+            "a.localhost",
+            "sqs.internal",
+        ] {
+            assert!(known_host(&config, host), "{host}");
+        }
+        assert!(known_host(&config, "DEVBOX:9324"));
+        for host in ["evil.example:9324", "10.0.0.1", "localhost.evil.example"] {
+            assert!(!known_host(&config, host), "{host}");
+        }
+    }
+
+    #[test]
+    fn only_loopback_binds_count_as_loopback() {
+        assert!(loopback_only("127.0.0.1") && loopback_only("::1") && loopback_only("localhost"));
+        assert!(!loopback_only("0.0.0.0") && !loopback_only("::") && !loopback_only("myhost"));
+    }
+}
