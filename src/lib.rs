@@ -31,8 +31,11 @@
 //! - **Queue**: one SQS queue, its attributes and messages behind one short-held mutex.
 //! - **Message**: a body with attributes; visible when `visible_at <= now`.
 //! - **ReceiptHandle**: names the queue, the message and which receive issued it.
-//! - **Waiter**: a long-polling ReceiveMessage parked on its queue's `Notify`, woken by a send
-//!   or by the clock reaching the next visibility deadline.
+//! - **Waiter**: a long-polling ReceiveMessage parked on its queue's `Notify`, woken by a send,
+//!   by a change that makes a message visible sooner (visibility 0, the delete of a FIFO
+//!   group's in-flight head) or by the clock reaching the next visibility deadline.
+//! - **Group**: a FIFO message group; receivable while its head is visible, served in the
+//!   order its head became available (`engine/groups.rs`).
 //! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
 //! - **Ticker**: the single background task that wakes at the next move-task or alarm
 //!   deadline on the server's clock (visibility and retention need none: they settle lazily).

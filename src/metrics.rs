@@ -180,6 +180,11 @@ fn queue_families(app: &App) -> Vec<prometheus::proto::MetricFamily> {
         "sqslite_messages_dead_lettered_total",
         "Messages moved to the dead-letter queue",
     );
+    let waiting = gauge(
+        &r,
+        "sqslite_receives_waiting",
+        "Long-polling ReceiveMessage calls parked on the queue",
+    );
     let now = app.now();
     for q in app.registry.all() {
         let labels = [
@@ -214,6 +219,7 @@ fn queue_families(app: &App) -> Vec<prometheus::proto::MetricFamily> {
             .with_label_values(&labels)
             .inc_by(stats.empty_receives);
         dead.with_label_values(&labels).inc_by(stats.dead_lettered);
+        waiting.with_label_values(&labels).set(q.waiting() as f64);
     }
     r.gather()
 }

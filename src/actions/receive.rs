@@ -123,6 +123,7 @@ pub async fn receive_message(
         }
         let next_visible = queue.lock(now).store.next_visible_at();
         let wake_at = next_visible.map_or(deadline, |t| t.min(deadline));
+        let _parked = queue.park();
         tokio::select! {
             () = notified => {}
             () = app.clock.sleep_until(wake_at) => {}

@@ -6,6 +6,7 @@ use std::collections::{HashMap, VecDeque};
 use uuid::Uuid;
 
 use crate::clock::Millis;
+use crate::engine::attributes::DeduplicationScope;
 
 pub const WINDOW_MS: Millis = 5 * 60 * 1000;
 
@@ -22,38 +23,66 @@ pub struct Original {
     pub sequence: u64,
 }
 
-/// Deduplication ids seen in the last five minutes, oldest first for cheap expiry.
+/// Deduplication ids seen in the last five minutes. Each send is remembered both by its id
+/// alone and by its group and id, so a change of DeduplicationScope judges every later send
+/// against the whole window under the new scope. (AWS documents no rule for a scope change;
+/// this is the reading in which a setting applies "from then on".)
 #[derive(Debug, Default)]
 pub struct Dedup {
-    seen: HashMap<String, (Original, Millis)>,
-    order: VecDeque<(Millis, String)>,
+    by_id: HashMap<String, (Original, Millis)>,
+    by_group: HashMap<String, (Original, Millis)>,
+    /// `(until, id, group key)`, oldest first for cheap expiry.
+    order: VecDeque<(Millis, String, String)>,
+}
+
+fn group_key(group: &str, id: &str) -> String {
+    format!("{group}\u{0}{id}")
 }
 
 impl Dedup {
-    pub fn check(&mut self, key: &str, now: Millis) -> Option<Original> {
+    /// The message a send of `id` in `group` duplicates, under `scope`.
+    pub fn check(
+        &mut self,
+        group: &str,
+        id: &str,
+        scope: DeduplicationScope,
+        now: Millis,
+    ) -> Option<Original> {
         self.expire(now);
-        self.seen.get(key).map(|(o, _)| *o)
+        let found = match scope {
+            DeduplicationScope::Queue => self.by_id.get(id),
+            DeduplicationScope::MessageGroup => self.by_group.get(&group_key(group, id)),
+        };
+        found.map(|(o, _)| *o)
     }
 
-    pub fn record(&mut self, key: String, original: Original, now: Millis) {
+    pub fn record(&mut self, group: &str, id: String, original: Original, now: Millis) {
         let until = now.saturating_add(WINDOW_MS);
-        self.order.push_back((until, key.clone()));
-        self.seen.insert(key, (original, until));
+        let key = group_key(group, &id);
+        self.by_group.insert(key.clone(), (original, until));
+        // The latest send of an id covers the window longest.
+        self.by_id.insert(id.clone(), (original, until));
+        self.order.push_back((until, id, key));
     }
 
     pub fn clear(&mut self) {
-        self.seen.clear();
+        self.by_id.clear();
+        self.by_group.clear();
         self.order.clear();
     }
 
     fn expire(&mut self, now: Millis) {
-        while let Some((until, _)) = self.order.front() {
-            if *until > now {
-                break;
-            }
-            if let Some((_, key)) = self.order.pop_front() {
-                if self.seen.get(&key).is_some_and(|(_, u)| *u <= now) {
-                    self.seen.remove(&key);
+        while self
+            .order
+            .front()
+            .is_some_and(|(until, _, _)| *until <= now)
+        {
+            if let Some((_, id, key)) = self.order.pop_front() {
+                if self.by_id.get(&id).is_some_and(|(_, u)| *u <= now) {
+                    self.by_id.remove(&id);
+                }
+                if self.by_group.get(&key).is_some_and(|(_, u)| *u <= now) {
+                    self.by_group.remove(&key);
                 }
             }
         }
@@ -89,9 +118,32 @@ mod tests {
             id: Uuid::new_v4(),
             sequence: 1,
         };
-        d.record("k".into(), o, 0);
-        assert_eq!(d.check("k", WINDOW_MS - 1).map(|o| o.sequence), Some(1));
-        assert!(d.check("k", WINDOW_MS).is_none());
+        d.record("g", "k".into(), o, 0);
+        let queue = DeduplicationScope::Queue;
+        assert_eq!(
+            d.check("g", "k", queue, WINDOW_MS - 1).map(|o| o.sequence),
+            Some(1)
+        );
+        assert!(d.check("g", "k", queue, WINDOW_MS).is_none());
+    }
+
+    #[test]
+    fn the_scope_in_force_at_the_send_decides() {
+        let mut d = Dedup::default();
+        let o = |sequence| Original {
+            id: Uuid::new_v4(),
+            sequence,
+        };
+        d.record("g1", "x".into(), o(1), 0);
+        let (queue, group) = (DeduplicationScope::Queue, DeduplicationScope::MessageGroup);
+        assert!(d.check("g2", "x", queue, 1).is_some());
+        assert!(d.check("g2", "x", group, 1).is_none());
+        assert!(d.check("g1", "x", group, 1).is_some());
+        d.record("g2", "x".into(), o(2), 2);
+        assert_eq!(d.check("g3", "x", queue, 3).map(|o| o.sequence), Some(2));
+        assert!(d.check("g1", "x", group, WINDOW_MS).is_none());
+        assert!(d.check("g3", "x", queue, WINDOW_MS).is_some());
+        assert!(d.check("g3", "x", queue, WINDOW_MS + 2).is_none());
     }
 
     #[test]

@@ -4,6 +4,7 @@ pub mod arn;
 pub mod attributes;
 pub mod delivery;
 pub mod fifo;
+mod groups;
 pub mod md5;
 pub mod message;
 pub mod move_task;

@@ -2,7 +2,7 @@
 //! operations that change them (send, delete, change visibility, purge, set attributes).
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rustc_hash::FxBuildHasher;
@@ -32,6 +32,17 @@ pub struct Queue {
     deleted: AtomicBool,
     state: Mutex<QueueState>,
     pub notify: Notify,
+    /// Long polls parked on `notify` right now (a gauge; tests wait on it instead of sleeping).
+    waiting: AtomicUsize,
+}
+
+/// Counts one parked long poll for as long as it lives.
+pub struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// Counters for metrics and alarms; they only ever grow.
@@ -94,7 +105,18 @@ impl Queue {
                 senders: HashSet::default(),
             }),
             notify: Notify::new(),
+            waiting: AtomicUsize::new(0),
         }
+    }
+
+    /// Marks a long poll as parked until the returned guard drops.
+    pub fn park(&self) -> Waiting<'_> {
+        self.waiting.fetch_add(1, Ordering::Relaxed);
+        Waiting(&self.waiting)
+    }
+
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Relaxed)
     }
 
     pub fn name(&self) -> &str {
@@ -124,14 +146,28 @@ impl Queue {
         Ok(sent)
     }
 
+    /// Deleting a FIFO group's in-flight head can make the group receivable: parked
+    /// receives are woken then, and only then.
     pub fn delete_message(&self, handle: &str, now: Millis) -> SqsResult<()> {
-        self.lock(now).delete(self, handle, now)
+        let released = {
+            let mut state = self.lock(now);
+            let before = state.store.receivable_groups();
+            state.delete(self, handle, now)?;
+            state.store.receivable_groups() > before
+        };
+        if released {
+            self.notify.notify_waiters();
+        }
+        Ok(())
     }
 
+    /// A message made visible sooner than it was wakes parked receives: to take it at once
+    /// (0), or to sleep until its new, earlier deadline instead of the one they computed.
     pub fn change_visibility(&self, handle: &str, seconds: u32, now: Millis) -> SqsResult<()> {
-        self.lock(now)
+        let sooner = self
+            .lock(now)
             .change_visibility(self, handle, seconds, now)?;
-        if seconds == 0 {
+        if sooner {
             self.notify.notify_waiters();
         }
         Ok(())
@@ -152,6 +188,8 @@ impl Queue {
             }
         }
         state.store.clear();
+        // SQS forgets the deduplication ids too: a message resent after a purge is new.
+        state.dedup.clear();
         state.last_purge = Some(now);
         Ok(())
     }
@@ -218,13 +256,14 @@ impl QueueState {
         Ok(())
     }
 
+    /// Returns whether the message now becomes visible sooner than it would have.
     fn change_visibility(
         &mut self,
         q: &Queue,
         handle: &str,
         seconds: u32,
         now: Millis,
-    ) -> SqsResult<()> {
+    ) -> SqsResult<bool> {
         if seconds > MAX_VISIBILITY_SECONDS {
             return Err(SqsError::invalid_value(
                 seconds,
@@ -260,8 +299,9 @@ impl QueueState {
                 "Total VisibilityTimeout for the message is beyond the limit [43200 seconds]",
             ));
         }
+        let sooner = until < msg.visible_at;
         self.store.set_visible_at(h.seq, until, now);
-        Ok(())
+        Ok(sooner)
     }
 
     pub fn set_attributes(&mut self, map: &BTreeMap<String, String>, now: Millis) -> SqsResult<()> {

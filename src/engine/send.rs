@@ -7,7 +7,6 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::clock::Millis;
-use crate::engine::attributes::DeduplicationScope;
 use crate::engine::fifo::{self, Original};
 use crate::engine::md5;
 use crate::engine::message::{self, Extra, Message, NewMessage};
@@ -74,11 +73,11 @@ impl QueueState {
         let md5_of_body = md5::hex(&digest);
         let delay = self.delay_for(q, &msg)?;
         let mut msg = msg;
-        let dedup_key = if q.fifo {
-            let (key, id) = self.dedup_key(&msg, &body)?;
+        let dedup_id = if q.fifo {
+            let id = self.dedup_id(&msg, &body)?;
             // Content-based ids are returned as MessageDeduplicationId like explicit ones.
-            msg.deduplication_id = Some(id);
-            Some(key)
+            msg.deduplication_id = Some(id.clone());
+            Some(id)
         } else {
             if let Some(group) = &msg.group_id {
                 message::validate_token("MessageGroupId", group)?;
@@ -99,8 +98,10 @@ impl QueueState {
             md5_of_system_attributes,
             sequence_number: None,
         };
-        if let Some(key) = &dedup_key {
-            if let Some(original) = self.dedup.check(key, now) {
+        let group = msg.group_id.as_deref().unwrap_or_default();
+        if let Some(id) = &dedup_id {
+            let scope = self.attributes.deduplication_scope;
+            if let Some(original) = self.dedup.check(group, id, scope, now) {
                 sent.message_id = original.id;
                 sent.sequence_number = Some(fifo::sequence_number(original.sequence));
                 return Ok(sent);
@@ -112,8 +113,9 @@ impl QueueState {
         } else {
             0
         };
-        if let Some(key) = dedup_key {
-            self.dedup.record(key, Original { id, sequence }, now);
+        if let Some(dedup_id) = dedup_id {
+            self.dedup
+                .record(group, dedup_id, Original { id, sequence }, now);
         }
         self.stats.sent += 1;
         self.stats.sent_bytes += body.len() as u64;
@@ -180,8 +182,7 @@ impl QueueState {
     }
 
     /// FIFO sends need a group, and a deduplication id unless content-based dedup is on.
-    /// Returns the key the dedup window is kept under, and the deduplication id.
-    fn dedup_key(&self, msg: &NewMessage, body: &str) -> SqsResult<(String, String)> {
+    fn dedup_id(&self, msg: &NewMessage, body: &str) -> SqsResult<String> {
         let Some(group) = &msg.group_id else {
             return Err(SqsError::missing("MessageGroupId"));
         };
@@ -196,11 +197,7 @@ impl QueueState {
             }
             None => return Err(message::no_deduplication_id()),
         };
-        let key = match self.attributes.deduplication_scope {
-            DeduplicationScope::Queue => id.clone(),
-            DeduplicationScope::MessageGroup => format!("{group}\u{0}{id}"),
-        };
-        Ok((key, id))
+        Ok(id)
     }
 }
 

@@ -4,16 +4,16 @@
 //! Visibility is lazy: a message is visible once `visible_at <= now`. `settle(now)` moves the
 //! messages whose deadline has passed from `pending` into `ready` (and drops the ones past
 //! retention) before any operation looks, so counts are exact at every instant without a timer
-//! per message. On FIFO queues `ready` holds only the head of each group that has nothing in
-//! flight, which is what blocks a group while one of its messages is being processed.
+//! per message. FIFO queues serve groups instead (`groups.rs`): a group is receivable while
+//! its head is visible, and a receive returns the visible prefix of each group, up to the
+//! group's first hidden message.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
-use rustc_hash::FxBuildHasher;
 use std::ops::Bound::{Excluded, Unbounded};
-use std::sync::Arc;
 
 use crate::clock::Millis;
+use crate::engine::groups::Groups;
 use crate::engine::message::Message;
 use crate::engine::slots::Slots;
 
@@ -30,22 +30,16 @@ pub enum Disposition {
 }
 
 #[derive(Debug, Default)]
-struct Group {
-    members: BTreeSet<u64>,
-    in_flight: u32,
-}
-
-#[derive(Debug, Default)]
 pub struct Store {
     fifo: bool,
     msgs: Slots,
-    /// Standard: every visible message by send order. FIFO: the head of each deliverable group.
+    /// Standard queues: every visible message by send order (FIFO queues use `groups`).
     ready: BTreeSet<u64>,
     /// Delayed and in-flight messages by the instant they become visible.
     pending: BTreeSet<(Millis, u64)>,
     /// Every message by enqueue time, for retention and the age of the oldest message.
     by_age: BTreeSet<(Millis, u64)>,
-    groups: HashMap<Arc<str>, Group, FxBuildHasher>,
+    groups: Groups,
     next_seq: u64,
     in_flight: usize,
     delayed: usize,
@@ -118,11 +112,7 @@ impl Store {
         self.next_seq += 1;
         self.by_age.insert((msg.enqueued_at, seq));
         if let Some(group) = &msg.group_id {
-            self.groups
-                .entry(group.clone())
-                .or_default()
-                .members
-                .insert(seq);
+            self.groups.add(group, seq);
         }
         self.msgs.insert(seq, msg);
         self.enter(seq, now);
@@ -137,13 +127,9 @@ impl Store {
         let msg = self.msgs.remove(seq)?;
         self.by_age.remove(&(msg.enqueued_at, seq));
         if let Some(group) = &msg.group_id {
-            if let Some(g) = self.groups.get_mut(group) {
-                g.members.remove(&seq);
-                if g.members.is_empty() {
-                    self.groups.remove(group);
-                } else if self.fifo {
-                    self.refresh_group(&group.clone());
-                }
+            self.groups.remove(group, seq);
+            if self.fifo {
+                self.refresh_group(group);
             }
         }
         Some(msg)
@@ -170,95 +156,65 @@ impl Store {
         visibility_ms: Millis,
         mut decide: impl FnMut(&Message) -> Disposition,
     ) -> (Vec<u64>, Vec<Message>) {
-        let mut delivered = Vec::with_capacity(max);
-        let mut dead = Vec::new();
+        let mut out = Taken {
+            delivered: Vec::with_capacity(max),
+            dead: Vec::new(),
+        };
+        if self.fifo {
+            self.receive_groups(now, max, visibility_ms, &mut decide, &mut out);
+            return (out.delivered, out.dead);
+        }
         let mut deferred = Vec::new();
         let mut cursor = None;
-        while delivered.len() < max {
+        while out.delivered.len() < max {
             let next = match cursor {
                 None => self.ready.first().copied(),
                 Some(c) => self.ready.range((Excluded(c), Unbounded)).next().copied(),
             };
             let Some(seq) = next else { break };
             cursor = Some(seq);
-            if self.fifo {
-                self.receive_group(
-                    seq,
-                    now,
-                    max,
-                    visibility_ms,
-                    &mut decide,
-                    &mut delivered,
-                    &mut dead,
-                );
-            } else if deferred.len() < FAIR_SCAN && self.noisy(seq) {
+            if deferred.len() < FAIR_SCAN && self.noisy(seq) {
                 deferred.push(seq);
             } else {
-                self.take_one(
-                    seq,
-                    now,
-                    visibility_ms,
-                    &mut decide,
-                    &mut delivered,
-                    &mut dead,
-                );
+                self.take_one(seq, now, visibility_ms, &mut decide, &mut out);
             }
         }
         // Quiet tenants went first; the noisy ones' messages fill what room is left, oldest first.
         for seq in deferred {
-            if delivered.len() >= max {
+            if out.delivered.len() >= max {
                 break;
             }
-            self.take_one(
-                seq,
-                now,
-                visibility_ms,
-                &mut decide,
-                &mut delivered,
-                &mut dead,
-            );
+            self.take_one(seq, now, visibility_ms, &mut decide, &mut out);
         }
-        (delivered, dead)
+        (out.delivered, out.dead)
     }
 
-    /// Delivers from one FIFO group, in order, starting at its head, until something is hidden.
-    #[allow(clippy::too_many_arguments)]
-    fn receive_group(
+    /// FIFO: serves receivable groups, the one whose head became available first first, and
+    /// from each its visible prefix. Groups this receive makes receivable again (visibility 0)
+    /// draw tickets past `until`, so no message is returned twice by one receive.
+    fn receive_groups(
         &mut self,
-        head: u64,
         now: Millis,
         max: usize,
         visibility_ms: Millis,
         decide: &mut impl FnMut(&Message) -> Disposition,
-        delivered: &mut Vec<u64>,
-        dead: &mut Vec<Message>,
+        out: &mut Taken,
     ) {
-        let Some(group) = self.msgs[&head].group_id.clone() else {
-            return;
-        };
-        let mut cursor = head;
-        let mut first = true;
-        while delivered.len() < max {
-            let next = {
-                let Some(g) = self.groups.get(&group) else {
-                    break;
-                };
-                if first {
-                    g.members.range(cursor..).next().copied()
-                } else {
-                    g.members
-                        .range((Excluded(cursor), Unbounded))
-                        .next()
-                        .copied()
-                }
-            };
-            first = false;
-            let Some(seq) = next else { break };
-            cursor = seq;
-            if self.msgs[&seq].visible_at > now {
+        let until = self.groups.mark();
+        let mut from = 0;
+        while out.delivered.len() < max {
+            let Some((ticket, group)) = self.groups.next_receivable(from, until) else {
                 break;
+            };
+            from = ticket + 1;
+            let mut next = self.groups.head(&group);
+            while let Some(seq) = next {
+                if out.delivered.len() >= max || self.msgs[&seq].visible_at > now {
+                    break;
+                }
+                self.take_one(seq, now, visibility_ms, decide, out);
+                next = self.groups.next(&group, seq);
             }
-            self.take_one(seq, now, visibility_ms, decide, delivered, dead);
         }
     }
 
@@ -281,21 +237,26 @@ impl Store {
         now: Millis,
         visibility_ms: Millis,
         decide: &mut impl FnMut(&Message) -> Disposition,
-        delivered: &mut Vec<u64>,
-        dead: &mut Vec<Message>,
+        out: &mut Taken,
     ) {
         if decide(&self.msgs[&seq]) == Disposition::DeadLetter {
-            dead.extend(self.remove(seq));
+            out.dead.extend(self.remove(seq));
             return;
         }
         self.leave(seq);
+        let mut group = None;
         if let Some(m) = self.msgs.get_mut(seq) {
             m.receive_count += 1;
             m.first_received_at.get_or_insert(now);
             m.visible_at = now.saturating_add(visibility_ms);
+            group = m.group_id.clone().filter(|_| self.fifo);
+        }
+        if let Some(group) = group {
+            // A group just received goes to the back, even when it stays receivable.
+            self.groups.set_receivable(&group, false);
         }
         self.enter(seq, now);
-        delivered.push(seq);
+        out.delivered.push(seq);
     }
 
     pub fn clear(&mut self) {
@@ -345,22 +306,25 @@ impl Store {
         }
     }
 
-    /// A FIFO group is deliverable when nothing of it is in flight and its head is visible.
-    fn refresh_group(&mut self, group: &Arc<str>) {
-        let Some(g) = self.groups.get(group) else {
-            return;
-        };
-        let deliverable = g.in_flight == 0;
-        let Some(head) = g.members.first().copied() else {
-            return;
-        };
-        // Only the current head is ever filed in `ready`; a removed head left it on removal.
-        self.ready.remove(&head);
-        let msg = &self.msgs[&head];
-        if deliverable && !self.pending.contains(&(msg.visible_at, head)) {
-            self.ready.insert(head);
-        }
+    /// A FIFO group is receivable while its head is visible.
+    fn refresh_group(&mut self, group: &str) {
+        let receivable = self.groups.head(group).is_some_and(|head| {
+            let msg = &self.msgs[&head];
+            !self.pending.contains(&(msg.visible_at, head))
+        });
+        self.groups.set_receivable(group, receivable);
     }
+
+    /// How many FIFO groups have a message to receive right now.
+    pub fn receivable_groups(&self) -> usize {
+        self.groups.receivable_count()
+    }
+}
+
+/// What one receive took: messages delivered, and messages dead-lettered on the way.
+struct Taken {
+    delivered: Vec<u64>,
+    dead: Vec<Message>,
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Unit tests of the message store, at explicit instants.
 
 use super::*;
+use std::sync::Arc;
 use uuid::Uuid;
 
 fn msg(now: Millis, delay: Millis, group: Option<&str>) -> Message {
@@ -73,6 +74,52 @@ fn fifo_group_blocks_while_in_flight() {
     s.remove(a1);
     let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
     assert_eq!(got, vec![a2]);
+}
+
+fn take(s: &mut Store, now: Millis, max: usize, visibility_ms: Millis) -> Vec<u64> {
+    s.receive(now, max, visibility_ms, |_| Disposition::Deliver)
+        .0
+}
+
+#[test]
+fn fifo_group_returns_its_visible_prefix_up_to_the_first_hidden_message() {
+    let mut s = Store::new(true);
+    let m: Vec<u64> = (0..3).map(|_| s.insert(msg(0, 0, Some("g")), 0)).collect();
+    assert_eq!(take(&mut s, 0, 10, 10_000), m);
+    s.set_visible_at(m[0], 0, 0);
+    assert_eq!(
+        take(&mut s, 0, 10, 10_000),
+        vec![m[0]],
+        "m1 back, m2 still hidden"
+    );
+    s.set_visible_at(m[1], 60_000, 5_000);
+    s.settle(10_000, DAY);
+    assert_eq!(
+        take(&mut s, 10_000, 10, 10_000),
+        vec![m[0]],
+        "m3 waits behind m2"
+    );
+    s.remove(m[0]);
+    s.settle(60_000, DAY);
+    assert_eq!(take(&mut s, 60_000, 10, 10_000), vec![m[1], m[2]]);
+}
+
+#[test]
+fn fifo_groups_are_served_by_when_their_head_became_available() {
+    let mut s = Store::new(true);
+    let g1 = s.insert(msg(0, 0, Some("g1")), 0);
+    let g2 = s.insert(msg(0, 0, Some("g2")), 0);
+    let g3 = s.insert(msg(0, 0, Some("g3")), 0);
+    assert_eq!(take(&mut s, 0, 2, 0), vec![g1, g2]);
+    assert_eq!(take(&mut s, 0, 10, 0), vec![g3, g1, g2]);
+    // Expiry in deadline order: g2 (at 5 s) before g1 (at 9 s), both before a later send.
+    assert_eq!(take(&mut s, 0, 10, 30_000), vec![g3, g1, g2]);
+    s.set_visible_at(g1, 9_000, 0);
+    s.set_visible_at(g2, 5_000, 0);
+    s.remove(g3);
+    s.settle(20_000, DAY);
+    let g4 = s.insert(msg(20_000, 0, Some("g4")), 20_000);
+    assert_eq!(take(&mut s, 20_000, 10, 30_000), vec![g2, g1, g4]);
 }
 
 #[test]

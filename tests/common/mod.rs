@@ -312,3 +312,28 @@ impl TestServer {
             .expect("receive")
     }
 }
+
+impl TestServer {
+    /// Waits until `n` long polls are parked on queue `name` (the server's
+    /// `sqslite_receives_waiting` gauge), so a test acts on a parked receive without sleeping
+    /// for a guessed time. Panics after 5 s of wall time.
+    pub async fn wait_parked(&self, name: &str, n: usize) {
+        let label = format!("queue=\"{name}\"");
+        let started = std::time::Instant::now();
+        loop {
+            let metrics = self.raw("GET", "/metrics", &[], "").await.body;
+            let parked = metrics
+                .lines()
+                .filter(|l| l.starts_with("sqslite_receives_waiting{") && l.contains(&label))
+                .find_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok());
+            if parked.is_some_and(|p| p >= n as f64) {
+                return;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "{n} receives never parked on {name}"
+            );
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+}
