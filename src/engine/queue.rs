@@ -280,7 +280,9 @@ impl QueueState {
             )
         };
         let msg = msg.ok_or_else(unavailable)?;
-        if msg.receive_count != h.receive {
+        // Standard queues accept an older handle of a message received again since (as SQS
+        // does); FIFO queues only the latest.
+        if q.fifo && msg.receive_count != h.receive {
             return Err(unavailable());
         }
         if q.fifo && !msg.in_flight(now) {
