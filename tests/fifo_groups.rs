@@ -202,6 +202,37 @@ async fn visibility_expiry_and_a_shortened_timeout_wake_a_parked_consumer() {
 }
 
 #[tokio::test]
+async fn the_retention_expiry_of_an_in_flight_head_wakes_a_parked_consumer() {
+    let t = TestServer::start().await;
+    let url = t
+        .create_queue_with(
+            "q.fifo",
+            &[("FifoQueue", "true"), ("MessageRetentionPeriod", "60")],
+        )
+        .await;
+    send(&t, &url, "g", "m1").await;
+    t.advance(50);
+    send(&t, &url, "g", "m2").await;
+    assert_eq!(bodies(&receive(&t, &url, 1, 600).await), ["m1"]);
+    let request = t
+        .client
+        .receive_message()
+        .queue_url(&url)
+        .wait_time_seconds(20)
+        .send();
+    let waiter = tokio::spawn(request);
+    t.wait_parked("q.fifo", 1).await;
+    // m1 expires at 60 s, ten seconds before the poll's own deadline.
+    t.advance(10);
+    let got = tokio::time::timeout(Duration::from_secs(5), waiter)
+        .await
+        .expect("woken when m1 expired")
+        .unwrap()
+        .unwrap();
+    assert_eq!(bodies(got.messages()), ["m2"]);
+}
+
+#[tokio::test]
 async fn purge_clears_the_deduplication_window() {
     let t = TestServer::start().await;
     let url = fifo(&t, "q.fifo").await;

@@ -121,7 +121,7 @@ pub async fn receive_message(
                 messages: delivered.into_iter().map(|d| selection.render(d)).collect(),
             });
         }
-        let next_visible = queue.lock(now).store.next_visible_at();
+        let next_visible = queue.lock(now).next_change();
         let wake_at = next_visible.map_or(deadline, |t| t.min(deadline));
         let _parked = queue.park();
         tokio::select! {

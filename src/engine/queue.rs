@@ -224,8 +224,25 @@ impl Queue {
 
 impl QueueState {
     pub fn settle(&mut self, now: Millis) {
-        let retention = Millis::from(self.attributes.message_retention_period) * 1000;
-        self.store.settle(now, retention);
+        self.store.settle(now, self.retention_ms());
+    }
+
+    fn retention_ms(&self) -> Millis {
+        Millis::from(self.attributes.message_retention_period) * 1000
+    }
+
+    /// The next instant a message may become receivable without a request: a visibility or
+    /// delay deadline, or the retention expiry of the oldest message (which on a FIFO queue
+    /// can free the group behind it). A parked long poll sleeps until then.
+    pub fn next_change(&self) -> Option<Millis> {
+        let expiry = self
+            .store
+            .oldest_enqueued_at()
+            .map(|t| t.saturating_add(self.retention_ms()));
+        match (self.store.next_visible_at(), expiry) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Finds the message a handle names; `None` when it is gone (already deleted or expired).
