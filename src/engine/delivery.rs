@@ -106,7 +106,7 @@ impl QueueState {
                 seq,
                 receive: message.receive_count,
             }
-            .encode(),
+            .encode(&q.receipts),
             sequence_number: q.fifo.then(|| fifo::sequence_number(message.sequence)),
             message,
         }

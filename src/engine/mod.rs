@@ -46,6 +46,8 @@ pub struct Registry {
     next_uid: AtomicU64,
     /// SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress) are enforced.
     strict: bool,
+    /// Seals every receipt handle this server issues (shared by its queues).
+    receipts: Arc<receipt::ReceiptKey>,
 }
 
 impl Registry {
@@ -88,7 +90,7 @@ impl Registry {
             Entry::Occupied(existing) => same_queue(existing.get(), attributes, now),
             Entry::Vacant(slot) => {
                 let uid = self.next_uid.fetch_add(1, Ordering::Relaxed) + 1;
-                let queue = Arc::new(Queue::new(key, uid, attrs, now));
+                let queue = Arc::new(Queue::new(key, uid, attrs, self.receipts.clone(), now));
                 queue.lock(now).tags = tags;
                 slot.insert(queue.clone());
                 Ok(queue)

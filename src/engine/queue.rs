@@ -14,7 +14,7 @@ use crate::engine::arn::QueueKey;
 use crate::engine::attributes::QueueAttributes;
 use crate::engine::fifo::{Attempts, Dedup};
 use crate::engine::message::{Message, NewMessage};
-use crate::engine::receipt::ReceiptHandle;
+use crate::engine::receipt::{ReceiptHandle, ReceiptKey};
 use crate::engine::send::Prepared;
 use crate::engine::store::Store;
 use crate::error::{ErrorKind, SqsError, SqsResult};
@@ -29,6 +29,8 @@ pub struct Queue {
     pub uid: u64,
     pub fifo: bool,
     pub created_at: Millis,
+    /// The server's receipt-handle key: handles this queue issues and accepts are sealed by it.
+    pub(crate) receipts: Arc<ReceiptKey>,
     deleted: AtomicBool,
     state: Mutex<QueueState>,
     pub notify: Notify,
@@ -83,7 +85,13 @@ pub struct Sent {
 }
 
 impl Queue {
-    pub fn new(key: QueueKey, uid: u64, attributes: QueueAttributes, now: Millis) -> Self {
+    pub fn new(
+        key: QueueKey,
+        uid: u64,
+        attributes: QueueAttributes,
+        receipts: Arc<ReceiptKey>,
+        now: Millis,
+    ) -> Self {
         let fifo = attributes.fifo_queue;
         Queue {
             arn: key.arn(),
@@ -91,6 +99,7 @@ impl Queue {
             uid,
             fifo,
             created_at: now,
+            receipts,
             deleted: AtomicBool::new(false),
             state: Mutex::new(QueueState {
                 attributes,
@@ -247,7 +256,7 @@ impl QueueState {
 
     /// Finds the message a handle names; `None` when it is gone (already deleted or expired).
     fn resolve(&self, q: &Queue, handle: &str) -> SqsResult<(ReceiptHandle, Option<&Message>)> {
-        let h = ReceiptHandle::decode(handle)
+        let h = ReceiptHandle::decode(handle, &q.receipts)
             .filter(|h| h.queue_uid == q.uid)
             .ok_or_else(|| SqsError::receipt_handle_invalid(handle))?;
         let msg = self.store.get(h.seq);
