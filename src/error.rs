@@ -72,6 +72,13 @@ error_table! {
     InvalidParameterValue => ("com.amazon.coral.service#InvalidParameterValueException", "InvalidParameterValue", 400, Sender, "An invalid or out-of-range value was supplied for the input parameter."),
     MissingParameter => ("com.amazon.coral.service#MissingRequiredParameterException", "MissingParameter", 400, Sender, "A required parameter is missing."),
     AccessDenied => ("com.amazon.coral.service#AccessDeniedException", "AccessDenied", 403, Sender, "Access to the resource is denied."),
+    // SigV4 authentication (only with `[[credentials]]` configured). SQS answers JSON with
+    // these as `com.amazonaws.sqs#` shapes; the codes and statuses are AWS's Common Errors.
+    IncompleteSignature => ("com.amazonaws.sqs#IncompleteSignature", "IncompleteSignature", 400, Sender, "The request signature does not conform to AWS standards."),
+    SignatureDoesNotMatch => ("com.amazonaws.sqs#SignatureDoesNotMatch", "SignatureDoesNotMatch", 403, Sender, "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details."),
+    InvalidClientTokenId => ("com.amazonaws.sqs#InvalidClientTokenId", "InvalidClientTokenId", 403, Sender, "The security token included in the request is invalid."),
+    MissingAuthenticationToken => ("com.amazonaws.sqs#MissingAuthenticationToken", "MissingAuthenticationToken", 403, Sender, "The request must contain either a valid (registered) AWS access key ID or X.509 certificate."),
+    RequestExpired => ("com.amazonaws.sqs#RequestExpired", "RequestExpired", 400, Sender, "Request has expired."),
     InvalidAction => ("com.amazon.coral.service#InvalidActionException", "InvalidAction", 400, Sender, "The action is not valid for this endpoint."),
     UnknownOperation => ("com.amazon.coral.service#UnknownOperationException", "UnknownOperationException", 400, Sender, "The requested operation is not recognised."),
     SerializationException => ("com.amazon.coral.service#SerializationException", "SerializationException", 400, Sender, "The request body could not be parsed."),

@@ -10,6 +10,8 @@
 //!    and turns either into an action name, its input and the caller's [`protocol::Context`]
 //!    (region and account from the SigV4 credential, the base for queue URLs). Query input is
 //!    folded into the JSON shape ([`protocol::query`]) so one serde type decodes both.
+//!    With `[[credentials]]` configured, [`auth`] first checks the request's Signature V4 and
+//!    makes the context act as the key's account (its principal then meets queue policies).
 //! 3. [`actions`] holds the [`actions::Action`] enum, one variant per SQS operation, with the
 //!    input and output types of each family (`queues`, `send`, `receive`, …). Applying an
 //!    action reads `now` from the [`clock`] and calls the engine.
@@ -72,6 +74,7 @@ pub mod actions;
 pub mod admin;
 pub mod alarms;
 pub mod app;
+pub mod auth;
 pub mod clock;
 pub mod config;
 pub mod declare;

@@ -86,13 +86,22 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         Some(e) => Err(e),
         None => action_name,
     };
-    let ctx = Context::new(
+    let mut ctx = Context::new(
         &app.config,
         &parts.headers,
         parts.uri.path(),
         &params,
         request_id,
     );
+    // Authentication comes first: an unsigned caller learns nothing about the request.
+    let action_name = crate::auth::verify(&app, &parts, &body).and_then(|principal| {
+        let name = action_name?;
+        if let Some(principal) = principal {
+            let operation = Action::NAMES.iter().find(|n| **n == name).map_or("", |n| n);
+            ctx.authenticate(principal, operation);
+        }
+        Ok(name)
+    });
     let (name, result) = match action_name {
         Ok(name) => {
             let injected = if app.faults.armed() {
@@ -114,7 +123,16 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     app.metrics
         .observe(&name, result.as_ref().err(), started.elapsed());
     app.alarms.touch(&app.ticker);
-    Ok(protocol::encode(protocol, &ctx.request_id, result))
+    let mut response = protocol::encode(protocol, &ctx.request_id, result);
+    // On a manual clock the Date header tells the server's time, as SQS's does: the SDKs
+    // correct their signing clock by it, so signed requests keep working as the clock moves.
+    if let Some(clock) = app.clock.as_manual() {
+        use crate::clock::Clock;
+        if let Ok(date) = HeaderValue::from_str(&crate::auth::http_date(clock.now())) {
+            response.headers_mut().insert(hyper::header::DATE, date);
+        }
+    }
+    Ok(response)
 }
 
 async fn run(

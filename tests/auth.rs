@@ -4,7 +4,97 @@ mod common;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use common::{code, message, TestServer};
+use common::{client_at, code, message, TestServer, T0};
+use sqslite::config::Credential;
+use sqslite::Config;
+
+const OWNER: &str = "000000000000";
+const OTHER: &str = "111111111111";
+
+/// A server that requires signatures: the default client's key (account 000000000000) and a
+/// second account's.
+async fn signed_server() -> TestServer {
+    TestServer::start_with(
+        Config::ephemeral()
+            .with_credential(Credential::new("AKIDEXAMPLE", "secret", OWNER))
+            .with_credential(Credential::new("AKIDOTHER", "other-secret", OTHER)),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn signed_requests_pass_and_bad_signatures_fail() {
+    let s = signed_server().await;
+    let url = s.create_queue("signed").await;
+    s.send(&url, "hello").await;
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+
+    let wrong_secret = client_at(&s.endpoint(), "AKIDEXAMPLE", "not-the-secret", &s.clock);
+    let err = wrong_secret.list_queues().send().await.unwrap_err();
+    assert_eq!(code(&err), "SignatureDoesNotMatch");
+    assert!(
+        message(&err).starts_with("The request signature we calculated does not match"),
+        "{}",
+        message(&err)
+    );
+    assert_eq!(err.raw_response().unwrap().status().as_u16(), 403);
+
+    let unknown = client_at(&s.endpoint(), "AKIDUNKNOWN", "secret", &s.clock);
+    let err = unknown.list_queues().send().await.unwrap_err();
+    assert_eq!(code(&err), "InvalidClientTokenId");
+    assert_eq!(
+        message(&err),
+        "The security token included in the request is invalid."
+    );
+
+    // The other account's key signs fine and lists its own (empty) account.
+    let other = client_at(&s.endpoint(), "AKIDOTHER", "other-secret", &s.clock);
+    let listed = other.list_queues().send().await.unwrap();
+    assert!(listed.queue_urls().is_empty());
+}
+
+#[tokio::test]
+async fn unsigned_and_stale_requests_fail() {
+    let s = signed_server().await;
+    let unsigned = s
+        .query(&[("Action", "ListQueues"), ("Version", "2012-11-05")])
+        .await;
+    assert_eq!(unsigned.status, 403, "{}", unsigned.body);
+    assert_eq!(
+        unsigned.xml("Code").as_deref(),
+        Some("MissingAuthenticationToken")
+    );
+    let json = s.json("ListQueues", "{}").await;
+    assert_eq!(json.status, 403);
+    assert_eq!(
+        json.header("x-amzn-query-error"),
+        Some("MissingAuthenticationToken;Sender")
+    );
+
+    // A client whose clock is 16 minutes behind the server's.
+    let behind = sqslite::ManualClock::new(T0 - 16 * 60 * 1000);
+    let stale = client_at(&s.endpoint(), "AKIDEXAMPLE", "secret", &behind);
+    let err = stale.list_queues().send().await.unwrap_err();
+    assert_eq!(code(&err), "SignatureDoesNotMatch");
+    assert_eq!(
+        message(&err),
+        "Signature expired: 20231114T215720Z is now earlier than 20231114T215820Z (20231114T221320Z - 15 min.)"
+    );
+    let ahead = sqslite::ManualClock::new(T0 + 16 * 60 * 1000);
+    let early = client_at(&s.endpoint(), "AKIDEXAMPLE", "secret", &ahead);
+    let err = early.list_queues().send().await.unwrap_err();
+    assert!(
+        message(&err).starts_with("Signature not yet current: 20231114T222920Z"),
+        "{}",
+        message(&err)
+    );
+    // Within the 15 minutes either way, a client is accepted.
+    for skew in [T0 - 14 * 60 * 1000, T0 + 14 * 60 * 1000] {
+        let near = sqslite::ManualClock::new(skew);
+        let client = client_at(&s.endpoint(), "AKIDEXAMPLE", "secret", &near);
+        client.list_queues().send().await.unwrap();
+    }
+}
 
 /// A consumer that knows the handle layout builds another consumer's handle from its own
 /// (the message slots are a counter); the MAC makes that worthless and the other consumer's
@@ -63,4 +153,175 @@ async fn forged_receipt_handles_are_rejected() {
     s.delete(&url, &mine).await;
     s.delete(&url, &theirs).await;
     assert_eq!(s.counts(&url).await, (0, 0, 0));
+}
+
+/// Signs a Query request with aws-sigv4 (the SDKs' own signer) at the server's time: in the
+/// URL (`presign`, valid for `expires`) or in headers. Returns the path and the headers.
+fn sign_query(
+    s: &TestServer,
+    method: &str,
+    path_and_query: &str,
+    body: &str,
+    secret: &str,
+    presign: Option<u64>,
+) -> (String, Vec<(String, String)>) {
+    use aws_sigv4::http_request::{sign, SignableBody, SignableRequest, SignatureLocation};
+    use sqslite::Clock;
+    let host = s.endpoint().trim_start_matches("http://").to_owned();
+    let mut headers = vec![("host".to_owned(), host.clone())];
+    if method == "POST" {
+        headers.push((
+            "content-type".into(),
+            "application/x-www-form-urlencoded".into(),
+        ));
+    }
+    let identity = aws_credential_types::Credentials::new("AKIDEXAMPLE", secret, None, None, "t");
+    let identity = aws_smithy_runtime_api::client::identity::Identity::from(identity);
+    let mut settings = aws_sigv4::http_request::SigningSettings::default();
+    if let Some(seconds) = presign {
+        settings.signature_location = SignatureLocation::QueryParams;
+        settings.expires_in = Some(std::time::Duration::from_secs(seconds));
+    }
+    let params = aws_sigv4::sign::v4::SigningParams::builder()
+        .identity(&identity)
+        .region("us-east-1")
+        .name("sqs")
+        .time(std::time::UNIX_EPOCH + std::time::Duration::from_millis(s.clock.now()))
+        .settings(settings)
+        .build()
+        .unwrap()
+        .into();
+    let url = format!("http://{host}{path_and_query}");
+    let request = SignableRequest::new(
+        method,
+        &url,
+        headers.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        SignableBody::Bytes(body.as_bytes()),
+    )
+    .unwrap();
+    let (instructions, _) = sign(request, &params).unwrap().into_parts();
+    let mut path = path_and_query.to_owned();
+    for (k, v) in instructions.params() {
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let v: String = form_urlencoded::byte_serialize(v.as_bytes()).collect();
+        path.extend([sep.to_string(), (*k).to_owned(), "=".into(), v]);
+    }
+    for (k, v) in instructions.headers() {
+        headers.push((k.to_owned(), v.to_owned()));
+    }
+    (path, headers)
+}
+
+async fn send_signed(
+    s: &TestServer,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: &str,
+) -> common::RawResponse {
+    let headers: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    s.raw(method, path, &headers, body).await
+}
+
+#[tokio::test]
+async fn presigned_query_urls_work_until_they_expire() {
+    let s = signed_server().await;
+    let url = s.create_queue("presigned").await;
+    let list = "/?Action=ListQueues&Version=2012-11-05&QueueNamePrefix=pre";
+    let (path, headers) = sign_query(&s, "GET", list, "", "secret", Some(60));
+    let ok = send_signed(&s, "GET", &path, &headers, "").await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    assert_eq!(ok.xml("QueueUrl").as_deref(), Some(url.as_str()));
+
+    // Another parameter under the same signature does not verify.
+    let tampered = path.replace("QueueNamePrefix=pre", "QueueNamePrefix=p");
+    let bad = send_signed(&s, "GET", &tampered, &headers, "").await;
+    assert_eq!(
+        bad.xml("Code").as_deref(),
+        Some("SignatureDoesNotMatch"),
+        "{}",
+        bad.body
+    );
+    assert_eq!(bad.status, 403);
+
+    s.advance(61);
+    let expired = send_signed(&s, "GET", &path, &headers, "").await;
+    assert_eq!(expired.status, 400, "{}", expired.body);
+    assert_eq!(expired.xml("Code").as_deref(), Some("RequestExpired"));
+    assert_eq!(
+        expired.xml("Message").as_deref(),
+        Some("Request has expired.")
+    );
+}
+
+#[tokio::test]
+async fn signed_query_posts_cover_the_body() {
+    let s = signed_server().await;
+    let url = s.create_queue("posted").await;
+    let path = url.trim_start_matches(&s.endpoint()).to_owned();
+    let body = "Action=SendMessage&Version=2012-11-05&MessageBody=signed";
+    let (path, headers) = sign_query(&s, "POST", &path, body, "secret", None);
+    let ok = send_signed(&s, "POST", &path, &headers, body).await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    let swapped = body.replace("signed", "swapped");
+    let bad = send_signed(&s, "POST", &path, &headers, &swapped).await;
+    assert_eq!(
+        bad.xml("Code").as_deref(),
+        Some("SignatureDoesNotMatch"),
+        "{}",
+        bad.body
+    );
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+    let (path, headers) = sign_query(&s, "POST", &path, body, "wrong", None);
+    let bad = send_signed(&s, "POST", &path, &headers, body).await;
+    assert_eq!(
+        bad.xml("Code").as_deref(),
+        Some("SignatureDoesNotMatch"),
+        "{}",
+        bad.body
+    );
+}
+
+#[test]
+fn credentials_come_from_the_config_file() {
+    let text = r#"
+[[credentials]]
+access_key_id = "AKIDEXAMPLE"
+secret_access_key = "secret"
+account_id = "000000000000"
+
+[[credentials]]
+access_key_id = "AKIDALICE"
+secret_access_key = "alice-secret"
+account_id = "111111111111"
+user = "alice"
+"#;
+    let config = Config::from_text("sqslite.toml", text).unwrap().config;
+    assert_eq!(config.credentials.len(), 2);
+    assert_eq!(
+        config.credentials[1].principal_arn(),
+        "arn:aws:iam::111111111111:user/alice"
+    );
+    assert!(!format!("{:?}", config.credentials[1]).contains("alice-secret"));
+    let round_trip = Config::from_text("x.toml", &config.to_toml())
+        .unwrap()
+        .config;
+    assert_eq!(round_trip.credentials, config.credentials);
+    for (bad, says) in [
+        (
+            "access_key_id = \"A\"\nsecret_access_key = \"s\"\naccount_id = \"12\"",
+            "12 digits",
+        ),
+        (
+            "access_key_id = \"A\"\naccount_id = \"000000000000\"",
+            "secret_access_key",
+        ),
+        ("access_key = \"A\"", "unknown"),
+    ] {
+        let err = Config::from_text("x.toml", &format!("[[credentials]]\n{bad}\n")).unwrap_err();
+        assert!(err.to_string().contains(says), "{err}");
+    }
 }

@@ -1,6 +1,7 @@
 //! Server settings (where to listen, which region and account, how to mint URLs) and the
 //! queues to declare at startup, from flags, a `sqslite.toml` or an ElasticMQ `.conf`.
 
+mod credentials;
 mod elasticmq;
 mod hocon;
 mod render;
@@ -10,6 +11,7 @@ mod tree;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+pub use credentials::Credential;
 pub use tree::ConfigError;
 
 /// Which clock the server runs on.
@@ -57,6 +59,8 @@ pub struct Config {
     pub access: crate::guard::AccessConfig,
     /// Header and idle timeouts, the connection cap and the shutdown deadline.
     pub connections: crate::server::Limits,
+    /// Access keys for SigV4 authentication; empty means any signature is accepted.
+    pub credentials: Vec<Credential>,
 }
 
 impl Default for Config {
@@ -76,6 +80,7 @@ impl Default for Config {
             admin: crate::admin::settings::AdminConfig::default(),
             access: crate::guard::AccessConfig::default(),
             connections: crate::server::Limits::default(),
+            credentials: Vec::new(),
         }
     }
 }
@@ -93,6 +98,13 @@ impl Config {
     #[must_use]
     pub fn with_queue(mut self, queue: QueueDecl) -> Self {
         self.queues.push(queue);
+        self
+    }
+
+    /// Requires every request to be signed with one of these keys (see [`Credential`]).
+    #[must_use]
+    pub fn with_credential(mut self, credential: Credential) -> Self {
+        self.credentials.push(credential);
         self
     }
 

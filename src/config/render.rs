@@ -74,7 +74,26 @@ pub fn to_toml(config: &Config) -> String {
     if !faults.is_empty() {
         root.insert("faults".into(), faults.into());
     }
+    let credentials: Vec<Value> = config.credentials.iter().map(credential).collect();
+    if !credentials.is_empty() {
+        root.insert("credentials".into(), credentials.into());
+    }
     toml::to_string(&root).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
+}
+
+/// Written with its secret, so the output stays a working config file.
+fn credential(c: &super::Credential) -> Value {
+    let mut t = Table::new();
+    t.insert("access_key_id".into(), c.access_key_id.clone().into());
+    t.insert(
+        "secret_access_key".into(),
+        c.secret_access_key.clone().into(),
+    );
+    t.insert("account_id".into(), c.account_id.clone().into());
+    if let Some(user) = &c.user {
+        t.insert("user".into(), user.clone().into());
+    }
+    t.into()
 }
 
 fn queue(q: &QueueDecl, name_key: &str, name: &str) -> Value {

@@ -30,7 +30,14 @@ pub const QUEUE_ATTRIBUTES: &[&str] = &[
 /// Attributes whose value is JSON text in SQS, so a TOML table may stand in for it.
 const JSON_ATTRIBUTES: &[&str] = &["Policy", "RedrivePolicy", "RedriveAllowPolicy"];
 
-const TOP_KEYS: &[&str] = &["server", "queues", "templates", "alarms", "faults"];
+const TOP_KEYS: &[&str] = &[
+    "server",
+    "queues",
+    "templates",
+    "alarms",
+    "faults",
+    "credentials",
+];
 const SERVER_KEYS: &[&str] = &[
     "host",
     "port",
@@ -93,6 +100,14 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
                         .map_err(|e| src.error(node.line, format!("[[faults]]: {e}")))?;
                     config.admin.faults.push(spec);
                 }
+            }
+            "credentials" => {
+                for (node, table) in tables(&src, entry)? {
+                    config
+                        .credentials
+                        .push(super::credentials::parse(&src, node, table)?);
+                }
+                super::credentials::check_unique(&src, &config.credentials)?;
             }
             _ => return Err(src.unknown_key(entry, "the file", TOP_KEYS)),
         }

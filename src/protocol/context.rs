@@ -29,6 +29,11 @@ pub struct Context {
     /// The `X-Amzn-Trace-Id` header, which SendMessage keeps as the message's AWSTraceHeader
     /// unless the request sets that system attribute itself.
     pub trace_header: Option<String>,
+    /// The verified caller, when the server has credentials configured ([`crate::auth`]);
+    /// queue policies are enforced for it.
+    pub principal: Option<crate::auth::Principal>,
+    /// The operation being served (`SendMessage`…), for policy checks.
+    pub operation: &'static str,
 }
 
 impl Context {
@@ -96,7 +101,17 @@ impl Context {
             base_url,
             path_queue,
             trace_header,
+            principal: None,
+            operation: "",
         }
+    }
+
+    /// Makes the request act as a verified principal: its account owns what it creates and
+    /// lists, and queue policies decide what it may do to other queues.
+    pub fn authenticate(&mut self, principal: crate::auth::Principal, operation: &'static str) {
+        self.account.clone_from(&principal.account);
+        self.principal = Some(principal);
+        self.operation = operation;
     }
 
     pub fn key(&self, name: &str) -> QueueKey {

@@ -32,7 +32,7 @@ impl TestServer {
     pub async fn try_start_with(config: Config) -> std::io::Result<Self> {
         let clock = ManualClock::new(T0);
         let server = Server::start_with_clock(config, Arc::new(clock.clone())).await?;
-        let client = client_for(&server.endpoint(), "us-east-1", "AKIDEXAMPLE");
+        let client = client_at(&server.endpoint(), "AKIDEXAMPLE", "secret", &clock);
         Ok(TestServer {
             server,
             client,
@@ -171,6 +171,31 @@ pub fn client_for(endpoint: &str, region: &str, access_key: &str) -> Client {
         .retry_config(aws_sdk_sqs::config::retry::RetryConfig::disabled())
         .build();
     Client::from_conf(config)
+}
+
+/// A client signing with this key and secret at the manual clock's time, as a server with
+/// `[[credentials]]` checks signatures against its own clock.
+pub fn client_at(endpoint: &str, access_key: &str, secret: &str, clock: &ManualClock) -> Client {
+    let config = aws_sdk_sqs::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .endpoint_url(endpoint)
+        .credentials_provider(Credentials::new(access_key, secret, None, None, "test"))
+        .retry_config(aws_sdk_sqs::config::retry::RetryConfig::disabled())
+        .time_source(ClockTime(clock.clone()))
+        .build();
+    Client::from_conf(config)
+}
+
+/// The manual clock as the SDK's time source.
+#[derive(Debug)]
+struct ClockTime(ManualClock);
+
+impl aws_smithy_async::time::TimeSource for ClockTime {
+    fn now(&self) -> std::time::SystemTime {
+        use sqslite::Clock;
+        std::time::UNIX_EPOCH + Duration::from_millis(self.0.now())
+    }
 }
 
 #[derive(Debug)]
