@@ -325,3 +325,121 @@ user = "alice"
         assert!(err.to_string().contains(says), "{err}");
     }
 }
+
+/// Another account's key reaches a queue only as far as the queue's Policy allows it.
+#[tokio::test]
+async fn other_accounts_need_the_queue_policy() {
+    use aws_sdk_sqs::types::QueueAttributeName;
+    let s = signed_server().await;
+    let url = s.create_queue("shared").await;
+    s.send(&url, "owner's").await;
+    let other = client_at(&s.endpoint(), "AKIDOTHER", "other-secret", &s.clock);
+    let arn = format!("arn:aws:sqs:us-east-1:{OWNER}:shared");
+
+    let err = other
+        .receive_message()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    assert_eq!(err.raw_response().unwrap().status().as_u16(), 403);
+    assert_eq!(
+        message(&err),
+        format!("User: arn:aws:iam::{OTHER}:root is not authorized to perform: sqs:receivemessage on resource: {arn} because no resource-based policy allows the sqs:receivemessage action")
+    );
+    let err = other
+        .purge_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    let err = other
+        .delete_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+
+    let policy = format!(
+        r#"{{"Version":"2012-10-17","Statement":[{{"Effect":"Allow","Principal":{{"AWS":"arn:aws:iam::{OTHER}:root"}},"Action":["sqs:ReceiveMessage","sqs:Delete*","sqs:Send*"],"Resource":"{arn}"}}]}}"#
+    );
+    s.set_attribute(&url, QueueAttributeName::Policy, &policy)
+        .await
+        .unwrap();
+    let got = other
+        .receive_message()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap();
+    let handle = got.messages()[0].receipt_handle().unwrap();
+    other
+        .delete_message()
+        .queue_url(&url)
+        .receipt_handle(handle)
+        .send()
+        .await
+        .unwrap();
+    other
+        .send_message_batch()
+        .queue_url(&url)
+        .entries(
+            aws_sdk_sqs::types::SendMessageBatchRequestEntry::builder()
+                .id("a")
+                .message_body("from the other account")
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    // Not granted: purge; never cross-account, whatever a policy says: DeleteQueue.
+    let err = other
+        .purge_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    let err = other
+        .delete_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+}
+
+/// A Deny statement binds every principal, the queue's own account included.
+#[tokio::test]
+async fn a_deny_statement_is_honoured() {
+    use aws_sdk_sqs::types::QueueAttributeName;
+    let s = signed_server().await;
+    let url = s.create_queue("guarded").await;
+    let policy = r#"{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Principal":"*","Action":"sqs:PurgeQueue","Resource":"*"}]}"#;
+    s.set_attribute(&url, QueueAttributeName::Policy, policy)
+        .await
+        .unwrap();
+    s.send(&url, "kept").await;
+    let err = s
+        .client
+        .purge_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    assert!(
+        message(&err).ends_with("with an explicit deny in a resource-based policy"),
+        "{}",
+        message(&err)
+    );
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+    // What the Deny does not name still works for the owner.
+    s.receive(&url).await;
+}

@@ -16,6 +16,7 @@ use std::fmt::Display;
 use std::sync::Arc;
 
 use crate::app::App;
+use crate::engine::policy;
 use crate::engine::queue::Queue;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::{self, Context, Input, Protocol};
@@ -86,9 +87,58 @@ actions! {
     CancelMessageMoveTask => redrive::cancel_message_move_task,
 }
 
-/// The queue a request's QueueUrl names.
+/// The queue a request's QueueUrl names, if the caller may do this operation on it.
 pub fn queue(app: &App, ctx: &Context, queue_url: &str) -> SqsResult<Arc<Queue>> {
-    app.registry.find(&ctx.queue_ref(queue_url)?)
+    let queue = app.registry.find(&ctx.queue_ref(queue_url)?)?;
+    authorize(ctx, &queue)?;
+    Ok(queue)
+}
+
+/// With a verified caller (credentials configured), the queue's Policy decides whether it
+/// may do `ctx.operation` here; without one every call is allowed, as before.
+pub fn authorize(ctx: &Context, queue: &Queue) -> SqsResult<()> {
+    let Some(principal) = &ctx.principal else {
+        return Ok(());
+    };
+    let caller = policy::Caller {
+        account: &principal.account,
+        arn: &principal.arn,
+    };
+    let decision = policy::evaluate(
+        queue.policy().as_deref(),
+        &queue.arn,
+        &queue.key.account,
+        caller,
+        ctx.operation,
+    );
+    let action = format!("sqs:{}", policy::iam_action(ctx.operation).to_lowercase());
+    let why = match decision {
+        policy::Decision::Allow => return Ok(()),
+        policy::Decision::NotAllowed => {
+            format!("because no resource-based policy allows the {action} action")
+        }
+        policy::Decision::ExplicitDeny => {
+            "with an explicit deny in a resource-based policy".to_owned()
+        }
+    };
+    // SQS's IAM wording, action in lower case as SQS writes it (e.g. aws/serverless-
+    // application-model#3633, microsoft/aspire#3333).
+    Err(SqsError::new(
+        ErrorKind::AccessDenied,
+        format!(
+            "User: {} is not authorized to perform: {action} on resource: {} {why}",
+            principal.arn, queue.arn
+        ),
+    ))
+}
+
+/// [`authorize`] for a queue named by its ARN (move tasks); an unknown ARN is left to the
+/// operation's own not-found error.
+pub fn authorize_arn(app: &App, ctx: &Context, arn: &str) -> SqsResult<()> {
+    match app.registry.get_by_arn(arn) {
+        Some(queue) if ctx.principal.is_some() => authorize(ctx, &queue),
+        _ => Ok(()),
+    }
 }
 
 /// Checks an optional integer parameter against SQS's range; the reason is SQS's wording.

@@ -60,7 +60,7 @@ pub async fn get_queue_url(
     if let Some(owner) = input.queue_owner_aws_account_id.filter(|o| !o.is_empty()) {
         key.account = owner;
     }
-    app.registry.get(&key)?;
+    super::authorize(ctx, &*app.registry.get(&key)?)?;
     Ok(QueueUrlOutput {
         queue_url: ctx.queue_url(&key),
     })
@@ -140,8 +140,9 @@ pub struct DeleteQueue {
 }
 
 pub async fn delete_queue(input: DeleteQueue, app: &App, ctx: &Context) -> SqsResult<()> {
-    app.registry
-        .delete(&ctx.queue_key(&input.queue_url)?, app.now())
+    let key = ctx.queue_key(&input.queue_url)?;
+    super::authorize(ctx, &*app.registry.get(&key)?)?;
+    app.registry.delete(&key, app.now())
 }
 
 #[derive(Debug, Deserialize)]

@@ -56,7 +56,7 @@ pub struct StartOutput {
 pub async fn start_message_move_task(
     input: StartMessageMoveTask,
     app: &App,
-    _: &Context,
+    ctx: &Context,
 ) -> SqsResult<StartOutput> {
     let rate = in_range(
         input.max_number_of_messages_per_second,
@@ -65,6 +65,7 @@ pub async fn start_message_move_task(
         500,
         "Must be between 1 and 500, if provided.",
     )?;
+    super::authorize_arn(app, ctx, &input.source_arn)?;
     app.tasks.step(&app.registry, app.now());
     let task_handle = app.tasks.start(
         &app.registry,
@@ -114,8 +115,9 @@ pub struct TaskEntry {
 pub async fn list_message_move_tasks(
     input: ListMessageMoveTasks,
     app: &App,
-    _: &Context,
+    ctx: &Context,
 ) -> SqsResult<ListTasksOutput> {
+    super::authorize_arn(app, ctx, &input.source_arn)?;
     let max = in_range(
         input.max_results,
         "MaxResults",

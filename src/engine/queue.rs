@@ -132,6 +132,12 @@ impl Queue {
         &self.key.name
     }
 
+    /// The Policy attribute, read without settling the messages (authorization needs no more).
+    pub fn policy(&self) -> Option<String> {
+        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.attributes.policy.clone()
+    }
+
     /// The state, settled to `now` so every count and visibility is exact.
     pub fn lock(&self, now: Millis) -> MutexGuard<'_, QueueState> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
