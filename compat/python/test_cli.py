@@ -113,3 +113,24 @@ def test_invalid_parameter_value(endpoint, queue_url):
     err = aws(endpoint, "receive-message", "--queue-url", queue_url,
               "--max-number-of-messages", "11", expect_ok=False)
     assert "InvalidParameterValue" in err
+
+
+def test_validation_fidelity(endpoint, queue_url):
+    err = aws(endpoint, "create-queue", "--queue-name", f"cli-std-{uuid.uuid4().hex[:8]}",
+              "--attributes", "FifoQueue=false", expect_ok=False)
+    assert "InvalidAttributeName" in err and "Unknown Attribute FifoQueue." in err
+    attributes = {"attr.1\u00f8\u00df\u00e4": {"DataType": "String", "StringValue": "Valida"}}
+    aws(endpoint, "send-message", "--queue-url", queue_url, "--message-body", "m",
+        "--message-attributes", json.dumps(attributes))
+    got = aws(endpoint, "receive-message", "--queue-url", queue_url,
+              "--message-attribute-names", "*")
+    assert got["Messages"][0]["MessageAttributes"] == attributes
+
+
+def test_recreate_deleted_queue(endpoint):
+    name = f"cli-again-{uuid.uuid4().hex[:8]}"
+    url = aws(endpoint, "create-queue", "--queue-name", name)["QueueUrl"]
+    aws(endpoint, "delete-queue", "--queue-url", url)
+    # Off by default, SQS's 60-second wait after a delete (--strict restores it).
+    assert aws(endpoint, "create-queue", "--queue-name", name)["QueueUrl"] == url
+    aws(endpoint, "delete-queue", "--queue-url", url)
