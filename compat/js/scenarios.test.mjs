@@ -35,7 +35,7 @@ import {
   TooManyEntriesInBatchRequest,
   UntagQueueCommand,
 } from "@aws-sdk/client-sqs";
-import { attribute, counts, makeClient, md5OfAttributes, md5OfBody, queues } from "./helpers.mjs";
+import { attribute, counts, endpoint, makeClient, md5OfAttributes, md5OfBody, queues } from "./helpers.mjs";
 
 const client = makeClient();
 let q;
@@ -439,6 +439,19 @@ test("js_queue_url_as_endpoint", async () => {
   assert.deepEqual(await counts(client, url), [0, 0]);
 });
 
+/** Waits until a ReceiveMessage is parked on the queue (sqslite's own metric). */
+async function waitParked(url) {
+  const name = url.split("/").pop();
+  const deadline = performance.now() + 5000;
+  while (performance.now() < deadline) {
+    const text = await (await fetch(`${endpoint()}/metrics`)).text();
+    const line = text.split("\n").find((l) => l.startsWith("sqslite_receives_waiting{") && l.includes(`queue="${name}"`));
+    if (line && Number(line.split(" ").pop()) >= 1) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  assert.fail(`no receive parked on ${name}`);
+}
+
 /** A ReceiveMessage long poll, and a promise that settles once its request has left. */
 function parkedReceive(QueueUrl, extra = {}) {
   const command = new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 20, ...extra });
@@ -472,7 +485,7 @@ test("fifo_group_visibility", async () => {
 
   const poll = parkedReceive(url);
   await poll.sent;
-  await new Promise((r) => setTimeout(r, 300)); // parked, so that the delete is what wakes it
+  await waitParked(url); // parked, so that the delete is what wakes it
   await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: both[1].ReceiptHandle }));
   const { out, elapsed } = await poll.result;
   assert.deepEqual((out.Messages ?? []).map((m) => m.Body), ["a3"]);

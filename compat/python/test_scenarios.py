@@ -6,6 +6,7 @@ spoke AWS Query for SQS, so both of sqslite's wire protocols meet a real client.
 
 import threading
 import time
+import urllib.request
 import uuid
 
 import pytest
@@ -32,6 +33,20 @@ def receive_one(sqs, url, **kwargs):
     messages = sqs.receive_message(QueueUrl=url, **kwargs).get("Messages", [])
     assert len(messages) == 1, messages
     return messages[0]
+
+
+def wait_parked(endpoint, url):
+    """Waits until a ReceiveMessage is parked on the queue (sqslite's own metric)."""
+    name = url.rsplit("/", 1)[1]
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(endpoint + "/metrics") as res:
+            for line in res.read().decode().splitlines():
+                if line.startswith("sqslite_receives_waiting{") and f'queue="{name}"' in line:
+                    if float(line.rsplit(" ", 1)[1]) >= 1:
+                        return
+        time.sleep(0.005)
+    pytest.fail(f"no receive parked on {name}")
 
 
 def counts(sqs, url):
@@ -377,7 +392,7 @@ def test_fifo_order_dedup(sqs, make_queue):
     assert error_code(e) == "MissingParameter"
 
 
-def test_fifo_group_visibility(sqs, make_queue):
+def test_fifo_group_visibility(sqs, make_queue, endpoint):
     url = make_queue(prefix="groups", fifo=True, ContentBasedDeduplication="true")
     for group, body in [("g1", "a1"), ("g1", "a2"), ("g1", "a3")]:
         sqs.send_message(QueueUrl=url, MessageBody=body, MessageGroupId=group)
@@ -405,7 +420,7 @@ def test_fifo_group_visibility(sqs, make_queue):
     thread = threading.Thread(target=receiver)
     thread.start()
     assert polling.wait(5)
-    time.sleep(0.3)  # the poll has to be parked for the delete to be what wakes it
+    wait_parked(endpoint, url)  # parked, so that the delete is what wakes it
     sqs.delete_message(QueueUrl=url, ReceiptHandle=both[1]["ReceiptHandle"])
     thread.join(25)
     assert [m["Body"] for m in result["messages"]] == ["a3"]
