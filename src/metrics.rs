@@ -15,6 +15,7 @@ use prometheus::{
 
 use crate::actions::Action;
 use crate::app::App;
+use crate::engine::processing::Latencies;
 use crate::error::{Fault, SqsError};
 
 const OUTCOMES: [&str; 3] = ["success", "client_error", "server_error"];
@@ -104,6 +105,7 @@ impl Metrics {
     pub fn render(&self, app: &App) -> String {
         let mut families = self.registry.gather();
         families.extend(queue_families(app));
+        families.extend(processing_families(app));
         families.extend(crate::alarms::metric_families(app));
         let mut out = Vec::new();
         if let Err(e) = TextEncoder::new().encode(&families, &mut out) {
@@ -222,6 +224,87 @@ fn queue_families(app: &App) -> Vec<prometheus::proto::MetricFamily> {
         waiting.with_label_values(&labels).set(q.waiting() as f64);
     }
     r.gather()
+}
+
+/// Observed processing times as Prometheus histograms built from each queue's buckets, and
+/// the redelivered-then-deleted counter.
+fn processing_families(app: &App) -> Vec<prometheus::proto::MetricFamily> {
+    use prometheus::proto::{MetricFamily, MetricType};
+    let family = |name: &str, help: &str, kind| {
+        let mut f = MetricFamily::default();
+        f.set_name(name.to_owned());
+        f.set_help(help.to_owned());
+        f.set_field_type(kind);
+        f
+    };
+    let mut delete = family(
+        "sqslite_processing_seconds",
+        "Latest receive to DeleteMessage, per message",
+        MetricType::HISTOGRAM,
+    );
+    let mut extend = family(
+        "sqslite_visibility_extension_seconds",
+        "Latest receive to a ChangeMessageVisibility extending it",
+        MetricType::HISTOGRAM,
+    );
+    let mut redelivered = family(
+        "sqslite_redelivered_then_deleted_total",
+        "Messages deleted after two or more receives",
+        MetricType::COUNTER,
+    );
+    let now = app.now();
+    let mut queues = app.registry.all();
+    queues.sort_by(|a, b| a.key.cmp(&b.key));
+    for q in queues {
+        let p = q.lock(now).processing.clone();
+        let labels = [&q.key.name, &q.key.region, &q.key.account];
+        delete.mut_metric().push(histogram(&labels, &p.deleted));
+        extend.mut_metric().push(histogram(&labels, &p.extended));
+        let mut m = metric(&labels);
+        let mut c = prometheus::proto::Counter::default();
+        c.set_value(p.redelivered_then_deleted as f64);
+        m.set_counter(c);
+        redelivered.mut_metric().push(m);
+    }
+    [delete, extend, redelivered]
+        .into_iter()
+        .filter(|f| !f.get_metric().is_empty())
+        .collect()
+}
+
+fn metric(values: &[&String; 3]) -> prometheus::proto::Metric {
+    let labels = QUEUE_LABELS
+        .iter()
+        .zip(values)
+        .map(|(name, value)| {
+            let mut l = prometheus::proto::LabelPair::default();
+            l.set_name((*name).to_owned());
+            l.set_value((*value).clone());
+            l
+        })
+        .collect();
+    let mut m = prometheus::proto::Metric::default();
+    m.set_label(labels);
+    m
+}
+
+fn histogram(labels: &[&String; 3], l: &Latencies) -> prometheus::proto::Metric {
+    let buckets = l
+        .cumulative()
+        .map(|(bound_ms, n)| {
+            let mut b = prometheus::proto::Bucket::default();
+            b.set_upper_bound(bound_ms as f64 / 1000.0);
+            b.set_cumulative_count(n);
+            b
+        })
+        .collect();
+    let mut h = prometheus::proto::Histogram::default();
+    h.set_sample_count(l.count());
+    h.set_sample_sum(l.sum_ms() as f64 / 1000.0);
+    h.set_bucket(buckets);
+    let mut m = metric(labels);
+    m.set_histogram(h);
+    m
 }
 
 /// A one-off gauge family, for series computed at scrape time elsewhere (alarms).

@@ -64,6 +64,7 @@ fn summary(app: &App, q: &Queue, now: Millis) -> Value {
         .map(|(k, v)| (k.to_owned(), Value::String(v)))
         .collect();
     let st = &state.stats;
+    let pr = &state.processing;
     json!({
         "name": q.key.name,
         "region": q.key.region,
@@ -84,6 +85,13 @@ fn summary(app: &App, q: &Queue, now: Millis) -> Value {
             "empty_receives": st.empty_receives,
             "dead_lettered": st.dead_lettered,
             "last_delete_at": st.last_delete_at,
+        },
+        "processing": {
+            "deleted": pr.deleted.count(),
+            "receive_to_delete": pr.deleted.summary(),
+            "extended": pr.extended.count(),
+            "receive_to_extend": pr.extended.summary(),
+            "redelivered_then_deleted": pr.redelivered_then_deleted,
         },
     })
 }

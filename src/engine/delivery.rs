@@ -134,6 +134,7 @@ impl QueueState {
         }
         msg.receive_count = 0;
         msg.first_received_at = None;
+        msg.last_receive_offset = 0;
         msg.enqueued_at = now;
         msg.sent_at = now;
         self.file_moved(msg, now, fifo);

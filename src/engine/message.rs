@@ -59,6 +59,9 @@ pub struct Message {
     pub first_received_at: Option<Millis>,
     pub visible_at: Millis,
     pub receive_count: u32,
+    /// Milliseconds from `first_received_at` to the latest receive: a u32 in the padding
+    /// after `receive_count` keeps Message at its size (retention caps it at 14 days).
+    pub last_receive_offset: u32,
     /// FIFO sequence number (0 on standard queues).
     pub sequence: u64,
 }
@@ -78,6 +81,19 @@ impl Message {
 
     pub fn dead_letter_source_arn(&self) -> Option<&str> {
         self.extra.as_ref()?.dead_letter_source_arn.as_deref()
+    }
+
+    /// When the latest receive happened, for the observed processing time.
+    pub fn last_received_at(&self) -> Option<Millis> {
+        self.first_received_at
+            .map(|first| first.saturating_add(Millis::from(self.last_receive_offset)))
+    }
+
+    /// Records a receive at `now`.
+    pub fn mark_received(&mut self, now: Millis) {
+        self.receive_count += 1;
+        let first = *self.first_received_at.get_or_insert(now);
+        self.last_receive_offset = u32::try_from(now.saturating_sub(first)).unwrap_or(u32::MAX);
     }
 
     pub fn in_flight(&self, now: Millis) -> bool {

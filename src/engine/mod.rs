@@ -9,6 +9,7 @@ pub mod md5;
 pub mod message;
 pub mod move_task;
 pub mod policy;
+pub mod processing;
 pub mod queue;
 pub mod receipt;
 pub mod redrive;

@@ -14,6 +14,7 @@ use crate::engine::arn::QueueKey;
 use crate::engine::attributes::QueueAttributes;
 use crate::engine::fifo::{Attempts, Dedup};
 use crate::engine::message::{Message, NewMessage};
+use crate::engine::processing::Processing;
 use crate::engine::receipt::{ReceiptHandle, ReceiptKey};
 use crate::engine::send::Prepared;
 use crate::engine::store::Store;
@@ -67,6 +68,8 @@ pub struct QueueState {
     pub last_purge: Option<Millis>,
     pub store: Store,
     pub stats: Stats,
+    /// Observed receive-to-delete and receive-to-extension times, for the advisor.
+    pub processing: Processing,
     pub(crate) dedup: Dedup,
     pub(crate) attempts: Attempts,
     pub(crate) fifo_counter: u64,
@@ -108,6 +111,7 @@ impl Queue {
                 last_purge: None,
                 store: Store::new(fifo),
                 stats: Stats::default(),
+                processing: Processing::default(),
                 dedup: Dedup::default(),
                 attempts: Attempts::default(),
                 fifo_counter: 0,
@@ -282,7 +286,9 @@ impl QueueState {
                 "The receipt handle has expired.",
             ));
         }
+        let (received_at, receives) = (msg.last_received_at(), msg.receive_count);
         self.store.remove(h.seq);
+        self.processing.on_delete(received_at, receives, now);
         self.stats.deleted += 1;
         self.stats.last_delete_at = Some(now);
         Ok(())
@@ -334,6 +340,9 @@ impl QueueState {
             ));
         }
         let sooner = until < msg.visible_at;
+        if seconds > 0 {
+            self.processing.on_extend(msg.last_received_at(), now);
+        }
         self.store.set_visible_at(h.seq, until, now);
         Ok(sooner)
     }

@@ -144,6 +144,7 @@ impl QueueState {
                 first_received_at: None,
                 visible_at: now.saturating_add(Millis::from(delay) * 1000),
                 receive_count: 0,
+                last_receive_offset: 0,
                 sequence,
             },
             now,

@@ -144,6 +144,7 @@ mod tests {
             first_received_at: None,
             visible_at: 0,
             receive_count: 0,
+            last_receive_offset: 0,
             sequence: 0,
         }
     }

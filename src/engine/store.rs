@@ -246,8 +246,7 @@ impl Store {
         self.leave(seq);
         let mut group = None;
         if let Some(m) = self.msgs.get_mut(seq) {
-            m.receive_count += 1;
-            m.first_received_at.get_or_insert(now);
+            m.mark_received(now);
             m.visible_at = now.saturating_add(visibility_ms);
             group = m.group_id.clone().filter(|_| self.fifo);
         }

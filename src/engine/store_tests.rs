@@ -17,6 +17,7 @@ fn msg(now: Millis, delay: Millis, group: Option<&str>) -> Message {
         first_received_at: None,
         visible_at: now.saturating_add(delay),
         receive_count: 0,
+        last_receive_offset: 0,
         sequence: 0,
     }
 }
