@@ -19,6 +19,11 @@ use crate::protocol::{self, Context, HttpResponse, Input, Params, Protocol};
 /// Larger than any valid SQS request (a 1 MiB batch, base64 and form overhead included).
 pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
+/// Query actions that SQS refuses at a queue URL: those recorded from SQS. (GetQueueUrl and
+/// the move-task actions take no queue URL either; what SQS does with them there is unknown,
+/// so they still run.)
+const QUEUELESS: &[&str] = &["CreateQueue", "ListQueues"];
+
 pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, DropConnection> {
     if req.uri().path() == "/health" && req.method() == Method::GET {
         return Ok(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
@@ -102,6 +107,10 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         }
         Ok(name)
     });
+    let no_action = matches!(&action_name, Err(e) if e.kind == ErrorKind::InvalidAction);
+    if protocol.is_query() && no_action && ctx.path_queue.is_some() {
+        return Ok(protocol::unknown_operation(&ctx.request_id));
+    }
     let (name, result) = match action_name {
         Ok(name) => {
             let injected = if app.faults.armed() {
@@ -143,9 +152,16 @@ async fn run(
     body: &[u8],
     params: &Params<'_>,
 ) -> SqsResult<Vec<u8>> {
+    // A queue URL is an endpoint for the queue's own actions only [aws-recorded].
+    if protocol.is_query() && ctx.path_queue.is_some() && QUEUELESS.contains(&name) {
+        return Err(SqsError::new(
+            ErrorKind::InvalidAction,
+            format!("The action {name} is not valid for this endpoint."),
+        ));
+    }
     let input = match protocol {
         Protocol::Json => Input::Json(body),
-        Protocol::Query => Input::Query {
+        Protocol::Query | Protocol::QueryJson => Input::Query {
             params,
             action: name,
             path_queue: ctx.path_queue.as_deref(),

@@ -116,3 +116,113 @@ async fn empty_lists_are_empty() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(!r.body.contains("<Attribute>"), "{}", r.body);
 }
+
+/// `Accept: application/json` on a Query request (GET or POST) gets the Query shape as JSON.
+#[tokio::test]
+async fn accept_json_gets_the_query_shape_as_json() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("negotiated").await;
+    let json = [
+        ("content-type", "application/x-www-form-urlencoded"),
+        ("accept", "application/json"),
+    ];
+    let r = t.raw("POST", "/", &json, "Action=ListQueues").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    let v = r.json();
+    let list = &v["ListQueuesResponse"];
+    assert_eq!(list["ListQueuesResult"]["QueueUrls"][0], url.as_str());
+    assert!(list["ResponseMetadata"]["RequestId"].is_string());
+
+    let path = "/?Action=ReceiveMessage&QueueUrl=".to_owned() + &encode(&url);
+    let r = t
+        .raw("GET", &path, &[("accept", "application/json")], "")
+        .await;
+    assert_eq!(
+        r.json()["ReceiveMessageResponse"]["ReceiveMessageResult"],
+        serde_json::json!({"messages": null})
+    );
+    let sent = t
+        .raw(
+            "POST",
+            "/",
+            &json,
+            &format!(
+                "Action=SendMessage&QueueUrl={}&MessageBody=hi",
+                encode(&url)
+            ),
+        )
+        .await
+        .json();
+    let result = &sent["SendMessageResponse"]["SendMessageResult"];
+    assert_eq!(
+        result["MD5OfMessageBody"],
+        "49f68a5c8493ec2c0bf489821c21fc3b"
+    );
+    assert!(result["SequenceNumber"].is_null() && result["MD5OfMessageAttributes"].is_null());
+    let r = t
+        .raw("GET", &path, &[("accept", "application/json")], "")
+        .await;
+    let messages = &r.json()["ReceiveMessageResponse"]["ReceiveMessageResult"]["messages"];
+    assert_eq!(messages[0]["Body"], "hi");
+    assert!(messages[0]["MessageAttributes"].is_null());
+
+    let r = t
+        .raw("POST", "/", &json, "Action=GetQueueUrl&QueueName=none")
+        .await;
+    assert_eq!(r.status, 400);
+    let v = r.json();
+    assert_eq!(
+        v["Error"]["Code"],
+        "AWS.SimpleQueueService.NonExistentQueue"
+    );
+    assert_eq!(v["Error"]["Type"], "Sender");
+    assert!(v["RequestId"].is_string());
+
+    let r = t.raw("POST", "/", &json[..1], "Action=ListQueues").await;
+    assert_eq!(r.header("content-type"), Some("text/xml"), "XML without it");
+}
+
+/// At a queue URL: queue-less actions are refused, no action is a bare 404, and an empty
+/// result is one self-closing element.
+#[tokio::test]
+async fn requests_at_a_queue_url() {
+    let t = TestServer::start().await;
+    t.create_queue("at-path").await;
+    let form = [("content-type", "application/x-www-form-urlencoded")];
+    for action in ["CreateQueue", "ListQueues"] {
+        let body = format!("Action={action}&QueueName=other");
+        let r = t.raw("POST", "/000000000000/at-path", &form, &body).await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert_eq!(r.xml("Code").as_deref(), Some("InvalidAction"));
+        assert_eq!(
+            r.xml("Message"),
+            Some(format!(
+                "The action {action} is not valid for this endpoint."
+            ))
+        );
+    }
+    for accept in ["text/xml", "application/json"] {
+        let r = t
+            .raw("GET", "/000000000000/at-path", &[("accept", accept)], "")
+            .await;
+        assert_eq!(
+            (r.status, r.body.as_str()),
+            (404, "<UnknownOperationException/>")
+        );
+    }
+    let r = t
+        .raw(
+            "POST",
+            "/000000000000/at-path",
+            &form,
+            "Action=ReceiveMessage",
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("<ReceiveMessageResult/>"), "{}", r.body);
+}
+
+fn encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}

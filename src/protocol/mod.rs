@@ -5,13 +5,14 @@ pub mod context;
 pub mod json;
 pub mod query;
 pub mod query_de;
+pub mod query_json;
 pub mod xml;
 
 use crate::error::{ErrorKind, Fault, SqsError, SqsResult};
 use bytes::Bytes;
 pub use context::Context;
 use http_body_util::Full;
-use hyper::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
+use hyper::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use hyper::{Method, Response, StatusCode};
 pub use query::Params;
 use serde::de::DeserializeOwned;
@@ -25,7 +26,17 @@ const X_AMZN_QUERY_ERROR: HeaderName = HeaderName::from_static("x-amzn-query-err
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {
     Json,
+    /// AWS Query, answered in XML.
     Query,
+    /// AWS Query from a client that asked for JSON (`Accept: application/json`).
+    QueryJson,
+}
+
+impl Protocol {
+    /// Whether the request came in AWS Query form, whatever the answer's format.
+    pub fn is_query(self) -> bool {
+        matches!(self, Protocol::Query | Protocol::QueryJson)
+    }
 }
 
 /// A request's input in its wire form, decoded into the action's type on demand.
@@ -92,7 +103,16 @@ pub fn detect(
                 "The action or operation requested is invalid. Verify that the action is typed correctly.",
             )
         });
-    (Protocol::Query, action)
+    let accepts_json = headers
+        .get(ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("application/json"));
+    let protocol = if accepts_json {
+        Protocol::QueryJson
+    } else {
+        Protocol::Query
+    };
+    (protocol, action)
 }
 
 /// Query parameters from the URL and, for form posts, the body (form values win), within
@@ -112,6 +132,17 @@ pub fn query_params<'a>(
 }
 
 pub type HttpResponse = Response<Full<Bytes>>;
+
+/// SQS's answer to a request at a queue URL that names no action: 404 and this one element,
+/// XML even for a client that accepts JSON [aws-recorded].
+pub fn unknown_operation(request_id: &str) -> HttpResponse {
+    respond(
+        StatusCode::NOT_FOUND,
+        "text/xml",
+        request_id,
+        b"<UnknownOperationException/>".to_vec(),
+    )
+}
 
 /// Renders an action's typed output: JSON straight from the type; XML through its JSON shape.
 /// `()` (no output) becomes `{}`, or a response without a `Result` element.
@@ -137,6 +168,10 @@ pub fn render<T: Serialize>(
             let value = serde_json::to_value(output).map_err(failed)?;
             Ok(xml::success(action, request_id, &value).into_bytes())
         }
+        Protocol::QueryJson => {
+            let value = serde_json::to_value(output).map_err(failed)?;
+            Ok(query_json::success(action, request_id, value))
+        }
     }
 }
 
@@ -147,6 +182,7 @@ pub fn encode(protocol: Protocol, request_id: &str, result: SqsResult<Vec<u8>>) 
             let content_type = match protocol {
                 Protocol::Json => "application/x-amz-json-1.0",
                 Protocol::Query => "text/xml",
+                Protocol::QueryJson => "application/json",
             };
             respond(StatusCode::OK, content_type, request_id, body)
         }
@@ -184,6 +220,12 @@ pub fn encode_error(protocol: Protocol, request_id: &str, err: &SqsError) -> Htt
             "text/xml",
             request_id,
             xml::error(request_id, err).into_bytes(),
+        ),
+        Protocol::QueryJson => respond(
+            status,
+            "application/json",
+            request_id,
+            query_json::error(request_id, err),
         ),
     }
 }

@@ -50,10 +50,17 @@ pub fn success(action: &str, request_id: &str, result: &Value) -> String {
         out,
         "<?xml version=\"1.0\"?><{action}Response xmlns=\"{NAMESPACE}\">"
     );
-    if let Value::Object(members) = result {
-        let _ = write!(out, "<{action}Result>");
-        write_members(&mut out, action, members);
-        let _ = write!(out, "</{action}Result>");
+    match result {
+        // An empty result is one self-closing element, as SQS writes it.
+        Value::Object(members) if members.is_empty() => {
+            let _ = write!(out, "<{action}Result/>");
+        }
+        Value::Object(members) => {
+            let _ = write!(out, "<{action}Result>");
+            write_members(&mut out, action, members);
+            let _ = write!(out, "</{action}Result>");
+        }
+        _ => {}
     }
     let _ = write!(
         out,
