@@ -6,6 +6,7 @@ mod load;
 mod process;
 mod reference;
 mod scenarios;
+mod xml_writers;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -62,6 +63,8 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         port: u16,
     },
+    /// Time the hand-written XML writer against quick-xml on the same responses.
+    XmlWriters,
 }
 
 fn emit(rows: &mut Vec<Row>, row: Row) {
@@ -327,6 +330,7 @@ fn main() {
                     eprintln!("reference server: {e}");
                 }
             }
+            Some(Command::XmlWriters) => xml_writers::run(),
             None => run(args).await,
         }
     });
