@@ -203,7 +203,9 @@ fn read_queues(app: &App, cfg: &AlarmConfig, now: Millis) -> (Readings, Option<M
 /// Logs a state change and, with a webhook configured, posts it on its own task.
 fn announce(app: &App, alarm: Alarm) {
     if alarm.state == "ALARM" {
-        tracing::warn!(alarm = %alarm.name, queue = %alarm.queue, reason = %alarm.reason, "alarm fired");
+        // info, not warn: drills and CI runs fill DLQs on purpose; `sqslite::alarms=warn` in
+        // SQSLITE_LOG silences transitions (README, Alarms).
+        tracing::info!(alarm = %alarm.name, queue = %alarm.queue, reason = %alarm.reason, "alarm fired");
     } else {
         tracing::info!(alarm = %alarm.name, queue = %alarm.queue, "alarm back to OK");
     }

@@ -135,7 +135,11 @@ impl Server {
                 std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("fault rule: {e}"))
             })?;
         }
-        let listener = TcpListener::bind((app.config.host.as_str(), app.config.port)).await?;
+        let (host, port) = (app.config.host.as_str(), app.config.port);
+        // io::Error alone says "Address already in use" without saying which address.
+        let listener = TcpListener::bind((host, port)).await.map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot listen on {host}:{port}: {e}"))
+        })?;
         let addr = listener.local_addr()?;
         if let Some(warning) = guard::exposure_warning(&app.config) {
             tracing::warn!("{warning}");

@@ -152,6 +152,8 @@ enum DrillCommand {
     Poison(sqslite::drill::poison::PoisonOptions),
     /// ServiceUnavailable on ReceiveMessage for a window, then the backlog must drain.
     Outage(sqslite::drill::outage::OutageOptions),
+    /// A sample consumer to drill against: deletes JSON bodies, fails on anything else.
+    Consumer(sqslite::drill::consumer::ConsumerOptions),
 }
 
 /// Runs a drill; exit 1 when a check fails, 2 when it could not run at all.
@@ -164,6 +166,16 @@ async fn drill(which: Option<DrillCommand>) -> ExitCode {
         }
         Some(DrillCommand::Poison(opts)) => sqslite::drill::poison::run(&opts, &mut out).await,
         Some(DrillCommand::Outage(opts)) => sqslite::drill::outage::run(&opts, &mut out).await,
+        Some(DrillCommand::Consumer(opts)) => {
+            tokio::select! {
+                r = sqslite::drill::consumer::run(&opts) => if let Err(e) = r {
+                    eprintln!("sqslite drill: {e}");
+                    return ExitCode::from(BAD_CONFIG);
+                },
+                () = stop_signal() => {}
+            }
+            return ExitCode::SUCCESS;
+        }
     };
     match report {
         Ok(r) if r.passed() => ExitCode::SUCCESS,
@@ -186,7 +198,13 @@ fn init_logging(format: LogFormat) {
         .unwrap_or_else(|| "info".parse().unwrap_or_default());
     // stderr, so `--print-config` output stays clean on stdout.
     let registry = tracing_subscriber::registry().with(filter);
-    let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    // Colours only for a person at a terminal: not in files, pipes or CI logs, nor with
+    // NO_COLOR set (https://no-color.org).
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let layer = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi);
     match format {
         LogFormat::Text => registry.with(layer).init(),
         LogFormat::Json => registry.with(layer.json()).init(),
@@ -303,7 +321,7 @@ async fn main() -> ExitCode {
             return ExitCode::from(BAD_CONFIG);
         }
         Err(e) => {
-            eprintln!("sqslite: cannot listen: {e}");
+            eprintln!("sqslite: {e}");
             return ExitCode::FAILURE;
         }
     };

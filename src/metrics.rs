@@ -104,6 +104,7 @@ impl Metrics {
     /// The whole exposition, queue gauges read now.
     pub fn render(&self, app: &App) -> String {
         let mut families = self.registry.gather();
+        drop_unused_actions(&mut families);
         families.extend(queue_families(app));
         families.extend(processing_families(app));
         families.extend(crate::alarms::metric_families(app));
@@ -113,6 +114,24 @@ impl Metrics {
         }
         String::from_utf8(out).unwrap_or_default()
     }
+}
+
+/// Per-action series are registered up front (no lookup on the request path), so a scrape
+/// would list some 70 all-zero series for actions never called; only called ones are shown.
+fn drop_unused_actions(families: &mut Vec<prometheus::proto::MetricFamily>) {
+    for family in families.iter_mut() {
+        match family.name() {
+            "sqslite_requests_total" => family
+                .mut_metric()
+                .retain(|m| m.get_counter().get_value() > 0.0),
+            "sqslite_request_duration_seconds" => family
+                .mut_metric()
+                .retain(|m| m.get_histogram().get_sample_count() > 0),
+            _ => {}
+        }
+    }
+    // The text encoder refuses a family without series.
+    families.retain(|f| !f.get_metric().is_empty());
 }
 
 const QUEUE_LABELS: [&str; 3] = ["queue", "region", "account"];

@@ -44,7 +44,12 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
             guard::preflight(r.headers_mut(), req.headers());
             r
         }
-        _ if route == Route::Admin => crate::admin::handle(app, req).await,
+        _ if route == Route::Admin => {
+            let (method, path) = (req.method().clone(), req.uri().path().to_owned());
+            let response = crate::admin::handle(app, req).await;
+            tracing::debug!(%method, %path, status = response.status().as_u16(), "admin request");
+            response
+        }
         _ => sqs(app, req).await?,
     };
     if let Some(origin) = origin {
@@ -126,8 +131,17 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         }
         Err(e) => (String::new(), Err(e)),
     };
-    if let Err(e) = &result {
-        tracing::debug!(action = %name, code = e.kind.query_code(), message = %e.message, "request failed");
+    // One line per SQS request at debug (`SQSLITE_LOG=debug`), failures with their code.
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    match &result {
+        Ok(_) => tracing::debug!(action = %name, ms, "request ok"),
+        Err(e) => tracing::debug!(
+            action = %name,
+            ms,
+            code = e.kind.query_code(),
+            message = %e.message,
+            "request failed"
+        ),
     }
     app.metrics
         .observe(&name, result.as_ref().err(), started.elapsed());

@@ -58,6 +58,7 @@ fn common(s: &TestServer) -> Common {
         timeout_seconds: 60,
         poll_ms: 10,
         step_seconds: 1,
+        sample_consumer: false,
     }
 }
 
@@ -91,6 +92,7 @@ async fn the_poison_drill_fails_when_nothing_consumes() {
     let s = TestServer::start_with(config()).await;
     let mut c = common(&s);
     c.batch = 3;
+    let t0 = s.clock.now();
     let opts = poison::PoisonOptions {
         common: c,
         grace_seconds: 0,
@@ -100,6 +102,34 @@ async fn the_poison_drill_fails_when_nothing_consumes() {
     let text = String::from_utf8(out).unwrap();
     assert!(!report.passed(), "{text}");
     assert!(text.contains("[FAIL] valid batch drained"), "{text}");
+    assert!(
+        text.contains("no consumer polled orders during the drill"),
+        "{text}"
+    );
+    // It gave up after one visibility timeout (5 s) plus grace, not the whole budget.
+    assert!(s.clock.now() - t0 <= 7_000, "{text}");
+    assert!(
+        text.contains("cleaned up: removed 4 of this run's messages from orders and 0"),
+        "{text}"
+    );
+    let url = s.server.queue_url("orders");
+    assert_eq!(s.counts(&url).await, (0, 0, 0));
+}
+
+#[tokio::test]
+async fn the_sample_consumer_lets_the_poison_drill_run_in_one_process() {
+    let s = TestServer::start_with(config()).await;
+    let mut c = common(&s);
+    c.sample_consumer = true;
+    let opts = poison::PoisonOptions {
+        common: c,
+        grace_seconds: 5,
+    };
+    let mut out = Vec::new();
+    let report = poison::run(&opts, &mut out).await.expect("drill runs");
+    let text = String::from_utf8(out).unwrap();
+    assert!(report.passed(), "{text}");
+    assert!(text.contains("received 3 times first"), "{text}");
 }
 
 #[tokio::test]

@@ -2,6 +2,7 @@
 //! sends the scenario's messages, watches through the admin API and reports timed checks.
 
 pub mod client;
+pub mod consumer;
 pub mod outage;
 pub mod poison;
 
@@ -24,6 +25,11 @@ pub const DRILLS: &[(&str, &str)] = &[
         "outage",
         "ServiceUnavailable on ReceiveMessage for a window: does the consumer ride it out and \
          drain the backlog afterwards",
+    ),
+    (
+        "consumer",
+        "a sample consumer to drill against (deletes JSON bodies, fails on others); or give \
+         a drill --sample-consumer to run it in the same process",
     ),
 ];
 
@@ -102,6 +108,10 @@ pub struct Common {
     /// On a manual clock, seconds to advance it per look (the drill drives time).
     #[arg(long, default_value_t = 1)]
     pub step_seconds: u64,
+    /// Run the sample consumer (see `sqslite drill consumer`) beside the drill, in this
+    /// process: the drill then needs no application of yours.
+    #[arg(long)]
+    pub sample_consumer: bool,
 }
 
 impl Common {
@@ -180,6 +190,20 @@ pub fn count_of(list: &[Value], run: &str, kind: &str) -> usize {
             attr(RUN_ATTRIBUTE) == Some(run) && attr(KIND_ATTRIBUTE) == Some(kind)
         })
         .count()
+}
+
+/// How many of this run's messages, of any kind, are in the list.
+pub fn count_of_run(list: &[Value], run: &str) -> usize {
+    list.iter()
+        .filter(|m| m["message_attributes"][RUN_ATTRIBUTE]["StringValue"].as_str() == Some(run))
+        .count()
+}
+
+/// Receives and empty receives on a queue so far: unchanged means no consumer polled it.
+pub async fn polls(ep: &Endpoint, queue: &str) -> Result<u64, String> {
+    let info = ep.get(&format!("/_sqslite/queues/{queue}")).await?;
+    let stat = |k: &str| info["stats"][k].as_u64().unwrap_or(0);
+    Ok(stat("received") + stat("empty_receives"))
 }
 
 /// Server-clock seconds between two instants, for reports.

@@ -31,6 +31,7 @@ pub async fn run(opts: &OutageOptions, out: &mut dyn Write) -> Result<Report, St
     let c = &opts.common;
     let ep = Endpoint::new(&c.endpoint);
     let (url, fifo) = queue_url(&ep, &c.queue).await?;
+    let _consumer = super::consumer::spawn_sample(c, &url);
     let (t0, manual) = ep.clock().await?;
     let run = uuid::Uuid::new_v4().simple().to_string();
     let rule = ep

@@ -6,7 +6,10 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::{count_of, messages, queue_url, secs, send_batch, step, Common, Endpoint, Report};
+use super::consumer::{remove_run, spawn_sample};
+use super::{
+    count_of, messages, polls, queue_url, secs, send_batch, step, Common, Endpoint, Report,
+};
 use crate::clock::Stopwatch;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -23,6 +26,8 @@ struct Setup {
     dlq: String,
     max_receive_count: u64,
     visibility: u64,
+    /// Receives and empty receives on the queue before the drill: no change, no consumer.
+    polls_before: u64,
 }
 
 async fn setup(ep: &Endpoint, queue: &str) -> Result<Setup, String> {
@@ -39,6 +44,7 @@ async fn setup(ep: &Endpoint, queue: &str) -> Result<Setup, String> {
         dlq: dlq.to_owned(),
         max_receive_count: target["max_receive_count"].as_u64().unwrap_or(1),
         visibility,
+        polls_before: polls(ep, queue).await?,
     })
 }
 
@@ -49,6 +55,8 @@ struct Seen {
     dead_lettered: Option<u64>,
     alarm: Option<u64>,
     poison_receives: u64,
+    /// Nobody called ReceiveMessage on the queue since the drill began.
+    unpolled: bool,
 }
 
 /// Runs the drill, writing progress and the report to `out`.
@@ -60,6 +68,7 @@ pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, St
     let (url, fifo) = queue_url(&ep, &c.queue).await?;
     let (t0, manual) = ep.clock().await?;
     let run = uuid::Uuid::new_v4().simple().to_string();
+    let _consumer = spawn_sample(c, &url);
     let _ = writeln!(
         out,
         "poison drill on {} (run {run}): dead-letter queue {}, retry budget {} x {} s = {budget} s{}",
@@ -129,7 +138,36 @@ pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, St
     );
     let _ = writeln!(out, "wall time {:.1} s", wall.elapsed().as_secs_f64());
     report.finish(out);
+    if !report.passed() {
+        after_failure(&ep, out, &c.queue, &s.dlq, &run, seen.unpolled).await?;
+    }
     Ok(report)
+}
+
+/// Says why when nobody consumed, and takes this run's messages back out of both queues so
+/// that a failed drill leaves nothing behind for the next run or the real consumer.
+async fn after_failure(
+    ep: &Endpoint,
+    out: &mut dyn Write,
+    queue: &str,
+    dlq: &str,
+    run: &str,
+    unpolled: bool,
+) -> Result<(), String> {
+    if unpolled {
+        let _ = writeln!(
+            out,
+            "no consumer polled {queue} during the drill: start yours on it first, or add \
+             --sample-consumer to run sqslite's sample consumer in this process"
+        );
+    }
+    let from_queue = remove_run(ep, queue, run).await?;
+    let from_dlq = remove_run(ep, dlq, run).await?;
+    let _ = writeln!(
+        out,
+        "cleaned up: removed {from_queue} of this run's messages from {queue} and {from_dlq} from {dlq}"
+    );
+    Ok(())
 }
 
 async fn watch(
@@ -163,6 +201,13 @@ async fn watch(
         }
         if seen.alarm.is_none() && dlq_alarm(ep, &s.dlq, t0).await? {
             seen.alarm = Some(now);
+        }
+        // Nobody polled within one visibility timeout (plus grace): waiting longer cannot help.
+        if now.saturating_sub(t0) >= (s.visibility + opts.grace_seconds) * 1000
+            && polls(ep, &c.queue).await? == s.polls_before
+        {
+            seen.unpolled = true;
+            return Ok(seen);
         }
         let done = seen.drained.is_some() && seen.dead_lettered.is_some() && seen.alarm.is_some();
         if done || now >= give_up || wall.elapsed().as_secs() >= c.timeout_seconds {

@@ -1,0 +1,148 @@
+//! The sample consumer (`sqslite drill consumer`, or `--sample-consumer` on a drill) and the
+//! cleanup a failed drill does: both talk plain SQS, as an application would.
+//!
+//! The sample consumer's rule is the drills' message format: a body that parses as JSON is
+//! processed and deleted; any other body "crashes the handler", so the message is left to come
+//! back after its visibility timeout until the queue's RedrivePolicy dead-letters it.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::{Common, Endpoint, RUN_ATTRIBUTE};
+
+/// `sqslite drill consumer`: the sample consumer on its own, until interrupted.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ConsumerOptions {
+    /// The sqslite endpoint, e.g. http://localhost:9324.
+    #[arg(long, default_value = "http://127.0.0.1:9324")]
+    pub endpoint: String,
+    /// The queue to consume.
+    #[arg(long)]
+    pub queue: String,
+    /// Wall time to wait after an empty receive.
+    #[arg(long, default_value_t = 100)]
+    pub poll_ms: u64,
+}
+
+/// Runs the sample consumer in the foreground, printing its tally as it changes.
+pub async fn run(opts: &ConsumerOptions) -> Result<(), String> {
+    let ep = Endpoint::new(&opts.endpoint);
+    let (url, _) = super::queue_url(&ep, &opts.queue).await?;
+    println!(
+        "sample consumer on {}: deletes JSON bodies, leaves any other body to be retried \
+         (Ctrl-C stops)",
+        opts.queue
+    );
+    let pause = Duration::from_millis(opts.poll_ms);
+    consume(&ep, &url, pause, |t| {
+        println!("  deleted {}, failed {}", t.deleted, t.failed);
+    })
+    .await;
+    Ok(())
+}
+
+/// What the sample consumer did so far.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Tally {
+    pub deleted: u64,
+    pub failed: u64,
+}
+
+/// Receives from `url` until the task is dropped, deleting JSON bodies and leaving the rest.
+/// Short polls with a pause between empty ones: it works on a manual clock too, where a long
+/// poll would wait for someone to advance time.
+pub async fn consume(ep: &Endpoint, url: &str, pause: Duration, mut on_batch: impl FnMut(Tally)) {
+    let mut tally = Tally::default();
+    loop {
+        let input = json!({"QueueUrl": url, "MaxNumberOfMessages": 10, "WaitTimeSeconds": 0});
+        let messages = match ep.sqs("ReceiveMessage", &input).await {
+            Ok(out) => out["Messages"].as_array().cloned().unwrap_or_default(),
+            // An outage drill answers errors for a while: keep trying, as a consumer should.
+            Err(_) => Vec::new(),
+        };
+        if messages.is_empty() {
+            tokio::time::sleep(pause).await;
+            continue;
+        }
+        for m in &messages {
+            let body = m["Body"].as_str().unwrap_or_default();
+            if serde_json::from_str::<Value>(body).is_ok() {
+                let handle = m["ReceiptHandle"].as_str().unwrap_or_default();
+                let input = json!({"QueueUrl": url, "ReceiptHandle": handle});
+                if ep.sqs("DeleteMessage", &input).await.is_ok() {
+                    tally.deleted += 1;
+                }
+            } else {
+                tally.failed += 1;
+            }
+        }
+        on_batch(tally);
+    }
+}
+
+/// Deletes this run's messages from `queue` by receiving them (there is no other SQS way);
+/// other messages received on the way are made visible again at once. Returns how many of
+/// this run's messages it deleted; messages in flight with a consumer cannot be reached.
+pub async fn remove_run(ep: &Endpoint, queue: &str, run: &str) -> Result<usize, String> {
+    let (url, _) = super::queue_url(ep, queue).await?;
+    let mut removed = 0;
+    // Bounded: each pass takes up to ten messages; a queue of strangers cannot keep us here.
+    for _ in 0..200 {
+        if super::count_of_run(&super::messages(ep, queue).await?, run) == 0 {
+            break;
+        }
+        let input = json!({
+            "QueueUrl": url,
+            "MaxNumberOfMessages": 10,
+            "WaitTimeSeconds": 0,
+            "MessageAttributeNames": [RUN_ATTRIBUTE],
+        });
+        let out = ep.sqs("ReceiveMessage", &input).await?;
+        let messages = out["Messages"].as_array().cloned().unwrap_or_default();
+        if messages.is_empty() {
+            break;
+        }
+        let before = removed;
+        for m in &messages {
+            let handle = m["ReceiptHandle"].as_str().unwrap_or_default();
+            let ours = m["MessageAttributes"][RUN_ATTRIBUTE]["StringValue"] == run;
+            if ours {
+                let input = json!({"QueueUrl": url, "ReceiptHandle": handle});
+                ep.sqs("DeleteMessage", &input).await?;
+                removed += 1;
+            } else {
+                let input =
+                    json!({"QueueUrl": url, "ReceiptHandle": handle, "VisibilityTimeout": 0});
+                ep.sqs("ChangeMessageVisibility", &input).await?;
+            }
+        }
+        if removed == before {
+            break; // only strangers at the head; ours are in flight elsewhere
+        }
+    }
+    Ok(removed)
+}
+
+/// With `--sample-consumer`, the sample consumer runs beside the drill in this process, so a
+/// drill can be tried in one terminal; the task ends when the handle is dropped.
+pub fn spawn_sample(common: &Common, url: &str) -> Option<AbortOnDrop> {
+    if !common.sample_consumer {
+        return None;
+    }
+    let ep = Endpoint::new(&common.endpoint);
+    let url = url.to_owned();
+    let pause = common.poll() / 2;
+    Some(AbortOnDrop(tokio::spawn(async move {
+        consume(&ep, &url, pause, |_| {}).await;
+    })))
+}
+
+/// A spawned task that stops when this is dropped, whichever way the drill ends.
+pub struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
