@@ -1,5 +1,7 @@
 //! The state every request shares: the queues, the clock and the settings.
 
+use tokio::sync::watch;
+
 use crate::clock::SharedClock;
 use crate::config::Config;
 use crate::engine::move_task::MoveTasks;
@@ -15,6 +17,8 @@ pub struct App {
     pub faults: crate::faults::Faults,
     pub metrics: crate::metrics::Metrics,
     pub alarms: crate::alarms::Alarms,
+    /// The shutdown signal that answers parked long polls.
+    pub waiters: Waiters,
 }
 
 impl App {
@@ -28,10 +32,32 @@ impl App {
             faults: crate::faults::Faults::default(),
             metrics: crate::metrics::Metrics::new(),
             alarms: crate::alarms::Alarms::default(),
+            waiters: Waiters::default(),
         }
     }
 
     pub fn now(&self) -> crate::clock::Millis {
         self.clock.now()
+    }
+}
+
+/// The shutdown signal parked long polls listen for, so they answer (empty) instead of
+/// being cut when the server stops.
+#[derive(Debug, Default)]
+pub struct Waiters {
+    closing: watch::Sender<bool>,
+}
+
+impl Waiters {
+    /// Tells every parked long poll, and any that parks later, to answer now.
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves once the server is shutting down.
+    pub async fn closed(&self) {
+        let mut rx = self.closing.subscribe();
+        // An error means the sender is gone with the App: nothing left to wait for.
+        let _ = rx.wait_for(|closing| *closing).await;
     }
 }

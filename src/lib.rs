@@ -4,8 +4,10 @@
 //!
 //! A request takes four hops, each in its own place:
 //!
-//! 1. [`server`] accepts connections (hyper 1.x, HTTP/1.1 keep-alive, graceful shutdown) and
-//!    hands each request to [`service`].
+//! 1. [`server`] accepts connections (hyper 1.x, HTTP/1.1 keep-alive, header and idle
+//!    timeouts, a connection cap, graceful shutdown) and hands each request to [`service`],
+//!    which first asks [`guard`] whether the caller may reach it (browser origins, the admin
+//!    API's Host and token).
 //! 2. [`protocol`] tells AWS JSON 1.0 (`X-Amz-Target`) from AWS Query (form or GET `Action=`),
 //!    and turns either into an action name, its input and the caller's [`protocol::Context`]
 //!    (region and account from the SigV4 credential, the base for queue URLs). Query input is
@@ -178,7 +180,8 @@ impl Server {
         self.app.clock.as_manual().cloned()
     }
 
-    /// Stops accepting, lets in-flight requests finish briefly, and waits for the server.
+    /// Stops accepting, answers parked long polls (empty), lets in-flight requests finish
+    /// within the configured shutdown timeout, and waits for the server.
     pub async fn shutdown(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());

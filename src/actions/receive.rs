@@ -104,6 +104,7 @@ pub async fn receive_message(
     };
     let deadline = start.saturating_add(u64::from(wait) * 1000);
     let selection = Selection::new(&input);
+    let mut closing = false;
     loop {
         // Registered before looking, so a send between the look and the wait still wakes us.
         let mut notified = pin!(queue.notify.notified());
@@ -113,7 +114,7 @@ pub async fn receive_message(
         }
         let now = app.now();
         let delivered = app.registry.receive(&queue, &params, now)?;
-        if !delivered.is_empty() || now >= deadline {
+        if !delivered.is_empty() || now >= deadline || closing {
             if delivered.is_empty() {
                 queue.lock(now).stats.empty_receives += 1;
             }
@@ -127,6 +128,8 @@ pub async fn receive_message(
         tokio::select! {
             () = notified => {}
             () = app.clock.sleep_until(wake_at) => {}
+            // Shutdown answers a parked poll with what it has (nothing), not a cut connection.
+            () = app.waiters.closed() => closing = true,
         }
     }
 }

@@ -81,6 +81,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
             localstack::messages(&app, rest, &params, &accept)
         }
         (&Method::GET, ["_sqslite", "clock"]) => Ok(clock(&app)),
+        (&Method::GET, ["_sqslite", "waiters"]) => Ok(waiters(&app)),
         (&Method::POST, ["_sqslite", "clock", "advance"]) => advance(&app, &body),
         (&Method::GET, ["_sqslite", "faults"]) => {
             Ok(ok(&json!({"faults": app.faults.list(app.now())})))
@@ -105,6 +106,26 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         ))),
     };
     answer.unwrap_or_else(|p| error(&p))
+}
+
+/// Long polls parked now, in all and by queue name, so a test can wait for one to park.
+fn waiters(app: &App) -> HttpResponse {
+    let busy: Vec<_> = app
+        .registry
+        .all()
+        .into_iter()
+        .map(|q| (q.waiting(), q))
+        .filter(|(n, _)| *n > 0)
+        .collect();
+    let queues: Vec<Value> = busy
+        .iter()
+        .map(|(n, q)| {
+            let k = &q.key;
+            json!({"region": k.region, "account": k.account, "name": k.name, "parked": n})
+        })
+        .collect();
+    let parked: usize = busy.iter().map(|(n, _)| n).sum();
+    ok(&json!({"parked": parked, "queues": queues}))
 }
 
 fn clock(app: &App) -> HttpResponse {

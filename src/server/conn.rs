@@ -1,0 +1,227 @@
+//! One connection: HTTP/1.1 keep-alive through hyper, closed by a watchdog when its client
+//! takes too long to send a request head or stays idle too long; over-cap (lane) connections
+//! answer `/health` and turn anything else away with a 503.
+
+use std::io;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, CONNECTION};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Method, Request, StatusCode};
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+
+use super::{Limits, Slot};
+use crate::app::App;
+use crate::clock::Stopwatch;
+use crate::error::{ErrorKind, SqsError};
+use crate::faults::DropConnection;
+use crate::protocol::{self, HttpResponse};
+
+/// A lane connection must send its request within this (or the header timeout if shorter).
+const LANE_TIMEOUT: Duration = Duration::from_millis(500);
+
+const HEAD: u8 = 0;
+const BUSY: u8 = 1;
+const IDLE: u8 = 2;
+
+/// Where a connection is in its request cycle, and since when (ms after it was accepted).
+struct Activity {
+    born: Stopwatch,
+    phase: AtomicU8,
+    since_ms: AtomicU64,
+    /// Wakes the watchdog to re-plan when the phase changes.
+    changed: tokio::sync::Notify,
+}
+
+impl Activity {
+    fn new() -> Self {
+        // A new connection is expected to send its first request head promptly.
+        Activity {
+            born: Stopwatch::start(),
+            phase: AtomicU8::new(HEAD),
+            since_ms: AtomicU64::new(0),
+            changed: tokio::sync::Notify::new(),
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn enter(&self, phase: u8) {
+        self.since_ms.store(self.now_ms(), Ordering::SeqCst);
+        self.phase.store(phase, Ordering::SeqCst);
+        self.changed.notify_one();
+    }
+
+    /// Bytes arrived: an idle connection has started its next request head.
+    fn bytes_read(&self) {
+        if self.phase.load(Ordering::SeqCst) == IDLE {
+            self.enter(HEAD);
+        }
+    }
+}
+
+/// The TCP stream, telling [`Activity`] when request bytes arrive.
+struct Watched {
+    io: TcpStream,
+    activity: Arc<Activity>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.io).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.activity.bytes_read();
+        }
+        polled
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.io).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.io).poll_shutdown(cx)
+    }
+}
+
+/// Serves one accepted connection on its own task until it ends, times out or shuts down.
+pub fn spawn(
+    app: &Arc<App>,
+    graceful: &GracefulShutdown,
+    stream: TcpStream,
+    slot: Slot,
+    limits: &Limits,
+    cap: usize,
+) {
+    let _ = stream.set_nodelay(true);
+    let activity = Arc::new(Activity::new());
+    let lane = matches!(slot, Slot::Lane(_));
+    let (header, idle) = if lane {
+        let t = limits.header_timeout.min(LANE_TIMEOUT);
+        (t, t)
+    } else {
+        (limits.header_timeout, limits.idle_timeout)
+    };
+    let io = TokioIo::new(Watched {
+        io: stream,
+        activity: activity.clone(),
+    });
+    let (app, watched) = (app.clone(), activity.clone());
+    let service = service_fn(move |req| {
+        let (app, activity) = (app.clone(), activity.clone());
+        async move {
+            activity.enter(BUSY);
+            let answer = if lane {
+                Ok(on_lane(app, req, cap).await)
+            } else {
+                crate::service::handle(app, req).await
+            };
+            activity.enter(IDLE);
+            answer
+        }
+    });
+    let conn = http1::Builder::new()
+        .keep_alive(true)
+        .serve_connection(io, service);
+    let conn = graceful.watch(conn);
+    tokio::spawn(async move {
+        let _slot = slot;
+        tokio::select! {
+            ended = conn => if let Err(e) = ended {
+                tracing::trace!(error = %e, "connection ended with an error");
+            },
+            why = watchdog(&watched, header, idle) => {
+                tracing::debug!("closing a connection: {why}");
+            }
+        }
+    });
+}
+
+/// Resolves when the connection has been in its head or idle phase for too long.
+async fn watchdog(activity: &Activity, header: Duration, idle: Duration) -> &'static str {
+    let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    loop {
+        let phase = activity.phase.load(Ordering::SeqCst);
+        let since = activity.since_ms.load(Ordering::SeqCst);
+        let (limit, why) = match phase {
+            HEAD => (
+                ms(header),
+                "no complete request head within the header timeout",
+            ),
+            IDLE => (ms(idle), "idle for the idle timeout"),
+            // A request in flight (a long poll included) is never cut by these timeouts.
+            _ => (0, ""),
+        };
+        let now = activity.now_ms();
+        let due = since.saturating_add(limit);
+        if phase != BUSY && now >= due {
+            return why;
+        }
+        if phase == BUSY {
+            activity.changed.notified().await;
+        } else {
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_millis(due - now)) => {}
+                () = activity.changed.notified() => {}
+            }
+        }
+    }
+}
+
+/// A connection over the cap: `/health` as usual, anything else a 503 that SDKs retry.
+async fn on_lane(app: Arc<App>, req: Request<Incoming>, cap: usize) -> HttpResponse {
+    let mut response = if req.uri().path() == "/health" && req.method() == Method::GET {
+        crate::service::handle(app, req)
+            .await
+            .unwrap_or_else(|DropConnection| crate::service::plain_json(StatusCode::OK, "{}"))
+    } else {
+        over_cap(&req, cap)
+    };
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+fn over_cap(req: &Request<Incoming>, cap: usize) -> HttpResponse {
+    let message = format!(
+        "sqslite is serving its maximum of {cap} connections (--max-connections); retry shortly"
+    );
+    if crate::admin::owns(req.uri().path()) {
+        return crate::admin::error_response(StatusCode::SERVICE_UNAVAILABLE, &message);
+    }
+    let (protocol, _) = protocol::detect(
+        req.method(),
+        req.headers(),
+        &protocol::query::Params::default(),
+    );
+    let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
+    let err = SqsError::new(ErrorKind::ServiceUnavailable, message);
+    protocol::encode_error(protocol, &request_id, &err)
+}
