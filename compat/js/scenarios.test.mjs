@@ -84,6 +84,36 @@ async function arn(QueueUrl) {
   return attribute(client, QueueUrl, "QueueArn");
 }
 
+/** Waits until a ReceiveMessage is parked on the queue (sqslite's own metric). */
+async function waitParked(url) {
+  const name = url.split("/").pop();
+  const deadline = performance.now() + 5000;
+  while (performance.now() < deadline) {
+    const text = await (await fetch(`${endpoint()}/metrics`)).text();
+    const line = text.split("\n").find((l) => l.startsWith("sqslite_receives_waiting{") && l.includes(`queue="${name}"`));
+    if (line && Number(line.split(" ").pop()) >= 1) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  assert.fail(`no receive parked on ${name}`);
+}
+
+/** A ReceiveMessage long poll, and a promise that settles once its request has left. */
+function parkedReceive(QueueUrl, extra = {}) {
+  const command = new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 20, ...extra });
+  let markSent;
+  const sent = new Promise((resolve) => (markSent = resolve));
+  command.middlewareStack.add(
+    (next) => async (args) => {
+      markSent();
+      return next(args);
+    },
+    { step: "finalizeRequest", name: "compatMarkSent" },
+  );
+  const start = performance.now();
+  const result = client.send(command).then((out) => ({ out, elapsed: (performance.now() - start) / 1000 }));
+  return { sent, result };
+}
+
 test("queue_lifecycle", async () => {
   const url = await q.make("lifecycle", { VisibilityTimeout: "45" });
   const name = url.split("/").pop();
@@ -251,22 +281,10 @@ test("batch_errors", async () => {
 
 test("long_poll_wakes_on_send", async () => {
   const url = await q.make();
-  const command = new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 20 });
-  let markSent;
-  const requestSent = new Promise((resolve) => (markSent = resolve));
-  command.middlewareStack.add(
-    (next) => async (args) => {
-      markSent();
-      return next(args);
-    },
-    { step: "finalizeRequest", name: "compatMarkSent" },
-  );
-  const start = performance.now();
-  const polling = client.send(command);
-  await requestSent;
+  const poll = parkedReceive(url);
+  await poll.sent;
   await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: "wake up" }));
-  const out = await polling;
-  const elapsed = (performance.now() - start) / 1000;
+  const { out, elapsed } = await poll.result;
   assert.deepEqual((out.Messages ?? []).map((m) => m.Body), ["wake up"]);
   assert.ok(elapsed < 10, `long poll took ${elapsed.toFixed(1)}s to see the send`);
 });
@@ -438,36 +456,6 @@ test("js_queue_url_as_endpoint", async () => {
   }
   assert.deepEqual(await counts(client, url), [0, 0]);
 });
-
-/** Waits until a ReceiveMessage is parked on the queue (sqslite's own metric). */
-async function waitParked(url) {
-  const name = url.split("/").pop();
-  const deadline = performance.now() + 5000;
-  while (performance.now() < deadline) {
-    const text = await (await fetch(`${endpoint()}/metrics`)).text();
-    const line = text.split("\n").find((l) => l.startsWith("sqslite_receives_waiting{") && l.includes(`queue="${name}"`));
-    if (line && Number(line.split(" ").pop()) >= 1) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  assert.fail(`no receive parked on ${name}`);
-}
-
-/** A ReceiveMessage long poll, and a promise that settles once its request has left. */
-function parkedReceive(QueueUrl, extra = {}) {
-  const command = new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 20, ...extra });
-  let markSent;
-  const sent = new Promise((resolve) => (markSent = resolve));
-  command.middlewareStack.add(
-    (next) => async (args) => {
-      markSent();
-      return next(args);
-    },
-    { step: "finalizeRequest", name: "compatMarkSent" },
-  );
-  const start = performance.now();
-  const result = client.send(command).then((out) => ({ out, elapsed: (performance.now() - start) / 1000 }));
-  return { sent, result };
-}
 
 test("fifo_group_visibility", async () => {
   const url = await q.make("groups", { ContentBasedDeduplication: "true" }, true);
