@@ -1,0 +1,94 @@
+//! Inputs shared by the property tests: valid requests to mutate, and the decoders as the
+//! service runs them.
+#![allow(dead_code)]
+
+use hyper::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
+use hyper::Method;
+use proptest::prelude::*;
+use sqslite::actions::Action;
+use sqslite::protocol::{self, Input};
+
+fn form_headers() -> HeaderMap {
+    let mut h = HeaderMap::new();
+    h.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("application/x-www-form-urlencoded"),
+    );
+    h
+}
+
+/// Decodes a Query form body the way the service does; errors are fine, panics are not.
+pub fn decode_query(body: &[u8]) {
+    let headers = form_headers();
+    let Ok(params) = protocol::query_params(None, &headers, body) else {
+        return;
+    };
+    let (_, action) = protocol::detect(&Method::POST, &headers, &params);
+    if let Ok(name) = action {
+        let input = Input::Query {
+            params: &params,
+            action: &name,
+            path_queue: Some("/000000000000/q"),
+        };
+        let _ = Action::decode(&name, input);
+    }
+}
+
+pub fn decode_json(name: &str, body: &[u8]) {
+    let _ = Action::decode(name, Input::Json(body));
+}
+
+/// Valid requests to mutate: every action's usual parameters.
+pub const QUERY_SEEDS: &[&str] = &[
+    "Action=SendMessage&QueueUrl=http%3A%2F%2Fx%2F000000000000%2Fq&MessageBody=hi&MessageAttribute.1.Name=a&MessageAttribute.1.Value.DataType=String&MessageAttribute.1.Value.StringValue=v&DelaySeconds=1",
+    "Action=SendMessageBatch&QueueUrl=q&SendMessageBatchRequestEntry.1.Id=a&SendMessageBatchRequestEntry.1.MessageBody=b&SendMessageBatchRequestEntry.2.Id=c&SendMessageBatchRequestEntry.2.MessageBody=d",
+    "Action=ReceiveMessage&QueueUrl=q&MaxNumberOfMessages=10&WaitTimeSeconds=1&AttributeName.1=All&MessageAttributeName.1=All",
+    "Action=CreateQueue&QueueName=q.fifo&Attribute.1.Name=FifoQueue&Attribute.1.Value=true&Tag.1.Key=k&Tag.1.Value=v",
+    "Action=DeleteMessageBatch&QueueUrl=q&DeleteMessageBatchRequestEntry.1.Id=a&DeleteMessageBatchRequestEntry.1.ReceiptHandle=h",
+    "Action=SetQueueAttributes&QueueUrl=q&Attribute.1.Name=Policy&Attribute.1.Value=%7B%7D",
+];
+
+pub const JSON_SEEDS: &[(&str, &str)] = &[
+    (
+        "SendMessage",
+        r#"{"QueueUrl":"q","MessageBody":"hi","MessageAttributes":{"a":{"DataType":"String","StringValue":"v"}},"DelaySeconds":1}"#,
+    ),
+    (
+        "SendMessageBatch",
+        r#"{"QueueUrl":"q","Entries":[{"Id":"a","MessageBody":"b"},{"Id":"c","MessageBody":"d"}]}"#,
+    ),
+    (
+        "ReceiveMessage",
+        r#"{"QueueUrl":"q","MaxNumberOfMessages":10,"MessageSystemAttributeNames":["All"]}"#,
+    ),
+    (
+        "CreateQueue",
+        r#"{"QueueName":"q","Attributes":{"VisibilityTimeout":"5"},"tags":{"k":"v"}}"#,
+    ),
+    (
+        "ChangeMessageVisibilityBatch",
+        r#"{"QueueUrl":"q","Entries":[{"Id":"a","ReceiptHandle":"h","VisibilityTimeout":3}]}"#,
+    ),
+];
+
+/// A seed with a few bytes overwritten, inserted or cut.
+pub fn mutated(seeds: &'static [&'static str]) -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::sample::select(seeds),
+        prop::collection::vec((any::<usize>(), any::<u8>(), 0..3u8), 0..8),
+    )
+        .prop_map(|(seed, edits)| {
+            let mut bytes = seed.as_bytes().to_vec();
+            for (at, byte, kind) in edits {
+                let i = at % (bytes.len() + 1);
+                match kind {
+                    0 if i < bytes.len() => bytes[i] = byte,
+                    1 => bytes.insert(i, byte),
+                    _ => {
+                        bytes.truncate(i.max(1));
+                    }
+                }
+            }
+            bytes
+        })
+}
