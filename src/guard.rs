@@ -36,6 +36,9 @@ pub enum Route {
     Sqs,
     /// `/_sqslite/...`, `/_aws/sqs/...` and `/metrics`.
     Admin,
+    /// The dashboard's own files (`/_sqslite/ui`): checked as the admin API, but with no data
+    /// in them they load without the token (the page then asks for it).
+    Page,
 }
 
 /// Why a request is refused, with a message naming the switch that would let it through.
@@ -76,16 +79,26 @@ pub fn admit(
     method: &Method,
     headers: &HeaderMap,
 ) -> Result<Option<HeaderValue>, Refusal> {
-    let origin = browser(&config.access, headers)?;
-    if route == Route::Admin {
-        admin(config, method, headers)?;
+    let origin = browser(&config.access, route, headers)?;
+    if route != Route::Sqs {
+        admin(config, route, method, headers)?;
     }
     Ok(origin)
 }
 
 /// Browsers name the calling page in `Origin` (every POST, every CORS request) or at least say
 /// it came from a page in `Sec-Fetch-Site`; SDKs send neither, a typed-in URL says `none`.
-fn browser(access: &AccessConfig, headers: &HeaderMap) -> Result<Option<HeaderValue>, Refusal> {
+/// The dashboard's own requests to the admin API are same-origin: allowed there (and only
+/// there, where the Host check below stops a rebound DNS name), never on the SQS API.
+fn browser(
+    access: &AccessConfig,
+    route: Route,
+    headers: &HeaderMap,
+) -> Result<Option<HeaderValue>, Refusal> {
+    let own_page = route != Route::Sqs && same_origin(headers);
+    if own_page {
+        return Ok(None);
+    }
     if let Some(origin) = headers.get(ORIGIN) {
         let text = origin.to_str().unwrap_or("?");
         let named = access
@@ -116,7 +129,27 @@ fn browser(access: &AccessConfig, headers: &HeaderMap) -> Result<Option<HeaderVa
     }
 }
 
-fn admin(config: &Config, method: &Method, headers: &HeaderMap) -> Result<(), Refusal> {
+/// A request from a page served by this server: `Origin` is `http://<Host>`, or a GET without
+/// `Origin` that the browser marks `Sec-Fetch-Site: same-origin`.
+fn same_origin(headers: &HeaderMap) -> bool {
+    match (
+        header(headers, ORIGIN.as_str()),
+        header(headers, HOST.as_str()),
+    ) {
+        (Some(origin), Some(host)) => origin
+            .strip_prefix("http://")
+            .is_some_and(|o| o.eq_ignore_ascii_case(host)),
+        (Some(_), None) => false,
+        (None, _) => header(headers, "sec-fetch-site") == Some("same-origin"),
+    }
+}
+
+fn admin(
+    config: &Config,
+    route: Route,
+    method: &Method,
+    headers: &HeaderMap,
+) -> Result<(), Refusal> {
     let changes_state = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
     let media = header(headers, CONTENT_TYPE.as_str())
         .and_then(|t| t.split(';').next())
@@ -137,7 +170,11 @@ fn admin(config: &Config, method: &Method, headers: &HeaderMap) -> Result<(), Re
         ));
     }
     if let Some(token) = &config.access.admin_token {
-        return bearer(token, headers);
+        return if route == Route::Page {
+            Ok(())
+        } else {
+            bearer(token, headers)
+        };
     }
     if !loopback_only(&config.host) {
         return Err(refuse(
@@ -267,6 +304,56 @@ mod tests {
         for host in ["evil.example:9324", "10.0.0.1", "localhost.evil.example"] {
             assert!(!known_host(&config, host), "{host}");
         }
+    }
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn the_dashboard_may_call_the_admin_api_but_not_the_sqs_api() {
+        let config = Config::default();
+        let own = headers(&[
+            ("host", "127.0.0.1:9324"),
+            ("origin", "http://127.0.0.1:9324"),
+        ]);
+        let get = headers(&[
+            ("host", "localhost:9324"),
+            ("sec-fetch-site", "same-origin"),
+        ]);
+        for h in [&own, &get] {
+            assert!(admit(&config, Route::Admin, &Method::POST, h).is_ok());
+            assert!(admit(&config, Route::Sqs, &Method::POST, h).is_err());
+        }
+        // A rebound name is same-origin too, and still stopped by the Host check.
+        let rebound = headers(&[
+            ("host", "evil.example:9324"),
+            ("origin", "http://evil.example:9324"),
+        ]);
+        assert!(admit(&config, Route::Admin, &Method::GET, &rebound).is_err());
+        let other = headers(&[
+            ("host", "127.0.0.1:9324"),
+            ("origin", "http://127.0.0.1:3000"),
+        ]);
+        assert!(admit(&config, Route::Admin, &Method::GET, &other).is_err());
+    }
+
+    #[test]
+    fn with_a_token_the_page_loads_and_its_data_needs_the_token() {
+        let config = Config {
+            access: AccessConfig {
+                admin_token: Some("s3cret".into()),
+                ..AccessConfig::default()
+            },
+            ..Config::default()
+        };
+        let h = headers(&[("host", "127.0.0.1:9324")]);
+        assert!(admit(&config, Route::Page, &Method::GET, &h).is_ok());
+        assert!(admit(&config, Route::Admin, &Method::GET, &h).is_err());
     }
 
     #[test]

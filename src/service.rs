@@ -9,6 +9,7 @@ use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
 
 use crate::actions::Action;
+use crate::admin::ui;
 use crate::app::App;
 use crate::clock::Stopwatch;
 use crate::error::{ErrorKind, SqsError, SqsResult};
@@ -28,7 +29,13 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
     if req.uri().path() == "/health" && req.method() == Method::GET {
         return Ok(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
     }
-    let route = if crate::admin::owns(req.uri().path()) {
+    let accept = req.headers().get("accept").and_then(|v| v.to_str().ok());
+    if app.config.admin.enabled && ui::wants_dashboard(req.method(), req.uri(), accept) {
+        return Ok(ui::redirect());
+    }
+    let route = if ui::is_asset(req.uri().path()) {
+        Route::Page
+    } else if crate::admin::owns(req.uri().path()) {
         Route::Admin
     } else {
         Route::Sqs
@@ -44,7 +51,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
             guard::preflight(r.headers_mut(), req.headers());
             r
         }
-        _ if route == Route::Admin => {
+        _ if route != Route::Sqs => {
             let (method, path) = (req.method().clone(), req.uri().path().to_owned());
             let response = crate::admin::handle(app, req).await;
             tracing::debug!(%method, %path, status = response.status().as_u16(), "admin request");
@@ -61,7 +68,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
 /// A refused request, answered in the caller's own terms: an SQS error or an admin JSON error.
 fn refused(route: Route, req: &Request<Incoming>, refusal: &guard::Refusal) -> HttpResponse {
     tracing::debug!(status = %refusal.status, reason = %refusal.message, "request refused");
-    if route == Route::Admin {
+    if route != Route::Sqs {
         return crate::admin::error_response(refusal.status, &refusal.message);
     }
     let (protocol, _) = protocol::detect(req.method(), req.headers(), &Params::default());

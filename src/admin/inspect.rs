@@ -78,6 +78,7 @@ fn summary(app: &App, q: &Queue, now: Millis) -> Value {
         "dead_letter_target": redrive,
         "dead_letter_sources": sources,
         "attributes": attributes,
+        "tags": state.tags,
         "stats": {
             "sent": st.sent,
             "received": st.received,

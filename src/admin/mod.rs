@@ -4,7 +4,10 @@
 
 mod inspect;
 mod localstack;
+mod ops;
 pub mod settings;
+mod shapes;
+pub mod ui;
 
 use std::sync::Arc;
 
@@ -58,6 +61,11 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         ));
     }
     let method = req.method().clone();
+    if method == Method::GET {
+        if let Some(page) = ui::serve(&path) {
+            return page;
+        }
+    }
     let query = req.uri().query().unwrap_or_default().to_owned();
     let accept = req
         .headers()
@@ -96,6 +104,12 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         (&Method::GET, ["_sqslite", "queues", name]) => inspect::queue(&app, name, &params),
         (&Method::GET, ["_sqslite", "queues", name, "messages"]) => {
             inspect::messages(&app, name, &params)
+        }
+        (&Method::GET, ["_sqslite", "queues", name, "dead-letters"]) => {
+            shapes::dead_letters(&app, name, &params)
+        }
+        (&Method::POST, ["_sqslite", "sqs", action]) => {
+            ops::call(&app, action, &body, &params).await
         }
         (&Method::POST, ["_sqslite", "reset"]) => inspect::reset(&app),
         (&Method::GET, ["_sqslite", "alarms"]) => {

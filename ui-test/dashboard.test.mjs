@@ -1,0 +1,161 @@
+// The dashboard in a real browser: Debian's chromium, driven by playwright-core, against the
+// real sqslite binary. A dead-lettered message must show up, and a redrive started with the
+// page's own button must empty the dead-letter queue, with no console error on the way.
+//
+//   SQSLITE_BIN=target/release/sqslite node --test ui-test/
+//   UI_SCREENSHOTS=docs ...   also refreshes the README's screenshots in docs/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = process.env.SQSLITE_BIN || join(root, 'target/release/sqslite');
+const shots = process.env.UI_SCREENSHOTS || join(root, 'target/ui-test');
+const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const CONFIG = `
+[[queues]]
+name = "orders-dlq"
+
+[[queues]]
+name = "orders"
+dead_letter_queue = "orders-dlq"
+max_receive_count = 1
+VisibilityTimeout = 0
+tags = { team = "payments" }
+
+[[queues]]
+name = "audit.fifo"
+region = "eu-west-1"
+FifoQueue = true
+`;
+
+let server, endpoint, browser;
+const consoleErrors = [];
+
+/** Starts sqslite on a free port; resolves with its endpoint from the "listening on" line. */
+function startServer() {
+  const dir = mkdtempSync(join(tmpdir(), 'sqslite-ui-'));
+  const config = join(dir, 'sqslite.toml');
+  writeFileSync(config, CONFIG);
+  server = spawn(bin, ['--config', config, '--port', '0'], {
+    env: { ...process.env, NO_COLOR: '1', SQSLITE_LOG: 'info' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`sqslite did not start: ${seen}`)), 30000);
+    server.stderr.on('data', (chunk) => {
+      seen += chunk;
+      const m = seen.match(/listening on (http:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    server.on('exit', (code) => reject(new Error(`sqslite exited ${code}: ${seen}`)));
+  });
+}
+
+/** One SQS call in AWS JSON 1.0, as an SDK would make it. */
+async function sqs(action, input) {
+  const r = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'X-Amz-Target': `AmazonSQS.${action}`, 'Content-Type': 'application/x-amz-json-1.0' },
+    body: JSON.stringify(input),
+  });
+  const body = await r.json();
+  assert.ok(r.ok, `${action}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function depth(name) {
+  const r = await fetch(`${endpoint}/_sqslite/queues/${name}`);
+  return (await r.json()).visible;
+}
+
+before(async () => {
+  endpoint = await startServer();
+  const url = `${endpoint}/000000000000/orders`;
+  await sqs('SendMessage', { QueueUrl: url, MessageBody: '{"order": 17, <<not json' });
+  await sqs('SendMessage', { QueueUrl: url, MessageBody: '{"order": 18, "total": 5}' });
+  // maxReceiveCount 1, visibility 0: the second receive of a message dead-letters it.
+  for (let i = 0; i < 4; i++) await sqs('ReceiveMessage', { QueueUrl: url, MaxNumberOfMessages: 10 });
+  assert.equal(await depth('orders-dlq'), 2, 'two messages dead-lettered before the browser starts');
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_FLAGS });
+  mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+async function newPage() {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  return page;
+}
+
+test('GET / from a browser opens the dashboard, which lists the declared queues', async () => {
+  const page = await newPage();
+  await page.goto(`${endpoint}/`);
+  assert.equal(new URL(page.url()).pathname, '/_sqslite/ui');
+  for (const name of ['orders', 'orders-dlq', 'audit.fifo']) {
+    await page.locator(`tr[data-queue="${name}"]`).waitFor({ timeout: 10000 });
+  }
+  const dlqRow = page.locator('tr[data-queue="orders-dlq"]');
+  assert.match(await dlqRow.innerText(), /DLQ/);
+  assert.match(await page.locator('.wiring').innerText(), /orders\s*── maxReceiveCount 1 ──▶\s*orders-dlq: 2 waiting/);
+  await page.screenshot({ path: join(shots, 'dashboard-queues.png'), fullPage: true });
+  await page.close();
+});
+
+test('the dead-letter queue page groups its messages and a redrive from the page empties it', async () => {
+  const page = await newPage();
+  await page.goto(`${endpoint}/_sqslite/ui`);
+  await page.getByRole('link', { name: 'orders-dlq', exact: true }).first().click();
+  await page.getByText('2 message(s) waiting in this dead-letter queue.').waitFor({ timeout: 10000 });
+  const panel = await page.locator('section.panel').first().innerText();
+  assert.match(panel, /invalid JSON/);
+  assert.match(panel, /\{"order", "total"\}/);
+  assert.match(await page.locator('main').innerText(), /<<not json/);
+  await page.screenshot({ path: join(shots, 'dashboard-dead-letters.png'), fullPage: true });
+  await page.locator('#redrive-start').click();
+  await page.locator('tr[data-task-status="COMPLETED"]').waitFor({ timeout: 15000 });
+  assert.equal(await depth('orders-dlq'), 0, 'the DLQ is empty after the redrive');
+  assert.equal(await depth('orders'), 2, 'both messages are back in their source queue');
+  await page.getByText('0 message(s) waiting').waitFor({ timeout: 10000 });
+  await page.close();
+});
+
+test('a test message sent from the queue page shows in its peek', async () => {
+  const page = await newPage();
+  await page.goto(`${endpoint}/_sqslite/ui#/queue/eu-west-1/000000000000/audit.fifo`);
+  await page.locator('#send-body').fill('{"audit": "from the browser"}');
+  await page.getByRole('button', { name: 'Send test message' }).click();
+  await page.getByText('"audit": "from the browser"').waitFor({ timeout: 10000 });
+  await page.close();
+});
+
+test('alarms, clock and fault rules have their page', async () => {
+  const page = await newPage();
+  await page.goto(`${endpoint}/_sqslite/ui#/game-day`);
+  await page.getByText('dlq_depth').first().waitFor({ timeout: 10000 });
+  await page.locator('#fault-action').fill('SendMessage');
+  await page.locator('#fault-error').fill('ServiceUnavailable');
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  await page.getByText('SendMessage on any queue').waitFor({ timeout: 10000 });
+  await page.screenshot({ path: join(shots, 'dashboard-game-day.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Clear all' }).click();
+  await page.getByText('No fault rules').waitFor({ timeout: 10000 });
+  await page.close();
+});
+
+test('no console errors on any page', () => {
+  assert.deepEqual(consoleErrors, []);
+});
