@@ -443,3 +443,64 @@ async fn a_deny_statement_is_honoured() {
     // What the Deny does not name still works for the owner.
     s.receive(&url).await;
 }
+
+/// Move tasks are never shared across accounts (SQS's owner-only actions).
+#[tokio::test]
+async fn move_tasks_stay_with_their_account() {
+    use aws_sdk_sqs::types::QueueAttributeName;
+    let s = signed_server().await;
+    let dlq = s.create_queue("tasks-dlq").await;
+    let dlq_arn = format!("arn:aws:sqs:us-east-1:{OWNER}:tasks-dlq");
+    let redrive = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"1"}}"#);
+    s.create_queue_with("tasks-src", &[("RedrivePolicy", redrive.as_str())])
+        .await;
+    for _ in 0..3 {
+        s.send(&dlq, "parked").await;
+    }
+    let owner_start = s
+        .client
+        .start_message_move_task()
+        .source_arn(&dlq_arn)
+        .max_number_of_messages_per_second(1)
+        .send()
+        .await
+        .unwrap();
+    let handle = owner_start.task_handle().unwrap();
+    let other = client_at(&s.endpoint(), "AKIDOTHER", "other-secret", &s.clock);
+    // Even a policy allowing everything does not open owner-only actions.
+    let allow_all = r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"sqs:*","Resource":"*"}]}"#;
+    s.set_attribute(&dlq, QueueAttributeName::Policy, allow_all)
+        .await
+        .unwrap();
+    let err = other
+        .start_message_move_task()
+        .source_arn(&dlq_arn)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    let err = other
+        .list_message_move_tasks()
+        .source_arn(&dlq_arn)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    let err = other
+        .cancel_message_move_task()
+        .task_handle(handle)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    // The owner is not refused (the task may have finished already: that is its own error).
+    let owner = s
+        .client
+        .cancel_message_move_task()
+        .task_handle(handle)
+        .send()
+        .await;
+    assert!(owner
+        .as_ref()
+        .map_or_else(|e| code(e) != "AccessDenied", |_| true));
+}

@@ -169,8 +169,11 @@ pub struct CancelOutput {
 pub async fn cancel_message_move_task(
     input: CancelMessageMoveTask,
     app: &App,
-    _: &Context,
+    ctx: &Context,
 ) -> SqsResult<CancelOutput> {
+    if let Some(source) = crate::engine::move_task::handle_source(&input.task_handle) {
+        super::authorize_arn(app, ctx, &source)?;
+    }
     app.tasks.step(&app.registry, app.now());
     let moved = app.tasks.cancel(&app.registry, &input.task_handle)?;
     app.ticker.notify_one();

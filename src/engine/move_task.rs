@@ -80,6 +80,11 @@ fn decode_handle(handle: &str) -> Option<(String, String)> {
     ))
 }
 
+/// The source queue ARN a task handle names, for authorizing a cancel.
+pub fn handle_source(handle: &str) -> Option<String> {
+    decode_handle(handle).map(|(_, source)| source)
+}
+
 impl MoveTasks {
     /// Forgets every task (the admin API's reset).
     pub fn clear(&self) {
