@@ -36,15 +36,16 @@ region = "eu-west-1"
 FifoQueue = true
 `;
 
-let server, endpoint, browser;
+let endpoint, browser;
+const servers = [];
 const consoleErrors = [];
 
 /** Starts sqslite on a free port; resolves with its endpoint from the "listening on" line. */
-function startServer() {
+function startServer(extra = []) {
   const dir = mkdtempSync(join(tmpdir(), 'sqslite-ui-'));
   const config = join(dir, 'sqslite.toml');
   writeFileSync(config, CONFIG);
-  server = spawn(bin, ['--config', config, '--port', '0'], {
+  const server = spawn(bin, ['--config', config, '--port', '0', ...extra], {
     env: { ...process.env, NO_COLOR: '1', SQSLITE_LOG: 'info' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -57,6 +58,7 @@ function startServer() {
       if (m) { clearTimeout(timer); resolve(m[1]); }
     });
     server.on('exit', (code) => reject(new Error(`sqslite exited ${code}: ${seen}`)));
+    servers.push(server);
   });
 }
 
@@ -91,12 +93,15 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  server?.kill();
+  for (const s of servers) s.kill();
 });
 
-async function newPage() {
+/** A fresh page whose console errors are collected, except those `expected` matches. */
+async function newPage(expected) {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !(expected && expected.test(m.text()))) consoleErrors.push(m.text());
+  });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   return page;
 }
@@ -153,6 +158,24 @@ test('alarms, clock and fault rules have their page', async () => {
   await page.screenshot({ path: join(shots, 'dashboard-game-day.png'), fullPage: true });
   await page.getByRole('button', { name: 'Clear all' }).click();
   await page.getByText('No fault rules').waitFor({ timeout: 10000 });
+  await page.close();
+});
+
+test('with --admin-token the page asks for the token once; a manual clock can be advanced', async () => {
+  const guarded = await startServer(['--admin-token', 's3cret', '--clock', 'manual']);
+  // The page's first requests, before the token is given, are answered 401: expected.
+  const page = await newPage(/status of 401/);
+  await page.goto(`${guarded}/_sqslite/ui#/game-day`);
+  await page.locator('#token-value').fill('s3cret');
+  await page.getByRole('button', { name: 'Use token' }).click();
+  await page.getByText('manual: it moves only when advanced').waitFor({ timeout: 10000 });
+  const now = async () => (await (await fetch(`${guarded}/_sqslite/clock`,
+    { headers: { Authorization: 'Bearer s3cret' } })).json()).now;
+  const before = await now();
+  await page.locator('#advance-seconds').fill('90');
+  await page.getByRole('button', { name: 'Advance' }).click();
+  await page.getByText('Advance the clock: done.').waitFor({ timeout: 10000 });
+  assert.equal(await now() - before, 90000);
   await page.close();
 });
 

@@ -360,5 +360,9 @@ document.getElementById('token').addEventListener('submit', (e) => {
   refresh();
 });
 window.addEventListener('hashchange', () => { route(); main.focus(); });
-setInterval(() => { if (document.getElementById('live').checked && !document.hidden) refresh(); }, POLL_MS);
+setInterval(() => {
+  // No polling while the tab is hidden, nor while the token form waits (no 401 every 2 s).
+  const waiting = !document.getElementById('token').hidden;
+  if (document.getElementById('live').checked && !document.hidden && !waiting) refresh();
+}, POLL_MS);
 route();
