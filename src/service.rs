@@ -1,6 +1,7 @@
 //! One HTTP request: decode -> apply -> encode, plus `/health`; admin paths go to [`crate::admin`].
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use http_body_util::{BodyExt, Full, Limited};
@@ -82,10 +83,12 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     let started = Stopwatch::start();
     let (parts, body) = req.into_parts();
     let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
-    let Some(body) = read_body(body, &parts.headers).await else {
+    let limit = app.config.connections.header_timeout;
+    let Some(body) = read_body(body, &parts.headers, limit).await else {
         let (protocol, _) = protocol::detect(&parts.method, &parts.headers, &Params::default());
         let err = SqsError::invalid_parameter(format!(
-            "The request body is larger than {MAX_BODY_BYTES} bytes or could not be read."
+            "The request body is larger than {MAX_BODY_BYTES} bytes, or did not arrive in full \
+             within {limit:?} (--header-timeout)."
         ));
         return Ok(protocol::encode_error(protocol, &request_id, &err));
     };
@@ -233,7 +236,16 @@ async fn inject(
 
 /// The whole body in one buffer sized from Content-Length, filled as frames arrive: one copy
 /// of the body in memory, where collecting the frames and joining them held two.
-async fn read_body(body: Incoming, headers: &hyper::HeaderMap) -> Option<Bytes> {
+/// The whole body, or `None` if it is too large, broken, or trickles in for longer than `limit`
+/// (a slow body would otherwise hold its connection for ever).
+async fn read_body(body: Incoming, headers: &hyper::HeaderMap, limit: Duration) -> Option<Bytes> {
+    tokio::time::timeout(limit, collect_body(body, headers))
+        .await
+        .ok()
+        .flatten()
+}
+
+async fn collect_body(body: Incoming, headers: &hyper::HeaderMap) -> Option<Bytes> {
     let expected = headers
         .get(hyper::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())

@@ -166,3 +166,22 @@ async fn past_the_cap_health_answers_and_other_work_is_told_to_retry_or_waits() 
     let r = s.query(&[("Action", "ListQueues")]).await;
     assert_eq!(r.status, 200, "{}", r.body);
 }
+
+#[tokio::test]
+async fn a_body_that_trickles_in_is_cut_off_after_the_header_timeout() {
+    let s = TestServer::start_with(limited(300, 60_000, None)).await;
+    let mut slow = connect(&s).await;
+    let head = "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nAction=ListQueues";
+    slow.write_all(head.as_bytes()).await.unwrap();
+    let start = Instant::now();
+    let answer = tokio::time::timeout(Duration::from_secs(5), response(&mut slow))
+        .await
+        .expect("answered without the rest of the body");
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains("--header-timeout"), "{answer}");
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+}

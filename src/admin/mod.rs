@@ -73,12 +73,14 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_owned();
-    let body = match Limited::new(req.into_body(), MAX_ADMIN_BODY)
-        .collect()
-        .await
-    {
-        Ok(b) => b.to_bytes(),
-        Err(_) => return error(&Problem::bad("the request body is too large or unreadable")),
+    let collect = Limited::new(req.into_body(), MAX_ADMIN_BODY).collect();
+    let body = match tokio::time::timeout(app.config.connections.header_timeout, collect).await {
+        Ok(Ok(b)) => b.to_bytes(),
+        _ => {
+            return error(&Problem::bad(
+                "the request body is too large, unreadable, or slower than --header-timeout",
+            ))
+        }
     };
     let params: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
         .into_owned()
