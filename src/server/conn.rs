@@ -27,7 +27,7 @@ use crate::faults::DropConnection;
 use crate::protocol::{self, HttpResponse};
 
 /// A lane connection must send its request within this (or the header timeout if shorter).
-const LANE_TIMEOUT: Duration = Duration::from_millis(500);
+const LANE_TIMEOUT: Duration = Duration::from_millis(250);
 
 const HEAD: u8 = 0;
 const BUSY: u8 = 1;

@@ -38,16 +38,25 @@ impl Default for Limits {
     }
 }
 
+/// The soft open-file limit (1024 if unknown), capped at 65,536.
+fn open_file_limit() -> usize {
+    let soft = rlimit::getrlimit(rlimit::Resource::NOFILE).map_or(1024, |(soft, _)| soft);
+    usize::try_from(soft).unwrap_or(usize::MAX).min(65_536)
+}
+
 /// Connections beyond the cap let in on a short lane: they get `/health` answered and anything
-/// else a 503, so a full server still answers its probe and tells SDKs to retry.
-pub const LANE: usize = 8;
+/// else a 503, so a full server still answers its probe and tells SDKs to retry. Each must
+/// send its request within 0.25 s, so a backlog of silent connections drains at
+/// `lane_size() * 4` a second: 4 to 32 places, a sixteenth of the open-file limit.
+pub fn lane_size() -> usize {
+    (open_file_limit() / 16).clamp(4, 32)
+}
 
 /// Connections the open-file limit allows, keeping room for the listener, logs, webhooks
 /// and the over-cap lane.
 pub fn default_max_connections() -> usize {
-    let soft = rlimit::getrlimit(rlimit::Resource::NOFILE).map_or(1024, |(soft, _)| soft);
-    let soft = usize::try_from(soft).unwrap_or(usize::MAX).min(65_536);
-    soft.saturating_sub(16 + soft / 8 + 2 * LANE).max(1)
+    let soft = open_file_limit();
+    soft.saturating_sub(16 + soft / 8 + 2 * lane_size()).max(1)
 }
 
 /// The right to serve one connection: a place under the cap, or one on the lane.
@@ -94,7 +103,7 @@ pub async fn serve(listener: TcpListener, app: Arc<App>, mut stop: oneshot::Rece
         .unwrap_or_else(default_max_connections);
     let slots = Slots {
         main: Arc::new(Semaphore::new(cap)),
-        lane: Arc::new(Semaphore::new(LANE)),
+        lane: Arc::new(Semaphore::new(lane_size())),
     };
     let graceful = GracefulShutdown::new();
     let mut backoff = Backoff::default();
