@@ -81,6 +81,7 @@ pub mod clock;
 pub mod config;
 pub mod declare;
 pub mod drill;
+pub mod durable;
 pub mod engine;
 pub mod error;
 pub mod faults;

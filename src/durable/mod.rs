@@ -1,0 +1,375 @@
+//! Durable storage for `--data-dir`: an append-only, checksummed log of opaque records plus
+//! snapshots that compact it, an exclusive directory lock, and recovery that replays
+//! snapshot + log and cuts off a torn or corrupt tail. It knows nothing of queues: the
+//! engine's mutations arrive as bytes.
+//!
+//! Layout of a directory: `LOCK` (holder's pid), `snapshot-<g>.sqsl` (state as of the start
+//! of generation `g`) and `log-<g>.sqsl`, `log-<g+1>.sqsl`… (records since). Compaction
+//! rotates the log to a new generation, writes the snapshot of that generation, then removes
+//! what it covers. The snapshot is taken while writes go on, so it may already contain
+//! effects of records at the start of its log: records must therefore be idempotent
+//! (absolute assignments, not increments) so that replaying them over a later state converges.
+
+mod files;
+pub mod frame;
+mod lock;
+mod writer;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+pub use files::SnapshotWriter;
+pub use frame::BadTail;
+pub use writer::{Appender, Pending};
+
+use files::DirFiles;
+use frame::{FileKind, HeaderError, HEADER_LEN};
+use lock::{DirLock, LockError};
+use writer::WriterThread;
+
+/// When the log is flushed to stable storage (`--fsync`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FsyncPolicy {
+    /// Acknowledge after `fdatasync`; concurrent requests share one sync (group commit).
+    Always,
+    /// Acknowledge after `write` (safe from a process crash); sync at most this often, so a
+    /// power loss can take the last interval.
+    Interval(Duration),
+    /// Acknowledge after `write`; leave syncing to the OS.
+    Never,
+}
+
+impl FromStr for FsyncPolicy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "always" => Ok(FsyncPolicy::Always),
+            "never" => Ok(FsyncPolicy::Never),
+            _ => s
+                .strip_prefix("interval=")
+                .and_then(|ms| ms.trim_end_matches("ms").parse::<u64>().ok())
+                .filter(|ms| *ms > 0)
+                .map(|ms| FsyncPolicy::Interval(Duration::from_millis(ms)))
+                .ok_or_else(|| {
+                    format!("invalid fsync policy {s:?}: use always, never or interval=<ms>")
+                }),
+        }
+    }
+}
+
+impl fmt::Display for FsyncPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FsyncPolicy::Always => f.write_str("always"),
+            FsyncPolicy::Never => f.write_str("never"),
+            FsyncPolicy::Interval(d) => write!(f, "interval={}", d.as_millis()),
+        }
+    }
+}
+
+/// A record that could not be made durable: the request that wrote it must fail.
+#[derive(Debug, Clone)]
+pub struct WriteError {
+    pub operation: &'static str,
+    pub kind: io::ErrorKind,
+    pub message: String,
+}
+
+impl WriteError {
+    fn new(operation: &'static str, e: &io::Error) -> Self {
+        WriteError {
+            operation,
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+
+    fn stopped() -> Self {
+        WriteError {
+            operation: "append",
+            kind: io::ErrorKind::BrokenPipe,
+            message: "the log writer has stopped".into(),
+        }
+    }
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "data directory {} failed: {}",
+            self.operation, self.message
+        )
+    }
+}
+
+/// Why a data directory could not be opened. Never answered by starting empty.
+#[derive(Debug)]
+pub enum DurableError {
+    Locked { dir: PathBuf, pid: Option<u32> },
+    Format { path: PathBuf, error: HeaderError },
+    Corrupt { path: PathBuf, detail: String },
+    Io { path: PathBuf, error: io::Error },
+}
+
+impl fmt::Display for DurableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DurableError::Locked { dir, pid } => {
+                let holder = pid.map_or_else(|| "another process".into(), |p| format!("process {p}"));
+                write!(f, "data directory {} is in use by {holder}; one sqslite per directory", dir.display())
+            }
+            DurableError::Format { path, error } => write!(f, "{}: {error}", path.display()),
+            DurableError::Corrupt { path, detail } => write!(
+                f,
+                "{}: {detail}; refusing to start rather than lose data (restore a backup or move the directory aside)",
+                path.display()
+            ),
+            DurableError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for DurableError {}
+
+/// What recovery found.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Recovery {
+    pub snapshot_records: usize,
+    pub log_records: usize,
+    /// The torn or corrupt tail cut off the last log, if there was one.
+    pub dropped: Option<Dropped>,
+}
+
+/// A tail cut off the last log at recovery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dropped {
+    pub path: PathBuf,
+    /// Where the cut was made (bytes from the start of the file).
+    pub offset: u64,
+    pub bytes: u64,
+    pub why: BadTail,
+}
+
+/// An open, locked data directory with its log writer running.
+#[derive(Debug)]
+pub struct DataDir {
+    files: DirFiles,
+    appender: Appender,
+    writer: WriterThread,
+    _lock: DirLock,
+}
+
+impl DataDir {
+    /// Locks `dir` (creating it if needed), feeds every stored record to `replay` in order
+    /// (snapshot first, then the logs) and starts the log writer. A replay error, a foreign
+    /// format version or corruption before the last log's tail is an error, never a reset.
+    pub fn open(
+        dir: &Path,
+        policy: FsyncPolicy,
+        mut replay: impl FnMut(&[u8]) -> Result<(), String>,
+    ) -> Result<(DataDir, Recovery), DurableError> {
+        let io_err = |error| DurableError::Io {
+            path: dir.to_path_buf(),
+            error,
+        };
+        std::fs::create_dir_all(dir).map_err(io_err)?;
+        let lock = DirLock::acquire(dir).map_err(|e| match e {
+            LockError::Held(pid) => DurableError::Locked {
+                dir: dir.to_path_buf(),
+                pid,
+            },
+            LockError::Io(e) => io_err(e),
+        })?;
+        let files = DirFiles::new(dir);
+        let listing = files.list().map_err(io_err)?;
+        let mut recovery = Recovery::default();
+        let base = listing.snapshots.last().copied();
+        if let Some(g) = base {
+            recovery.snapshot_records = read_snapshot(&files, g, &mut replay)?;
+        }
+        let logs: Vec<u64> = listing
+            .logs
+            .into_iter()
+            .filter(|g| *g >= base.unwrap_or(0))
+            .collect();
+        let (file, generation, len) = match logs.split_last() {
+            None => {
+                let g = base.unwrap_or(1);
+                (files.create_log(g).map_err(io_err)?, g, HEADER_LEN as u64)
+            }
+            Some((&last, earlier)) => {
+                check_consecutive(&files, base, &logs)?;
+                for &g in earlier {
+                    recovery.log_records += read_log(&files, g, false, &mut replay)?.0;
+                }
+                let (records, len, dropped) = read_log(&files, last, true, &mut replay)?;
+                recovery.log_records += records;
+                recovery.dropped = dropped;
+                (files.reopen_log(last, len).map_err(io_err)?, last, len)
+            }
+        };
+        let (appender, writer) =
+            writer::spawn(files.clone(), file, generation, len, policy).map_err(io_err)?;
+        let data = DataDir {
+            files,
+            appender,
+            writer,
+            _lock: lock,
+        };
+        Ok((data, recovery))
+    }
+
+    pub fn path(&self) -> &Path {
+        self.files.dir()
+    }
+
+    pub fn appender(&self) -> Appender {
+        self.appender.clone()
+    }
+
+    /// Replaces the log with a snapshot: rotates to a new generation, then has `fill` write
+    /// the current state as records (taken after the rotation, so nothing is missed), then
+    /// removes the files the snapshot covers. Returns the snapshot's size in bytes.
+    pub fn compact(
+        &self,
+        fill: impl FnOnce(&mut SnapshotWriter) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        let generation = self.appender.rotate()?;
+        let bytes = self.files.write_snapshot(generation, fill)?;
+        self.files.remove_before(generation)?;
+        Ok(bytes)
+    }
+
+    /// Writes what is queued, syncs it and stops the writer; later appends fail.
+    pub fn close(mut self) {
+        self.writer.stop();
+    }
+}
+
+fn check_consecutive(
+    files: &DirFiles,
+    base: Option<u64>,
+    logs: &[u64],
+) -> Result<(), DurableError> {
+    let expected_first = base.unwrap_or(logs[0]);
+    for (i, g) in logs.iter().enumerate() {
+        if *g != expected_first + i as u64 {
+            return Err(DurableError::Corrupt {
+                path: files.log_path(expected_first + i as u64),
+                detail: "this log file is missing".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, DurableError> {
+    std::fs::read(path).map_err(|error| DurableError::Io {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+fn read_snapshot(
+    files: &DirFiles,
+    generation: u64,
+    replay: &mut impl FnMut(&[u8]) -> Result<(), String>,
+) -> Result<usize, DurableError> {
+    let path = files.snapshot_path(generation);
+    let bytes = read_file(&path)?;
+    let corrupt = |detail: String| DurableError::Corrupt {
+        path: path.clone(),
+        detail,
+    };
+    let body = frame::check_header(&bytes, FileKind::Snapshot, generation).map_err(|error| {
+        DurableError::Format {
+            path: path.clone(),
+            error,
+        }
+    })?;
+    let scan = frame::scan(body, &mut *replay)
+        .map_err(|e| corrupt(format!("a record cannot be applied: {e}")))?;
+    if let Some(why) = scan.bad_tail {
+        return Err(corrupt(format!(
+            "{why:?} record at byte {} of a snapshot",
+            HEADER_LEN + scan.valid_len
+        )));
+    }
+    Ok(scan.records)
+}
+
+/// Replays one log; returns its records, the length of its valid prefix and, for the last
+/// log only, the tail that was cut off.
+fn read_log(
+    files: &DirFiles,
+    generation: u64,
+    last: bool,
+    replay: &mut impl FnMut(&[u8]) -> Result<(), String>,
+) -> Result<(usize, u64, Option<Dropped>), DurableError> {
+    let path = files.log_path(generation);
+    let bytes = read_file(&path)?;
+    let expected = frame::header(FileKind::Log, generation);
+    if last && bytes.len() < HEADER_LEN && expected.starts_with(&bytes) {
+        // A crash while the log was being created: it holds no record yet.
+        let _ = files.create_log(generation);
+        return Ok((0, HEADER_LEN as u64, None));
+    }
+    let body = frame::check_header(&bytes, FileKind::Log, generation).map_err(|error| {
+        DurableError::Format {
+            path: path.clone(),
+            error,
+        }
+    })?;
+    let scan = frame::scan(body, &mut *replay).map_err(|e| DurableError::Corrupt {
+        path: path.clone(),
+        detail: format!("a record cannot be applied: {e}"),
+    })?;
+    let valid = (HEADER_LEN + scan.valid_len) as u64;
+    let Some(why) = scan.bad_tail else {
+        return Ok((scan.records, valid, None));
+    };
+    let dropped = Dropped {
+        path: path.clone(),
+        offset: valid,
+        bytes: bytes.len() as u64 - valid,
+        why,
+    };
+    if !last {
+        return Err(DurableError::Corrupt {
+            path,
+            detail: format!("{why:?} record at byte {valid} of a log that is not the last"),
+        });
+    }
+    tracing::warn!(
+        file = %path.display(),
+        offset = valid,
+        dropped_bytes = dropped.bytes,
+        reason = ?why,
+        records_kept = scan.records,
+        "recovery cut the log's tail: from this offset on it was not whole, checksummed records (Torn: a write cut short by a crash; Corrupt: a checksum or length mismatch)"
+    );
+    Ok((scan.records, valid, Some(dropped)))
+}
+
+/// A fresh, empty directory under the system temp dir for one test.
+#[cfg(test)]
+pub(crate) fn test_dir(name: &str) -> PathBuf {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "sqslite-test-{name}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
