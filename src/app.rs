@@ -19,12 +19,25 @@ pub struct App {
     pub alarms: crate::alarms::Alarms,
     /// The shutdown signal that answers parked long polls.
     pub waiters: Waiters,
+    /// The data directory (`--data-dir`); `None` keeps everything in memory only.
+    pub durable: Option<crate::durable::mode::Durable>,
 }
 
 impl App {
     pub fn new(config: Config, clock: SharedClock) -> Self {
+        let registry = Registry::with_strict(config.strict);
+        App::with_registry(config, clock, registry, None)
+    }
+
+    /// An app over a registry recovered from a data directory, or a fresh one.
+    pub fn with_registry(
+        config: Config,
+        clock: SharedClock,
+        registry: Registry,
+        durable: Option<crate::durable::mode::Durable>,
+    ) -> Self {
         App {
-            registry: Registry::with_strict(config.strict),
+            registry,
             clock,
             config,
             tasks: MoveTasks::default(),
@@ -33,6 +46,7 @@ impl App {
             metrics: crate::metrics::Metrics::new(),
             alarms: crate::alarms::Alarms::default(),
             waiters: Waiters::default(),
+            durable,
         }
     }
 

@@ -129,7 +129,15 @@ impl Server {
         config: Config,
         clock: clock::SharedClock,
     ) -> std::io::Result<Server> {
-        let app = Arc::new(app::App::new(config, clock));
+        let app = Arc::new(match &config.data_dir {
+            None => app::App::new(config, clock),
+            Some(dir) => {
+                let (registry, durable) =
+                    durable::mode::open(dir, config.fsync, config.strict, clock.now())
+                        .map_err(|e| std::io::Error::other(e.to_string()))?;
+                app::App::with_registry(config, clock, registry, Some(durable))
+            }
+        });
         // Queues first: nothing can connect, so `/health` and every request see them all.
         declare::declare_all(&app)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;

@@ -72,6 +72,13 @@ struct Args {
     /// SQS's 60-second guards: QueueDeletedRecently and PurgeQueueInProgress (off by default).
     #[arg(long, env = "SQSLITE_STRICT")]
     strict: bool,
+    /// Keep queues and messages in this directory across restarts (default: memory only).
+    #[arg(long, env = "SQSLITE_DATA_DIR")]
+    data_dir: Option<std::path::PathBuf>,
+    /// When the data directory's log is synced: always, interval=<ms> or never
+    /// [default: interval=200].
+    #[arg(long, env = "SQSLITE_FSYNC", value_parser = clap::value_parser!(sqslite::durable::FsyncPolicy))]
+    fsync: Option<sqslite::durable::FsyncPolicy>,
     /// `manual` freezes time until it is advanced through the admin API [default: system].
     #[arg(long, env = "SQSLITE_CLOCK", value_enum)]
     clock: Option<ClockArg>,
@@ -255,6 +262,8 @@ fn effective_config(args: Args) -> Result<Config, String> {
     config.public_url = args.public_url.or(config.public_url);
     config.auto_create |= args.auto_create;
     config.strict |= args.strict;
+    config.data_dir = args.data_dir.or(config.data_dir);
+    config.fsync = args.fsync.unwrap_or(config.fsync);
     config.admin.enabled &= !args.no_admin;
     if let Some(m) = args.metrics {
         config.access.metrics = Some(matches!(m, Switch::On));
@@ -321,7 +330,7 @@ async fn main() -> ExitCode {
             return ExitCode::from(BAD_CONFIG);
         }
         Err(e) => {
-            eprintln!("sqslite: {e}");
+            eprintln!("sqslite: cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };

@@ -135,6 +135,12 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
             };
             let result = match injected {
                 Some(err) => Err(err),
+                None if app.durable.is_some() => {
+                    let ran = run(&app, &ctx, protocol, &name, &body, &params);
+                    let result = crate::durable::journal::durable(ran).await;
+                    crate::durable::mode::Durable::maybe_compact(&app);
+                    result
+                }
                 None => run(&app, &ctx, protocol, &name, &body, &params).await,
             };
             (name, result)

@@ -74,6 +74,5 @@ pub async fn set_queue_attributes(
         app.registry
             .check_redrive(&queue.arn, queue.fifo, policy, now)?;
     }
-    let result = queue.lock(now).set_attributes(&input.attributes, now);
-    result
+    queue.set_attributes(&input.attributes, now)
 }

@@ -24,14 +24,15 @@ pub async fn tag_queue(input: TagQueue, app: &App, ctx: &Context) -> SqsResult<(
         return Err(SqsError::missing("Tags"));
     }
     check_tags(&input.tags, queue.name())?;
-    let mut state = queue.lock(app.now());
-    let mut tags = state.tags.clone();
-    tags.extend(input.tags);
-    if tags.len() > MAX_TAGS {
-        return Err(too_many_tags(queue.name()));
-    }
-    state.tags = tags;
-    Ok(())
+    queue.edit(app.now(), |state| {
+        let mut tags = state.tags.clone();
+        tags.extend(input.tags);
+        if tags.len() > MAX_TAGS {
+            return Err(too_many_tags(queue.name()));
+        }
+        state.tags = tags;
+        Ok(())
+    })
 }
 
 #[derive(Debug, Deserialize)]
@@ -46,10 +47,11 @@ pub async fn untag_queue(input: UntagQueue, app: &App, ctx: &Context) -> SqsResu
     if input.tag_keys.is_empty() {
         return Err(bad_key());
     }
-    let mut state = queue.lock(app.now());
-    for key in &input.tag_keys {
-        state.tags.remove(key);
-    }
+    queue.edit(app.now(), |state| {
+        for key in &input.tag_keys {
+            state.tags.remove(key);
+        }
+    });
     Ok(())
 }
 

@@ -61,6 +61,10 @@ pub struct Config {
     pub connections: crate::server::Limits,
     /// Access keys for SigV4 authentication; empty means any signature is accepted.
     pub credentials: Vec<Credential>,
+    /// Where queues and messages are kept across restarts; `None`: memory only.
+    pub data_dir: Option<std::path::PathBuf>,
+    /// When the data directory's log reaches stable storage.
+    pub fsync: crate::durable::FsyncPolicy,
 }
 
 impl Default for Config {
@@ -81,6 +85,8 @@ impl Default for Config {
             access: crate::guard::AccessConfig::default(),
             connections: crate::server::Limits::default(),
             credentials: Vec::new(),
+            data_dir: None,
+            fsync: crate::durable::DEFAULT_FSYNC,
         }
     }
 }

@@ -48,6 +48,8 @@ const SERVER_KEYS: &[&str] = &[
     "clock",
     "auto_create",
     "strict",
+    "data_dir",
+    "fsync",
     "admin_token",
     "allow_hosts",
     "allow_origins",
@@ -172,6 +174,13 @@ fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), Config
             "public_url" => config.public_url = Some(src.string(e)?),
             "auto_create" => config.auto_create = src.boolean(e)?,
             "strict" => config.strict = src.boolean(e)?,
+            "data_dir" => config.data_dir = Some(src.string(e)?.into()),
+            "fsync" => {
+                config.fsync = src
+                    .string(e)?
+                    .parse()
+                    .map_err(|m: String| src.error(e.line, m))?;
+            }
             "url_style" => {
                 config.url_style = match src.string(e)?.as_str() {
                     "host" => UrlStyle::Host,

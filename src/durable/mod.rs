@@ -10,9 +10,12 @@
 //! effects of records at the start of its log: records must therefore be idempotent
 //! (absolute assignments, not increments) so that replaying them over a later state converges.
 
+pub mod codec;
 mod files;
 pub mod frame;
+pub mod journal;
 mod lock;
+pub mod mode;
 mod writer;
 
 #[cfg(test)]
@@ -32,6 +35,10 @@ use files::DirFiles;
 use frame::{FileKind, HeaderError, HEADER_LEN};
 use lock::{DirLock, LockError};
 use writer::WriterThread;
+
+/// The default `--fsync`: safe from a process crash at once, from a power loss within
+/// 200 ms, at a fraction of `always`'s cost (BENCHMARKS.md, "Durable mode").
+pub const DEFAULT_FSYNC: FsyncPolicy = FsyncPolicy::Interval(Duration::from_millis(200));
 
 /// When the log is flushed to stable storage (`--fsync`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,15 +174,62 @@ pub struct DataDir {
     _lock: DirLock,
 }
 
-impl DataDir {
-    /// Locks `dir` (creating it if needed), feeds every stored record to `replay` in order
-    /// (snapshot first, then the logs) and starts the log writer. A replay error, a foreign
-    /// format version or corruption before the last log's tail is an error, never a reset.
-    pub fn open(
-        dir: &Path,
+/// A data directory locked for this process, not yet recovered.
+#[derive(Debug)]
+pub struct Locked {
+    dir: PathBuf,
+    lock: DirLock,
+}
+
+/// The directory's secret (receipt handles are sealed with it, so they outlive a restart).
+const SECRET_FILE: &str = "secret";
+
+impl Locked {
+    /// The directory's 32-byte secret, made on first use.
+    pub fn secret(&self) -> Result<[u8; 32], DurableError> {
+        let path = self.dir.join(SECRET_FILE);
+        let io_err = |error| DurableError::Io {
+            path: path.clone(),
+            error,
+        };
+        match std::fs::read(&path) {
+            Ok(bytes) => bytes.try_into().map_err(|_| DurableError::Corrupt {
+                path: path.clone(),
+                detail: "the secret is not 32 bytes".into(),
+            }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let mut secret = [0u8; 32];
+                getrandom::fill(&mut secret).map_err(|e| io_err(io::Error::other(e)))?;
+                let temp = self.dir.join("secret.tmp");
+                std::fs::write(&temp, secret).map_err(io_err)?;
+                std::fs::File::open(&temp)
+                    .and_then(|f| f.sync_all())
+                    .map_err(io_err)?;
+                std::fs::rename(&temp, &path).map_err(io_err)?;
+                std::fs::File::open(&self.dir)
+                    .and_then(|d| d.sync_all())
+                    .map_err(io_err)?;
+                Ok(secret)
+            }
+            Err(e) => Err(io_err(e)),
+        }
+    }
+
+    /// Feeds every stored record to `replay` in order (snapshot first, then the logs) and
+    /// starts the log writer. A replay error, a foreign format version or corruption before
+    /// the last log's tail is an error, never a reset.
+    pub fn recover(
+        self,
         policy: FsyncPolicy,
-        mut replay: impl FnMut(&[u8]) -> Result<(), String>,
+        replay: impl FnMut(&[u8]) -> Result<(), String>,
     ) -> Result<(DataDir, Recovery), DurableError> {
+        DataDir::recover(self, policy, replay)
+    }
+}
+
+impl DataDir {
+    /// Locks `dir`, creating it if needed; a second process is refused, naming the holder.
+    pub fn lock(dir: &Path) -> Result<Locked, DurableError> {
         let io_err = |error| DurableError::Io {
             path: dir.to_path_buf(),
             error,
@@ -188,6 +242,32 @@ impl DataDir {
             },
             LockError::Io(e) => io_err(e),
         })?;
+        Ok(Locked {
+            dir: dir.to_path_buf(),
+            lock,
+        })
+    }
+
+    /// [`DataDir::lock`], then [`Locked::recover`].
+    pub fn open(
+        dir: &Path,
+        policy: FsyncPolicy,
+        replay: impl FnMut(&[u8]) -> Result<(), String>,
+    ) -> Result<(DataDir, Recovery), DurableError> {
+        DataDir::lock(dir)?.recover(policy, replay)
+    }
+
+    fn recover(
+        locked: Locked,
+        policy: FsyncPolicy,
+        mut replay: impl FnMut(&[u8]) -> Result<(), String>,
+    ) -> Result<(DataDir, Recovery), DurableError> {
+        let Locked { dir, lock } = locked;
+        let dir = dir.as_path();
+        let io_err = |error| DurableError::Io {
+            path: dir.to_path_buf(),
+            error,
+        };
         let files = DirFiles::new(dir);
         let listing = files.list().map_err(io_err)?;
         let mut recovery = Recovery::default();

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::clock::Millis;
 use crate::engine::fifo;
 use crate::engine::message::{Extra, Message};
+use crate::engine::mutation::{Delivery, Mutation};
 use crate::engine::queue::{Queue, QueueState};
 use crate::engine::receipt::ReceiptHandle;
 use crate::engine::store::Disposition;
@@ -65,6 +66,25 @@ impl QueueState {
         );
         self.stats.received += seqs.len() as u64;
         self.stats.dead_lettered += dead.len() as u64;
+        let dead = dead
+            .into_iter()
+            .map(|(seq, msg)| {
+                q.emit(&Mutation::Removed { queue: q.uid, seq });
+                msg
+            })
+            .collect();
+        for seq in &seqs {
+            if let Some(m) = self.store.get(*seq) {
+                q.emit(&Mutation::Delivery(Delivery {
+                    queue: q.uid,
+                    seq: *seq,
+                    receive_count: m.receive_count,
+                    first_received_at: m.first_received_at,
+                    last_receive_offset: m.last_receive_offset,
+                    visible_at: m.visible_at,
+                }));
+            }
+        }
         let delivered: Vec<Delivered> = seqs.iter().map(|s| self.delivered(q, *s)).collect();
         if let (true, Some(id)) = (q.fifo, &p.attempt_id) {
             let record = seqs
@@ -116,19 +136,19 @@ impl QueueState {
     /// count; a standard DLQ keeps its enqueue time so retention still counts from the send.
     pub(crate) fn accept_dead_letter(
         &mut self,
+        target: &Queue,
         mut msg: Message,
         source_arn: &str,
         now: Millis,
-        fifo: bool,
     ) {
         msg.extra
             .get_or_insert_with(Box::<Extra>::default)
             .dead_letter_source_arn = Some(Arc::from(source_arn));
-        self.file_moved(msg, now, fifo);
+        self.file_moved(target, msg, now);
     }
 
     /// Files a message redriven by a move task: it starts over, as a new send would.
-    pub(crate) fn accept_redriven(&mut self, mut msg: Message, now: Millis, fifo: bool) {
+    pub(crate) fn accept_redriven(&mut self, target: &Queue, mut msg: Message, now: Millis) {
         if let Some(extra) = msg.extra.as_mut() {
             extra.dead_letter_source_arn = None;
         }
@@ -137,17 +157,18 @@ impl QueueState {
         msg.last_receive_offset = 0;
         msg.enqueued_at = now;
         msg.sent_at = now;
-        self.file_moved(msg, now, fifo);
+        self.file_moved(target, msg, now);
     }
 
-    fn file_moved(&mut self, mut msg: Message, now: Millis, fifo: bool) {
+    fn file_moved(&mut self, target: &Queue, mut msg: Message, now: Millis) {
         msg.visible_at = now;
-        if fifo {
+        if target.fifo {
             self.fifo_counter += 1;
             msg.sequence = self.fifo_counter;
             msg.enqueued_at = now;
         }
         self.stats.sent += 1;
-        self.store.insert(msg, now);
+        let seq = self.store.insert(msg, now);
+        self.emit_put(target, seq);
     }
 }

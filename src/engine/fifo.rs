@@ -65,6 +65,22 @@ impl Dedup {
         self.order.push_back((until, id, key));
     }
 
+    /// Every remembered send, oldest first, as the records that remember it again.
+    pub fn entries(&self, queue: u64) -> impl Iterator<Item = crate::engine::mutation::Dedup<'_>> {
+        self.order.iter().filter_map(move |(until, id, key)| {
+            let (original, _) = self.by_group.get(key)?;
+            let group = key.split('\u{0}').next().unwrap_or_default();
+            Some(crate::engine::mutation::Dedup {
+                queue,
+                group,
+                id,
+                message_id: original.id,
+                sequence: original.sequence,
+                at: until.saturating_sub(WINDOW_MS),
+            })
+        })
+    }
+
     pub fn clear(&mut self) {
         self.by_id.clear();
         self.by_group.clear();

@@ -8,11 +8,13 @@ mod groups;
 pub mod md5;
 pub mod message;
 pub mod move_task;
+pub mod mutation;
 pub mod policy;
 pub mod processing;
 pub mod queue;
 pub mod receipt;
 pub mod redrive;
+pub mod replay;
 mod send;
 mod slots;
 pub mod store;
@@ -30,7 +32,9 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 use arn::{KeyParts, QueueKey};
 use attributes::QueueAttributes;
 use delivery::{Delivered, ReceiveParams};
+use mutation::{Journal, Mutation};
 use queue::{Queue, QueueState};
+use receipt::ReceiptKey;
 use redrive::RedrivePolicy;
 use store::Disposition;
 
@@ -49,6 +53,8 @@ pub struct Registry {
     strict: bool,
     /// Seals every receipt handle this server issues (shared by its queues).
     receipts: Arc<receipt::ReceiptKey>,
+    /// Told of every state change (`--data-dir`); `None` in memory-only mode.
+    journal: Option<Arc<dyn Journal>>,
 }
 
 impl Registry {
@@ -61,6 +67,23 @@ impl Registry {
         Registry {
             strict,
             ..Registry::default()
+        }
+    }
+
+    /// A registry whose every change is reported to `journal`, sealing receipt handles with
+    /// `receipts` (kept in the data directory, so handles outlive a restart).
+    pub fn with_journal(strict: bool, receipts: ReceiptKey, journal: Arc<dyn Journal>) -> Self {
+        Registry {
+            strict,
+            receipts: Arc::new(receipts),
+            journal: Some(journal),
+            ..Registry::default()
+        }
+    }
+
+    fn emit(&self, m: &Mutation<'_>) {
+        if let Some(j) = &self.journal {
+            j.record(m);
         }
     }
 
@@ -91,8 +114,15 @@ impl Registry {
             Entry::Occupied(existing) => same_queue(existing.get(), attributes, now),
             Entry::Vacant(slot) => {
                 let uid = self.next_uid.fetch_add(1, Ordering::Relaxed) + 1;
-                let queue = Arc::new(Queue::new(key, uid, attrs, self.receipts.clone(), now));
-                queue.lock(now).tags = tags;
+                let queue = Arc::new(Queue::new(
+                    key,
+                    uid,
+                    attrs,
+                    self.receipts.clone(),
+                    self.journal.clone(),
+                    now,
+                ));
+                queue.edit(now, |state| state.tags = tags);
                 slot.insert(queue.clone());
                 Ok(queue)
             }
@@ -121,6 +151,11 @@ impl Registry {
             .remove(key)
             .ok_or_else(SqsError::queue_does_not_exist)?;
         queue.mark_deleted();
+        self.emit(&Mutation::QueueDeleted {
+            uid: queue.uid,
+            key: key.clone(),
+            at: now,
+        });
         if self.strict {
             self.deleted.insert(key, now);
         }
@@ -153,6 +188,11 @@ impl Registry {
     pub fn reset(&self) {
         for entry in &self.queues {
             entry.value().mark_deleted();
+            self.emit(&Mutation::QueueDeleted {
+                uid: entry.value().uid,
+                key: entry.key().clone(),
+                at: 0,
+            });
         }
         self.queues.clear();
         self.deleted.clear();
@@ -234,7 +274,7 @@ impl Registry {
             })?;
             let moved = dead.len();
             for msg in dead {
-                target.accept_dead_letter(msg, &q.arn, now, dlq.fifo);
+                target.accept_dead_letter(&dlq, msg, &q.arn, now);
             }
             (delivered, moved)
         };
@@ -277,7 +317,11 @@ impl Registry {
                 let Some(msg) = from.store.remove(seq) else {
                     continue;
                 };
-                to.accept_redriven(msg, now, target.fifo);
+                source.emit(&Mutation::Removed {
+                    queue: source.uid,
+                    seq,
+                });
+                to.accept_redriven(&target, msg, now);
             }
             target.notify.notify_waiters();
             return Ok(true);

@@ -14,6 +14,7 @@ use crate::engine::arn::QueueKey;
 use crate::engine::attributes::QueueAttributes;
 use crate::engine::fifo::{Attempts, Dedup};
 use crate::engine::message::{Message, NewMessage};
+use crate::engine::mutation::{Delivery, Journal, Mutation, QueueMeta};
 use crate::engine::processing::Processing;
 use crate::engine::receipt::{ReceiptHandle, ReceiptKey};
 use crate::engine::send::Prepared;
@@ -32,6 +33,8 @@ pub struct Queue {
     pub created_at: Millis,
     /// The server's receipt-handle key: handles this queue issues and accepts are sealed by it.
     pub(crate) receipts: Arc<ReceiptKey>,
+    /// Told of every change to this queue, under its lock (`--data-dir`).
+    journal: Option<Arc<dyn Journal>>,
     deleted: AtomicBool,
     state: Mutex<QueueState>,
     pub notify: Notify,
@@ -93,6 +96,7 @@ impl Queue {
         uid: u64,
         attributes: QueueAttributes,
         receipts: Arc<ReceiptKey>,
+        journal: Option<Arc<dyn Journal>>,
         now: Millis,
     ) -> Self {
         let fifo = attributes.fifo_queue;
@@ -103,6 +107,7 @@ impl Queue {
             fifo,
             created_at: now,
             receipts,
+            journal,
             deleted: AtomicBool::new(false),
             state: Mutex::new(QueueState {
                 attributes,
@@ -147,6 +152,48 @@ impl Queue {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.settle(now);
         state
+    }
+
+    /// Reports a change to the journal, if there is one; called under the queue's lock.
+    pub(crate) fn emit(&self, m: &Mutation<'_>) {
+        if let Some(j) = &self.journal {
+            j.record(m);
+        }
+    }
+
+    /// The queue's identity and settings as one absolute record.
+    pub(crate) fn meta(&self, state: &QueueState) -> QueueMeta {
+        QueueMeta {
+            uid: self.uid,
+            key: self.key.clone(),
+            created_at: self.created_at,
+            attributes: state
+                .attributes
+                .render()
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect(),
+            tags: state.tags.clone(),
+            last_modified: state.last_modified,
+            last_purge: state.last_purge,
+            next_seq: state.store.next_seq(),
+            fifo_counter: state.fifo_counter,
+        }
+    }
+
+    /// Changes the queue's settings (tags, policy…) through `f`, then reports them.
+    pub fn edit<R>(&self, now: Millis, f: impl FnOnce(&mut QueueState) -> R) -> R {
+        let mut state = self.lock(now);
+        let result = f(&mut state);
+        if self.journal.is_some() {
+            self.emit(&Mutation::Queue(self.meta(&state)));
+        }
+        result
+    }
+
+    /// SetQueueAttributes, validated and reported.
+    pub fn set_attributes(&self, map: &BTreeMap<String, String>, now: Millis) -> SqsResult<()> {
+        self.edit(now, |state| state.set_attributes(map, now))
     }
 
     pub fn mark_deleted(&self) {
@@ -210,6 +257,10 @@ impl Queue {
         // SQS forgets the deduplication ids too: a message resent after a purge is new.
         state.dedup.clear();
         state.last_purge = Some(now);
+        self.emit(&Mutation::Purged {
+            queue: self.uid,
+            at: now,
+        });
         Ok(())
     }
 
@@ -289,6 +340,10 @@ impl QueueState {
         let (received_at, receives) = (msg.last_received_at(), msg.receive_count);
         self.store.remove(h.seq);
         self.processing.on_delete(received_at, receives, now);
+        q.emit(&Mutation::Removed {
+            queue: q.uid,
+            seq: h.seq,
+        });
         self.stats.deleted += 1;
         self.stats.last_delete_at = Some(now);
         Ok(())
@@ -340,14 +395,44 @@ impl QueueState {
             ));
         }
         let sooner = until < msg.visible_at;
+        let last_received_at = msg.last_received_at();
+        let (receive_count, first_received_at, last_receive_offset) = (
+            msg.receive_count,
+            msg.first_received_at,
+            msg.last_receive_offset,
+        );
         if seconds > 0 {
-            self.processing.on_extend(msg.last_received_at(), now);
+            self.processing.on_extend(last_received_at, now);
         }
         self.store.set_visible_at(h.seq, until, now);
+        q.emit(&Mutation::Delivery(Delivery {
+            queue: q.uid,
+            seq: h.seq,
+            receive_count,
+            first_received_at,
+            last_receive_offset,
+            visible_at: until,
+        }));
         Ok(sooner)
     }
 
-    pub fn set_attributes(&mut self, map: &BTreeMap<String, String>, now: Millis) -> SqsResult<()> {
+    /// Reports the message stored under `seq`, whole.
+    pub(crate) fn emit_put(&self, q: &Queue, seq: u64) {
+        if let Some(message) = self.store.get(seq) {
+            q.emit(&Mutation::Put {
+                queue: q.uid,
+                seq,
+                fifo_counter: self.fifo_counter,
+                message,
+            });
+        }
+    }
+
+    pub(crate) fn set_attributes(
+        &mut self,
+        map: &BTreeMap<String, String>,
+        now: Millis,
+    ) -> SqsResult<()> {
         self.attributes.apply(map, false)?;
         self.last_modified = now;
         Ok(())

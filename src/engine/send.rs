@@ -10,6 +10,7 @@ use crate::clock::Millis;
 use crate::engine::fifo::{self, Original};
 use crate::engine::md5;
 use crate::engine::message::{self, Extra, Message, NewMessage};
+use crate::engine::mutation::{self, Mutation};
 use crate::engine::queue::{Queue, QueueState, Sent};
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
@@ -114,8 +115,7 @@ impl QueueState {
             0
         };
         if let Some(dedup_id) = dedup_id {
-            self.dedup
-                .record(group, dedup_id, Original { id, sequence }, now);
+            self.remember(q, group, dedup_id, Original { id, sequence }, now);
         }
         self.stats.sent += 1;
         self.stats.sent_bytes += body.len() as u64;
@@ -131,7 +131,7 @@ impl QueueState {
             })
         });
         let sender_id = self.intern_sender(msg.sender_id);
-        self.store.insert(
+        let seq = self.store.insert(
             Message {
                 id,
                 body,
@@ -149,9 +149,30 @@ impl QueueState {
             },
             now,
         );
+        self.emit_put(q, seq);
         sent.message_id = id;
         sent.sequence_number = q.fifo.then(|| fifo::sequence_number(sequence));
         Ok(sent)
+    }
+
+    /// Opens the deduplication window for a FIFO send.
+    fn remember(
+        &mut self,
+        q: &Queue,
+        group: &str,
+        dedup_id: String,
+        original: Original,
+        now: Millis,
+    ) {
+        q.emit(&Mutation::Dedup(mutation::Dedup {
+            queue: q.uid,
+            group,
+            id: &dedup_id,
+            message_id: original.id,
+            sequence: original.sequence,
+            at: now,
+        }));
+        self.dedup.record(group, dedup_id, original, now);
     }
 
     fn intern_sender(&mut self, sender: Arc<str>) -> Arc<str> {

@@ -119,6 +119,43 @@ impl Store {
         seq
     }
 
+    /// The slot the next message will take.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Recovery: never hand out a slot an earlier message (and its receipt handles) had.
+    pub fn raise_next_seq(&mut self, next: u64) {
+        self.next_seq = self.next_seq.max(next);
+    }
+
+    /// Recovery: files `msg` under the slot it had, replacing whatever is there.
+    pub fn restore(&mut self, seq: u64, msg: Message, now: Millis) {
+        self.remove(seq);
+        self.by_age.insert((msg.enqueued_at, seq));
+        if let Some(group) = &msg.group_id {
+            self.groups.add(group, seq);
+        }
+        self.msgs.insert(seq, msg);
+        self.enter(seq, now);
+        self.raise_next_seq(seq + 1);
+    }
+
+    /// Recovery: a message's delivery state as a receive or visibility change left it.
+    pub fn set_delivery(&mut self, d: &crate::engine::mutation::Delivery, now: Millis) {
+        if !self.msgs.contains(d.seq) {
+            return;
+        }
+        self.leave(d.seq);
+        if let Some(m) = self.msgs.get_mut(d.seq) {
+            m.receive_count = d.receive_count;
+            m.first_received_at = d.first_received_at;
+            m.last_receive_offset = d.last_receive_offset;
+            m.visible_at = d.visible_at;
+        }
+        self.enter(d.seq, now);
+    }
+
     pub fn remove(&mut self, seq: u64) -> Option<Message> {
         if !self.msgs.contains(seq) {
             return None;
@@ -155,7 +192,7 @@ impl Store {
         max: usize,
         visibility_ms: Millis,
         mut decide: impl FnMut(&Message) -> Disposition,
-    ) -> (Vec<u64>, Vec<Message>) {
+    ) -> (Vec<u64>, Vec<(u64, Message)>) {
         let mut out = Taken {
             delivered: Vec::with_capacity(max),
             dead: Vec::new(),
@@ -240,7 +277,7 @@ impl Store {
         out: &mut Taken,
     ) {
         if decide(&self.msgs[&seq]) == Disposition::DeadLetter {
-            out.dead.extend(self.remove(seq));
+            out.dead.extend(self.remove(seq).map(|m| (seq, m)));
             return;
         }
         self.leave(seq);
@@ -323,7 +360,7 @@ impl Store {
 /// What one receive took: messages delivered, and messages dead-lettered on the way.
 struct Taken {
     delivered: Vec<u64>,
-    dead: Vec<Message>,
+    dead: Vec<(u64, Message)>,
 }
 
 #[cfg(test)]

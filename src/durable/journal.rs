@@ -1,0 +1,67 @@
+//! Durable mode's link to the engine: the [`Journal`] that appends each mutation to the log,
+//! and the request wrapper that answers only once the request's mutations are durable.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::sync::OnceLock;
+
+use super::codec;
+use super::writer::{Appender, Pending};
+use crate::engine::mutation::{Journal, Mutation};
+use crate::error::{ErrorKind, SqsError, SqsResult};
+
+tokio::task_local! {
+    /// The log writes the current request started, for it to wait on before answering.
+    static WAITS: RefCell<Vec<Pending>>;
+}
+
+/// Encodes each mutation and hands it to the log writer. Mutations arrive under the queue's
+/// lock, so the log holds each queue's changes in the order they were made.
+#[derive(Debug, Default)]
+pub struct LogJournal {
+    /// Set once recovery is done; recovery itself reports nothing.
+    appender: OnceLock<Appender>,
+}
+
+impl LogJournal {
+    pub fn start(&self, appender: Appender) {
+        let _ = self.appender.set(appender);
+    }
+}
+
+impl Journal for LogJournal {
+    fn record(&self, mutation: &Mutation<'_>) {
+        let Some(appender) = self.appender.get() else {
+            return;
+        };
+        let mut bytes = Vec::with_capacity(96);
+        codec::encode(mutation, &mut bytes);
+        let pending = appender.append(bytes);
+        // Outside a request (move tasks on the ticker) nobody waits: the write still happens.
+        let _ = WAITS.try_with(|w| w.borrow_mut().push(pending));
+    }
+}
+
+/// Runs one request; its answer waits until every mutation it made is durable under the
+/// fsync policy. A write that failed turns the answer into a 500: the change may be in
+/// memory, but it was not acknowledged, so losing it at a restart breaks no promise.
+pub async fn durable<T>(request: impl Future<Output = SqsResult<T>>) -> SqsResult<T> {
+    WAITS
+        .scope(RefCell::new(Vec::new()), async {
+            let result = request.await;
+            let waits = WAITS.with(|w| std::mem::take(&mut *w.borrow_mut()));
+            for pending in waits {
+                let outcome = pending
+                    .await
+                    .unwrap_or_else(|_| Err(super::WriteError::stopped()));
+                if let Err(e) = outcome {
+                    return Err(SqsError::new(
+                        ErrorKind::InternalError,
+                        format!("The change could not be stored: {e}."),
+                    ));
+                }
+            }
+            result
+        })
+        .await
+}

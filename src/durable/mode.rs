@@ -1,0 +1,101 @@
+//! Durable mode for a server: lock and recover the data directory into a registry whose
+//! every change goes to the log, and compact the log in the background as it grows.
+
+use std::io;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use super::journal::LogJournal;
+use super::{codec, DataDir, DurableError, FsyncPolicy};
+use crate::app::App;
+use crate::clock::{Millis, Stopwatch};
+use crate::engine::receipt::ReceiptKey;
+use crate::engine::replay::Replayer;
+use crate::engine::Registry;
+
+/// The log is compacted once it is past this size and twice the last snapshot's: disk use
+/// stays within about three times what is stored, and compaction cost is amortised.
+const MIN_COMPACT_BYTES: u64 = 64 << 20;
+
+/// The open data directory of a running server.
+#[derive(Debug)]
+pub struct Durable {
+    data: DataDir,
+    compacting: AtomicBool,
+    threshold: AtomicU64,
+}
+
+/// Locks `dir`, rebuilds the registry from it and starts logging every change.
+pub fn open(
+    dir: &Path,
+    policy: FsyncPolicy,
+    strict: bool,
+    now: Millis,
+) -> Result<(Registry, Durable), DurableError> {
+    let started = Stopwatch::start();
+    let locked = DataDir::lock(dir)?;
+    let receipts = ReceiptKey::from_secret(&locked.secret()?);
+    let journal = Arc::new(LogJournal::default());
+    let registry = Registry::with_journal(strict, receipts, journal.clone());
+    let mut replayer = Replayer::new(&registry, now);
+    let (data, recovery) = locked.recover(policy, |bytes| replayer.apply(codec::decode(bytes)?))?;
+    journal.start(data.appender());
+    tracing::info!(
+        dir = %dir.display(),
+        fsync = %policy,
+        queues = registry.all().len(),
+        snapshot_records = recovery.snapshot_records,
+        log_records = recovery.log_records,
+        millis = started.elapsed().as_millis() as u64,
+        "data directory recovered"
+    );
+    let durable = Durable {
+        threshold: AtomicU64::new(MIN_COMPACT_BYTES.max(2 * data.appender().log_bytes())),
+        data,
+        compacting: AtomicBool::new(false),
+    };
+    Ok((registry, durable))
+}
+
+impl Durable {
+    /// Starts a compaction on a blocking thread when the log has outgrown its threshold.
+    pub fn maybe_compact(app: &Arc<App>) {
+        let Some(d) = &app.durable else { return };
+        if d.data.appender().log_bytes() < d.threshold.load(Ordering::Relaxed)
+            || d.compacting.swap(true, Ordering::AcqRel)
+        {
+            return;
+        }
+        let app = app.clone();
+        tokio::task::spawn_blocking(move || {
+            if let Some(d) = &app.durable {
+                if let Err(e) = d.compact(&app.registry, app.now()) {
+                    tracing::error!(error = %e, "compacting the data directory failed; the log keeps growing");
+                }
+                d.compacting.store(false, Ordering::Release);
+            }
+        });
+    }
+
+    /// Writes a snapshot of `registry` and drops the log it covers; returns its size.
+    pub fn compact(&self, registry: &Registry, now: Millis) -> io::Result<u64> {
+        let started = Stopwatch::start();
+        let mut buf = Vec::with_capacity(4096);
+        let bytes = self.data.compact(|w| {
+            registry.snapshot(now, &mut |m| {
+                buf.clear();
+                codec::encode(m, &mut buf);
+                w.record(&buf)
+            })
+        })?;
+        self.threshold
+            .store(MIN_COMPACT_BYTES.max(2 * bytes), Ordering::Relaxed);
+        tracing::info!(
+            snapshot_bytes = bytes,
+            millis = started.elapsed().as_millis() as u64,
+            "data directory compacted"
+        );
+        Ok(bytes)
+    }
+}

@@ -1,0 +1,157 @@
+//! Recovery and snapshots: the registry rebuilt from [`Record`]s (a snapshot, then the log
+//! that followed it), and the registry written out as the records that rebuild it. Both
+//! use the same record kinds the live engine reports, so a snapshot is just a short log.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use crate::clock::Millis;
+use crate::engine::attributes::QueueAttributes;
+use crate::engine::fifo::Original;
+use crate::engine::mutation::{Mutation, QueueMeta, Record};
+use crate::engine::queue::{Queue, QueueState};
+use crate::engine::Registry;
+
+/// Applies records to a registry, in log order. Records about a queue that no longer exists
+/// are skipped: the log still holds them from before its deletion.
+#[derive(Debug)]
+pub struct Replayer<'a> {
+    registry: &'a Registry,
+    by_uid: HashMap<u64, Arc<Queue>>,
+    now: Millis,
+}
+
+impl<'a> Replayer<'a> {
+    pub fn new(registry: &'a Registry, now: Millis) -> Self {
+        Replayer {
+            registry,
+            by_uid: HashMap::new(),
+            now,
+        }
+    }
+
+    pub fn apply(&mut self, record: Record) -> Result<(), String> {
+        let now = self.now;
+        match record {
+            Record::Queue(meta) => return self.queue(meta),
+            Record::QueueDeleted { uid, key, at } => {
+                if self.by_uid.remove(&uid).is_some() {
+                    self.registry.queues.remove_if(&key, |_, q| q.uid == uid);
+                }
+                if self.registry.strict {
+                    self.registry.deleted.insert(key, at);
+                }
+            }
+            Record::NextUid(uid) => {
+                self.registry.next_uid.fetch_max(uid, Ordering::Relaxed);
+            }
+            Record::Put {
+                queue,
+                seq,
+                fifo_counter,
+                message,
+            } => self.with(queue, |s| {
+                s.store.restore(seq, message, now);
+                s.fifo_counter = fifo_counter;
+            }),
+            Record::Delivery(d) => self.with(d.queue, |s| s.store.set_delivery(&d, now)),
+            Record::Removed { queue, seq } => self.with(queue, |s| {
+                s.store.remove(seq);
+            }),
+            Record::Purged { queue, at } => self.with(queue, |s| {
+                s.store.clear();
+                s.dedup.clear();
+                s.last_purge = Some(at);
+            }),
+            Record::Dedup {
+                queue,
+                group,
+                id,
+                message_id,
+                sequence,
+                at,
+            } => {
+                self.with(queue, |s| {
+                    let original = Original {
+                        id: message_id,
+                        sequence,
+                    };
+                    s.dedup.record(&group, id, original, at);
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn with(&self, uid: u64, f: impl FnOnce(&mut QueueState)) {
+        if let Some(q) = self.by_uid.get(&uid) {
+            f(&mut q.lock(self.now));
+        }
+    }
+
+    /// Creates the queue, or brings an existing one's settings up to date.
+    fn queue(&mut self, meta: QueueMeta) -> Result<(), String> {
+        let map: BTreeMap<String, String> = meta.attributes.into_iter().collect();
+        let fifo = map.get("FifoQueue").is_some_and(|v| v == "true");
+        let mut attributes = QueueAttributes::new(fifo);
+        attributes.apply(&map, true).map_err(|e| {
+            format!(
+                "queue {}: stored attributes rejected: {}",
+                meta.key.name, e.message
+            )
+        })?;
+        let registry = self.registry;
+        registry.next_uid.fetch_max(meta.uid, Ordering::Relaxed);
+        let queue = self.by_uid.entry(meta.uid).or_insert_with(|| {
+            Arc::new(Queue::new(
+                meta.key.clone(),
+                meta.uid,
+                attributes.clone(),
+                registry.receipts.clone(),
+                registry.journal.clone(),
+                meta.created_at,
+            ))
+        });
+        registry.queues.insert(meta.key, queue.clone());
+        let mut state = queue.lock(self.now);
+        state.attributes = attributes;
+        state.tags = meta.tags;
+        state.last_modified = meta.last_modified;
+        state.last_purge = meta.last_purge;
+        state.store.raise_next_seq(meta.next_seq);
+        state.fifo_counter = state.fifo_counter.max(meta.fifo_counter);
+        Ok(())
+    }
+}
+
+impl Registry {
+    /// Writes the whole registry as records, queue by queue, each under its lock.
+    pub fn snapshot<E>(
+        &self,
+        now: Millis,
+        emit: &mut dyn FnMut(&Mutation<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        emit(&Mutation::NextUid(self.next_uid.load(Ordering::Relaxed)))?;
+        for entry in &self.deleted {
+            let (key, at) = (entry.key().clone(), *entry.value());
+            emit(&Mutation::QueueDeleted { uid: 0, key, at })?;
+        }
+        for queue in self.all() {
+            let state = queue.lock(now);
+            emit(&Mutation::Queue(queue.meta(&state)))?;
+            for (seq, message) in state.store.iter() {
+                emit(&Mutation::Put {
+                    queue: queue.uid,
+                    seq,
+                    fifo_counter: state.fifo_counter,
+                    message,
+                })?;
+            }
+            for d in state.dedup.entries(queue.uid) {
+                emit(&Mutation::Dedup(d))?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,482 @@
+//! Durable mode through the real binary: state written by one process is there after a
+//! SIGKILL and a restart (queues, attributes, tags, messages in every state, receipt
+//! handles, FIFO sequence numbers and deduplication, dead letters); the lock, the format
+//! version check and torn-tail recovery, as a user would meet them.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use aws_sdk_sqs::types::{MessageAttributeValue, MessageSystemAttributeName, QueueAttributeName};
+use aws_sdk_sqs::Client;
+
+/// A running `sqslite --data-dir`, killed with SIGKILL when dropped.
+struct Proc {
+    child: Child,
+    client: Client,
+}
+
+fn command(dir: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sqslite"));
+    cmd.args(["--port", "0", "--data-dir"])
+        .arg(dir)
+        .args(["--fsync", "never"])
+        .env_remove("SQSLITE_CONFIG")
+        .env_remove("SQSLITE_PORT")
+        .env_remove("SQSLITE_DATA_DIR")
+        .env_remove("SQSLITE_FSYNC");
+    cmd
+}
+
+impl Proc {
+    fn start(dir: &Path) -> Proc {
+        let mut cmd = command(dir);
+        cmd.stdout(Stdio::inherit()).stderr(Stdio::piped());
+        Proc::spawn(cmd)
+    }
+
+    fn spawn(mut cmd: Command) -> Proc {
+        let mut child = cmd.spawn().expect("binary starts");
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let endpoint = loop {
+            let line = lines.next().expect("a listening line").unwrap();
+            if let Some(rest) = line.split("sqslite listening on ").nth(1) {
+                break rest.split_whitespace().next().unwrap().to_owned();
+            }
+        };
+        // Keep draining the log so the server never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        let client = common::client_for(&endpoint, "us-east-1", "test");
+        Proc { child, client }
+    }
+
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sqslite-durable-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+async fn attribute(c: &Client, url: &str, name: QueueAttributeName) -> String {
+    c.get_queue_attributes()
+        .queue_url(url)
+        .attribute_names(name.clone())
+        .send()
+        .await
+        .unwrap()
+        .attributes()
+        .and_then(|a| a.get(&name).cloned())
+        .unwrap_or_default()
+}
+
+async fn receive(c: &Client, url: &str, max: i32) -> Vec<aws_sdk_sqs::types::Message> {
+    c.receive_message()
+        .queue_url(url)
+        .max_number_of_messages(max)
+        .message_attribute_names("All")
+        .message_system_attribute_names(MessageSystemAttributeName::All)
+        .send()
+        .await
+        .unwrap()
+        .messages
+        .unwrap_or_default()
+}
+
+/// What the first process left behind, for the second to find.
+#[derive(Clone)]
+struct Before {
+    dlq: String,
+    orders: String,
+    jobs: String,
+    redrive: String,
+    held: aws_sdk_sqs::types::Message,
+    in_flight: aws_sdk_sqs::types::Message,
+    fifo_held: aws_sdk_sqs::types::Message,
+    sent: Vec<(String, String)>,
+}
+
+/// Queues of both kinds with attributes and tags; messages visible, in flight and dead-lettered.
+async fn write_state(c: &Client) -> Before {
+    let dlq = c
+        .create_queue()
+        .queue_name("orders-dlq")
+        .send()
+        .await
+        .unwrap();
+    let dlq = dlq.queue_url().unwrap().to_owned();
+    let dlq_arn = attribute(c, &dlq, QueueAttributeName::QueueArn).await;
+    let redrive = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"1"}}"#);
+    let orders = c
+        .create_queue()
+        .queue_name("orders")
+        .attributes(QueueAttributeName::VisibilityTimeout, "600")
+        .attributes(QueueAttributeName::RedrivePolicy, &redrive)
+        .tags("team", "payments")
+        .send()
+        .await
+        .unwrap();
+    let orders = orders.queue_url().unwrap().to_owned();
+    for body in ["first", "second", "third"] {
+        c.send_message()
+            .queue_url(&orders)
+            .message_body(body)
+            .message_attributes(
+                "kind",
+                MessageAttributeValue::builder()
+                    .data_type("String")
+                    .string_value(body)
+                    .build()
+                    .unwrap(),
+            )
+            .send()
+            .await
+            .unwrap();
+    }
+    let held = receive(c, &orders, 1).await.remove(0);
+    // A message past maxReceiveCount moves to the DLQ at its next receive.
+    c.change_message_visibility()
+        .queue_url(&orders)
+        .receipt_handle(held.receipt_handle().unwrap())
+        .visibility_timeout(0)
+        .send()
+        .await
+        .unwrap();
+    let held_again = receive(c, &orders, 1).await;
+    assert!(held_again.is_empty() || held_again[0].body() != held.body());
+    let in_flight = match held_again.first() {
+        Some(m) => m.clone(),
+        None => receive(c, &orders, 1).await.remove(0),
+    };
+    let jobs = c
+        .create_queue()
+        .queue_name("jobs.fifo")
+        .attributes(QueueAttributeName::FifoQueue, "true")
+        .attributes(QueueAttributeName::ContentBasedDeduplication, "true")
+        .send()
+        .await
+        .unwrap();
+    let jobs = jobs.queue_url().unwrap().to_owned();
+    let mut sent = Vec::new();
+    for body in ["job-1", "job-2"] {
+        let r = c
+            .send_message()
+            .queue_url(&jobs)
+            .message_body(body)
+            .message_group_id("g")
+            .send()
+            .await
+            .unwrap();
+        sent.push((
+            r.message_id().unwrap().to_owned(),
+            r.sequence_number().unwrap().to_owned(),
+        ));
+    }
+    let fifo_held = receive(c, &jobs, 1).await.remove(0);
+    let redrive = attribute(c, &orders, QueueAttributeName::RedrivePolicy).await;
+    Before {
+        dlq,
+        orders,
+        jobs,
+        redrive,
+        held,
+        in_flight,
+        fifo_held,
+        sent,
+    }
+}
+
+async fn check_state(c: &Client, before: Before) {
+    let Before {
+        dlq,
+        orders,
+        jobs,
+        redrive,
+        held,
+        in_flight,
+        fifo_held,
+        sent,
+    } = before;
+    let urls = c
+        .list_queues()
+        .send()
+        .await
+        .unwrap()
+        .queue_urls
+        .unwrap_or_default();
+    assert_eq!(urls.len(), 3, "{urls:?}");
+    assert_eq!(
+        attribute(c, &orders, QueueAttributeName::VisibilityTimeout).await,
+        "600"
+    );
+    assert_eq!(
+        attribute(c, &orders, QueueAttributeName::RedrivePolicy).await,
+        redrive
+    );
+    let tags = c.list_queue_tags().queue_url(&orders).send().await.unwrap();
+    assert_eq!(
+        tags.tags().unwrap().get("team").map(String::as_str),
+        Some("payments")
+    );
+    // One visible, one in flight in orders; the dead letter in the DLQ with its source.
+    assert_eq!(
+        attribute(c, &orders, QueueAttributeName::ApproximateNumberOfMessages).await,
+        "1"
+    );
+    assert_eq!(
+        attribute(
+            c,
+            &orders,
+            QueueAttributeName::ApproximateNumberOfMessagesNotVisible
+        )
+        .await,
+        "1"
+    );
+    let dead = receive(c, &dlq, 10).await;
+    assert_eq!(dead.len(), 1);
+    assert_eq!(dead[0].body(), held.body());
+    let source = dead[0]
+        .attributes()
+        .unwrap()
+        .get(&MessageSystemAttributeName::DeadLetterQueueSourceArn);
+    assert!(source.is_some_and(|s| s.ends_with(":orders")), "{source:?}");
+    // The handle issued before the restart still deletes its message.
+    c.delete_message()
+        .queue_url(&orders)
+        .receipt_handle(in_flight.receipt_handle().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        attribute(
+            c,
+            &orders,
+            QueueAttributeName::ApproximateNumberOfMessagesNotVisible
+        )
+        .await,
+        "0"
+    );
+    let rest = receive(c, &orders, 10).await;
+    assert_eq!(rest.len(), 1);
+    let kind = rest[0].message_attributes().unwrap().get("kind").unwrap();
+    assert_eq!(kind.string_value(), Some(rest[0].body().unwrap()));
+    check_fifo(c, &jobs, &fifo_held, &sent).await;
+}
+
+/// FIFO: the dedup window and the sequence numbers carry on; the held handle deletes.
+async fn check_fifo(
+    c: &Client,
+    jobs: &str,
+    fifo_held: &aws_sdk_sqs::types::Message,
+    sent: &[(String, String)],
+) {
+    let again = c
+        .send_message()
+        .queue_url(jobs)
+        .message_body("job-1")
+        .message_group_id("g")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.message_id(), Some(sent[0].0.as_str()));
+    let next = c
+        .send_message()
+        .queue_url(jobs)
+        .message_body("job-3")
+        .message_group_id("g")
+        .send()
+        .await
+        .unwrap();
+    assert!(next.sequence_number().unwrap() > sent[1].1.as_str());
+    c.delete_message()
+        .queue_url(jobs)
+        .receipt_handle(fifo_held.receipt_handle().unwrap())
+        .send()
+        .await
+        .unwrap();
+    let order: Vec<_> = receive(c, jobs, 10)
+        .await
+        .iter()
+        .map(|m| m.body().unwrap().to_owned())
+        .collect();
+    assert_eq!(order, ["job-2", "job-3"]);
+    // Deletions are durable too: after another kill only what is left comes back.
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn queues_messages_and_handles_survive_a_kill_9() {
+    let dir = temp_dir("state");
+    let p = Proc::start(&dir);
+    let before = write_state(&p.client).await;
+    p.kill();
+    let p = Proc::start(&dir);
+    check_state(&p.client, before.clone()).await;
+    let Before { orders, jobs, .. } = &before;
+    p.kill();
+    let p = Proc::start(&dir);
+    assert_eq!(
+        attribute(
+            &p.client,
+            jobs,
+            QueueAttributeName::ApproximateNumberOfMessagesNotVisible
+        )
+        .await,
+        "2"
+    );
+    assert_eq!(
+        attribute(
+            &p.client,
+            orders,
+            QueueAttributeName::ApproximateNumberOfMessagesNotVisible
+        )
+        .await,
+        "1"
+    );
+    drop(p);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_process_is_refused_naming_the_first() {
+    let dir = temp_dir("lock");
+    let first = Proc::start(&dir);
+    let out = command(&dir).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("is in use by process {}", first.child.id())),
+        "{stderr}"
+    );
+    drop(first);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn log_file(dir: &Path) -> PathBuf {
+    let mut logs: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("log-"))
+        .collect();
+    logs.sort();
+    logs.pop().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_torn_tail_is_dropped_and_a_foreign_version_refused() {
+    let dir = temp_dir("torn");
+    let p = Proc::start(&dir);
+    let url = p
+        .client
+        .create_queue()
+        .queue_name("q")
+        .send()
+        .await
+        .unwrap();
+    let url = url.queue_url().unwrap().to_owned();
+    p.client
+        .send_message()
+        .queue_url(&url)
+        .message_body("kept")
+        .send()
+        .await
+        .unwrap();
+    p.kill();
+    let path = log_file(&dir);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.extend_from_slice(&[40, 0, 0, 0, 1, 2, 3]); // half a record, as a crash leaves it
+    std::fs::write(&path, &bytes).unwrap();
+    let p = Proc::start(&dir);
+    let got = receive(&p.client, &url, 10).await;
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].body(), Some("kept"));
+    p.kill();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[8..12].copy_from_slice(&99u32.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let out = command(&dir).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("format version 99"), "{stderr}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing was reset");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A disk that fills up: the server runs under a file-size limit (`ulimit -f`, with SIGXFSZ
+/// ignored so the write fails with EFBIG instead of killing it), the nearest thing to a full
+/// disk without mounting a tiny filesystem. Writes get a 500-class error, reads go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_fails_writes_with_a_server_error_and_reads_go_on() {
+    let dir = temp_dir("full");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "trap '' XFSZ; ulimit -f 1024; exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_sqslite"))
+        .args(["--port", "0", "--data-dir"])
+        .arg(&dir)
+        .env_remove("SQSLITE_CONFIG")
+        .env_remove("SQSLITE_PORT")
+        .env_remove("SQSLITE_FSYNC")
+        .stdout(Stdio::inherit())
+        .stderr(Stdio::piped());
+    let mut p = Proc::spawn(cmd);
+    let c = &p.client;
+    let url = c.create_queue().queue_name("q").send().await.unwrap();
+    let url = url.queue_url().unwrap().to_owned();
+    let body = "x".repeat(200_000);
+    let mut failure = None;
+    for _ in 0..20 {
+        if let Err(e) = c
+            .send_message()
+            .queue_url(&url)
+            .message_body(&body)
+            .send()
+            .await
+        {
+            failure = Some(e);
+            break;
+        }
+    }
+    let err = failure.expect("a send fails once the file cannot grow");
+    let code = common::code(&err);
+    assert!(
+        ["InternalError", "InternalFailure"].contains(&code.as_str()),
+        "{err:?}"
+    );
+    assert!(
+        common::message(&err).contains("could not be stored"),
+        "{err:?}"
+    );
+    let urls = c
+        .list_queues()
+        .send()
+        .await
+        .unwrap()
+        .queue_urls
+        .unwrap_or_default();
+    assert_eq!(urls, std::slice::from_ref(&url));
+    assert!(
+        !attribute(c, &url, QueueAttributeName::ApproximateNumberOfMessages)
+            .await
+            .is_empty()
+    );
+    assert!(
+        p.child.try_wait().unwrap().is_none(),
+        "the server is still running"
+    );
+    p.child.kill().unwrap();
+    let _ = p.child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
