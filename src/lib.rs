@@ -35,8 +35,8 @@
 //! - **Queue**: one SQS queue, its attributes and messages behind one short-held mutex.
 //! - **Message**: a body with attributes; visible when `visible_at <= now`.
 //! - **ReceiptHandle**: names the queue, the message and which receive issued it.
-//! - **Waiter**: a long-polling ReceiveMessage parked on its queue's `Notify`, woken by a send,
-//!   by a change that makes a message visible sooner (visibility 0, the delete of a FIFO
+//! - **Waiter**: a long-polling ReceiveMessage parked on its queue's `Notify`; one is woken per
+//!   message sent or FIFO group released (never all of them), all by that makes a message visible sooner (visibility 0, the delete of a FIFO
 //!   group's in-flight head) or by the clock reaching the next visibility deadline.
 //! - **Group**: a FIFO message group; receivable while its head is visible, served in the
 //!   order its head became available (`engine/groups.rs`).

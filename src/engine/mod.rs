@@ -278,8 +278,8 @@ impl Registry {
             }
             (delivered, moved)
         };
-        if moved > 0 {
-            dlq.notify.notify_waiters();
+        for _ in 0..moved {
+            dlq.wake_one();
         }
         Ok(delivered)
     }
@@ -323,7 +323,7 @@ impl Registry {
                 });
                 to.accept_redriven(&target, msg, now);
             }
-            target.notify.notify_waiters();
+            target.wake_one();
             return Ok(true);
         }
     }

@@ -201,6 +201,15 @@ impl Queue {
         self.notify.notify_waiters();
     }
 
+    /// Wakes one parked long poll for one message that became receivable, so a send costs
+    /// O(1) however many polls are parked. Tokio hands the wake-up on to another waiter if
+    /// the chosen one is dropped before it runs (its client went away), and keeps it as a
+    /// permit for the next poll when nobody is parked; a woken poll that finds the message
+    /// already taken parks again.
+    pub fn wake_one(&self) {
+        self.notify.notify_one();
+    }
+
     pub fn is_deleted(&self) -> bool {
         self.deleted.load(Ordering::Acquire)
     }
@@ -208,7 +217,7 @@ impl Queue {
     pub fn send(&self, msg: NewMessage, now: Millis) -> SqsResult<Sent> {
         let prepared = Prepared::new(msg)?;
         let sent = self.lock(now).send(self, prepared, now)?;
-        self.notify.notify_waiters();
+        self.wake_one();
         Ok(sent)
     }
 
@@ -222,13 +231,15 @@ impl Queue {
             state.store.receivable_groups() > before
         };
         if released {
-            self.notify.notify_waiters();
+            self.wake_one();
         }
         Ok(())
     }
 
-    /// A message made visible sooner than it was wakes parked receives: to take it at once
-    /// (0), or to sleep until its new, earlier deadline instead of the one they computed.
+    /// A message made visible sooner than it was wakes every parked receive: to take it at
+    /// once (0), or to sleep until its new, earlier deadline instead of the one they computed
+    /// (one poll woken alone could end its wait before that deadline and leave the others
+    /// asleep past it). Rare next to sends, so waking all here costs little.
     pub fn change_visibility(&self, handle: &str, seconds: u32, now: Millis) -> SqsResult<()> {
         let sooner = self
             .lock(now)
