@@ -35,9 +35,10 @@
 //! - **Queue**: one SQS queue, its attributes and messages behind one short-held mutex.
 //! - **Message**: a body with attributes; visible when `visible_at <= now`.
 //! - **ReceiptHandle**: names the queue, the message and which receive issued it.
-//! - **Waiter**: a long-polling ReceiveMessage parked on its queue's `Notify`; one is woken per
-//!   message sent or FIFO group released (never all of them), all by that makes a message visible sooner (visibility 0, the delete of a FIFO
-//!   group's in-flight head) or by the clock reaching the next visibility deadline.
+//! - **Waiter**: a long-polling ReceiveMessage parked on its queue's `Notify`. One waiter is
+//!   woken per message sent or FIFO group released (delete of the group's in-flight head);
+//!   all are woken by a visibility made shorter (e.g. 0) or the queue's deletion; each also
+//!   wakes itself when the clock reaches the next visibility deadline.
 //! - **Group**: a FIFO message group; receivable while its head is visible, served in the
 //!   order its head became available (`engine/groups.rs`).
 //! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
