@@ -3,18 +3,20 @@
 //!
 //! Request series are registered once, indexed by the action's position in
 //! [`Action::NAMES`], so a request costs a short name lookup and two atomic updates.
-//! Queue series are read from the queues at scrape time into a registry built per scrape,
-//! so deleted queues vanish and nothing on the SQS path writes them.
+//! Queue series are read from the queues at scrape time and written straight as text, so
+//! deleted queues vanish, nothing on the SQS path writes them, and 10,000 queues cost one
+//! short lock each and no registry.
 
 use std::time::Duration;
 
 use prometheus::{
-    Encoder, Gauge, GaugeVec, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec,
-    Opts, Registry, TextEncoder,
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, Opts, Registry,
+    TextEncoder,
 };
 
 use crate::actions::Action;
 use crate::app::App;
+use crate::clock::Millis;
 use crate::engine::processing::Latencies;
 use crate::error::{Fault, SqsError};
 
@@ -105,14 +107,15 @@ impl Metrics {
     pub fn render(&self, app: &App) -> String {
         let mut families = self.registry.gather();
         drop_unused_actions(&mut families);
-        families.extend(queue_families(app));
         families.extend(processing_families(app));
         families.extend(crate::alarms::metric_families(app));
         let mut out = Vec::new();
         if let Err(e) = TextEncoder::new().encode(&families, &mut out) {
             return format!("# cannot encode metrics: {e}\n");
         }
-        String::from_utf8(out).unwrap_or_default()
+        let mut text = String::from_utf8(out).unwrap_or_default();
+        write_queue_series(app, &mut text);
+        text
     }
 }
 
@@ -136,113 +139,156 @@ fn drop_unused_actions(families: &mut Vec<prometheus::proto::MetricFamily>) {
 
 const QUEUE_LABELS: [&str; 3] = ["queue", "region", "account"];
 
-fn gauge(registry: &Registry, name: &str, help: &str) -> GaugeVec {
-    let g = GaugeVec::new(Opts::new(name, help), &QUEUE_LABELS).expect("valid metric");
-    registry.register(Box::new(g.clone())).expect("distinct");
-    g
+/// One queue's numbers, copied out under its lock so the text is written without it.
+struct QueueReading {
+    queue: std::sync::Arc<crate::engine::queue::Queue>,
+    values: [f64; QUEUE_SERIES.len()],
 }
 
-fn counter(registry: &Registry, name: &str, help: &str) -> IntCounterVec {
-    let c = IntCounterVec::new(Opts::new(name, help), &QUEUE_LABELS).expect("valid metric");
-    registry.register(Box::new(c.clone())).expect("distinct");
-    c
-}
-
-/// One registry per scrape with every queue's current numbers.
-fn queue_families(app: &App) -> Vec<prometheus::proto::MetricFamily> {
-    let r = Registry::new();
-    let visible = gauge(
-        &r,
+/// Queue series: (name, help, type), in the order of [`QueueReading::values`].
+const QUEUE_SERIES: [(&str, &str, &str); 11] = [
+    (
         "sqs_approximate_number_of_messages_visible",
         "Messages available for retrieval",
-    );
-    let not_visible = gauge(
-        &r,
+        "gauge",
+    ),
+    (
         "sqs_approximate_number_of_messages_not_visible",
         "Messages in flight",
-    );
-    let delayed = gauge(
-        &r,
+        "gauge",
+    ),
+    (
         "sqs_approximate_number_of_messages_delayed",
         "Messages delayed and not yet available",
-    );
-    let age = gauge(
-        &r,
+        "gauge",
+    ),
+    (
         "sqs_approximate_age_of_oldest_message_seconds",
         "Age of the oldest message, by the server clock",
-    );
-    let size = gauge(
-        &r,
+        "gauge",
+    ),
+    (
         "sqs_sent_message_size_bytes",
         "Average body size of the messages sent",
-    );
-    let sent = counter(
-        &r,
+        "gauge",
+    ),
+    (
         "sqs_number_of_messages_sent_total",
         "Messages added to the queue",
-    );
-    let received = counter(
-        &r,
+        "counter",
+    ),
+    (
         "sqs_number_of_messages_received_total",
         "Messages returned by ReceiveMessage",
-    );
-    let deleted = counter(
-        &r,
+        "counter",
+    ),
+    (
         "sqs_number_of_messages_deleted_total",
         "Messages deleted",
-    );
-    let empty = counter(
-        &r,
+        "counter",
+    ),
+    (
         "sqs_number_of_empty_receives_total",
         "ReceiveMessage calls that returned nothing",
-    );
-    let dead = counter(
-        &r,
+        "counter",
+    ),
+    (
         "sqslite_messages_dead_lettered_total",
         "Messages moved to the dead-letter queue",
-    );
-    let waiting = gauge(
-        &r,
+        "counter",
+    ),
+    (
         "sqslite_receives_waiting",
         "Long-polling ReceiveMessage calls parked on the queue",
-    );
+        "gauge",
+    ),
+];
+
+fn read_queue(q: std::sync::Arc<crate::engine::queue::Queue>, now: Millis) -> QueueReading {
+    let (counts, oldest, stats) = {
+        let state = q.lock(now);
+        let s = &state.store;
+        (
+            [s.visible(), s.in_flight(), s.delayed()],
+            s.oldest_enqueued_at(),
+            state.stats.clone(),
+        )
+    };
+    let age_s = oldest.map_or(0, |t| now.saturating_sub(t) / 1000);
+    let avg = if stats.sent == 0 {
+        0.0
+    } else {
+        stats.sent_bytes as f64 / stats.sent as f64
+    };
+    let values = [
+        counts[0] as f64,
+        counts[1] as f64,
+        counts[2] as f64,
+        age_s as f64,
+        avg,
+        stats.sent as f64,
+        stats.received as f64,
+        stats.deleted as f64,
+        stats.empty_receives as f64,
+        stats.dead_lettered as f64,
+        q.waiting() as f64,
+    ];
+    QueueReading { queue: q, values }
+}
+
+/// Every queue's series as Prometheus text, written directly: with 10,000 queues a registry
+/// built per scrape (label hashing, one protobuf message per series) took ~300 ms. Each
+/// queue's lock is held only while its numbers are copied.
+fn write_queue_series(app: &App, out: &mut String) {
+    use std::fmt::Write as _;
     let now = app.now();
-    for q in app.registry.all() {
-        let labels = [
-            q.key.name.as_str(),
-            q.key.region.as_str(),
-            q.key.account.as_str(),
-        ];
-        let (counts, oldest, stats) = {
-            let state = q.lock(now);
-            let s = &state.store;
-            (
-                (s.visible(), s.in_flight(), s.delayed()),
-                s.oldest_enqueued_at(),
-                state.stats.clone(),
-            )
-        };
-        visible.with_label_values(&labels).set(counts.0 as f64);
-        not_visible.with_label_values(&labels).set(counts.1 as f64);
-        delayed.with_label_values(&labels).set(counts.2 as f64);
-        let age_s = oldest.map_or(0, |t| now.saturating_sub(t) / 1000);
-        age.with_label_values(&labels).set(age_s as f64);
-        let avg = if stats.sent == 0 {
-            0.0
-        } else {
-            stats.sent_bytes as f64 / stats.sent as f64
-        };
-        size.with_label_values(&labels).set(avg);
-        sent.with_label_values(&labels).inc_by(stats.sent);
-        received.with_label_values(&labels).inc_by(stats.received);
-        deleted.with_label_values(&labels).inc_by(stats.deleted);
-        empty
-            .with_label_values(&labels)
-            .inc_by(stats.empty_receives);
-        dead.with_label_values(&labels).inc_by(stats.dead_lettered);
-        waiting.with_label_values(&labels).set(q.waiting() as f64);
+    let mut readings: Vec<QueueReading> = app
+        .registry
+        .all()
+        .into_iter()
+        .map(|q| read_queue(q, now))
+        .collect();
+    if readings.is_empty() {
+        return;
     }
-    r.gather()
+    // The order the Prometheus encoder used: labels account, queue, region.
+    readings.sort_unstable_by(|a, b| {
+        let (a, b) = (&a.queue.key, &b.queue.key);
+        (&a.account, &a.name, &a.region).cmp(&(&b.account, &b.name, &b.region))
+    });
+    for (i, (name, help, kind)) in QUEUE_SERIES.iter().enumerate() {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+        for r in &readings {
+            let k = &r.queue.key;
+            let _ = writeln!(
+                out,
+                "{name}{{account=\"{}\",queue=\"{}\",region=\"{}\"}} {}",
+                escape(&k.account),
+                escape(&k.name),
+                escape(&k.region),
+                r.values[i]
+            );
+        }
+    }
+}
+
+/// Label values escaped as the text format asks (queue names cannot need it; be safe).
+fn escape(v: &str) -> std::borrow::Cow<'_, str> {
+    if v.bytes().any(|b| matches!(b, b'\\' | b'"' | b'\n')) {
+        v.replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace('\n', "\\n")
+            .into()
+    } else {
+        v.into()
+    }
+}
+
+/// What a scrape copies out of a queue's [`crate::engine::processing::Processing`].
+struct Observed {
+    deleted: Latencies,
+    extended: Latencies,
+    redelivered_then_deleted: u64,
 }
 
 /// Observed processing times as Prometheus histograms built from each queue's buckets, and
@@ -272,10 +318,34 @@ fn processing_families(app: &App) -> Vec<prometheus::proto::MetricFamily> {
         MetricType::COUNTER,
     );
     let now = app.now();
-    let mut queues = app.registry.all();
-    queues.sort_by(|a, b| a.key.cmp(&b.key));
-    for q in queues {
-        let p = q.lock(now).processing.clone();
+    // Only queues that have seen a delete or an extension: with 10,000 idle queues, empty
+    // histograms were 45 MB of a 50 MB scrape. The window is not cloned (2 KiB a queue).
+    let mut queues: Vec<_> = app
+        .registry
+        .all()
+        .into_iter()
+        .filter_map(|q| {
+            let state = q.lock(now);
+            let p = &state.processing;
+            if p.deleted.count() == 0 && p.extended.count() == 0 {
+                return None;
+            }
+            let copy = (
+                p.deleted.without_window(),
+                p.extended.without_window(),
+                p.redelivered_then_deleted,
+            );
+            drop(state);
+            Some((q, copy))
+        })
+        .collect();
+    queues.sort_by(|a, b| a.0.key.cmp(&b.0.key));
+    for (q, (deleted, extended, redelivered_then_deleted)) in queues {
+        let p = Observed {
+            deleted,
+            extended,
+            redelivered_then_deleted,
+        };
         let labels = [&q.key.name, &q.key.region, &q.key.account];
         delete.mut_metric().push(histogram(&labels, &p.deleted));
         extend.mut_metric().push(histogram(&labels, &p.extended));
@@ -333,18 +403,35 @@ pub fn gauge_family(
     labels: &[&str],
     values: impl IntoIterator<Item = (Vec<String>, f64)>,
 ) -> Vec<prometheus::proto::MetricFamily> {
-    let r = Registry::new();
-    let Ok(g) = GaugeVec::new(Opts::new(name, help), labels) else {
-        return Vec::new();
-    };
-    if r.register(Box::new(g.clone())).is_err() {
+    use prometheus::proto::{LabelPair, Metric, MetricFamily, MetricType};
+    // Built directly, not through a registry: a GaugeVec hashes every label set and keeps
+    // an Arc per series, which with 15,000 alarms was most of an alarm scrape.
+    let mut rows: Vec<(Vec<String>, f64)> = values.into_iter().collect();
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut family = MetricFamily::default();
+    family.set_name(name.to_owned());
+    family.set_help(help.to_owned());
+    family.set_field_type(MetricType::GAUGE);
+    for (label_values, v) in rows {
+        let pairs = labels
+            .iter()
+            .zip(label_values)
+            .map(|(n, value)| {
+                let mut l = LabelPair::default();
+                l.set_name((*n).to_owned());
+                l.set_value(value);
+                l
+            })
+            .collect();
+        let mut g = prometheus::proto::Gauge::default();
+        g.set_value(v);
+        let mut m = Metric::default();
+        m.set_label(pairs);
+        m.set_gauge(g);
+        family.mut_metric().push(m);
+    }
+    if family.get_metric().is_empty() {
         return Vec::new();
     }
-    for (label_values, v) in values {
-        let refs: Vec<&str> = label_values.iter().map(String::as_str).collect();
-        if let Ok(m) = g.get_metric_with_label_values(&refs) {
-            Gauge::set(&m, v);
-        }
-    }
-    r.gather()
+    vec![family]
 }

@@ -53,6 +53,18 @@ impl Latencies {
         self.next = (self.next + 1) % WINDOW;
     }
 
+    /// The buckets, count and sum without the window of recent samples (what a scrape needs).
+    #[must_use]
+    pub fn without_window(&self) -> Latencies {
+        Latencies {
+            buckets: self.buckets,
+            count: self.count,
+            sum_ms: self.sum_ms,
+            window: None,
+            next: 0,
+        }
+    }
+
     /// Every sample since the queue was created.
     pub fn count(&self) -> u64 {
         self.count
