@@ -2,9 +2,11 @@
 //! the yardstick) as child processes on this machine, drives them over HTTP/1.1 keep-alive, and
 //! prints JSON lines and a table. `cargo build --release && target/release/sqslite-bench`.
 
+mod at_scale;
 mod load;
 mod process;
 mod reference;
+mod scale;
 mod scenarios;
 mod xml_writers;
 
@@ -21,6 +23,8 @@ use scenarios::Row;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+// Each bool is a command-line switch.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Parser)]
 #[command(
     name = "sqslite-bench",
@@ -54,6 +58,9 @@ struct Args {
     /// pipeline on a queue holding 1,000,000 messages.
     #[arg(long)]
     pipeline_only: bool,
+    /// Only the scale scenarios (batches, parked consumers, many queues, fan-out, startup).
+    #[arg(long)]
+    scale_only: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -79,6 +86,12 @@ async fn sqslite() -> Server {
     Server::spawn(&program, &["--port", "0"])
         .await
         .expect("sqslite starts (build it with cargo build --release)")
+}
+
+async fn reference_server() -> Server {
+    Server::spawn(&std::env::current_exe().unwrap_or_default(), &["reference"])
+        .await
+        .expect("reference starts")
 }
 
 /// Spawn to first answered request, the best of `runs` starts.
@@ -187,6 +200,14 @@ async fn run(args: Args) {
         return;
     }
 
+    if args.scale_only {
+        let reference = reference_server().await;
+        at_scale::run(&mut rows, &args, reference.addr, secs).await;
+        reference.stop().await;
+        print_table(&rows);
+        return;
+    }
+
     let mut starts = cold_start(if args.quick { 3 } else { 10 }).await;
     let (p50, _, _) = scenarios::summarize(&mut starts);
     emit(
@@ -194,9 +215,7 @@ async fn run(args: Args) {
         Row::figure("cold start to first answer (median)", p50, "ms"),
     );
 
-    let reference = Server::spawn(&std::env::current_exe().unwrap_or_default(), &["reference"])
-        .await
-        .expect("reference starts");
+    let reference = reference_server().await;
     let target = sqslite().await;
     let url = scenarios::create_queue(target.addr, args.protocol, "bench").await;
     emit(
@@ -204,6 +223,7 @@ async fn run(args: Args) {
         Row::figure("RSS idle", target.rss_mib().unwrap_or(0.0), "MiB"),
     );
     rate_pair(&mut rows, &args, reference.addr, target.addr, &url, secs).await;
+    at_scale::run(&mut rows, &args, reference.addr, secs).await;
     reference.stop().await;
 
     let batch_url = scenarios::create_queue(target.addr, args.protocol, "bench-batch").await;
