@@ -128,8 +128,21 @@ pub fn query_params<'a>(
         .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
     let form = is_form
         || (headers.get(X_AMZ_TARGET).is_none() && !body.is_empty() && !body.starts_with(b"{"));
-    Params::parse(uri_query, form.then_some(body))
+    let parse = || Params::parse(uri_query, form.then_some(body));
+    // Scanning megabytes of keys takes a worker thread for tens of milliseconds: hand its
+    // other connections to another worker meanwhile, so that they are not stalled.
+    let multi_thread = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if form && body.len() > LARGE_FORM_BYTES && multi_thread {
+        tokio::task::block_in_place(parse)
+    } else {
+        parse()
+    }
 }
+
+/// Above this a form body is parsed off the worker's other tasks; valid requests other than
+/// large messages stay well below it.
+const LARGE_FORM_BYTES: usize = 256 * 1024;
 
 pub type HttpResponse = Response<Full<Bytes>>;
 

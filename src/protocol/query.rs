@@ -131,6 +131,10 @@ impl<'a> Params<'a> {
 }
 
 fn is_known(key: &str) -> bool {
+    // Every name SQS reads starts with a capital: most junk is refused at its first byte.
+    if !key.as_bytes().first().is_some_and(u8::is_ascii_uppercase) {
+        return false;
+    }
     let head = key.split('.').next().unwrap_or_default();
     KNOWN.contains(&head) || key.starts_with("X-Amz-")
 }
