@@ -8,7 +8,6 @@ mod process;
 mod reference;
 mod scale;
 mod scenarios;
-mod xml_writers;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -70,8 +69,6 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         port: u16,
     },
-    /// Time the hand-written XML writer against quick-xml on the same responses.
-    XmlWriters,
 }
 
 fn emit(rows: &mut Vec<Row>, row: Row) {
@@ -350,7 +347,6 @@ fn main() {
                     eprintln!("reference server: {e}");
                 }
             }
-            Some(Command::XmlWriters) => xml_writers::run(),
             None => run(args).await,
         }
     });
