@@ -1,7 +1,7 @@
 //! Alarms, the seeds of on-call: a dead-letter queue holding messages, a queue with work
-//! and no progress, and a message waiting too long. Each moves OK -> ALARM -> OK on the
-//! server's clock, evaluated by the ticker (at deadlines, and after requests mark them stale)
-//! and whenever they are read. Changes are logged and sent to the webhook on their own task.
+//! and no progress, a message waiting too long, and a message received too many times. Each
+//! moves OK -> ALARM -> OK on the server's clock, evaluated by the ticker (at deadlines, and
+//! after requests mark them stale) and whenever they are read. Changes are logged and sent to the webhook on their own task.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -13,11 +13,12 @@ use serde::Serialize;
 use crate::admin::settings::AlarmConfig;
 use crate::app::App;
 use crate::clock::Millis;
+use crate::engine::queue::Queue;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Alarm {
     pub name: String,
-    /// `dlq_depth`, `stall` or `oldest_message_age`.
+    /// `dlq_depth`, `stall`, `oldest_message_age` or `receive_count`.
     pub kind: &'static str,
     pub queue: String,
     pub region: String,
@@ -142,7 +143,7 @@ fn read_queues(app: &App, cfg: &AlarmConfig, now: Millis) -> (Readings, Option<M
     let mut next: Option<Millis> = None;
     let mut due = |t: Millis| next = Some(next.map_or(t, |n| n.min(t)));
     for q in queues {
-        let (depth, work, oldest, last_delete) = {
+        let (depth, work, oldest, last_delete, max_receives) = {
             let s = q.lock(now);
             let work = s.store.visible() + s.store.in_flight();
             (
@@ -150,6 +151,10 @@ fn read_queues(app: &App, cfg: &AlarmConfig, now: Millis) -> (Readings, Option<M
                 work,
                 s.store.oldest_enqueued_at(),
                 s.stats.last_delete_at,
+                s.attributes
+                    .redrive_policy
+                    .as_ref()
+                    .map(|p| p.max_receive_count),
             )
         };
         let id = format!("{}/{}/{}", q.key.region, q.key.account, q.key.name);
@@ -164,6 +169,7 @@ fn read_queues(app: &App, cfg: &AlarmConfig, now: Millis) -> (Readings, Option<M
             });
             continue;
         }
+        push(receive_count(&q, max_receives, cfg, now));
         let since = last_delete.unwrap_or(0).max(oldest.unwrap_or(now));
         let idle = if work > 0 {
             now.saturating_sub(since)
@@ -198,6 +204,27 @@ fn read_queues(app: &App, cfg: &AlarmConfig, now: Millis) -> (Readings, Option<M
         }
     }
     (out, next)
+}
+
+/// A message received N times: paged before it is dead-lettered (N defaults to the queue's
+/// maxReceiveCount - 1), or while it loops on a queue without a dead-letter queue (N = 5).
+fn receive_count(q: &Queue, max_receives: Option<u32>, cfg: &AlarmConfig, now: Millis) -> Reading {
+    let threshold = cfg
+        .receive_count
+        .or(max_receives.map(|m| m.saturating_sub(1)))
+        .unwrap_or(5)
+        .max(1);
+    let most = q.receive_count_reaching(threshold, now);
+    Reading {
+        kind: "receive_count",
+        firing: most.is_some(),
+        value: u64::from(most.unwrap_or(0)),
+        threshold: u64::from(threshold),
+        reason: match most {
+            Some(n) => format!("a message has been received {n} times (threshold {threshold})"),
+            None => format!("no message received {threshold} times"),
+        },
+    }
 }
 
 /// Logs a state change and, with a webhook configured, posts it on its own task.

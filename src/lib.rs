@@ -75,6 +75,7 @@
 
 pub mod actions;
 pub mod admin;
+pub mod advisor;
 pub mod alarms;
 pub mod app;
 pub mod auth;

@@ -144,6 +144,8 @@ enum Command {
         #[command(subcommand)]
         drill: Option<DrillCommand>,
     },
+    /// Check every queue of a running server against the dead-letter rules.
+    Doctor(sqslite::advisor::doctor::DoctorOptions),
     /// Exit 0 if a server answers GET /health with 200 (for container health checks).
     Health {
         #[arg(long, default_value = "127.0.0.1")]
@@ -189,6 +191,18 @@ async fn drill(which: Option<DrillCommand>) -> ExitCode {
         Ok(_) => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("sqslite drill: {e}");
+            ExitCode::from(BAD_CONFIG)
+        }
+    }
+}
+
+/// Exit 1 when a finding reaches `--fail-on`, 2 when the server could not be asked.
+async fn doctor(opts: &sqslite::advisor::doctor::DoctorOptions) -> ExitCode {
+    match sqslite::advisor::doctor::run(opts, &mut std::io::stdout()).await {
+        Ok(false) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("sqslite doctor: {e}");
             ExitCode::from(BAD_CONFIG)
         }
     }
@@ -298,6 +312,7 @@ async fn main() -> ExitCode {
     let mut args = Args::parse();
     match args.command.take() {
         Some(Command::Drill { drill: which }) => return drill(which).await,
+        Some(Command::Doctor(opts)) => return doctor(&opts).await,
         Some(Command::Health { host, port }) => {
             return match sqslite::health::probe(&host, port, Duration::from_secs(3)) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,7 @@
 //! inspection, reset and alarms; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
 //! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
 
+mod advice;
 mod inspect;
 mod localstack;
 mod ops;
@@ -66,6 +67,11 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
             return page;
         }
     }
+    let host = req
+        .headers()
+        .get(hyper::header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let query = req.uri().query().unwrap_or_default().to_owned();
     let accept = req
         .headers()
@@ -114,6 +120,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
             ops::call(&app, action, &body, &params).await
         }
         (&Method::POST, ["_sqslite", "reset"]) => inspect::reset(&app),
+        (&Method::GET, ["_sqslite", "advice"]) => Ok(advice::advice(&app, host.as_deref())),
         (&Method::GET, ["_sqslite", "alarms"]) => {
             Ok(ok(&json!({"alarms": app.alarms.evaluate(&app, app.now())})))
         }

@@ -32,6 +32,9 @@ pub struct AlarmConfig {
     pub stall_seconds: u64,
     /// The oldest message may be this old before its queue alarms; 0 turns the alarm off.
     pub max_age_seconds: u64,
+    /// A message received this many times alarms its queue; unset, each queue's
+    /// maxReceiveCount - 1 (5 on a queue without a RedrivePolicy).
+    pub receive_count: Option<u32>,
     /// Every state change is POSTed here as JSON (plain `http://` only).
     pub webhook: Option<String>,
     pub webhook_timeout_ms: u64,
@@ -43,6 +46,7 @@ impl Default for AlarmConfig {
         AlarmConfig {
             stall_seconds: 120,
             max_age_seconds: 600,
+            receive_count: None,
             webhook: None,
             webhook_timeout_ms: 2_000,
             webhook_retries: 3,

@@ -65,6 +65,8 @@ pub struct Config {
     pub data_dir: Option<std::path::PathBuf>,
     /// When the data directory's log reaches stable storage.
     pub fsync: crate::durable::FsyncPolicy,
+    /// `[advisor]`: the thresholds of the dead-letter advisor's rules.
+    pub advisor: crate::advisor::Thresholds,
 }
 
 impl Default for Config {
@@ -87,6 +89,7 @@ impl Default for Config {
             credentials: Vec::new(),
             data_dir: None,
             fsync: crate::durable::DEFAULT_FSYNC,
+            advisor: crate::advisor::Thresholds::default(),
         }
     }
 }

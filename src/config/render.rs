@@ -65,6 +65,9 @@ pub fn to_toml(config: &Config) -> String {
     if let Ok(alarms) = Value::try_from(&config.admin.alarms) {
         root.insert("alarms".into(), alarms);
     }
+    if let Ok(advisor) = Value::try_from(&config.advisor) {
+        root.insert("advisor".into(), advisor);
+    }
     let faults: Vec<Value> = config
         .admin
         .faults

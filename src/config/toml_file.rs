@@ -37,6 +37,7 @@ const TOP_KEYS: &[&str] = &[
     "alarms",
     "faults",
     "credentials",
+    "advisor",
 ];
 const SERVER_KEYS: &[&str] = &[
     "host",
@@ -94,6 +95,11 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
                 src.table(entry)?;
                 config.admin.alarms = from_json(entry.node.value.to_json())
                     .map_err(|e| src.error(entry.line, format!("[alarms]: {e}")))?;
+            }
+            "advisor" => {
+                src.table(entry)?;
+                config.advisor = from_json(entry.node.value.to_json())
+                    .map_err(|e| src.error(entry.line, format!("[advisor]: {e}")))?;
             }
             "faults" => {
                 for (node, _) in tables(&src, entry)? {

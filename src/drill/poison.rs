@@ -141,6 +141,7 @@ pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, St
     if !report.passed() {
         after_failure(&ep, out, &c.queue, &s.dlq, &run, seen.unpolled).await?;
     }
+    advice(&c.endpoint, &[c.queue.clone(), s.dlq.clone()], out).await;
     Ok(report)
 }
 
@@ -168,6 +169,17 @@ async fn after_failure(
         "cleaned up: removed {from_queue} of this run's messages from {queue} and {from_dlq} from {dlq}"
     );
     Ok(())
+}
+
+/// The advisor's findings for the drilled queues: what to change so the next poison message
+/// costs less. Advice that cannot be fetched is reported, not a failed drill.
+async fn advice(endpoint: &str, queues: &[String], out: &mut dyn Write) {
+    let _ = writeln!(out, "\nadvisor ({}):", queues.join(", "));
+    let text = match crate::advisor::doctor::fetch(endpoint, queues).await {
+        Ok((findings, _)) => crate::advisor::render::text(&findings, queues.len()),
+        Err(e) => format!("no advice: {e}\n"),
+    };
+    let _ = out.write_all(text.as_bytes());
 }
 
 async fn watch(

@@ -255,6 +255,14 @@ impl Registry {
     /// One receive attempt (no waiting). Messages past their maxReceiveCount move to the
     /// dead-letter queue under both queues' locks, so no caller ever sees them in both or neither.
     pub fn receive(&self, q: &Queue, p: &ReceiveParams, now: Millis) -> SqsResult<Vec<Delivered>> {
+        let delivered = self.receive_pass(q, p, now)?;
+        if let Some(most) = delivered.iter().map(|d| d.message.receive_count).max() {
+            q.note_receive_count(most);
+        }
+        Ok(delivered)
+    }
+
+    fn receive_pass(&self, q: &Queue, p: &ReceiveParams, now: Millis) -> SqsResult<Vec<Delivered>> {
         let policy = q.lock(now).attributes.redrive_policy.clone();
         let dlq = policy
             .as_ref()

@@ -2,7 +2,7 @@
 //! operations that change them (send, delete, change visibility, purge, set attributes).
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rustc_hash::FxBuildHasher;
@@ -36,6 +36,9 @@ pub struct Queue {
     /// Told of every change to this queue, under its lock (`--data-dir`).
     journal: Option<Arc<dyn Journal>>,
     deleted: AtomicBool,
+    /// At least the highest receive count of any stored message (the `receive_count` alarm
+    /// scans the messages only when this reaches its threshold).
+    receive_high_water: AtomicU32,
     state: Mutex<QueueState>,
     pub notify: Notify,
     /// Long polls parked on `notify` right now (a gauge; tests wait on it instead of sleeping).
@@ -109,6 +112,7 @@ impl Queue {
             receipts,
             journal,
             deleted: AtomicBool::new(false),
+            receive_high_water: AtomicU32::new(0),
             state: Mutex::new(QueueState {
                 attributes,
                 tags: BTreeMap::new(),
@@ -208,6 +212,28 @@ impl Queue {
     /// already taken parks again.
     pub fn wake_one(&self) {
         self.notify.notify_one();
+    }
+
+    pub fn note_receive_count(&self, count: u32) {
+        self.receive_high_water.fetch_max(count, Ordering::Relaxed);
+    }
+
+    /// The highest receive count of a stored message, if one reaches `threshold`. Scans the
+    /// messages only when the high-water mark says one might; lowers the mark to what it finds.
+    pub fn receive_count_reaching(&self, threshold: u32, now: Millis) -> Option<u32> {
+        if self.receive_high_water.load(Ordering::Relaxed) < threshold {
+            return None;
+        }
+        let state = self.lock(now);
+        let most = state
+            .store
+            .iter()
+            .map(|(_, m)| m.receive_count)
+            .max()
+            .unwrap_or(0);
+        // Under the lock every receive so far is in the store, so this cannot hide a count.
+        self.receive_high_water.store(most, Ordering::Relaxed);
+        (most >= threshold).then_some(most)
     }
 
     pub fn is_deleted(&self) -> bool {

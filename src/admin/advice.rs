@@ -1,0 +1,25 @@
+//! `GET /_sqslite/advice`: the dead-letter advisor's findings for every queue, as JSON.
+
+use serde_json::json;
+
+use super::ok;
+use crate::app::App;
+use crate::protocol::HttpResponse;
+
+/// The fix commands name this server as the request reached it (or its public URL).
+pub fn advice(app: &App, host: Option<&str>) -> HttpResponse {
+    let endpoint = app
+        .config
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", host.unwrap_or("localhost:9324")));
+    let now = app.now();
+    let snapshot = crate::advisor::snapshot::take(app, endpoint.trim_end_matches('/'), now);
+    let findings = crate::advisor::advise(&snapshot, &app.config.advisor);
+    ok(&json!({
+        "now": now,
+        "queues": snapshot.queues.len(),
+        "thresholds": app.config.advisor,
+        "findings": findings,
+    }))
+}
