@@ -85,6 +85,13 @@ async fn the_poison_drill_passes_against_a_consumer_that_crashes_on_bad_input() 
         "{text}"
     );
     assert!(text.contains("drill passed (3 checks)"), "{text}");
+    // The advisor's findings for the drilled queues follow the report.
+    assert!(text.contains("advisor (orders, orders-dlq):"), "{text}");
+    assert!(text.contains("WARN   orders-dlq  [dlq_alarm]"), "{text}");
+    assert!(
+        text.contains("WARN   orders-dlq  [dlq_retention]"),
+        "{text}"
+    );
 }
 
 #[tokio::test]

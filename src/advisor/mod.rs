@@ -125,6 +125,7 @@ pub struct Finding {
 
 /// What to change: attributes of one queue, as a command to paste.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Fix {
     pub summary: String,
     /// The queue whose attributes change (not always the finding's queue).

@@ -276,3 +276,19 @@ fn fail_on_and_text() {
         "{out}"
     );
 }
+
+#[test]
+fn findings_read_back_from_their_json() {
+    let found = run(vec![
+        wired("ok.fifo", "d.fifo", 5),
+        dlq("d.fifo"),
+        queue("bare"),
+    ]);
+    let json = serde_json::to_string(&found).unwrap();
+    assert!(
+        !json.contains("\"attributes\":{}"),
+        "empty parts are left out: {json}"
+    );
+    let back: Vec<Finding> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, found);
+}
