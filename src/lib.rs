@@ -26,8 +26,10 @@
 //! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
 //! the one background task (move tasks, alarms) sleeping on the server's clock; [`admin`]
 //! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`];
-//! [`faults`] injects errors before an action runs; [`alarms`] evaluates DLQ depth, stalls and
-//! message age; [`drill`] runs the game-day drills against any endpoint through
+//! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
+//! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
+//! replays snapshot + log; [`faults`] injects errors before an action runs; [`alarms`]
+//! evaluates DLQ depth, stalls and message age; [`drill`] runs the game-day drills against any endpoint through
 //! [`http_client`]; [`health`] is the container probe.
 //!
 //! # Glossary

@@ -5,6 +5,7 @@
 mod at_scale;
 mod load;
 mod process;
+mod recovery;
 mod reference;
 mod scale;
 mod scenarios;
@@ -69,6 +70,15 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         port: u16,
     },
+    /// Fill a data directory with queued messages, then time its recovery.
+    Recovery {
+        #[arg(long, default_value_t = 1_000_000)]
+        messages: usize,
+        #[arg(long, default_value_t = 1024)]
+        body_bytes: usize,
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 fn emit(rows: &mut Vec<Row>, row: Row) {
@@ -80,7 +90,16 @@ async fn sqslite() -> Server {
     // SQSLITE_BENCH_SERVER picks another build (e.g. the profiling one) of the server.
     let program = std::env::var_os("SQSLITE_BENCH_SERVER")
         .map_or_else(|| process::sibling("sqslite"), std::path::PathBuf::from);
-    Server::spawn(&program, &["--port", "0"])
+    // SQSLITE_BENCH_ARGS adds server flags, e.g. "--data-dir /tmp/d{n} --fsync always"; `{n}`
+    // numbers each server started, so none shares another's data directory.
+    static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let extra = std::env::var("SQSLITE_BENCH_ARGS")
+        .unwrap_or_default()
+        .replace("{n}", &n.to_string());
+    let mut args = vec!["--port", "0"];
+    args.extend(extra.split_whitespace());
+    Server::spawn(&program, &args)
         .await
         .expect("sqslite starts (build it with cargo build --release)")
 }
@@ -347,6 +366,11 @@ fn main() {
                     eprintln!("reference server: {e}");
                 }
             }
+            Some(Command::Recovery {
+                messages,
+                body_bytes,
+                dir,
+            }) => recovery::run(messages, body_bytes, dir),
             None => run(args).await,
         }
     });
