@@ -29,8 +29,8 @@
 //! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
 //! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
 //! replays snapshot + log; [`faults`] injects errors before an action runs; [`alarms`]
-//! evaluates DLQ depth, stalls and message age; [`drill`] runs the game-day drills against any endpoint through
-//! [`http_client`]; [`health`] is the container probe.
+//! evaluates DLQ depth, stalls and message age; [`drill`] runs the game-day drills against
+//! any endpoint through [`http_client`]; [`health`] is the container probe.
 //!
 //! # Glossary
 //!
