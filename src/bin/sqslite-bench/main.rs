@@ -87,12 +87,12 @@ fn emit(rows: &mut Vec<Row>, row: Row) {
 }
 
 async fn sqslite() -> Server {
-    // SQSLITE_BENCH_SERVER picks another build (e.g. the profiling one) of the server.
-    let program = std::env::var_os("SQSLITE_BENCH_SERVER")
-        .map_or_else(|| process::sibling("sqslite"), std::path::PathBuf::from);
     // SQSLITE_BENCH_ARGS adds server flags, e.g. "--data-dir /tmp/d{n} --fsync always"; `{n}`
     // numbers each server started, so none shares another's data directory.
     static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    // SQSLITE_BENCH_SERVER picks another build (e.g. the profiling one) of the server.
+    let program = std::env::var_os("SQSLITE_BENCH_SERVER")
+        .map_or_else(|| process::sibling("sqslite"), std::path::PathBuf::from);
     let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let extra = std::env::var("SQSLITE_BENCH_ARGS")
         .unwrap_or_default()
