@@ -179,6 +179,17 @@ test('with --admin-token the page asks for the token once; a manual clock can be
   await page.close();
 });
 
+test('the advice page shows the advisor\'s findings with their fixes', async () => {
+  const page = await newPage();
+  await page.goto(`${endpoint}/_sqslite/ui#/advice`);
+  // orders dead-letters on its first redelivery: maxReceiveCount 1 is a hair trigger.
+  const row = page.locator('tr', { hasText: 'max_receive_count' });
+  await row.waitFor({ timeout: 10000 });
+  assert.match(await row.innerText(), /orders/);
+  assert.match(await row.innerText(), /aws sqs set-queue-attributes/);
+  await page.close();
+});
+
 test('no console errors on any page', () => {
   assert.deepEqual(consoleErrors, []);
 });

@@ -328,6 +328,28 @@ function gameDayView() {
   };
 }
 
+// ---- the dead-letter advisor ----------------------------------------------------------------
+const SEVERITY_BADGE = { error: 'badge alarm', warn: 'badge warn', info: 'badge ok' };
+
+/// GET /_sqslite/advice as a table: one finding per broken rule, with its fix to paste.
+function adviceView() {
+  const findings = region();
+  main.replaceChildren(
+    h('h2', {}, 'Advice'),
+    h('p', { class: 'muted' }, 'Each queue checked against the dead-letter pattern with the traffic ' +
+      'sqslite has seen (the same findings as `sqslite doctor`).'),
+    findings);
+  return async () => {
+    const advice = await api('GET', '/_sqslite/advice');
+    fill(findings, table([['Severity'], ['Queue'], ['Rule'], ['Finding'], ['Fix']],
+      advice.findings.map((f) => h('tr', {},
+        h('td', {}, h('span', { class: SEVERITY_BADGE[f.severity] || 'badge' }, f.severity)),
+        h('td', {}, f.queue), h('td', {}, h('code', {}, f.rule)), h('td', {}, f.message),
+        h('td', {}, f.fix.summary, ...f.fix.commands.map((c) => h('pre', {}, h('code', {}, c)))))),
+      `No findings: all ${advice.queues} queues follow the dead-letter pattern.`));
+  };
+}
+
 // ---- routing and live updates ------------------------------------------------------------
 let busy = false;
 async function refresh() {
@@ -348,6 +370,7 @@ function route() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   if (parts[0] === 'queue' && parts.length === 4) refreshView = queueView(parts[1], parts[2], parts[3]);
   else if (parts[0] === 'game-day') refreshView = gameDayView();
+  else if (parts[0] === 'advice') refreshView = adviceView();
   else refreshView = queuesView();
   say('');
   refresh();
