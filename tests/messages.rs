@@ -399,10 +399,22 @@ async fn message_attribute_types_and_filters() {
         .queue_url(&url)
         .message_attribute_names("n.*")
         .message_attribute_names("a")
+        .visibility_timeout(0)
         .send()
         .await
         .unwrap();
     assert_eq!(prefix.messages()[0].message_attributes().unwrap().len(), 2);
+    // `*` means every attribute, like `All` and `.*` [aws-recorded].
+    let star = t
+        .client
+        .receive_message()
+        .queue_url(&url)
+        .message_attribute_names("*")
+        .visibility_timeout(0)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(star.messages()[0].message_attributes().unwrap().len(), 3);
 }
 
 #[tokio::test]

@@ -161,6 +161,13 @@ async fn default_attributes_are_those_of_sqs() {
     );
     assert_eq!(get("CreatedTimestamp"), (common::T0 / 1000).to_string());
     assert_eq!(attrs.len(), 12);
+    // Listed only once set: the KMS pair and the Policy.
+    for absent in ["KmsDataKeyReusePeriodSeconds", "KmsMasterKeyId", "Policy"] {
+        assert!(
+            !attrs.contains_key(&QueueAttributeName::from(absent)),
+            "{absent}"
+        );
+    }
     let none = t
         .client
         .get_queue_attributes()
