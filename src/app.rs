@@ -4,14 +4,12 @@ use tokio::sync::watch;
 
 use crate::clock::SharedClock;
 use crate::config::Config;
-use crate::engine::move_task::MoveTasks;
 use crate::engine::Registry;
 
 pub struct App {
     pub registry: Registry,
     pub clock: SharedClock,
     pub config: Config,
-    pub tasks: MoveTasks,
     /// Wakes the ticker when its schedule changes.
     pub ticker: tokio::sync::Notify,
     pub faults: crate::faults::Faults,
@@ -40,7 +38,6 @@ impl App {
             registry,
             clock,
             config,
-            tasks: MoveTasks::default(),
             ticker: tokio::sync::Notify::new(),
             faults: crate::faults::Faults::default(),
             metrics: crate::metrics::Metrics::new(),

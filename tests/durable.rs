@@ -16,6 +16,7 @@ use aws_sdk_sqs::Client;
 struct Proc {
     child: Child,
     client: Client,
+    endpoint: String,
 }
 
 fn command(dir: &Path) -> Command {
@@ -49,7 +50,33 @@ impl Proc {
         // Keep draining the log so the server never blocks on a full pipe.
         std::thread::spawn(move || lines.for_each(drop));
         let client = common::client_for(&endpoint, "us-east-1", "test");
-        Proc { child, client }
+        Proc {
+            child,
+            client,
+            endpoint,
+        }
+    }
+
+    /// A server on the manual clock, advanced through the admin API.
+    fn start_manual(dir: &Path) -> Proc {
+        let mut cmd = command(dir);
+        cmd.args(["--clock", "manual"])
+            .stdout(Stdio::inherit())
+            .stderr(Stdio::piped());
+        Proc::spawn(cmd)
+    }
+
+    async fn advance(&self, seconds: u64) {
+        let body = format!("{{\"seconds\":{seconds}}}");
+        let r = common::raw(
+            &self.endpoint,
+            "POST",
+            "/_sqslite/clock/advance",
+            &[("content-type", "application/json")],
+            &body,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
     }
 
     fn kill(mut self) {
@@ -478,5 +505,96 @@ async fn a_full_disk_fails_writes_with_a_server_error_and_reads_go_on() {
     );
     p.child.kill().unwrap();
     let _ = p.child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The one move task of `source`: its status and how many messages it has moved.
+async fn move_task(c: &Client, source: &str) -> (String, i64) {
+    let out = c
+        .list_message_move_tasks()
+        .source_arn(source)
+        .send()
+        .await
+        .unwrap();
+    let task = &out.results()[0];
+    (
+        task.status().unwrap().to_owned(),
+        task.approximate_number_of_messages_moved(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_move_task_resumes_after_a_kill_9() {
+    let dir = temp_dir("move");
+    let p = Proc::start_manual(&dir);
+    let c = &p.client;
+    let dlq = c
+        .create_queue()
+        .queue_name("refunds-dlq")
+        .send()
+        .await
+        .unwrap();
+    let dlq = dlq.queue_url().unwrap().to_owned();
+    let dlq_arn = attribute(c, &dlq, QueueAttributeName::QueueArn).await;
+    let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"1"}}"#);
+    let refunds = c
+        .create_queue()
+        .queue_name("refunds")
+        .attributes(QueueAttributeName::RedrivePolicy, policy)
+        .send()
+        .await
+        .unwrap();
+    let refunds = refunds.queue_url().unwrap().to_owned();
+    let refunds_arn = attribute(c, &refunds, QueueAttributeName::QueueArn).await;
+    for i in 0..5 {
+        let body = format!("refund {i}");
+        c.send_message()
+            .queue_url(&dlq)
+            .message_body(body)
+            .send()
+            .await
+            .unwrap();
+    }
+    c.start_message_move_task()
+        .source_arn(&dlq_arn)
+        .destination_arn(&refunds_arn)
+        .max_number_of_messages_per_second(1)
+        .send()
+        .await
+        .unwrap();
+    p.advance(1).await;
+    let (status, moved) = move_task(c, &dlq_arn).await;
+    assert_eq!(status, "RUNNING");
+    assert!(
+        (1..5).contains(&moved),
+        "moved {moved} of 5 before the kill"
+    );
+    // The ticker's moves are nobody's request; an acknowledged send after them means the
+    // log has them too (one writer, in order).
+    c.send_message()
+        .queue_url(&dlq)
+        .message_body("barrier")
+        .send()
+        .await
+        .unwrap();
+    p.kill();
+
+    let p = Proc::start_manual(&dir);
+    let c = &p.client;
+    let (status, after_restart) = move_task(c, &dlq_arn).await;
+    assert_eq!(status, "RUNNING");
+    assert!(after_restart >= moved, "moved {after_restart}, was {moved}");
+    p.advance(10).await;
+    assert_eq!(move_task(c, &dlq_arn).await, ("COMPLETED".to_owned(), 5));
+    let mut bodies: Vec<String> = receive(c, &refunds, 10)
+        .await
+        .iter()
+        .map(|m| m.body().unwrap().to_owned())
+        .collect();
+    bodies.sort();
+    let expected: Vec<String> = (0..5).map(|i| format!("refund {i}")).collect();
+    assert_eq!(bodies, expected);
+    assert_eq!(receive(c, &dlq, 10).await[0].body(), Some("barrier"));
+    drop(p);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -66,8 +66,8 @@ pub async fn start_message_move_task(
         "Must be between 1 and 500, if provided.",
     )?;
     super::authorize_arn(app, ctx, &input.source_arn)?;
-    app.tasks.step(&app.registry, app.now());
-    let task_handle = app.tasks.start(
+    app.registry.tasks().step(&app.registry, app.now());
+    let task_handle = app.registry.tasks().start(
         &app.registry,
         &input.source_arn,
         input.destination_arn.filter(|d| !d.is_empty()),
@@ -75,7 +75,7 @@ pub async fn start_message_move_task(
         app.now(),
     )?;
     // The first move is due at once; make it now rather than whenever the ticker runs.
-    app.tasks.step(&app.registry, app.now());
+    app.registry.tasks().step(&app.registry, app.now());
     app.ticker.notify_one();
     Ok(StartOutput { task_handle })
 }
@@ -133,9 +133,10 @@ pub async fn list_message_move_tasks(
         ));
     }
     // Tasks settle lazily too: what a caller sees is exact for the clock's current instant.
-    app.tasks.step(&app.registry, app.now());
+    app.registry.tasks().step(&app.registry, app.now());
     let results = app
-        .tasks
+        .registry
+        .tasks()
         .list(&input.source_arn, max as usize)
         .into_iter()
         .map(|t| TaskEntry {
@@ -174,8 +175,11 @@ pub async fn cancel_message_move_task(
     if let Some(source) = crate::engine::move_task::handle_source(&input.task_handle) {
         super::authorize_arn(app, ctx, &source)?;
     }
-    app.tasks.step(&app.registry, app.now());
-    let moved = app.tasks.cancel(&app.registry, &input.task_handle)?;
+    app.registry.tasks().step(&app.registry, app.now());
+    let moved = app
+        .registry
+        .tasks()
+        .cancel(&app.registry, &input.task_handle)?;
     app.ticker.notify_one();
     Ok(CancelOutput {
         approximate_number_of_messages_moved: moved,

@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use crate::engine::arn::QueueKey;
 use crate::engine::message::{AttrData, AttrValue, Extra, Message};
+use crate::engine::move_task::{MoveTask, Status};
 use crate::engine::mutation::{Delivery, Mutation, QueueMeta, Record};
 
 const QUEUE: u8 = 1;
@@ -19,6 +20,8 @@ const REMOVED: u8 = 5;
 const PURGED: u8 = 6;
 const DEDUP: u8 = 7;
 const NEXT_UID: u8 = 8;
+const MOVE_TASK: u8 = 9;
+const MOVE_TASKS_CLEARED: u8 = 10;
 
 /// Appends the bytes of `m` to `out`.
 pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
@@ -78,6 +81,11 @@ pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
             w.u8(NEXT_UID);
             w.u64(*uid);
         }
+        Mutation::MoveTask(task) => {
+            w.u8(MOVE_TASK);
+            move_task(&mut w, task);
+        }
+        Mutation::MoveTasksCleared => w.u8(MOVE_TASKS_CLEARED),
     }
 }
 
@@ -122,6 +130,8 @@ pub fn decode(bytes: &[u8]) -> Result<Record, String> {
             at: r.u64()?,
         },
         NEXT_UID => Record::NextUid(r.u64()?),
+        MOVE_TASK => Record::MoveTask(read_move_task(&mut r)?),
+        MOVE_TASKS_CLEARED => Record::MoveTasksCleared,
         tag => return Err(format!("unknown record type {tag}")),
     };
     if !r.0.is_empty() {
@@ -141,6 +151,38 @@ fn read_queue_key(r: &mut R<'_>) -> Result<QueueKey, String> {
         region: r.string()?,
         account: r.string()?,
         name: r.string()?,
+    })
+}
+
+fn move_task(w: &mut W<'_>, t: &MoveTask) {
+    w.bytes_raw(t.task_id.as_bytes());
+    w.str(&t.handle);
+    w.str(&t.source_arn);
+    w.opt_str(t.destination_arn.as_deref());
+    w.opt_u64(t.max_per_second.map(u64::from));
+    w.u8(t.status.code());
+    w.u64(t.moved);
+    w.u64(t.to_move);
+    w.opt_str(t.failure_reason.as_deref());
+    w.u64(t.started_at);
+}
+
+fn read_move_task(r: &mut R<'_>) -> Result<MoveTask, String> {
+    Ok(MoveTask {
+        task_id: Uuid::from_bytes(r.array()?),
+        handle: r.string()?,
+        source_arn: r.string()?,
+        destination_arn: r.opt_string()?,
+        max_per_second: r
+            .opt_u64()?
+            .map(|v| u32::try_from(v).map_err(|_| format!("move rate {v} out of range")))
+            .transpose()?,
+        status: Status::from_code(r.u8()?).ok_or("unknown move task status")?,
+        moved: r.u64()?,
+        to_move: r.u64()?,
+        failure_reason: r.opt_string()?,
+        started_at: r.u64()?,
+        next_due: 0,
     })
 }
 

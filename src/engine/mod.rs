@@ -32,6 +32,7 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 use arn::{KeyParts, QueueKey};
 use attributes::QueueAttributes;
 use delivery::{Delivered, ReceiveParams};
+use move_task::MoveTasks;
 use mutation::{Journal, Mutation};
 use queue::{Queue, QueueState};
 use receipt::ReceiptKey;
@@ -55,6 +56,9 @@ pub struct Registry {
     receipts: Arc<receipt::ReceiptKey>,
     /// Told of every state change (`--data-dir`); `None` in memory-only mode.
     journal: Option<Arc<dyn Journal>>,
+    /// Message move tasks: here, not beside the registry, so their changes share the
+    /// queues' journal and snapshots.
+    tasks: MoveTasks,
 }
 
 impl Registry {
@@ -79,6 +83,11 @@ impl Registry {
             journal: Some(journal),
             ..Registry::default()
         }
+    }
+
+    /// The message move tasks of every queue.
+    pub fn tasks(&self) -> &MoveTasks {
+        &self.tasks
     }
 
     fn emit(&self, m: &Mutation<'_>) {

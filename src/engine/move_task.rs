@@ -2,6 +2,8 @@
 //!
 //! Tasks do not run on their own: the ticker calls [`MoveTasks::step`] at the instant the
 //! next move falls due, so a task follows the server's clock (manual clocks included).
+//! Each change of a task is reported as a whole [`Mutation::MoveTask`], so a durable server
+//! resumes a running task after a restart.
 
 use std::sync::{Mutex, PoisonError};
 
@@ -11,6 +13,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::clock::Millis;
+use crate::engine::mutation::Mutation;
 use crate::engine::Registry;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
@@ -40,6 +43,29 @@ impl Status {
     fn active(self) -> bool {
         matches!(self, Status::Running | Status::Cancelling)
     }
+
+    /// The status's byte in the durable log; never renumber.
+    pub(crate) fn code(self) -> u8 {
+        match self {
+            Status::Running => 0,
+            Status::Completed => 1,
+            Status::Cancelling => 2,
+            Status::Cancelled => 3,
+            Status::Failed => 4,
+        }
+    }
+
+    pub(crate) fn from_code(code: u8) -> Option<Status> {
+        [
+            Status::Running,
+            Status::Completed,
+            Status::Cancelling,
+            Status::Cancelled,
+            Status::Failed,
+        ]
+        .into_iter()
+        .find(|s| s.code() == code)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -54,7 +80,8 @@ pub struct MoveTask {
     pub to_move: u64,
     pub failure_reason: Option<String>,
     pub started_at: Millis,
-    next_due: Millis,
+    /// When the next move falls due; not stored: a restored task is due at once.
+    pub(crate) next_due: Millis,
 }
 
 #[derive(Debug, Default)]
@@ -87,8 +114,31 @@ pub fn handle_source(handle: &str) -> Option<String> {
 
 impl MoveTasks {
     /// Forgets every task (the admin API's reset).
-    pub fn clear(&self) {
-        self.lock().clear();
+    pub fn clear(&self, registry: &Registry) {
+        let mut tasks = self.lock();
+        tasks.clear();
+        registry.emit(&Mutation::MoveTasksCleared);
+    }
+
+    /// Takes back a task read from the data directory, replacing an older state of it.
+    pub(crate) fn restore(&self, mut task: MoveTask, now: Millis) {
+        task.next_due = now;
+        let mut tasks = self.lock();
+        match tasks.iter_mut().find(|t| t.task_id == task.task_id) {
+            Some(known) => *known = task,
+            None => tasks.push(task),
+        }
+    }
+
+    /// Every task, oldest first, as records for a snapshot.
+    pub(crate) fn snapshot<E>(
+        &self,
+        emit: &mut dyn FnMut(&Mutation<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for task in self.lock().iter() {
+            emit(&Mutation::MoveTask(task))?;
+        }
+        Ok(())
     }
 
     pub fn start(
@@ -125,7 +175,7 @@ impl MoveTasks {
         let task_id = Uuid::new_v4();
         let handle = STANDARD
             .encode(json!({"taskId": task_id.to_string(), "sourceArn": source_arn}).to_string());
-        tasks.push(MoveTask {
+        let task = MoveTask {
             task_id,
             handle: handle.clone(),
             source_arn: source_arn.to_owned(),
@@ -137,7 +187,9 @@ impl MoveTasks {
             failure_reason: None,
             started_at: now,
             next_due: now,
-        });
+        };
+        registry.emit(&Mutation::MoveTask(&task));
+        tasks.push(task);
         Ok(handle)
     }
 
@@ -160,6 +212,7 @@ impl MoveTasks {
             ));
         }
         task.status = Status::Cancelling;
+        registry.emit(&Mutation::MoveTask(task));
         Ok(task.moved)
     }
 
@@ -179,11 +232,15 @@ impl MoveTasks {
         let mut tasks = self.lock();
         let mut next: Option<Millis> = None;
         for task in tasks.iter_mut().filter(|t| t.status.active()) {
+            let before = (task.status, task.moved);
             if task.status == Status::Cancelling {
                 task.status = Status::Cancelled;
-                continue;
+            } else {
+                advance(task, registry, now);
             }
-            advance(task, registry, now);
+            if (task.status, task.moved) != before {
+                registry.emit(&Mutation::MoveTask(task));
+            }
             if task.status == Status::Running {
                 next = Some(next.map_or(task.next_due, |n| n.min(task.next_due)));
             }

@@ -15,6 +15,7 @@ use uuid::Uuid;
 use crate::clock::Millis;
 use crate::engine::arn::QueueKey;
 use crate::engine::message::Message;
+use crate::engine::move_task::MoveTask;
 
 /// One change, borrowing from the engine state it describes.
 #[derive(Debug)]
@@ -41,6 +42,10 @@ pub enum Mutation<'a> {
     Dedup(Dedup<'a>),
     /// Queue uids are never reused, even after restarts: old receipt handles stay dead.
     NextUid(u64),
+    /// A message move task as it now stands (started, moved more, cancelled, finished).
+    MoveTask(&'a MoveTask),
+    /// Every move task was forgotten (the admin API's reset).
+    MoveTasksCleared,
 }
 
 /// A queue's identity and settings.
@@ -113,6 +118,8 @@ pub enum Record {
         at: Millis,
     },
     NextUid(u64),
+    MoveTask(MoveTask),
+    MoveTasksCleared,
 }
 
 /// Observes every mutation, in the order they were made to each queue. Called under the

@@ -46,6 +46,8 @@ impl<'a> Replayer<'a> {
             Record::NextUid(uid) => {
                 self.registry.next_uid.fetch_max(uid, Ordering::Relaxed);
             }
+            Record::MoveTask(task) => self.registry.tasks.restore(task, now),
+            Record::MoveTasksCleared => self.registry.tasks.clear(self.registry),
             Record::Put {
                 queue,
                 seq,
@@ -152,6 +154,6 @@ impl Registry {
                 emit(&Mutation::Dedup(d))?;
             }
         }
-        Ok(())
+        self.tasks.snapshot(emit)
     }
 }
