@@ -11,6 +11,7 @@ use crate::app::App;
 use crate::config::{Config, QueueDecl};
 use crate::engine::arn::{self, QueueKey};
 use crate::engine::attributes::QueueAttributes;
+use crate::engine::queue::Queue;
 use crate::error::SqsResult;
 use crate::protocol::Context;
 
@@ -80,8 +81,43 @@ pub fn on_first_use(app: &App, ctx: &Context, action: &Action) {
 fn create(app: &App, decl: &QueueDecl, key: &QueueKey, now: crate::clock::Millis) -> SqsResult<()> {
     crate::actions::tags::check_tags(&decl.tags, &key.name)?;
     let attributes = attributes_of(decl, key);
+    if let Ok(existing) = app.registry.get(key) {
+        return reconcile(app, &existing, attributes, &decl.tags, now);
+    }
     app.registry
         .create(key.clone(), &attributes, decl.tags.clone(), now)?;
+    Ok(())
+}
+
+/// A declared queue already there (recovered from the data directory): what the
+/// configuration declares wins, so an edited file takes effect at the next start; the
+/// messages, and attributes and tags it does not name, stay as they are.
+fn reconcile(
+    app: &App,
+    queue: &Queue,
+    mut attributes: BTreeMap<String, String>,
+    tags: &BTreeMap<String, String>,
+    now: crate::clock::Millis,
+) -> SqsResult<()> {
+    // A name ending in `.fifo` is FIFO, any other standard: the type cannot differ, and
+    // SetQueueAttributes refuses FifoQueue itself.
+    attributes.remove("FifoQueue");
+    let unchanged = {
+        let state = queue.lock(now);
+        tags.iter().all(|(k, v)| state.tags.get(k) == Some(v))
+            && state.attributes.first_difference(&attributes).is_none()
+    };
+    if unchanged {
+        return Ok(());
+    }
+    app.registry.set_attributes(queue, &attributes, now)?;
+    if !tags.is_empty() {
+        queue.edit(now, |state| {
+            state.tags.extend(tags.clone());
+            Ok(())
+        })?;
+    }
+    tracing::info!(queue = %queue.key, "declared attributes and tags applied to the stored queue");
     Ok(())
 }
 

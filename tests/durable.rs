@@ -598,3 +598,71 @@ async fn a_running_move_task_resumes_after_a_kill_9() {
     drop(p);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edited_declaration_applies_to_the_stored_queue_at_the_next_start() {
+    let dir = temp_dir("declared");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.with_extension("toml");
+    let declare = |extra: &str| {
+        let text = format!("[[queues]]\nname = \"payments\"\n{extra}\n");
+        std::fs::write(&config, text).unwrap();
+        let mut cmd = command(&dir.join("data"));
+        cmd.arg("--config")
+            .arg(&config)
+            .stdout(Stdio::inherit())
+            .stderr(Stdio::piped());
+        Proc::spawn(cmd)
+    };
+    let p = declare("VisibilityTimeout = 30\ntags = { team = \"billing\" }");
+    let url = p
+        .client
+        .get_queue_url()
+        .queue_name("payments")
+        .send()
+        .await
+        .unwrap()
+        .queue_url()
+        .unwrap()
+        .to_owned();
+    p.client
+        .set_queue_attributes()
+        .queue_url(&url)
+        .attributes(QueueAttributeName::MaximumMessageSize, "2048")
+        .send()
+        .await
+        .unwrap();
+    p.client
+        .send_message()
+        .queue_url(&url)
+        .message_body("kept")
+        .send()
+        .await
+        .unwrap();
+    p.kill();
+
+    let p = declare("VisibilityTimeout = 60\nDelaySeconds = 5\ntags = { team = \"payments\" }");
+    let c = &p.client;
+    assert_eq!(
+        attribute(c, &url, QueueAttributeName::VisibilityTimeout).await,
+        "60"
+    );
+    assert_eq!(
+        attribute(c, &url, QueueAttributeName::DelaySeconds).await,
+        "5"
+    );
+    // What the file does not name keeps the value set at run time.
+    assert_eq!(
+        attribute(c, &url, QueueAttributeName::MaximumMessageSize).await,
+        "2048"
+    );
+    let tags = c.list_queue_tags().queue_url(&url).send().await.unwrap();
+    assert_eq!(
+        tags.tags().unwrap().get("team").map(String::as_str),
+        Some("payments")
+    );
+    assert_eq!(receive(c, &url, 1).await[0].body(), Some("kept"));
+    drop(p);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&config);
+}

@@ -63,16 +63,6 @@ pub async fn set_queue_attributes(
     ctx: &Context,
 ) -> SqsResult<()> {
     let queue = queue(app, ctx, &input.queue_url)?;
-    let now = app.now();
-    let mut trial = queue.lock(now).attributes.clone();
-    trial.apply(&input.attributes, false)?;
-    // The target's lock is taken without holding ours: never two queue locks for a check.
-    if let (Some(policy), true) = (
-        &trial.redrive_policy,
-        input.attributes.contains_key("RedrivePolicy"),
-    ) {
-        app.registry
-            .check_redrive(&queue.arn, queue.fifo, policy, now)?;
-    }
-    queue.set_attributes(&input.attributes, now)
+    app.registry
+        .set_attributes(&queue, &input.attributes, app.now())
 }

@@ -228,6 +228,22 @@ impl Registry {
         found
     }
 
+    /// SetQueueAttributes: the whole change is checked (a RedrivePolicy against its target,
+    /// whose lock is taken without holding the queue's) before any of it applies.
+    pub fn set_attributes(
+        &self,
+        queue: &Queue,
+        map: &BTreeMap<String, String>,
+        now: Millis,
+    ) -> SqsResult<()> {
+        let mut trial = queue.lock(now).attributes.clone();
+        trial.apply(map, false)?;
+        if let (Some(policy), true) = (&trial.redrive_policy, map.contains_key("RedrivePolicy")) {
+            self.check_redrive(&queue.arn, queue.fifo, policy, now)?;
+        }
+        queue.set_attributes(map, now)
+    }
+
     /// A RedrivePolicy may only name an existing queue of the same type that allows the source.
     pub fn check_redrive(
         &self,
