@@ -8,6 +8,7 @@ mod localstack;
 mod ops;
 pub mod settings;
 mod shapes;
+mod snapshot;
 pub mod ui;
 
 use std::sync::Arc;
@@ -120,6 +121,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
             ops::call(&app, action, &body, &params).await
         }
         (&Method::POST, ["_sqslite", "reset"]) => inspect::reset(&app),
+        (&Method::POST, ["_sqslite", "snapshot"]) => snapshot::snapshot(app.clone(), &body).await,
         (&Method::GET, ["_sqslite", "advice"]) => Ok(advice::advice(&app, host.as_deref())),
         (&Method::GET, ["_sqslite", "alarms"]) => {
             Ok(ok(&json!({"alarms": app.alarms.evaluate(&app, app.now())})))

@@ -10,6 +10,7 @@
 //! effects of records at the start of its log: records must therefore be idempotent
 //! (absolute assignments, not increments) so that replaying them over a later state converges.
 
+mod backup;
 pub mod codec;
 mod files;
 pub mod frame;
@@ -317,15 +318,22 @@ impl DataDir {
 
     /// Replaces the log with a snapshot: rotates to a new generation, then has `fill` write
     /// the current state as records (taken after the rotation, so nothing is missed), then
-    /// removes the files the snapshot covers. Returns the snapshot's size in bytes.
+    /// removes the files the snapshot covers. Returns the snapshot's generation and size.
     pub fn compact(
         &self,
         fill: impl FnOnce(&mut SnapshotWriter) -> io::Result<()>,
-    ) -> io::Result<u64> {
+    ) -> io::Result<(u64, u64)> {
         let generation = self.appender.rotate()?;
         let bytes = self.files.write_snapshot(generation, fill)?;
         self.files.remove_before(generation)?;
-        Ok(bytes)
+        Ok((generation, bytes))
+    }
+
+    /// Copies the snapshot of `generation` and the log written since (as far as it is
+    /// written now) into `target`, a new or empty directory: a consistent copy to start
+    /// from. Only while no compaction runs, or the files may be gone.
+    pub fn backup(&self, generation: u64, target: &Path) -> io::Result<u64> {
+        backup::copy(&self.files, generation, self.appender.log_bytes(), target)
     }
 
     /// Writes what is queued, syncs it and stops the writer; later appends fail.

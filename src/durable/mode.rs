@@ -5,6 +5,9 @@ use std::io;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
 
 use super::journal::LogJournal;
 use super::{codec, DataDir, DurableError, FsyncPolicy};
@@ -17,6 +20,16 @@ use crate::engine::Registry;
 /// The log is compacted once it is past this size and twice the last snapshot's: disk use
 /// stays within about three times what is stored, and compaction cost is amortised.
 const MIN_COMPACT_BYTES: u64 = 64 << 20;
+
+/// What a snapshot taken on request wrote.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Snapshot {
+    pub generation: u64,
+    pub snapshot_bytes: u64,
+    /// Bytes copied into the backup directory, when one was asked for.
+    pub backup_bytes: Option<u64>,
+    pub millis: u64,
+}
 
 /// The open data directory of a running server.
 #[derive(Debug)]
@@ -78,11 +91,39 @@ impl Durable {
         });
     }
 
-    /// Writes a snapshot of `registry` and drops the log it covers; returns its size.
-    pub fn compact(&self, registry: &Registry, now: Millis) -> io::Result<u64> {
+    /// Compacts now (waiting for a compaction already running), then copies the snapshot
+    /// and its log into `backup` when given: `POST /_sqslite/snapshot`.
+    pub fn snapshot_now(
+        &self,
+        registry: &Registry,
+        now: Millis,
+        backup: Option<&Path>,
+    ) -> io::Result<Snapshot> {
+        while self.compacting.swap(true, Ordering::AcqRel) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let started = Stopwatch::start();
+        let result = self.compact(registry, now).and_then(|(generation, bytes)| {
+            let backup_bytes = backup
+                .map(|target| self.data.backup(generation, target))
+                .transpose()?;
+            Ok(Snapshot {
+                generation,
+                snapshot_bytes: bytes,
+                backup_bytes,
+                millis: started.elapsed().as_millis() as u64,
+            })
+        });
+        self.compacting.store(false, Ordering::Release);
+        result
+    }
+
+    /// Writes a snapshot of `registry` and drops the log it covers; returns its generation
+    /// and size.
+    pub fn compact(&self, registry: &Registry, now: Millis) -> io::Result<(u64, u64)> {
         let started = Stopwatch::start();
         let mut buf = Vec::with_capacity(4096);
-        let bytes = self.data.compact(|w| {
+        let (generation, bytes) = self.data.compact(|w| {
             registry.snapshot(now, &mut |m| {
                 buf.clear();
                 codec::encode(m, &mut buf);
@@ -96,6 +137,6 @@ impl Durable {
             millis = started.elapsed().as_millis() as u64,
             "data directory compacted"
         );
-        Ok(bytes)
+        Ok((generation, bytes))
     }
 }

@@ -13,6 +13,12 @@ use crate::engine::mutation::{Mutation, QueueMeta, Record};
 use crate::engine::queue::{Queue, QueueState};
 use crate::engine::Registry;
 
+/// Messages a snapshot copies per hold of a queue's lock: senders and receivers of a huge
+/// queue wait for one turn, never for the whole queue. Letting go between turns is safe
+/// because every change after the snapshot began is in the log that follows it, and records
+/// are absolute: replaying them over a newer copy of a message converges.
+const SNAPSHOT_TURN: usize = 1024;
+
 /// Applies records to a registry, in log order. Records about a queue that no longer exists
 /// are skipped: the log still holds them from before its deletion.
 #[derive(Debug)]
@@ -128,7 +134,7 @@ impl<'a> Replayer<'a> {
 }
 
 impl Registry {
-    /// Writes the whole registry as records, queue by queue, each under its lock.
+    /// Writes the whole registry as records, queue by queue, in turns of its lock.
     pub fn snapshot<E>(
         &self,
         now: Millis,
@@ -140,18 +146,30 @@ impl Registry {
             emit(&Mutation::QueueDeleted { uid: 0, key, at })?;
         }
         for queue in self.all() {
-            let state = queue.lock(now);
-            emit(&Mutation::Queue(queue.meta(&state)))?;
-            for (seq, message) in state.store.iter() {
-                emit(&Mutation::Put {
-                    queue: queue.uid,
-                    seq,
-                    fifo_counter: state.fifo_counter,
-                    message,
-                })?;
+            {
+                let state = queue.lock(now);
+                emit(&Mutation::Queue(queue.meta(&state)))?;
+                for d in state.dedup.entries(queue.uid) {
+                    emit(&Mutation::Dedup(d))?;
+                }
             }
-            for d in state.dedup.entries(queue.uid) {
-                emit(&Mutation::Dedup(d))?;
+            let mut after = None;
+            loop {
+                let state = queue.lock(now);
+                let mut taken = 0;
+                for (position, message) in state.store.iter_after(after).take(SNAPSHOT_TURN) {
+                    emit(&Mutation::Put {
+                        queue: queue.uid,
+                        seq: position.1,
+                        fifo_counter: state.fifo_counter,
+                        message,
+                    })?;
+                    after = Some(position);
+                    taken += 1;
+                }
+                if taken < SNAPSHOT_TURN {
+                    break;
+                }
             }
         }
         self.tasks.snapshot(emit)

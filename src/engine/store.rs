@@ -81,6 +81,18 @@ impl Store {
         self.by_age.iter().map(|(_, seq)| (*seq, &self.msgs[seq]))
     }
 
+    /// Messages by enqueue time after the position `after` (one this returned earlier, or
+    /// `None` from the start): lets a long walk go on after the queue's lock was let go.
+    pub fn iter_after(
+        &self,
+        after: Option<(Millis, u64)>,
+    ) -> impl Iterator<Item = ((Millis, u64), &Message)> {
+        let from = after.map_or(Unbounded, Excluded);
+        self.by_age
+            .range((from, Unbounded))
+            .map(|key| (*key, &self.msgs[&key.1]))
+    }
+
     pub fn oldest_enqueued_at(&self) -> Option<Millis> {
         self.by_age.first().map(|(t, _)| *t)
     }
