@@ -136,27 +136,33 @@ struct Before {
     sent: Vec<(String, String)>,
 }
 
-/// Queues of both kinds with attributes and tags; messages visible, in flight and dead-lettered.
-async fn write_state(c: &Client) -> Before {
+/// A queue `name` (visibility `visibility` seconds, tagged) whose dead letters go to
+/// `<name>-dlq` after one receive; returns both URLs.
+async fn with_dead_letters(c: &Client, name: &str, visibility: &str) -> (String, String) {
     let dlq = c
         .create_queue()
-        .queue_name("orders-dlq")
+        .queue_name(format!("{name}-dlq"))
         .send()
         .await
         .unwrap();
     let dlq = dlq.queue_url().unwrap().to_owned();
     let dlq_arn = attribute(c, &dlq, QueueAttributeName::QueueArn).await;
     let redrive = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"1"}}"#);
-    let orders = c
+    let source = c
         .create_queue()
-        .queue_name("orders")
-        .attributes(QueueAttributeName::VisibilityTimeout, "600")
+        .queue_name(name)
+        .attributes(QueueAttributeName::VisibilityTimeout, visibility)
         .attributes(QueueAttributeName::RedrivePolicy, &redrive)
         .tags("team", "payments")
         .send()
         .await
         .unwrap();
-    let orders = orders.queue_url().unwrap().to_owned();
+    (source.queue_url().unwrap().to_owned(), dlq)
+}
+
+/// Queues of both kinds with attributes and tags; messages visible, in flight and dead-lettered.
+async fn write_state(c: &Client) -> Before {
+    let (orders, dlq) = with_dead_letters(c, "orders", "600").await;
     for body in ["first", "second", "third"] {
         c.send_message()
             .queue_url(&orders)
@@ -528,23 +534,8 @@ async fn a_running_move_task_resumes_after_a_kill_9() {
     let dir = temp_dir("move");
     let p = Proc::start_manual(&dir);
     let c = &p.client;
-    let dlq = c
-        .create_queue()
-        .queue_name("refunds-dlq")
-        .send()
-        .await
-        .unwrap();
-    let dlq = dlq.queue_url().unwrap().to_owned();
+    let (refunds, dlq) = with_dead_letters(c, "refunds", "30").await;
     let dlq_arn = attribute(c, &dlq, QueueAttributeName::QueueArn).await;
-    let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"1"}}"#);
-    let refunds = c
-        .create_queue()
-        .queue_name("refunds")
-        .attributes(QueueAttributeName::RedrivePolicy, policy)
-        .send()
-        .await
-        .unwrap();
-    let refunds = refunds.queue_url().unwrap().to_owned();
     let refunds_arn = attribute(c, &refunds, QueueAttributeName::QueueArn).await;
     for i in 0..5 {
         let body = format!("refund {i}");

@@ -24,7 +24,9 @@ fn disk_use(dir: &Path) -> u64 {
 
 /// Empties the page cache (root only), so the next recovery reads from the disk.
 fn drop_page_cache() -> bool {
-    std::process::Command::new("sync").status().is_ok_and(|s| s.success())
+    std::process::Command::new("sync")
+        .status()
+        .is_ok_and(|s| s.success())
         && std::fs::write("/proc/sys/vm/drop_caches", "3").is_ok()
 }
 
