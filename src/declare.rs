@@ -112,10 +112,7 @@ fn reconcile(
     }
     app.registry.set_attributes(queue, &attributes, now)?;
     if !tags.is_empty() {
-        queue.edit(now, |state| {
-            state.tags.extend(tags.clone());
-            Ok(())
-        })?;
+        queue.edit_tags(now, |stored| stored.extend(tags.clone()));
     }
     tracing::info!(queue = %queue.key, "declared attributes and tags applied to the stored queue");
     Ok(())

@@ -70,11 +70,8 @@ fn standard_short_poll_over_the_limit_is_over_limit_and_loses_nothing() {
         ..ReceiveParams::default()
     };
     assert!(registry.receive(&queue, &long, 0).unwrap().is_empty());
-    let state = queue.lock(0);
-    assert_eq!(
-        (state.store.in_flight(), state.store.visible()),
-        (MAX_IN_FLIGHT, 1)
-    );
+    let depth = queue.depth(0);
+    assert_eq!((depth.in_flight, depth.visible), (MAX_IN_FLIGHT, 1));
 }
 
 #[test]
@@ -86,5 +83,5 @@ fn fifo_over_the_limit_returns_nothing() {
         ..ReceiveParams::default()
     };
     assert!(registry.receive(&queue, &short, 0).unwrap().is_empty());
-    assert_eq!(queue.lock(0).store.visible(), 1);
+    assert_eq!(queue.depth(0).visible, 1);
 }

@@ -87,6 +87,6 @@ fn deleting_the_queue_wakes_every_parked_poll() {
     let registry = Registry::new();
     let q = queue(&registry, "wake-all");
     let mut parked = park(&q, 10);
-    q.mark_deleted();
+    registry.delete(&q.key, 0).unwrap();
     assert_eq!(ready(&mut parked), 10);
 }

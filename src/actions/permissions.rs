@@ -22,17 +22,15 @@ pub struct AddPermission {
 pub async fn add_permission(input: AddPermission, app: &App, ctx: &Context) -> SqsResult<()> {
     let queue = queue(app, ctx, &input.queue_url)?;
     let now = app.now();
-    queue.edit(now, |state| {
-        let updated = policy::add(
-            state.attributes.policy.as_deref(),
+    queue.edit_policy(now, |current| {
+        policy::add(
+            current,
             &queue.arn,
             &input.label,
             &input.aws_account_ids,
             &input.actions,
-        )?;
-        state.attributes.policy = Some(updated);
-        state.last_modified = now;
-        Ok(())
+        )
+        .map(Some)
     })
 }
 
@@ -46,10 +44,7 @@ pub struct RemovePermission {
 pub async fn remove_permission(input: RemovePermission, app: &App, ctx: &Context) -> SqsResult<()> {
     let queue = queue(app, ctx, &input.queue_url)?;
     let now = app.now();
-    queue.edit(now, |state| {
-        state.attributes.policy =
-            policy::remove(state.attributes.policy.as_deref(), &queue.arn, &input.label)?;
-        state.last_modified = now;
-        Ok(())
+    queue.edit_policy(now, |current| {
+        policy::remove(current, &queue.arn, &input.label)
     })
 }

@@ -116,7 +116,7 @@ pub async fn receive_message(
         let delivered = app.registry.receive(&queue, &params, now)?;
         if !delivered.is_empty() || now >= deadline || closing {
             if delivered.is_empty() {
-                queue.lock(now).stats.empty_receives += 1;
+                queue.count_empty_receive(now);
             }
             return Ok(ReceiveOutput {
                 messages: delivered.into_iter().map(|d| selection.render(d)).collect(),

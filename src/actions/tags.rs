@@ -24,13 +24,13 @@ pub async fn tag_queue(input: TagQueue, app: &App, ctx: &Context) -> SqsResult<(
         return Err(SqsError::missing("Tags"));
     }
     check_tags(&input.tags, queue.name())?;
-    queue.edit(app.now(), |state| {
-        let mut tags = state.tags.clone();
-        tags.extend(input.tags);
-        if tags.len() > MAX_TAGS {
+    queue.edit_tags(app.now(), |tags| {
+        let mut next = tags.clone();
+        next.extend(input.tags);
+        if next.len() > MAX_TAGS {
             return Err(too_many_tags(queue.name()));
         }
-        state.tags = tags;
+        *tags = next;
         Ok(())
     })
 }
@@ -47,9 +47,9 @@ pub async fn untag_queue(input: UntagQueue, app: &App, ctx: &Context) -> SqsResu
     if input.tag_keys.is_empty() {
         return Err(bad_key());
     }
-    queue.edit(app.now(), |state| {
+    queue.edit_tags(app.now(), |tags| {
         for key in &input.tag_keys {
-            state.tags.remove(key);
+            tags.remove(key);
         }
     });
     Ok(())

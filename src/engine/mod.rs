@@ -217,7 +217,7 @@ impl Registry {
             .all()
             .into_iter()
             .filter(|q| {
-                q.lock(now)
+                q.lock_mut(now)
                     .attributes
                     .redrive_policy
                     .as_ref()
@@ -236,7 +236,7 @@ impl Registry {
         map: &BTreeMap<String, String>,
         now: Millis,
     ) -> SqsResult<()> {
-        let mut trial = queue.lock(now).attributes.clone();
+        let mut trial = queue.lock_mut(now).attributes.clone();
         trial.apply(map, false)?;
         if let (Some(policy), true) = (&trial.redrive_policy, map.contains_key("RedrivePolicy")) {
             self.check_redrive(&queue.arn, queue.fifo, policy, now)?;
@@ -263,7 +263,7 @@ impl Registry {
             ));
         }
         let allowed = target
-            .lock(now)
+            .lock_mut(now)
             .attributes
             .redrive_allow_policy
             .as_ref()
@@ -288,13 +288,16 @@ impl Registry {
     }
 
     fn receive_pass(&self, q: &Queue, p: &ReceiveParams, now: Millis) -> SqsResult<Vec<Delivered>> {
-        let policy = q.lock(now).attributes.redrive_policy.clone();
+        let policy = q.lock_mut(now).attributes.redrive_policy.clone();
         let dlq = policy
             .as_ref()
             .and_then(|p| self.get_by_arn(&p.dead_letter_target_arn))
             .filter(|d| d.uid != q.uid);
         let (Some(policy), Some(dlq)) = (policy, dlq) else {
-            return Ok(q.lock(now).receive(q, p, now, |_| Disposition::Deliver)?.0);
+            return Ok(q
+                .lock_mut(now)
+                .receive(q, p, now, |_| Disposition::Deliver)?
+                .0);
         };
         let (delivered, moved) = {
             let (mut source, mut target) = lock_pair(q, &dlq, now);
@@ -327,7 +330,7 @@ impl Registry {
     ) -> Result<bool, String> {
         loop {
             let (seq, origin) = {
-                let state = source.lock(now);
+                let state = source.lock_mut(now);
                 let Some((seq, msg)) = state.store.iter().next() else {
                     return Ok(false);
                 };
@@ -364,17 +367,17 @@ impl Registry {
 
 /// Locks two distinct queues in uid order, the one order every pair-lock uses, so two
 /// movers can never deadlock. Returns the guards as (a, b).
-pub fn lock_pair<'a>(
+fn lock_pair<'a>(
     a: &'a Queue,
     b: &'a Queue,
     now: Millis,
 ) -> (MutexGuard<'a, QueueState>, MutexGuard<'a, QueueState>) {
     if a.uid < b.uid {
-        let ga = a.lock(now);
-        (ga, b.lock(now))
+        let ga = a.lock_mut(now);
+        (ga, b.lock_mut(now))
     } else {
-        let gb = b.lock(now);
-        (a.lock(now), gb)
+        let gb = b.lock_mut(now);
+        (a.lock_mut(now), gb)
     }
 }
 
@@ -383,7 +386,7 @@ fn same_queue(
     attributes: &BTreeMap<String, String>,
     now: Millis,
 ) -> SqsResult<Arc<Queue>> {
-    match existing.lock(now).attributes.first_difference(attributes) {
+    match existing.lock_mut(now).attributes.first_difference(attributes) {
         None => Ok(existing.clone()),
         Some(name) => Err(SqsError::new(
             ErrorKind::QueueNameExists,

@@ -68,19 +68,38 @@ pub struct Stats {
 
 #[derive(Debug)]
 pub struct QueueState {
-    pub attributes: QueueAttributes,
-    pub tags: BTreeMap<String, String>,
-    pub last_modified: Millis,
-    pub last_purge: Option<Millis>,
-    pub store: Store,
-    pub stats: Stats,
+    pub(crate) attributes: QueueAttributes,
+    pub(crate) tags: BTreeMap<String, String>,
+    pub(crate) last_modified: Millis,
+    pub(crate) last_purge: Option<Millis>,
+    pub(crate) store: Store,
+    pub(crate) stats: Stats,
     /// Observed receive-to-delete and receive-to-extension times, for the advisor.
-    pub processing: Processing,
+    pub(crate) processing: Processing,
     pub(crate) dedup: Dedup,
     pub(crate) attempts: Attempts,
     pub(crate) fifo_counter: u64,
     /// Senders seen, so each stored message points at one shared copy of its SenderId.
     pub(crate) senders: HashSet<Arc<str>, FxBuildHasher>,
+}
+
+/// A queue's state locked for reading: it derefs to the state, never mutably.
+pub struct StateRef<'a>(MutexGuard<'a, QueueState>);
+
+impl std::ops::Deref for StateRef<'_> {
+    type Target = QueueState;
+
+    fn deref(&self) -> &QueueState {
+        &self.0
+    }
+}
+
+/// A queue's message counts, as the ApproximateNumberOfMessages* attributes give them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Depth {
+    pub visible: usize,
+    pub in_flight: usize,
+    pub delayed: usize,
 }
 
 /// What SendMessage answers for one message.
@@ -151,11 +170,32 @@ impl Queue {
         state.attributes.policy.clone()
     }
 
-    /// The state, settled to `now` so every count and visibility is exact.
-    pub fn lock(&self, now: Millis) -> MutexGuard<'_, QueueState> {
+    /// The state for reading, settled to `now` so every count and visibility is exact.
+    /// Only the engine changes it ([`Queue::lock_mut`]), each change reported as a mutation.
+    pub fn lock(&self, now: Millis) -> StateRef<'_> {
+        StateRef(self.lock_mut(now))
+    }
+
+    /// The state for the engine's operations to change, settled to `now`.
+    pub(super) fn lock_mut(&self, now: Millis) -> MutexGuard<'_, QueueState> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.settle(now);
         state
+    }
+
+    /// Counts a receive that answered with no message (CloudWatch's NumberOfEmptyReceives).
+    pub fn count_empty_receive(&self, now: Millis) {
+        self.lock_mut(now).stats.empty_receives += 1;
+    }
+
+    /// How many messages are visible, in flight and delayed at `now`.
+    pub fn depth(&self, now: Millis) -> Depth {
+        let state = self.lock_mut(now);
+        Depth {
+            visible: state.store.visible(),
+            in_flight: state.store.in_flight(),
+            delayed: state.store.delayed(),
+        }
     }
 
     /// Reports a change to the journal, if there is one; called under the queue's lock.
@@ -185,9 +225,9 @@ impl Queue {
         }
     }
 
-    /// Changes the queue's settings (tags, policy…) through `f`, then reports them.
-    pub fn edit<R>(&self, now: Millis, f: impl FnOnce(&mut QueueState) -> R) -> R {
-        let mut state = self.lock(now);
+    /// Changes the queue's settings through `f`, then reports them.
+    pub(super) fn edit<R>(&self, now: Millis, f: impl FnOnce(&mut QueueState) -> R) -> R {
+        let mut state = self.lock_mut(now);
         let result = f(&mut state);
         if self.journal.is_some() {
             self.emit(&Mutation::Queue(self.meta(&state)));
@@ -195,12 +235,34 @@ impl Queue {
         result
     }
 
+    /// TagQueue and UntagQueue: `f` changes the tags, then they are reported.
+    pub fn edit_tags<R>(
+        &self,
+        now: Millis,
+        f: impl FnOnce(&mut BTreeMap<String, String>) -> R,
+    ) -> R {
+        self.edit(now, |state| f(&mut state.tags))
+    }
+
+    /// AddPermission and RemovePermission: `f` turns the current policy into the next one.
+    pub fn edit_policy(
+        &self,
+        now: Millis,
+        f: impl FnOnce(Option<&str>) -> SqsResult<Option<String>>,
+    ) -> SqsResult<()> {
+        self.edit(now, |state| {
+            state.attributes.policy = f(state.attributes.policy.as_deref())?;
+            state.last_modified = now;
+            Ok(())
+        })
+    }
+
     /// SetQueueAttributes, validated and reported.
     pub fn set_attributes(&self, map: &BTreeMap<String, String>, now: Millis) -> SqsResult<()> {
         self.edit(now, |state| state.set_attributes(map, now))
     }
 
-    pub fn mark_deleted(&self) {
+    pub(super) fn mark_deleted(&self) {
         self.deleted.store(true, Ordering::Release);
         self.notify.notify_waiters();
     }
@@ -214,7 +276,7 @@ impl Queue {
         self.notify.notify_one();
     }
 
-    pub fn note_receive_count(&self, count: u32) {
+    pub(super) fn note_receive_count(&self, count: u32) {
         self.receive_high_water.fetch_max(count, Ordering::Relaxed);
     }
 
@@ -224,7 +286,7 @@ impl Queue {
         if self.receive_high_water.load(Ordering::Relaxed) < threshold {
             return None;
         }
-        let state = self.lock(now);
+        let state = self.lock_mut(now);
         let most = state
             .store
             .iter()
@@ -242,7 +304,7 @@ impl Queue {
 
     pub fn send(&self, msg: NewMessage, now: Millis) -> SqsResult<Sent> {
         let prepared = Prepared::new(msg)?;
-        let sent = self.lock(now).send(self, prepared, now)?;
+        let sent = self.lock_mut(now).send(self, prepared, now)?;
         self.wake_one();
         Ok(sent)
     }
@@ -251,7 +313,7 @@ impl Queue {
     /// receives are woken then, and only then.
     pub fn delete_message(&self, handle: &str, now: Millis) -> SqsResult<()> {
         let released = {
-            let mut state = self.lock(now);
+            let mut state = self.lock_mut(now);
             let before = state.store.receivable_groups();
             state.delete(self, handle, now)?;
             state.store.receivable_groups() > before
@@ -268,7 +330,7 @@ impl Queue {
     /// asleep past it). Rare next to sends, so waking all here costs little.
     pub fn change_visibility(&self, handle: &str, seconds: u32, now: Millis) -> SqsResult<()> {
         let sooner = self
-            .lock(now)
+            .lock_mut(now)
             .change_visibility(self, handle, seconds, now)?;
         if sooner {
             self.notify.notify_waiters();
@@ -278,7 +340,7 @@ impl Queue {
 
     /// Empties the queue; refused while `guard` ms have not passed since the last purge.
     pub fn purge(&self, now: Millis, guard: Millis) -> SqsResult<()> {
-        let mut state = self.lock(now);
+        let mut state = self.lock_mut(now);
         if let Some(last) = state.last_purge {
             if now < last.saturating_add(guard) {
                 return Err(SqsError::new(
@@ -303,7 +365,7 @@ impl Queue {
 
     /// Every attribute, stored and computed, in SQS's string form.
     pub fn attribute_values(&self, now: Millis) -> Vec<(&'static str, String)> {
-        let state = self.lock(now);
+        let state = self.lock_mut(now);
         let mut out = vec![
             (
                 "ApproximateNumberOfMessages",

@@ -47,7 +47,10 @@ fn recover_once(dir: &Path, label: &str) {
     let queued: usize = registry
         .all()
         .iter()
-        .map(|q| q.lock(SystemClock.now()).store.len())
+        .map(|q| {
+            let d = q.depth(SystemClock.now());
+            d.visible + d.in_flight + d.delayed
+        })
         .sum();
     println!(
         "recovery from {label}: {queued} messages in {:.2} s ({} MiB on disk)",
