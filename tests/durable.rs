@@ -752,3 +752,51 @@ async fn a_snapshot_without_a_data_directory_is_refused() {
     assert_eq!(r.status, 400);
     assert!(r.body.contains("no --data-dir"), "{}", r.body);
 }
+
+async fn receive_attempt(c: &Client, url: &str, attempt: &str) -> Vec<(String, String)> {
+    let out = c
+        .receive_message()
+        .queue_url(url)
+        .max_number_of_messages(10)
+        .visibility_timeout(600)
+        .receive_request_attempt_id(attempt)
+        .send()
+        .await
+        .unwrap();
+    out.messages()
+        .iter()
+        .map(|m| {
+            let id = m.message_id().unwrap().to_owned();
+            (id, m.receipt_handle().unwrap().to_owned())
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fifo_receive_retried_after_a_restart_gets_the_same_messages_and_handles() {
+    let dir = temp_dir("attempt");
+    let p = Proc::start(&dir);
+    let url = p
+        .client
+        .create_queue()
+        .queue_name("ledger.fifo")
+        .attributes(QueueAttributeName::FifoQueue, "true")
+        .attributes(QueueAttributeName::ContentBasedDeduplication, "true")
+        .send()
+        .await
+        .unwrap();
+    let url = url.queue_url().unwrap().to_owned();
+    for body in ["debit", "credit"] {
+        let send = p.client.send_message().queue_url(&url).message_body(body);
+        send.message_group_id("acct-1").send().await.unwrap();
+    }
+    let first = receive_attempt(&p.client, &url, "retry-1").await;
+    assert_eq!(first.len(), 2);
+    p.kill();
+
+    let p = Proc::start(&dir);
+    assert_eq!(receive_attempt(&p.client, &url, "retry-1").await, first);
+    assert!(receive_attempt(&p.client, &url, "another").await.is_empty());
+    drop(p);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -22,6 +22,7 @@ const DEDUP: u8 = 7;
 const NEXT_UID: u8 = 8;
 const MOVE_TASK: u8 = 9;
 const MOVE_TASKS_CLEARED: u8 = 10;
+const ATTEMPT: u8 = 11;
 
 /// Appends the bytes of `m` to `out`.
 pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
@@ -86,6 +87,17 @@ pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
             move_task(&mut w, task);
         }
         Mutation::MoveTasksCleared => w.u8(MOVE_TASKS_CLEARED),
+        Mutation::Attempt(a) => {
+            w.u8(ATTEMPT);
+            w.u64(a.queue);
+            w.str(a.id);
+            w.u32(a.delivered.len() as u32);
+            for (seq, count) in a.delivered {
+                w.u64(*seq);
+                w.u32(*count);
+            }
+            w.u64(a.at);
+        }
     }
 }
 
@@ -132,6 +144,14 @@ pub fn decode(bytes: &[u8]) -> Result<Record, String> {
         NEXT_UID => Record::NextUid(r.u64()?),
         MOVE_TASK => Record::MoveTask(read_move_task(&mut r)?),
         MOVE_TASKS_CLEARED => Record::MoveTasksCleared,
+        ATTEMPT => Record::Attempt {
+            queue: r.u64()?,
+            id: r.string()?,
+            delivered: (0..r.u32()?)
+                .map(|_| Ok((r.u64()?, r.u32()?)))
+                .collect::<Result<_, String>>()?,
+            at: r.u64()?,
+        },
         tag => return Err(format!("unknown record type {tag}")),
     };
     if !r.0.is_empty() {

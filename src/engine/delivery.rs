@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::clock::Millis;
 use crate::engine::fifo;
 use crate::engine::message::{Extra, Message};
-use crate::engine::mutation::{Delivery, Mutation};
+use crate::engine::mutation::{Attempt, Delivery, Mutation};
 use crate::engine::queue::{Queue, QueueState};
 use crate::engine::receipt::ReceiptHandle;
 use crate::engine::store::Disposition;
@@ -87,10 +87,16 @@ impl QueueState {
         }
         let delivered: Vec<Delivered> = seqs.iter().map(|s| self.delivered(q, *s)).collect();
         if let (true, Some(id)) = (q.fifo, &p.attempt_id) {
-            let record = seqs
+            let record: Vec<(u64, u32)> = seqs
                 .iter()
                 .map(|s| (*s, self.store.get(*s).map_or(0, |m| m.receive_count)))
                 .collect();
+            q.emit(&Mutation::Attempt(Attempt {
+                queue: q.uid,
+                id,
+                delivered: &record,
+                at: now,
+            }));
             self.attempts.record(id.clone(), record, now);
         }
         Ok((delivered, dead))

@@ -117,9 +117,25 @@ impl Attempts {
         self.seen.get(id).map(|(_, v)| v.clone())
     }
 
-    pub fn record(&mut self, id: String, delivered: Vec<(u64, u32)>, now: Millis) {
+    /// Remembers what the receive `id` made at `at` delivered, for the window after `at`.
+    pub fn record(&mut self, id: String, delivered: Vec<(u64, u32)>, at: Millis) {
         self.seen
-            .insert(id, (now.saturating_add(WINDOW_MS), delivered));
+            .insert(id, (at.saturating_add(WINDOW_MS), delivered));
+    }
+
+    /// Every remembered receive, as the records that restore it.
+    pub fn entries(
+        &self,
+        queue: u64,
+    ) -> impl Iterator<Item = crate::engine::mutation::Attempt<'_>> {
+        self.seen.iter().map(
+            move |(id, (until, delivered))| crate::engine::mutation::Attempt {
+                queue,
+                id,
+                delivered,
+                at: until.saturating_sub(WINDOW_MS),
+            },
+        )
     }
 }
 

@@ -42,6 +42,8 @@ pub enum Mutation<'a> {
     Dedup(Dedup<'a>),
     /// Queue uids are never reused, even after restarts: old receipt handles stay dead.
     NextUid(u64),
+    /// A FIFO receive with a ReceiveRequestAttemptId and what it delivered, for retries.
+    Attempt(Attempt<'a>),
     /// A message move task as it now stands (started, moved more, cancelled, finished).
     MoveTask(&'a MoveTask),
     /// Every move task was forgotten (the admin API's reset).
@@ -85,6 +87,15 @@ pub struct Dedup<'a> {
     pub at: Millis,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attempt<'a> {
+    pub queue: u64,
+    pub id: &'a str,
+    /// `(seq, receive count)` of each message it delivered.
+    pub delivered: &'a [(u64, u32)],
+    pub at: Millis,
+}
+
 /// An owned mutation, as read back from storage.
 #[derive(Debug)]
 pub enum Record {
@@ -118,6 +129,12 @@ pub enum Record {
         at: Millis,
     },
     NextUid(u64),
+    Attempt {
+        queue: u64,
+        id: String,
+        delivered: Vec<(u64, u32)>,
+        at: Millis,
+    },
     MoveTask(MoveTask),
     MoveTasksCleared,
 }

@@ -52,6 +52,12 @@ impl<'a> Replayer<'a> {
             Record::NextUid(uid) => {
                 self.registry.next_uid.fetch_max(uid, Ordering::Relaxed);
             }
+            Record::Attempt {
+                queue,
+                id,
+                delivered,
+                at,
+            } => self.with(queue, |s| s.attempts.record(id, delivered, at)),
             Record::MoveTask(task) => self.registry.tasks.restore(task, now),
             Record::MoveTasksCleared => self.registry.tasks.clear(self.registry),
             Record::Put {
@@ -151,6 +157,9 @@ impl Registry {
                 emit(&Mutation::Queue(queue.meta(&state)))?;
                 for d in state.dedup.entries(queue.uid) {
                     emit(&Mutation::Dedup(d))?;
+                }
+                for a in state.attempts.entries(queue.uid) {
+                    emit(&Mutation::Attempt(a))?;
                 }
             }
             let mut after = None;
