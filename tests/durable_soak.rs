@@ -1,7 +1,8 @@
 //! The kill -9 soak: producers and consumers run against `sqslite --data-dir` (default
 //! fsync policy), the server is killed with SIGKILL at a random moment and restarted, again
 //! and again. At the end every acknowledged send is found (deleted by an acknowledged
-//! delete, or still in the queue) and no acknowledged delete has come back.
+//! delete, or still in the queue) and no acknowledged delete has come back. Snapshots are
+//! taken all along (`POST /_sqslite/snapshot`), so kills also land mid-compaction.
 //! `SQSLITE_SOAK_CYCLES` sets the number of kills (10 by default, as CI runs it).
 
 mod common;
@@ -10,13 +11,14 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use aws_sdk_sqs::types::QueueAttributeName;
 use aws_sdk_sqs::Client;
 
-fn start(dir: &Path) -> (Child, Client) {
+fn start(dir: &Path) -> (Child, Client, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sqslite"))
         .args(["--port", "0", "--data-dir"])
         .arg(dir)
@@ -35,7 +37,34 @@ fn start(dir: &Path) -> (Child, Client) {
         }
     };
     std::thread::spawn(move || lines.for_each(drop));
-    (child, common::client_for(&endpoint, "us-east-1", "test"))
+    let client = common::client_for(&endpoint, "us-east-1", "test");
+    (child, client, endpoint)
+}
+
+/// Compacts the data directory again and again until the server is gone; counts the
+/// snapshots that completed.
+async fn snapshot_until_killed(endpoint: String, taken: Arc<AtomicU64>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = endpoint.trim_start_matches("http://").to_owned();
+    let request = format!(
+        "POST /_sqslite/snapshot HTTP/1.1\r\nhost: {addr}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+    );
+    loop {
+        let Ok(mut stream) = tokio::net::TcpStream::connect(&addr).await else {
+            return;
+        };
+        let mut answer = Vec::new();
+        if stream.write_all(request.as_bytes()).await.is_err()
+            || stream.read_to_end(&mut answer).await.is_err()
+        {
+            return;
+        }
+        if !answer.starts_with(b"HTTP/1.1 200") {
+            return;
+        }
+        taken.fetch_add(1, Ordering::Relaxed);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// What the clients were told: sends and deletes acknowledged, deletes attempted.
@@ -153,7 +182,8 @@ async fn acknowledged_work_survives_repeated_kill_9() {
     let _ = std::fs::remove_dir_all(&dir);
     let ledger = Arc::new(Mutex::new(Ledger::default()));
     let mut seed = 0x9E37_79B9_7F4A_7C15_u64 ^ u64::from(std::process::id());
-    let (mut child, mut c) = start(&dir);
+    let snapshots = Arc::new(AtomicU64::new(0));
+    let (mut child, mut c, mut endpoint) = start(&dir);
     let url = c
         .create_queue()
         .queue_name("soak")
@@ -182,15 +212,17 @@ async fn acknowledged_work_survives_repeated_kill_9() {
                 ledger.clone(),
             )));
         }
+        tasks.push(tokio::spawn(snapshot_until_killed(
+            endpoint.clone(),
+            snapshots.clone(),
+        )));
         tokio::time::sleep(Duration::from_millis(100 + next(&mut seed) % 400)).await;
         child.kill().unwrap();
         child.wait().unwrap();
         for t in tasks {
             t.await.unwrap();
         }
-        let (restarted, client) = start(&dir);
-        child = restarted;
-        c = client;
+        (child, c, endpoint) = start(&dir);
     }
     let left = drain(&c, &url).await;
     child.kill().unwrap();
@@ -208,7 +240,8 @@ async fn acknowledged_work_survives_repeated_kill_9() {
         .filter(|b| left.contains(*b))
         .collect();
     println!(
-        "soak: {cycles} kills, {} sends acknowledged, {} deletes acknowledged, {} left in the queue, {} lost, {} resurrected",
+        "soak: {cycles} kills, {} snapshots, {} sends acknowledged, {} deletes acknowledged, {} left in the queue, {} lost, {} resurrected",
+        snapshots.load(Ordering::Relaxed),
         ledger.sent.len(),
         ledger.deleted.len(),
         left.len(),
