@@ -15,9 +15,13 @@ mod redb_store;
 mod sqlite_store;
 mod workload;
 
+/// sqslite's own allocator, so that recovery allocates as the server does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::{Path, PathBuf};
 
-use workload::{Durability, Sizes};
+use workload::{Durability, Sizes, Timing};
 
 /// The fsync policies compared, named as sqslite's `--fsync`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,11 +111,12 @@ fn parse() -> Options {
         durability: true,
         dir: std::env::temp_dir().join(format!("sqslite-storage-bench-{}", std::process::id())),
         rounds: if quick { 1 } else { 3 },
-        interval_messages: if quick { 20_000 } else { 200_000 },
+        interval_messages: if quick { 20_000 } else { 100_000 },
         always_messages: if quick { 2_000 } else { 20_000 },
         sizes: Sizes {
             queued: if quick { 20_000 } else { 1_000_000 },
             deleted: 0,
+            warm_runs: if quick { 1 } else { 3 },
         },
     };
     let mut args = args.into_iter();
@@ -225,31 +230,38 @@ fn rate(rounds: &[f64]) -> String {
     }
 }
 
+/// Seconds of a recovery; for our log, from the log and then from a snapshot.
+fn seconds(d: &Durability, cold: bool) -> String {
+    let pick = |t: Timing| if cold { t.cold } else { t.warm }.as_secs_f64();
+    match d.recovery_snapshot {
+        None => format!("{:.2}", pick(d.recovery)),
+        Some(snap) => format!("{:.2} log, {:.2} snapshot", pick(d.recovery), pick(snap)),
+    }
+}
+
 fn print_table(o: &Options, rows: &[(Store, Row)]) {
     let s = o.sizes;
     println!(
-        "\n| store | pipeline, interval (msg/s) | pipeline, always (msg/s) | recovery of {} (s) | disk after {} sends | after {} deletes | after compaction |",
+        "\n| store | pipeline, interval (msg/s) | pipeline, always (msg/s) | recovery of {}, warm (s) | cold (s) | disk after {} sends | after {} deletes | after compaction |",
         s.queued, s.queued, s.deleted
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     for (store, row) in rows {
-        let (recovery, sends, deletes, compacted) = match &row.durability {
-            None => ("-".into(), "-".into(), "-".into(), "-".into()),
-            Some(d) => {
-                let mut rec = format!("{:.2}", d.recovery.as_secs_f64());
-                if let Some(snap) = d.recovery_snapshot {
-                    rec = format!("{rec} (log), {:.2} (snapshot)", snap.as_secs_f64());
-                }
-                (
-                    rec,
+        let durability = row.durability.as_ref().map_or_else(
+            || "- | - | - | - | -".to_owned(),
+            |d| {
+                format!(
+                    "{} | {} | {} | {} | {}",
+                    seconds(d, false),
+                    seconds(d, true),
                     mib(d.after_sends),
                     mib(d.after_deletes),
                     mib(d.after_compaction),
                 )
-            }
-        };
+            },
+        );
         println!(
-            "| {} | {} | {} | {recovery} | {sends} | {deletes} | {compacted} |",
+            "| {} | {} | {} | {durability} |",
             store.name(),
             rate(&row.interval),
             rate(&row.always),

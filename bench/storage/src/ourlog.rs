@@ -52,35 +52,42 @@ fn append_all(data: &DataDir, recs: impl Iterator<Item = Vec<u8>>) {
     }
 }
 
+/// Opens the log, times the recovery, checks it found messages `first..first + n`.
+fn recover(dir: &Path, first: u64, n: u64) -> (DataDir, Loaded, Duration) {
+    let mut loaded = Loaded::with_capacity(n as usize);
+    let (data, took) = workload::timed(|| open(dir, Policy::Interval, &mut loaded));
+    loaded.check(first, n);
+    (data, loaded, took)
+}
+
 /// Fills the log, recovers from it, snapshots, recovers from the snapshot, deletes most
 /// messages, compacts; measuring time and disk as it goes.
 pub fn durability(dir: &Path, sizes: Sizes) -> Durability {
+    let n = sizes.queued;
     let mut out = Durability::default();
     let data = open(dir, Policy::Interval, &mut Loaded::default());
-    append_all(&data, (0..sizes.queued).map(|seq| Rec::send(seq).bytes));
+    append_all(&data, (0..n).map(|seq| Rec::send(seq).bytes));
     data.close();
     out.after_sends = workload::disk_use(dir);
+    let timed_recovery = || {
+        let (data, _, took) = recover(dir, 0, n);
+        data.close();
+        took
+    };
+    out.recovery = workload::recoveries(dir, sizes.warm_runs, timed_recovery);
 
-    let mut loaded = Loaded::with_capacity(sizes.queued as usize);
-    let (data, took) = workload::timed(|| open(dir, Policy::Interval, &mut loaded));
-    out.recovery = took;
-    loaded.check(0, sizes.queued);
+    let (data, loaded, _) = recover(dir, 0, n);
     compact(&data, &loaded);
     data.close();
     drop(loaded);
+    out.recovery_snapshot = Some(workload::recoveries(dir, sizes.warm_runs, timed_recovery));
 
-    let mut loaded = Loaded::with_capacity(sizes.queued as usize);
-    let (data, took) = workload::timed(|| open(dir, Policy::Interval, &mut loaded));
-    out.recovery_snapshot = Some(took);
-    loaded.check(0, sizes.queued);
-    drop(loaded);
+    let data = open(dir, Policy::Interval, &mut Loaded::default());
     append_all(&data, (0..sizes.deleted).map(|seq| Rec::delete(seq).bytes));
     data.close();
     out.after_deletes = workload::disk_use(dir);
 
-    let mut loaded = Loaded::default();
-    let data = open(dir, Policy::Interval, &mut loaded);
-    loaded.check(sizes.deleted, sizes.queued - sizes.deleted);
+    let (data, loaded, _) = recover(dir, sizes.deleted, n - sizes.deleted);
     compact(&data, &loaded);
     data.close();
     out.after_compaction = workload::disk_use(dir);

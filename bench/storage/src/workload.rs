@@ -4,6 +4,7 @@
 //! store holds the same bytes and recovery ends in the same in-memory form.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -214,7 +215,7 @@ pub fn pipeline(n: u64, write: &(dyn Fn(Rec, &Ack) + Sync)) -> f64 {
 }
 
 /// Bytes the files under `dir` occupy on disk (allocated blocks, as `du` counts them).
-pub fn disk_use(dir: &std::path::Path) -> u64 {
+pub fn disk_use(dir: &Path) -> u64 {
     use std::os::unix::fs::MetadataExt;
     let mut total = 0;
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -228,12 +229,21 @@ pub fn disk_use(dir: &std::path::Path) -> u64 {
     total
 }
 
+/// How long recovery took.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Timing {
+    /// The median of the runs with the files in the page cache (a process restart).
+    pub warm: Duration,
+    /// One run after the files were evicted from the page cache (closer to a reboot).
+    pub cold: Duration,
+}
+
 /// What the durability scenario measured for one store.
 #[derive(Debug, Default, Clone)]
 pub struct Durability {
-    pub recovery: Duration,
+    pub recovery: Timing,
     /// Our log only: recovery from a snapshot of the same messages.
-    pub recovery_snapshot: Option<Duration>,
+    pub recovery_snapshot: Option<Timing>,
     pub after_sends: u64,
     pub after_deletes: u64,
     pub after_compaction: u64,
@@ -244,6 +254,8 @@ pub struct Durability {
 pub struct Sizes {
     pub queued: u64,
     pub deleted: u64,
+    /// Warm recoveries timed (the median is reported).
+    pub warm_runs: u32,
 }
 
 /// Times `f`.
@@ -251,4 +263,30 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let started = Instant::now();
     let out = f();
     (out, started.elapsed())
+}
+
+/// Runs `recover` (which returns how long its recovery took) `warm_runs` times with the files
+/// in the page cache, then once after evicting them.
+pub fn recoveries(dir: &Path, warm_runs: u32, mut recover: impl FnMut() -> Duration) -> Timing {
+    let mut warm: Vec<Duration> = (0..warm_runs.max(1)).map(|_| recover()).collect();
+    warm.sort();
+    evict(dir);
+    Timing {
+        warm: warm[warm.len() / 2],
+        cold: recover(),
+    }
+}
+
+/// Drops the files under `dir` from the page cache (written back first: dirty pages stay),
+/// without touching the rest of the machine's cache.
+fn evict(dir: &Path) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            evict(&path);
+        } else if let Ok(file) = std::fs::File::open(&path) {
+            let _ = file.sync_all();
+            let _ = rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed);
+        }
+    }
 }
