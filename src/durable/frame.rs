@@ -3,6 +3,7 @@
 //! where the valid prefix of a file ends.
 
 use std::fmt;
+use std::io::{self, Read};
 
 /// Every file of the data directory starts with these 8 bytes, then a format version.
 pub const MAGIC: &[u8; 8] = b"SQSLITE\0";
@@ -136,6 +137,53 @@ pub fn scan<E>(mut bytes: &[u8], mut each: impl FnMut(&[u8]) -> Result<(), E>) -
     Ok(scan)
 }
 
+/// Bytes read from a file at a time while it is scanned.
+const CHUNK: u64 = 8 << 20;
+
+/// [`scan`] over a reader, a chunk at a time, so recovery never holds a whole file in
+/// memory next to the state it rebuilds. The outer error is the read's, the inner `each`'s.
+pub fn scan_reader<E>(
+    input: impl Read,
+    each: impl FnMut(&[u8]) -> Result<(), E>,
+) -> io::Result<Result<Scan, E>> {
+    scan_chunks(input, CHUNK, each)
+}
+
+fn scan_chunks<E>(
+    mut input: impl Read,
+    chunk: u64,
+    mut each: impl FnMut(&[u8]) -> Result<(), E>,
+) -> io::Result<Result<Scan, E>> {
+    let mut total = Scan {
+        records: 0,
+        valid_len: 0,
+        bad_tail: None,
+    };
+    let mut buf = Vec::with_capacity(chunk as usize);
+    loop {
+        let read = input.by_ref().take(chunk).read_to_end(&mut buf)?;
+        let at_end = (read as u64) < chunk;
+        let part = match scan(&buf, &mut each) {
+            Ok(part) => part,
+            Err(e) => return Ok(Err(e)),
+        };
+        total.records += part.records;
+        total.valid_len += part.valid_len;
+        match part.bad_tail {
+            None if at_end => return Ok(Ok(total)),
+            None => buf.clear(),
+            // A record that goes on in the next chunk.
+            Some(BadTail::Torn) if !at_end => {
+                buf.drain(..part.valid_len);
+            }
+            Some(why) => {
+                total.bad_tail = Some(why);
+                return Ok(Ok(total));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +204,29 @@ mod tests {
             encode(p, &mut out);
         }
         out
+    }
+
+    #[test]
+    fn a_reader_in_chunks_of_any_size_sees_what_one_slice_does() {
+        let mut bytes = three();
+        encode(&[7; 40], &mut bytes);
+        let whole = collect(&bytes);
+        let mut torn = bytes.clone();
+        torn.extend_from_slice(&[9, 0, 0, 0, 1]);
+        let mut corrupt = bytes.clone();
+        corrupt[9] ^= 1;
+        for input in [&bytes, &torn, &corrupt] {
+            let expected = collect(input);
+            for chunk in [1, 2, 7, 8, 11, 64, 1 << 20] {
+                let mut got = Vec::new();
+                let scan = scan_chunks::<()>(&input[..], chunk, |p| {
+                    got.push(p.to_vec());
+                    Ok(())
+                });
+                assert_eq!((got, scan.unwrap().unwrap()), expected, "chunk {chunk}");
+            }
+        }
+        assert_eq!(whole.0.len(), 4);
     }
 
     #[test]

@@ -359,11 +359,47 @@ fn check_consecutive(
     Ok(())
 }
 
-fn read_file(path: &Path) -> Result<Vec<u8>, DurableError> {
-    std::fs::read(path).map_err(|error| DurableError::Io {
+/// A snapshot or log replayed from disk: where its valid records end, and its length.
+struct Replayed {
+    scan: frame::Scan,
+    file_len: u64,
+}
+
+/// Opens `path`, checks its header and replays its records a chunk at a time. `None`: the
+/// file is shorter than a header and a prefix of the expected one (a crash while it was
+/// being created).
+fn replay_file(
+    path: &Path,
+    kind: FileKind,
+    generation: u64,
+    replay: &mut impl FnMut(&[u8]) -> Result<(), String>,
+) -> Result<Option<Replayed>, DurableError> {
+    let io_err = |error| DurableError::Io {
         path: path.to_path_buf(),
         error,
-    })
+    };
+    let mut file = std::fs::File::open(path).map_err(io_err)?;
+    let file_len = file.metadata().map_err(io_err)?.len();
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    io::Read::read_to_end(
+        &mut io::Read::take(&mut file, HEADER_LEN as u64),
+        &mut header,
+    )
+    .map_err(io_err)?;
+    if header.len() < HEADER_LEN && frame::header(kind, generation).starts_with(&header) {
+        return Ok(None);
+    }
+    frame::check_header(&header, kind, generation).map_err(|error| DurableError::Format {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let scan = frame::scan_reader(file, &mut *replay)
+        .map_err(io_err)?
+        .map_err(|e| DurableError::Corrupt {
+            path: path.to_path_buf(),
+            detail: format!("a record cannot be applied: {e}"),
+        })?;
+    Ok(Some(Replayed { scan, file_len }))
 }
 
 fn read_snapshot(
@@ -372,24 +408,21 @@ fn read_snapshot(
     replay: &mut impl FnMut(&[u8]) -> Result<(), String>,
 ) -> Result<usize, DurableError> {
     let path = files.snapshot_path(generation);
-    let bytes = read_file(&path)?;
-    let corrupt = |detail: String| DurableError::Corrupt {
-        path: path.clone(),
-        detail,
+    let Some(Replayed { scan, .. }) = replay_file(&path, FileKind::Snapshot, generation, replay)?
+    else {
+        return Err(DurableError::Format {
+            path,
+            error: frame::HeaderError::NotOurs,
+        });
     };
-    let body = frame::check_header(&bytes, FileKind::Snapshot, generation).map_err(|error| {
-        DurableError::Format {
-            path: path.clone(),
-            error,
-        }
-    })?;
-    let scan = frame::scan(body, &mut *replay)
-        .map_err(|e| corrupt(format!("a record cannot be applied: {e}")))?;
     if let Some(why) = scan.bad_tail {
-        return Err(corrupt(format!(
-            "{why:?} record at byte {} of a snapshot",
-            HEADER_LEN + scan.valid_len
-        )));
+        return Err(DurableError::Corrupt {
+            path,
+            detail: format!(
+                "{why:?} record at byte {} of a snapshot",
+                HEADER_LEN + scan.valid_len
+            ),
+        });
     }
     Ok(scan.records)
 }
@@ -403,23 +436,18 @@ fn read_log(
     replay: &mut impl FnMut(&[u8]) -> Result<(), String>,
 ) -> Result<(usize, u64, Option<Dropped>), DurableError> {
     let path = files.log_path(generation);
-    let bytes = read_file(&path)?;
-    let expected = frame::header(FileKind::Log, generation);
-    if last && bytes.len() < HEADER_LEN && expected.starts_with(&bytes) {
+    let Some(Replayed { scan, file_len }) = replay_file(&path, FileKind::Log, generation, replay)?
+    else {
+        if !last {
+            return Err(DurableError::Format {
+                path,
+                error: frame::HeaderError::NotOurs,
+            });
+        }
         // A crash while the log was being created: it holds no record yet.
         let _ = files.create_log(generation);
         return Ok((0, HEADER_LEN as u64, None));
-    }
-    let body = frame::check_header(&bytes, FileKind::Log, generation).map_err(|error| {
-        DurableError::Format {
-            path: path.clone(),
-            error,
-        }
-    })?;
-    let scan = frame::scan(body, &mut *replay).map_err(|e| DurableError::Corrupt {
-        path: path.clone(),
-        detail: format!("a record cannot be applied: {e}"),
-    })?;
+    };
     let valid = (HEADER_LEN + scan.valid_len) as u64;
     let Some(why) = scan.bad_tail else {
         return Ok((scan.records, valid, None));
@@ -427,7 +455,7 @@ fn read_log(
     let dropped = Dropped {
         path: path.clone(),
         offset: valid,
-        bytes: bytes.len() as u64 - valid,
+        bytes: file_len - valid,
         why,
     };
     if !last {

@@ -76,8 +76,17 @@ enum Command {
         messages: usize,
         #[arg(long, default_value_t = 1024)]
         body_bytes: usize,
+        /// Where to fill: a new or empty directory, kept afterwards [default: a temporary
+        /// one, removed]. With --existing, the data directory to time as it is.
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
+        /// Only time the recovery of `--dir` as a server start would (one whose server is
+        /// stopped; a torn tail is cut as at any start).
+        #[arg(long, requires = "dir")]
+        existing: bool,
+        /// With --existing: drop the page cache first (root only), as after a reboot.
+        #[arg(long, requires = "existing")]
+        drop_page_cache: bool,
     },
 }
 
@@ -370,7 +379,12 @@ fn main() {
                 messages,
                 body_bytes,
                 dir,
-            }) => recovery::run(messages, body_bytes, dir),
+                existing,
+                drop_page_cache,
+            }) => match (dir, existing) {
+                (Some(dir), true) => recovery::recover_existing(&dir, drop_page_cache),
+                (dir, _) => recovery::run(messages, body_bytes, dir.as_deref()),
+            },
             None => run(args).await,
         }
     });

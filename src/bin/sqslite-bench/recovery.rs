@@ -1,8 +1,8 @@
 //! `sqslite-bench recovery`: how long durable mode takes to recover, and what it stores.
 //! Fills a data directory with N queued messages of B bytes through the engine (no HTTP),
-//! then times opening it again, from the log and then from a compacted snapshot, each with
-//! the files in the page cache (a restart) and, when run as root, after dropping it (a
-//! reboot).
+//! then times opening it again, from the log and then from a compacted snapshot, each in a
+//! fresh process (as a server start: a second recovery in the same process would reuse the
+//! first one's memory), with the files in the page cache and, as root, without.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,16 +30,36 @@ fn drop_page_cache() -> bool {
         && std::fs::write("/proc/sys/vm/drop_caches", "3").is_ok()
 }
 
+/// Times the recovery of `dir` in fresh processes, as a server start meets it: with the
+/// files in the page cache (a restart) and, when run as root, after dropping it (a reboot).
 fn recover(dir: &Path, label: &str) {
-    recover_once(dir, &format!("{label}, page cache warm"));
-    if drop_page_cache() {
-        recover_once(dir, &format!("{label}, page cache dropped"));
-    } else {
-        println!("recovery from {label}, page cache dropped: skipped (needs root)");
+    for cold in [false, true] {
+        let mut cmd = std::process::Command::new(std::env::current_exe().expect("own path"));
+        cmd.args(["recovery", "--existing", "--dir"]).arg(dir);
+        if cold {
+            cmd.arg("--drop-page-cache");
+        }
+        let out = cmd.output().expect("the bench runs itself");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let what = if cold {
+            "page cache dropped"
+        } else {
+            "page cache warm"
+        };
+        println!("recovery from {label}, {what}: {}", text.trim());
     }
 }
 
-fn recover_once(dir: &Path, label: &str) {
+/// `recovery --existing`: one recovery of `dir` in this process.
+pub fn recover_existing(dir: &Path, drop_cache: bool) {
+    if drop_cache && !drop_page_cache() {
+        println!("skipped (dropping the page cache needs root)");
+        return;
+    }
+    recover_once(dir);
+}
+
+fn recover_once(dir: &Path) {
     let started = Instant::now();
     let (registry, durable) = mode::open(dir, FsyncPolicy::Never, false, SystemClock.now())
         .expect("the directory recovers");
@@ -53,15 +73,27 @@ fn recover_once(dir: &Path, label: &str) {
         })
         .sum();
     println!(
-        "recovery from {label}: {queued} messages in {:.2} s ({} MiB on disk)",
+        "{queued} messages in {:.2} s ({} MiB on disk)",
         took.as_secs_f64(),
         disk_use(dir) >> 20
     );
     drop((registry, durable));
 }
 
-pub fn run(n: usize, size: usize, dir: Option<std::path::PathBuf>) {
-    let dir = dir.unwrap_or_else(|| std::env::temp_dir().join("sqslite-recovery-bench"));
+pub fn run(n: usize, size: usize, chosen: Option<&Path>) {
+    if let Some(dir) = chosen {
+        if std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) {
+            eprintln!(
+                "{} is not empty: give a new or empty directory",
+                dir.display()
+            );
+            std::process::exit(2);
+        }
+    }
+    let dir = chosen.map_or_else(
+        || std::env::temp_dir().join("sqslite-recovery-bench"),
+        Path::to_path_buf,
+    );
     let _ = std::fs::remove_dir_all(&dir);
     let now = SystemClock.now();
     let (registry, durable) = mode::open(&dir, FsyncPolicy::Never, false, now).expect("opens");
@@ -98,5 +130,7 @@ pub fn run(n: usize, size: usize, dir: Option<std::path::PathBuf>) {
         .expect("compacts");
     drop((registry, durable));
     recover(&dir, "a snapshot");
-    let _ = std::fs::remove_dir_all(&dir);
+    if chosen.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
