@@ -800,3 +800,65 @@ async fn a_fifo_receive_retried_after_a_restart_gets_the_same_messages_and_handl
     drop(p);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `chattr <flag>` on each path; false where the flag cannot be set (not root, or a file
+/// system without it, such as tmpfs).
+fn chattr(flag: &str, paths: &[&Path]) -> bool {
+    Command::new("chattr")
+        .arg(flag)
+        .args(paths)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_only_directory_fails_writes_and_the_start_clearly_and_loses_nothing() {
+    let dir = temp_dir("read-only");
+    let p = Proc::start(&dir);
+    let c = &p.client;
+    let url = c.create_queue().queue_name("q").send().await.unwrap();
+    let url = url.queue_url().unwrap().to_owned();
+    c.send_message()
+        .queue_url(&url)
+        .message_body("kept")
+        .send()
+        .await
+        .unwrap();
+    // The immutable flag refuses writes even to root and to files already open, like a
+    // file system remounted read-only under a running server.
+    let log = log_file(&dir);
+    if !chattr("+i", &[&log, &dir]) {
+        eprintln!("skipped: chattr +i is not available here (needs root on ext4/xfs/btrfs)");
+        return;
+    }
+    let err = c
+        .send_message()
+        .queue_url(&url)
+        .message_body("refused")
+        .send()
+        .await
+        .expect_err("a write to a read-only log fails");
+    assert_eq!(common::code(&err), "InternalError", "{err:?}");
+    assert!(
+        common::message(&err).contains("could not be stored"),
+        "{err:?}"
+    );
+    let visible = QueueAttributeName::ApproximateNumberOfMessages;
+    assert!(!attribute(c, &url, visible.clone()).await.is_empty());
+    let listed = c.list_queues().send().await.unwrap();
+    assert_eq!(listed.queue_urls(), std::slice::from_ref(&url));
+    p.kill();
+
+    let out = command(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains(&*dir.to_string_lossy()), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+
+    assert!(chattr("-i", &[&log, &dir]));
+    let p = Proc::start(&dir);
+    assert_eq!(receive(&p.client, &url, 10).await[0].body(), Some("kept"));
+    drop(p);
+    let _ = std::fs::remove_dir_all(&dir);
+}
