@@ -101,6 +101,11 @@ impl fmt::Display for QueueKey {
 
 /// Parses `arn:<partition>:sqs:<region>:<account>:<name>`.
 pub fn parse(arn: &str) -> Option<QueueKey> {
+    parse_ref(arn).map(KeyRef::to_key)
+}
+
+/// [`parse`] without allocating: the parts borrow from `arn`.
+pub fn parse_ref(arn: &str) -> Option<KeyRef<'_>> {
     let mut parts = arn.split(':');
     let (Some("arn"), Some(_partition), Some("sqs"), Some(region), Some(account), Some(name), None) = (
         parts.next(),
@@ -116,7 +121,7 @@ pub fn parse(arn: &str) -> Option<QueueKey> {
     if region.is_empty() || account.is_empty() || name.is_empty() {
         return None;
     }
-    Some(QueueKey::new(region, account, name))
+    Some(KeyRef::new(region, account, name))
 }
 
 #[cfg(test)]

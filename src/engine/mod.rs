@@ -151,7 +151,7 @@ impl Registry {
     }
 
     pub fn get_by_arn(&self, arn: &str) -> Option<Arc<Queue>> {
-        self.get(&arn::parse(arn)?).ok()
+        self.find(&arn::parse_ref(arn)?).ok()
     }
 
     pub fn delete(&self, key: &QueueKey, now: Millis) -> SqsResult<()> {

@@ -1,0 +1,259 @@
+//! Alarms, the seeds of on-call: a dead-letter queue holding messages, a queue with work
+//! and no progress, a message waiting too long, and a message received too many times. Each
+//! moves OK -> ALARM -> OK on the server's clock, evaluated by the ticker (at deadlines, and
+//! after requests mark them stale) and whenever they are read. Changes are logged and sent to
+//! the webhook on their own task.
+//!
+//! An evaluation with 10,000 queues must stay within a few milliseconds, since every scrape
+//! and every `GET /_sqslite/alarms` runs one: between evaluations an alarm keeps only a
+//! 32-byte [`Memory`] keyed by its queue's uid and kind, in a vector sorted by that key and
+//! merged with the sorted readings; names and reasons are text only when someone reads them
+//! ([`render`]).
+
+mod read;
+pub mod render;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use crate::app::App;
+use crate::clock::Millis;
+use crate::engine::queue::Queue;
+
+/// What an alarm watches. The order is the order a queue's alarms are read in, which keeps
+/// readings and memories sorted by `(uid, kind)` alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    ReceiveCount,
+    Stall,
+    OldestMessageAge,
+    DlqDepth,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::ReceiveCount => "receive_count",
+            Kind::Stall => "stall",
+            Kind::OldestMessageAge => "oldest_message_age",
+            Kind::DlqDepth => "dlq_depth",
+        }
+    }
+}
+
+/// One queue's condition as of one evaluation: numbers only, its reason is written from
+/// them when read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reading {
+    kind: Kind,
+    firing: bool,
+    value: u64,
+    threshold: u64,
+    /// `stall`: the messages waiting (visible or in flight), which its reason names.
+    work: u64,
+}
+
+/// What an alarm remembers between evaluations. `last_fired_at` means something only when
+/// `times_fired > 0` (every firing sets both).
+#[derive(Debug, Clone, Copy)]
+struct Memory {
+    uid: u64,
+    since: Millis,
+    last_fired_at: Millis,
+    times_fired: u32,
+    kind: Kind,
+    firing: bool,
+}
+
+impl Memory {
+    fn key(&self) -> (u64, Kind) {
+        (self.uid, self.kind)
+    }
+}
+
+/// One alarm as of one evaluation: its queue, what was read and its history. Serialized
+/// (name, kind, queue, region, account, state, value, threshold, reason, since,
+/// last_fired_at, times_fired) for the admin API and the webhook.
+#[derive(Debug, Clone)]
+pub struct Alarm {
+    queue: Arc<Queue>,
+    reading: Reading,
+    memory: Memory,
+}
+
+impl Alarm {
+    pub fn kind(&self) -> Kind {
+        self.reading.kind
+    }
+
+    pub fn queue(&self) -> &Queue {
+        &self.queue
+    }
+
+    pub fn firing(&self) -> bool {
+        self.memory.firing
+    }
+
+    /// `ALARM` or `OK`.
+    pub fn state(&self) -> &'static str {
+        if self.firing() {
+            "ALARM"
+        } else {
+            "OK"
+        }
+    }
+
+    pub fn value(&self) -> u64 {
+        self.reading.value
+    }
+
+    pub fn threshold(&self) -> u64 {
+        self.reading.threshold
+    }
+
+    /// When the alarm entered its current state (server clock, ms).
+    pub fn since(&self) -> Millis {
+        self.memory.since
+    }
+
+    pub fn last_fired_at(&self) -> Option<Millis> {
+        (self.memory.times_fired > 0).then_some(self.memory.last_fired_at)
+    }
+
+    pub fn times_fired(&self) -> u64 {
+        u64::from(self.memory.times_fired)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Alarms {
+    stale: AtomicBool,
+    next_due: AtomicU64,
+    /// Every alarm's memory, sorted by `(uid, kind)`.
+    states: Mutex<Vec<Memory>>,
+}
+
+impl Alarms {
+    /// Called after each SQS request: the next ticker round re-evaluates. One load when
+    /// already stale, so a burst of requests costs one evaluation.
+    pub fn touch(&self, ticker: &tokio::sync::Notify) {
+        if !self.stale.load(Ordering::Relaxed) && !self.stale.swap(true, Ordering::Relaxed) {
+            ticker.notify_one();
+        }
+    }
+
+    pub fn clear(&self) {
+        self.states
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        self.stale.store(true, Ordering::Relaxed);
+    }
+
+    /// For the ticker: evaluates when stale or due; returns the next instant to look again.
+    pub fn tick(&self, app: &App, now: Millis) -> Option<Millis> {
+        let due = self.next_due.load(Ordering::Relaxed);
+        if self.stale.swap(false, Ordering::Relaxed) || (due != 0 && now >= due) {
+            self.update(app, now);
+        }
+        match self.next_due.load(Ordering::Relaxed) {
+            0 => None,
+            t => Some(t),
+        }
+    }
+
+    /// Brings every alarm up to `now` and returns them all, by name.
+    pub fn evaluate(&self, app: &App, now: Millis) -> Vec<Alarm> {
+        let mut alarms = self.update(app, now);
+        alarms.sort_unstable_by(render::by_name);
+        alarms
+    }
+
+    /// Brings every alarm up to `now`, announces the changes and returns them all, by uid.
+    fn update(&self, app: &App, now: Millis) -> Vec<Alarm> {
+        let (readings, next) = read::read_queues(app, &app.config.admin.alarms, now);
+        self.next_due.store(next.unwrap_or(0), Ordering::Relaxed);
+        let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
+        let old = std::mem::take(&mut *states);
+        let mut old = old.into_iter().peekable();
+        let mut kept = Vec::with_capacity(readings.len());
+        let mut alarms = Vec::with_capacity(readings.len());
+        let mut changed = Vec::new();
+        for (queue, reading) in readings {
+            let key = (queue.uid, reading.kind);
+            // Both sides are sorted by key: memories of alarms that are gone are skipped.
+            while old.next_if(|m| m.key() < key).is_some() {}
+            let mut memory = old.next_if(|m| m.key() == key).unwrap_or(Memory {
+                uid: queue.uid,
+                since: now,
+                last_fired_at: 0,
+                times_fired: 0,
+                kind: reading.kind,
+                firing: false,
+            });
+            if memory.firing != reading.firing {
+                memory.firing = reading.firing;
+                memory.since = now;
+                if reading.firing {
+                    memory.last_fired_at = now;
+                    memory.times_fired = memory.times_fired.saturating_add(1);
+                }
+                changed.push(alarms.len());
+            }
+            kept.push(memory);
+            alarms.push(Alarm {
+                queue,
+                reading,
+                memory,
+            });
+        }
+        *states = kept;
+        drop(states);
+        for i in changed {
+            announce(app, &alarms[i]);
+        }
+        alarms
+    }
+}
+
+/// Logs a state change and, with a webhook configured, posts it on its own task.
+fn announce(app: &App, alarm: &Alarm) {
+    let (name, queue) = (render::name(alarm), alarm.queue.name());
+    if alarm.firing() {
+        // info, not warn: drills and CI runs fill DLQs on purpose; `sqslite::alarms=warn` in
+        // SQSLITE_LOG silences transitions (README, Alarms).
+        let reason = render::reason(alarm);
+        tracing::info!(alarm = %name, queue = %queue, reason = %reason, "alarm fired");
+    } else {
+        tracing::info!(alarm = %name, queue = %queue, "alarm back to OK");
+    }
+    let cfg = &app.config.admin.alarms;
+    let Some(url) = cfg.webhook.clone() else {
+        return;
+    };
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let timeout = Duration::from_millis(cfg.webhook_timeout_ms);
+    let retries = cfg.webhook_retries;
+    // Serialized now: the task holds bytes, not the queue.
+    let body = serde_json::to_vec(alarm).unwrap_or_default();
+    runtime.spawn(post_webhook(url, name.to_string(), body, timeout, retries));
+}
+
+async fn post_webhook(url: String, name: String, body: Vec<u8>, timeout: Duration, retries: u32) {
+    let headers = [("content-type", "application/json")];
+    for attempt in 0..=retries {
+        match crate::http_client::request("POST", &url, &headers, body.clone(), timeout).await {
+            Ok(reply) if reply.ok() => return,
+            Ok(reply) => tracing::debug!(status = reply.status, %url, "webhook refused the alarm"),
+            Err(e) => tracing::debug!(error = %e, "webhook unreachable"),
+        }
+        if attempt < retries {
+            // Real time: the receiver's recovery has nothing to do with the server's clock.
+            tokio::time::sleep(Duration::from_millis(200 << attempt.min(6))).await;
+        }
+    }
+    tracing::warn!(%url, alarm = %name, "webhook gave up after {} attempts", retries + 1);
+}
