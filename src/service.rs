@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
@@ -47,7 +47,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
     };
     let mut response = match (&origin, req.method()) {
         (Some(_), &Method::OPTIONS) => {
-            let mut r = Response::new(Full::new(Bytes::new()));
+            let mut r = Response::new(Bytes::new().into());
             *r.status_mut() = StatusCode::NO_CONTENT;
             guard::preflight(r.headers_mut(), req.headers());
             r
@@ -267,7 +267,7 @@ async fn collect_body(body: Incoming, headers: &hyper::HeaderMap) -> Option<Byte
 }
 
 pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {
-    let mut response = Response::new(Full::new(Bytes::from(body.to_owned())));
+    let mut response = Response::new(Bytes::from(body.to_owned()).into());
     *response.status_mut() = status;
     response
         .headers_mut()

@@ -14,7 +14,7 @@ pub mod ui;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
@@ -24,6 +24,7 @@ use serde_json::{json, Value};
 use crate::app::App;
 use crate::faults::FaultSpec;
 use crate::protocol::HttpResponse;
+use crate::server::body::{Body, ChunkWriter};
 
 const MAX_ADMIN_BODY: usize = 64 * 1024;
 
@@ -55,7 +56,11 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
                 "metrics are off (--metrics off, or --no-admin without --metrics on)",
             ));
         }
-        return text(app.metrics.render(&app));
+        return streamed("text/plain; version=0.0.4; charset=utf-8", move |out| {
+            app.metrics
+                .write(&app, out)
+                .map_err(|_| std::io::Error::other("the client went away"))
+        });
     }
     if !app.config.admin.enabled {
         return error(&Problem::not_found(
@@ -124,7 +129,11 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         (&Method::POST, ["_sqslite", "snapshot"]) => snapshot::snapshot(app.clone(), &body).await,
         (&Method::GET, ["_sqslite", "advice"]) => Ok(advice::advice(&app, host.as_deref())),
         (&Method::GET, ["_sqslite", "alarms"]) => {
-            Ok(ok(&json!({"alarms": app.alarms.evaluate(&app, app.now())})))
+            let app = app.clone();
+            Ok(streamed("application/json", move |out| {
+                let alarms = app.alarms.evaluate(&app, app.now());
+                crate::alarms::render::write_json(&alarms, out)
+            }))
         }
         _ => Err(Problem::not_found(format!(
             "no admin route {method} {path}; see the README's Game days section"
@@ -263,16 +272,20 @@ pub fn error_response(status: StatusCode, message: &str) -> HttpResponse {
     respond(status, &json!({"error": message}))
 }
 
-fn text(body: String) -> HttpResponse {
-    with_type(
-        StatusCode::OK,
-        "text/plain; version=0.0.4; charset=utf-8",
-        Bytes::from(body),
-    )
+/// 200 with a body `produce` writes while it is sent (see [`crate::server::body`]).
+fn streamed(
+    content_type: &'static str,
+    produce: impl FnOnce(&mut ChunkWriter) -> std::io::Result<()> + Send + 'static,
+) -> HttpResponse {
+    let mut response = Response::new(Body::stream(produce));
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
 }
 
 fn with_type(status: StatusCode, content_type: &'static str, body: Bytes) -> HttpResponse {
-    let mut response = Response::new(Full::new(body));
+    let mut response = Response::new(body.into());
     *response.status_mut() = status;
     response
         .headers_mut()

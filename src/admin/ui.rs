@@ -2,7 +2,6 @@
 //! the binary (no CDN, no build step), which read and act only through the admin API.
 
 use bytes::Bytes;
-use http_body_util::Full;
 use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE, LOCATION};
 use hyper::{Response, StatusCode};
 
@@ -37,7 +36,7 @@ fn asset(path: &str) -> Option<(&'static str, &'static str)> {
 /// The file at `path`, if it is one of the dashboard's.
 pub fn serve(path: &str) -> Option<HttpResponse> {
     let (body, content_type) = asset(path)?;
-    let mut response = Response::new(Full::new(Bytes::from_static(body.as_bytes())));
+    let mut response = Response::new(Bytes::from_static(body.as_bytes()).into());
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
@@ -61,7 +60,7 @@ pub fn wants_dashboard(method: &hyper::Method, uri: &hyper::Uri, accept: Option<
 }
 
 pub fn redirect() -> HttpResponse {
-    let mut response = Response::new(Full::new(Bytes::new()));
+    let mut response = Response::new(Bytes::new().into());
     *response.status_mut() = StatusCode::FOUND;
     response
         .headers_mut()

@@ -78,6 +78,8 @@ impl Memory {
 #[derive(Debug, Clone)]
 pub struct Alarm {
     queue: Arc<Queue>,
+    /// Where its queue is in the list evaluated (by name when evaluated for reading).
+    rank: usize,
     reading: Reading,
     memory: Memory,
 }
@@ -155,7 +157,7 @@ impl Alarms {
     pub fn tick(&self, app: &App, now: Millis) -> Option<Millis> {
         let due = self.next_due.load(Ordering::Relaxed);
         if self.stale.swap(false, Ordering::Relaxed) || (due != 0 && now >= due) {
-            self.update(app, now);
+            self.update(app, &app.registry.all(), now);
         }
         match self.next_due.load(Ordering::Relaxed) {
             0 => None,
@@ -165,14 +167,22 @@ impl Alarms {
 
     /// Brings every alarm up to `now` and returns them all, by name.
     pub fn evaluate(&self, app: &App, now: Millis) -> Vec<Alarm> {
-        let mut alarms = self.update(app, now);
-        alarms.sort_unstable_by(render::by_name);
+        let mut queues = app.registry.all();
+        render::order_by_name(&mut queues);
+        self.evaluate_ordered(app, &queues, now)
+    }
+
+    /// [`Alarms::evaluate`] over every queue, given in [`render::order_by_name`]'s order
+    /// (a scrape lists its other series in the same order).
+    pub fn evaluate_ordered(&self, app: &App, queues: &[Arc<Queue>], now: Millis) -> Vec<Alarm> {
+        let mut alarms = self.update(app, queues, now);
+        alarms.sort_unstable_by_key(|a| (render::kind_rank(a.kind()), a.rank));
         alarms
     }
 
     /// Brings every alarm up to `now`, announces the changes and returns them all, by uid.
-    fn update(&self, app: &App, now: Millis) -> Vec<Alarm> {
-        let (readings, next) = read::read_queues(app, &app.config.admin.alarms, now);
+    fn update(&self, app: &App, queues: &[Arc<Queue>], now: Millis) -> Vec<Alarm> {
+        let (readings, next) = read::read_queues(queues, &app.config.admin.alarms, now);
         self.next_due.store(next.unwrap_or(0), Ordering::Relaxed);
         let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
         let old = std::mem::take(&mut *states);
@@ -180,7 +190,8 @@ impl Alarms {
         let mut kept = Vec::with_capacity(readings.len());
         let mut alarms = Vec::with_capacity(readings.len());
         let mut changed = Vec::new();
-        for (queue, reading) in readings {
+        for (rank, reading) in readings {
+            let queue = queues[rank].clone();
             let key = (queue.uid, reading.kind);
             // Both sides are sorted by key: memories of alarms that are gone are skipped.
             while old.next_if(|m| m.key() < key).is_some() {}
@@ -204,6 +215,7 @@ impl Alarms {
             kept.push(memory);
             alarms.push(Alarm {
                 queue,
+                rank,
                 reading,
                 memory,
             });

@@ -1,16 +1,34 @@
 //! The per-queue series of `/metrics`, read from each queue under its lock (held only for
 //! the copy) and written straight as Prometheus text.
 
+use std::fmt;
 use std::sync::Arc;
 
-use crate::app::App;
 use crate::clock::Millis;
 use crate::engine::queue::Queue;
+use crate::metrics::escape;
 
 /// One queue's numbers, copied out under its lock so the text is written without it.
 struct QueueReading {
     queue: Arc<Queue>,
-    values: [f64; QUEUE_SERIES.len()],
+    values: [Value; QUEUE_SERIES.len()],
+}
+
+/// A sample: counts are integers, written with `itoa`; only the average size may not be.
+#[derive(Clone, Copy)]
+enum Value {
+    Int(u64),
+    Float(f64),
+}
+
+impl Value {
+    fn write(self, out: &mut impl fmt::Write, digits: &mut itoa::Buffer) -> fmt::Result {
+        match self {
+            Value::Int(n) => out.write_str(digits.format(n)),
+            // As the Prometheus encoder wrote it (`Display`: "2.5", never an exponent).
+            Value::Float(x) => write!(out, "{x}"),
+        }
+    }
 }
 
 /// Queue series: (name, help, type), in the order of [`QueueReading::values`].
@@ -83,71 +101,100 @@ fn read_queue(q: Arc<Queue>, now: Millis) -> QueueReading {
         )
     };
     let age_s = oldest.map_or(0, |t| now.saturating_sub(t) / 1000);
-    let avg = if stats.sent == 0 {
-        0.0
-    } else {
-        stats.sent_bytes as f64 / stats.sent as f64
+    let avg = match stats.sent {
+        0 => Value::Int(0),
+        n if stats.sent_bytes % n == 0 => Value::Int(stats.sent_bytes / n),
+        n => Value::Float(stats.sent_bytes as f64 / n as f64),
     };
     let values = [
-        counts[0] as f64,
-        counts[1] as f64,
-        counts[2] as f64,
-        age_s as f64,
+        Value::Int(counts[0] as u64),
+        Value::Int(counts[1] as u64),
+        Value::Int(counts[2] as u64),
+        Value::Int(age_s),
         avg,
-        stats.sent as f64,
-        stats.received as f64,
-        stats.deleted as f64,
-        stats.empty_receives as f64,
-        stats.dead_lettered as f64,
-        q.waiting() as f64,
+        Value::Int(stats.sent),
+        Value::Int(stats.received),
+        Value::Int(stats.deleted),
+        Value::Int(stats.empty_receives),
+        Value::Int(stats.dead_lettered),
+        Value::Int(q.waiting() as u64),
     ];
     QueueReading { queue: q, values }
 }
 
 /// Every queue's series as Prometheus text, written directly: with 10,000 queues a registry
 /// built per scrape (label hashing, one protobuf message per series) took ~300 ms. Each
-/// queue's lock is held only while its numbers are copied.
-pub(super) fn write_series(app: &App, out: &mut String) {
-    use std::fmt::Write as _;
-    let now = app.now();
-    let mut readings: Vec<QueueReading> = app
-        .registry
-        .all()
-        .into_iter()
-        .map(|q| read_queue(q, now))
-        .collect();
-    if readings.is_empty() {
-        return;
+/// queue's lock is held only while its numbers are copied. A queue's label set is escaped
+/// and written once, then copied into each of its 11 lines (110,000 lines for 10,000
+/// queues, 12 MB, written with no formatting machinery).
+pub(super) fn write_series(
+    all: &[Arc<Queue>],
+    now: Millis,
+    out: &mut impl fmt::Write,
+) -> fmt::Result {
+    if all.is_empty() {
+        return Ok(());
     }
-    // The order the Prometheus encoder used: labels account, queue, region.
-    readings.sort_unstable_by(|a, b| {
-        let (a, b) = (&a.queue.key, &b.queue.key);
-        (&a.account, &a.name, &a.region).cmp(&(&b.account, &b.name, &b.region))
-    });
+    let readings: Vec<QueueReading> = all.iter().map(|q| read_queue(q.clone(), now)).collect();
+    let mut labels = String::with_capacity(readings.len() * 64);
+    let mut ends = Vec::with_capacity(readings.len());
+    for r in &readings {
+        let k = &r.queue.key;
+        for (part, value) in [
+            ("{account=\"", &k.account),
+            ("\",queue=\"", &k.name),
+            ("\",region=\"", &k.region),
+        ] {
+            labels.push_str(part);
+            labels.push_str(&escape(value));
+        }
+        labels.push_str("\"} ");
+        ends.push(labels.len());
+    }
+    let mut digits = itoa::Buffer::new();
     for (i, (name, help, kind)) in QUEUE_SERIES.iter().enumerate() {
-        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
-        for r in &readings {
-            let k = &r.queue.key;
-            let _ = writeln!(
-                out,
-                "{name}{{account=\"{}\",queue=\"{}\",region=\"{}\"}} {}",
-                escape(&k.account),
-                escape(&k.name),
-                escape(&k.region),
-                r.values[i]
-            );
+        for part in [
+            "# HELP ",
+            name,
+            " ",
+            help,
+            "\n# TYPE ",
+            name,
+            " ",
+            kind,
+            "\n",
+        ] {
+            out.write_str(part)?;
+        }
+        let mut start = 0;
+        for (r, &end) in readings.iter().zip(&ends) {
+            out.write_str(name)?;
+            out.write_str(&labels[start..end])?;
+            r.values[i].write(out, &mut digits)?;
+            out.write_char('\n')?;
+            start = end;
         }
     }
+    Ok(())
 }
 
-/// Label values escaped as the text format asks (queue names cannot need it; be safe).
-fn escape(v: &str) -> std::borrow::Cow<'_, str> {
-    if v.bytes().any(|b| matches!(b, b'\\' | b'"' | b'\n')) {
-        v.replace('\\', "\\\\")
-            .replace('"', "\\\"")
-            .replace('\n', "\\n")
-            .into()
-    } else {
-        v.into()
+#[cfg(test)]
+mod tests {
+    use super::Value;
+
+    #[test]
+    fn samples_read_as_the_prometheus_encoder_wrote_them() {
+        let mut digits = itoa::Buffer::new();
+        let mut out = String::new();
+        for v in [
+            Value::Int(0),
+            Value::Int(u64::MAX),
+            Value::Float(5.5),
+            Value::Float(0.25),
+        ] {
+            v.write(&mut out, &mut digits).unwrap();
+            out.push(' ');
+        }
+        assert_eq!(out, "0 18446744073709551615 5.5 0.25 ");
     }
 }

@@ -11,7 +11,6 @@ pub mod xml;
 use crate::error::{ErrorKind, Fault, SqsError, SqsResult};
 use bytes::Bytes;
 pub use context::Context;
-use http_body_util::Full;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use hyper::{Method, Response, StatusCode};
 pub use query::Params;
@@ -144,7 +143,7 @@ pub fn query_params<'a>(
 /// large messages stay well below it.
 const LARGE_FORM_BYTES: usize = 256 * 1024;
 
-pub type HttpResponse = Response<Full<Bytes>>;
+pub type HttpResponse = Response<crate::server::body::Body>;
 
 /// SQS's answer to a request at a queue URL that names no action: 404 and this one element,
 /// XML even for a client that accepts JSON [aws-recorded].
@@ -249,7 +248,7 @@ fn respond(
     request_id: &str,
     body: Vec<u8>,
 ) -> HttpResponse {
-    let mut response = Response::new(Full::new(Bytes::from(body)));
+    let mut response = Response::new(Bytes::from(body).into());
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));

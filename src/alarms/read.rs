@@ -1,0 +1,153 @@
+//! Reading every queue's alarm conditions: one short lock per queue to copy a few numbers,
+//! then the conditions worked out with no lock held.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashSet;
+
+use super::{Kind, Reading};
+use crate::admin::settings::AlarmConfig;
+use crate::clock::Millis;
+use crate::engine::arn;
+use crate::engine::queue::Queue;
+
+/// What an evaluation copies out of one queue under its lock.
+struct Numbers {
+    depth: usize,
+    /// Visible plus in flight.
+    work: usize,
+    oldest: Option<Millis>,
+    last_delete: Option<Millis>,
+    max_receives: Option<u32>,
+    /// The RedrivePolicy's target, copied so it can be resolved without the lock.
+    target: Option<String>,
+}
+
+fn numbers(q: &Queue, now: Millis) -> Numbers {
+    let s = q.lock(now);
+    let policy = s.attributes.redrive_policy.as_ref();
+    Numbers {
+        depth: s.store.len(),
+        work: s.store.visible() + s.store.in_flight(),
+        oldest: s.store.oldest_enqueued_at(),
+        last_delete: s.stats.last_delete_at,
+        max_receives: policy.map(|p| p.max_receive_count),
+        target: policy.map(|p| p.dead_letter_target_arn.clone()),
+    }
+}
+
+/// Readings by `(uid, kind)`, each with the index of its queue in the caller's list.
+pub(super) type Readings = Vec<(usize, Reading)>;
+
+/// Every alarm condition of every queue in `queues`, sorted by `(uid, kind)`, and the
+/// earliest instant one could start firing.
+pub(super) fn read_queues(
+    queues: &[Arc<Queue>],
+    cfg: &AlarmConfig,
+    now: Millis,
+) -> (Readings, Option<Millis>) {
+    let mut by_uid: Vec<usize> = (0..queues.len()).collect();
+    by_uid.sort_unstable_by_key(|&i| queues[i].uid);
+    let copied: Vec<Numbers> = by_uid.iter().map(|&i| numbers(&queues[i], now)).collect();
+    let targets: FxHashSet<(&str, &str, &str)> = copied
+        .iter()
+        .filter_map(|n| arn::parse_ref(n.target.as_deref()?))
+        .map(|k| (k.region, k.account, k.name))
+        .collect();
+    let dead_letter_queue = |q: &Queue| {
+        let k = &q.key;
+        targets.contains(&(k.region.as_str(), k.account.as_str(), k.name.as_str()))
+    };
+    let mut out = Vec::with_capacity(queues.len() * 3);
+    let mut next: Option<Millis> = None;
+    for (&i, n) in by_uid.iter().zip(&copied) {
+        let q = &queues[i];
+        if dead_letter_queue(q) {
+            out.push((i, dlq_depth(n)));
+            continue;
+        }
+        out.push((i, receive_count(q, n.max_receives, cfg, now)));
+        let (stall, due) = stall(n, cfg, now);
+        out.push((i, stall));
+        let (age, age_due) = oldest_message_age(n, cfg, now);
+        out.extend(age.map(|r| (i, r)));
+        for t in [due, age_due].into_iter().flatten() {
+            next = Some(next.map_or(t, |n| n.min(t)));
+        }
+    }
+    (out, next)
+}
+
+fn dlq_depth(n: &Numbers) -> Reading {
+    Reading {
+        kind: Kind::DlqDepth,
+        firing: n.depth > 0,
+        value: n.depth as u64,
+        threshold: 0,
+        work: 0,
+    }
+}
+
+/// Work waiting and no DeleteMessage for `stall_seconds`; and when it would start firing.
+fn stall(n: &Numbers, cfg: &AlarmConfig, now: Millis) -> (Reading, Option<Millis>) {
+    let stall_ms = cfg.stall_seconds.saturating_mul(1000);
+    let since = n.last_delete.unwrap_or(0).max(n.oldest.unwrap_or(now));
+    let idle = if n.work > 0 {
+        now.saturating_sub(since)
+    } else {
+        0
+    };
+    let due = (n.work > 0 && idle < stall_ms).then(|| since.saturating_add(stall_ms));
+    let reading = Reading {
+        kind: Kind::Stall,
+        firing: n.work > 0 && idle >= stall_ms,
+        value: idle / 1000,
+        threshold: cfg.stall_seconds,
+        work: n.work as u64,
+    };
+    (reading, due)
+}
+
+/// The oldest message older than `max_age_seconds` (no alarm when that is 0); and when it
+/// would start firing.
+fn oldest_message_age(
+    n: &Numbers,
+    cfg: &AlarmConfig,
+    now: Millis,
+) -> (Option<Reading>, Option<Millis>) {
+    let age_ms = cfg.max_age_seconds.saturating_mul(1000);
+    if age_ms == 0 {
+        return (None, None);
+    }
+    let age = n.oldest.map_or(0, |t| now.saturating_sub(t));
+    let due = n
+        .oldest
+        .filter(|_| age < age_ms)
+        .map(|t| t.saturating_add(age_ms));
+    let reading = Reading {
+        kind: Kind::OldestMessageAge,
+        firing: n.oldest.is_some() && age >= age_ms,
+        value: age / 1000,
+        threshold: cfg.max_age_seconds,
+        work: 0,
+    };
+    (Some(reading), due)
+}
+
+/// A message received N times: paged before it is dead-lettered (N defaults to the queue's
+/// maxReceiveCount - 1), or while it loops on a queue without a dead-letter queue (N = 5).
+fn receive_count(q: &Queue, max_receives: Option<u32>, cfg: &AlarmConfig, now: Millis) -> Reading {
+    let threshold = cfg
+        .receive_count
+        .or(max_receives.map(|m| m.saturating_sub(1)))
+        .unwrap_or(5)
+        .max(1);
+    let most = q.receive_count_reaching(threshold, now);
+    Reading {
+        kind: Kind::ReceiveCount,
+        firing: most.is_some(),
+        value: u64::from(most.unwrap_or(0)),
+        threshold: u64::from(threshold),
+        work: 0,
+    }
+}
