@@ -93,7 +93,17 @@ pub async fn run(rows: &mut Vec<Row>, args: &Args, reference: SocketAddr, secs: 
             "ms",
         ),
         (format!("{n} queues: /metrics scrape"), m.metrics_ms, "ms"),
+        (
+            format!("{n} queues: /metrics scrape, server CPU"),
+            m.metrics_cpu_ms,
+            "ms",
+        ),
         (format!("{n} queues: alarm evaluation"), m.alarms_ms, "ms"),
+        (
+            format!("{n} queues: alarm evaluation, server CPU"),
+            m.alarms_cpu_ms,
+            "ms",
+        ),
     ] {
         emit(rows, Row::figure(&name, value, unit));
     }

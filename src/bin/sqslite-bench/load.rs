@@ -69,6 +69,25 @@ impl Conn {
             Err(_) => (0, Bytes::new()),
         }
     }
+
+    /// Sends one request and reads its body frame by frame without keeping it: the time a
+    /// large answer (a 12 MB scrape) takes is then the server's and the socket's, not the
+    /// client's copying. Returns (status, body bytes).
+    pub async fn drain(&mut self, req: Request<Body>) -> (u16, usize) {
+        if self.sender.ready().await.is_err() {
+            return (0, 0);
+        }
+        let Ok(res) = self.sender.send_request(req).await else {
+            return (0, 0);
+        };
+        let status = res.status().as_u16();
+        let mut body = res.into_body();
+        let mut len = 0;
+        while let Some(Ok(frame)) = body.frame().await {
+            len += frame.data_ref().map_or(0, Bytes::len);
+        }
+        (status, len)
+    }
 }
 
 /// Builds an SQS request from input already written as JSON text (cheap for JSON).
