@@ -195,7 +195,7 @@ fn processing_families(all: &[Arc<Queue>], now: Millis) -> Vec<prometheus::proto
     // histograms were 45 MB of a 50 MB scrape. The window is not cloned (2 KiB a queue).
     let queues = all.iter().filter_map(|q| {
         let state = q.lock(now);
-        let p = &state.processing;
+        let p = state.processing();
         if p.deleted.count() == 0 && p.extended.count() == 0 {
             return None;
         }

@@ -106,7 +106,7 @@ pub fn authorize(ctx: &Context, queue: &Queue) -> SqsResult<()> {
     };
     let decision = policy::evaluate(
         queue.policy().as_deref(),
-        &queue.arn,
+        &queue.arn(),
         &queue.key.account,
         caller,
         ctx.operation,
@@ -127,7 +127,8 @@ pub fn authorize(ctx: &Context, queue: &Queue) -> SqsResult<()> {
         ErrorKind::AccessDenied,
         format!(
             "User: {} is not authorized to perform: {action} on resource: {} {why}",
-            principal.arn, queue.arn
+            principal.arn,
+            queue.arn()
         ),
     ))
 }

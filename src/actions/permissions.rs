@@ -25,7 +25,7 @@ pub async fn add_permission(input: AddPermission, app: &App, ctx: &Context) -> S
     queue.edit_policy(now, |current| {
         policy::add(
             current,
-            &queue.arn,
+            &queue.arn(),
             &input.label,
             &input.aws_account_ids,
             &input.actions,
@@ -45,6 +45,6 @@ pub async fn remove_permission(input: RemovePermission, app: &App, ctx: &Context
     let queue = queue(app, ctx, &input.queue_url)?;
     let now = app.now();
     queue.edit_policy(now, |current| {
-        policy::remove(current, &queue.arn, &input.label)
+        policy::remove(current, &queue.arn(), &input.label)
     })
 }

@@ -31,7 +31,7 @@ pub async fn list_dead_letter_source_queues(
     ctx: &Context,
 ) -> SqsResult<SourceQueuesOutput> {
     let dlq = queue(app, ctx, &input.queue_url)?;
-    let sources = app.registry.dead_letter_sources(&dlq.arn, app.now());
+    let sources = app.registry.dead_letter_sources(&dlq.arn(), app.now());
     let (page, next_token) = paginate(&sources, input.max_results, input.next_token.as_deref())?;
     Ok(SourceQueuesOutput {
         queue_urls: page.iter().map(|q| ctx.queue_url(&q.key)).collect(),

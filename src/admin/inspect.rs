@@ -44,7 +44,7 @@ pub fn find(app: &App, name: &str, params: &[(String, String)]) -> Result<Arc<Qu
 fn summary(app: &App, q: &Queue, now: Millis) -> Value {
     let sources: Vec<String> = app
         .registry
-        .dead_letter_sources(&q.arn, now)
+        .dead_letter_sources(&q.arn(), now)
         .iter()
         .map(|s| s.key.name.clone())
         .collect();
@@ -64,12 +64,12 @@ fn summary(app: &App, q: &Queue, now: Millis) -> Value {
         .map(|(k, v)| (k.to_owned(), Value::String(v)))
         .collect();
     let st = &state.stats;
-    let pr = &state.processing;
+    let pr = state.processing();
     json!({
         "name": q.key.name,
         "region": q.key.region,
         "account": q.key.account,
-        "arn": q.arn,
+        "arn": q.arn(),
         "fifo": q.fifo,
         "visible": s.visible(),
         "in_flight": s.in_flight(),

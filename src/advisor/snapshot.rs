@@ -28,7 +28,7 @@ fn view(q: &Queue, endpoint: &str, now: Millis) -> QueueView {
     let a = &state.attributes;
     QueueView {
         name: q.key.name.clone(),
-        arn: q.arn.clone(),
+        arn: q.arn(),
         url: format!("{endpoint}/{}/{}", q.key.account, q.key.name),
         fifo: q.fifo,
         visibility_timeout: a.visibility_timeout,
@@ -40,9 +40,9 @@ fn view(q: &Queue, endpoint: &str, now: Millis) -> QueueView {
         redrive_allow: a.redrive_allow_policy.clone(),
         messages: state.store.len() as u64,
         received: state.stats.received,
-        processing: state.processing.deleted.summary(),
-        extended: state.processing.extended.count(),
-        redelivered_then_deleted: state.processing.redelivered_then_deleted,
+        processing: state.processing().deleted.summary(),
+        extended: state.processing().extended.count(),
+        redelivered_then_deleted: state.processing().redelivered_then_deleted,
     }
 }
 

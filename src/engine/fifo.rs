@@ -27,8 +27,14 @@ pub struct Original {
 /// alone and by its group and id, so a change of DeduplicationScope judges every later send
 /// against the whole window under the new scope. (AWS documents no rule for a scope change;
 /// this is the reading in which a setting applies "from then on".)
+///
+/// Standard queues and idle FIFO queues hold none: the window is boxed on the first send
+/// it remembers (8 bytes a queue instead of 128).
 #[derive(Debug, Default)]
-pub struct Dedup {
+pub struct Dedup(Option<Box<Window>>);
+
+#[derive(Debug, Default)]
+struct Window {
     by_id: HashMap<String, (Original, Millis)>,
     by_group: HashMap<String, (Original, Millis)>,
     /// `(until, id, group key)`, oldest first for cheap expiry.
@@ -48,7 +54,33 @@ impl Dedup {
         scope: DeduplicationScope,
         now: Millis,
     ) -> Option<Original> {
-        self.expire(now);
+        let window = self.0.as_mut()?;
+        window.expire(now);
+        if window.order.is_empty() {
+            self.0 = None;
+            return None;
+        }
+        window.check(group, id, scope)
+    }
+
+    pub fn record(&mut self, group: &str, id: String, original: Original, now: Millis) {
+        self.0
+            .get_or_insert_with(Box::default)
+            .record(group, id, original, now);
+    }
+
+    /// Every remembered send, oldest first, as the records that remember it again.
+    pub fn entries(&self, queue: u64) -> impl Iterator<Item = crate::engine::mutation::Dedup<'_>> {
+        self.0.iter().flat_map(move |w| w.entries(queue))
+    }
+
+    pub fn clear(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Window {
+    fn check(&self, group: &str, id: &str, scope: DeduplicationScope) -> Option<Original> {
         let found = match scope {
             DeduplicationScope::Queue => self.by_id.get(id),
             DeduplicationScope::MessageGroup => self.by_group.get(&group_key(group, id)),
@@ -56,7 +88,7 @@ impl Dedup {
         found.map(|(o, _)| *o)
     }
 
-    pub fn record(&mut self, group: &str, id: String, original: Original, now: Millis) {
+    fn record(&mut self, group: &str, id: String, original: Original, now: Millis) {
         let until = now.saturating_add(WINDOW_MS);
         let key = group_key(group, &id);
         self.by_group.insert(key.clone(), (original, until));
@@ -65,8 +97,7 @@ impl Dedup {
         self.order.push_back((until, id, key));
     }
 
-    /// Every remembered send, oldest first, as the records that remember it again.
-    pub fn entries(&self, queue: u64) -> impl Iterator<Item = crate::engine::mutation::Dedup<'_>> {
+    fn entries(&self, queue: u64) -> impl Iterator<Item = crate::engine::mutation::Dedup<'_>> {
         self.order.iter().filter_map(move |(until, id, key)| {
             let (original, _) = self.by_group.get(key)?;
             let group = key.split('\u{0}').next().unwrap_or_default();
@@ -79,12 +110,6 @@ impl Dedup {
                 at: until.saturating_sub(WINDOW_MS),
             })
         })
-    }
-
-    pub fn clear(&mut self) {
-        self.by_id.clear();
-        self.by_group.clear();
-        self.order.clear();
     }
 
     fn expire(&mut self, now: Millis) {
@@ -105,21 +130,30 @@ impl Dedup {
     }
 }
 
-/// What a receive with a ReceiveRequestAttemptId returned: `(seq, receive number)` pairs.
+/// What a receive with a ReceiveRequestAttemptId returned: `(seq, receive number)` pairs,
+/// boxed on the first such receive (most queues never see one).
 #[derive(Debug, Default)]
 pub struct Attempts {
-    seen: HashMap<String, (Millis, Vec<(u64, u32)>)>,
+    seen: Option<Box<Seen>>,
 }
+
+type Seen = HashMap<String, (Millis, Vec<(u64, u32)>)>;
 
 impl Attempts {
     pub fn get(&mut self, id: &str, now: Millis) -> Option<Vec<(u64, u32)>> {
-        self.seen.retain(|_, (until, _)| *until > now);
-        self.seen.get(id).map(|(_, v)| v.clone())
+        let seen = self.seen.as_mut()?;
+        seen.retain(|_, (until, _)| *until > now);
+        if seen.is_empty() {
+            self.seen = None;
+            return None;
+        }
+        seen.get(id).map(|(_, v)| v.clone())
     }
 
     /// Remembers what the receive `id` made at `at` delivered, for the window after `at`.
     pub fn record(&mut self, id: String, delivered: Vec<(u64, u32)>, at: Millis) {
         self.seen
+            .get_or_insert_with(Box::default)
             .insert(id, (at.saturating_add(WINDOW_MS), delivered));
     }
 
@@ -128,14 +162,17 @@ impl Attempts {
         &self,
         queue: u64,
     ) -> impl Iterator<Item = crate::engine::mutation::Attempt<'_>> {
-        self.seen.iter().map(
-            move |(id, (until, delivered))| crate::engine::mutation::Attempt {
-                queue,
-                id,
-                delivered,
-                at: until.saturating_sub(WINDOW_MS),
-            },
-        )
+        self.seen
+            .iter()
+            .flat_map(|seen| seen.iter())
+            .map(
+                move |(id, (until, delivered))| crate::engine::mutation::Attempt {
+                    queue,
+                    id,
+                    delivered,
+                    at: until.saturating_sub(WINDOW_MS),
+                },
+            )
     }
 }
 

@@ -23,8 +23,13 @@ pub struct Group {
     ticket: Option<u64>,
 }
 
+/// A queue's groups; boxed on the first message with a MessageGroupId, so the many queues
+/// that never see one carry 8 bytes instead of 64.
 #[derive(Debug, Default)]
-pub struct Groups {
+pub struct Groups(Option<Box<Table>>);
+
+#[derive(Debug, Default)]
+struct Table {
     map: HashMap<Arc<str>, Group, FxBuildHasher>,
     /// Receivable FIFO groups by ticket: earliest available first.
     receivable: BTreeMap<u64, Arc<str>>,
@@ -33,18 +38,76 @@ pub struct Groups {
 
 impl Groups {
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.0.as_ref().is_none_or(|t| t.is_empty())
     }
 
     pub fn get(&self, group: &str) -> Option<&Group> {
-        self.map.get(group)
+        self.0.as_ref()?.get(group)
     }
 
     pub fn get_mut(&mut self, group: &str) -> Option<&mut Group> {
-        self.map.get_mut(group)
+        self.0.as_mut()?.get_mut(group)
     }
 
     pub fn add(&mut self, group: &Arc<str>, seq: u64) {
+        self.0.get_or_insert_with(Box::default).add(group, seq);
+    }
+
+    /// Takes `seq` out of its group; forgets the group once it is empty.
+    pub fn remove(&mut self, group: &str, seq: u64) {
+        if let Some(t) = self.0.as_mut() {
+            t.remove(group, seq);
+        }
+    }
+
+    pub fn head(&self, group: &str) -> Option<u64> {
+        self.0.as_ref()?.head(group)
+    }
+
+    /// The member after `seq` in send order.
+    pub fn next(&self, group: &str, seq: u64) -> Option<u64> {
+        self.0.as_ref()?.next(group, seq)
+    }
+
+    /// Files the group as receivable (keeping its place if it already was) or not.
+    pub fn set_receivable(&mut self, group: &str, receivable: bool) {
+        if let Some(t) = self.0.as_mut() {
+            t.set_receivable(group, receivable);
+        }
+    }
+
+    /// The ticket the next group to become receivable will draw: a receive notes it first and
+    /// serves only groups ahead of it, so a group it re-files (VisibilityTimeout 0) waits.
+    pub fn mark(&self) -> u64 {
+        self.0.as_ref().map_or(0, |t| t.next_ticket)
+    }
+
+    /// The first receivable group at or after ticket `from` and before `until`.
+    pub fn next_receivable(&self, from: u64, until: u64) -> Option<(u64, Arc<str>)> {
+        self.0.as_ref()?.next_receivable(from, until)
+    }
+
+    /// How many FIFO groups have a visible head right now.
+    pub fn receivable_count(&self) -> usize {
+        self.0.as_ref().map_or(0, |t| t.receivable.len())
+    }
+}
+
+/// The groups themselves, behind [`Groups`]' box.
+impl Table {
+    fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    fn get(&self, group: &str) -> Option<&Group> {
+        self.map.get(group)
+    }
+
+    fn get_mut(&mut self, group: &str) -> Option<&mut Group> {
+        self.map.get_mut(group)
+    }
+
+    fn add(&mut self, group: &Arc<str>, seq: u64) {
         self.map
             .entry(group.clone())
             .or_default()
@@ -52,8 +115,7 @@ impl Groups {
             .insert(seq);
     }
 
-    /// Takes `seq` out of its group; forgets the group once it is empty.
-    pub fn remove(&mut self, group: &str, seq: u64) {
+    fn remove(&mut self, group: &str, seq: u64) {
         let Some(g) = self.map.get_mut(group) else {
             return;
         };
@@ -66,18 +128,16 @@ impl Groups {
         }
     }
 
-    pub fn head(&self, group: &str) -> Option<u64> {
+    fn head(&self, group: &str) -> Option<u64> {
         self.map.get(group)?.members.first().copied()
     }
 
-    /// The member after `seq` in send order.
-    pub fn next(&self, group: &str, seq: u64) -> Option<u64> {
+    fn next(&self, group: &str, seq: u64) -> Option<u64> {
         let g = self.map.get(group)?;
         g.members.range((Excluded(seq), Unbounded)).next().copied()
     }
 
-    /// Files the group as receivable (keeping its place if it already was) or not.
-    pub fn set_receivable(&mut self, group: &str, receivable: bool) {
+    fn set_receivable(&mut self, group: &str, receivable: bool) {
         let Some(g) = self.map.get_mut(group) else {
             return;
         };
@@ -99,23 +159,11 @@ impl Groups {
         }
     }
 
-    /// The ticket the next group to become receivable will draw: a receive notes it first and
-    /// serves only groups ahead of it, so a group it re-files (VisibilityTimeout 0) waits.
-    pub fn mark(&self) -> u64 {
-        self.next_ticket
-    }
-
-    /// The first receivable group at or after ticket `from` and before `until`.
-    pub fn next_receivable(&self, from: u64, until: u64) -> Option<(u64, Arc<str>)> {
+    fn next_receivable(&self, from: u64, until: u64) -> Option<(u64, Arc<str>)> {
         self.receivable
             .range(from..until)
             .next()
             .map(|(t, g)| (*t, g.clone()))
-    }
-
-    /// How many FIFO groups have a visible head right now.
-    pub fn receivable_count(&self) -> usize {
-        self.receivable.len()
     }
 }
 

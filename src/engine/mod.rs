@@ -239,7 +239,7 @@ impl Registry {
         let mut trial = queue.lock_mut(now).attributes.clone();
         trial.apply(map, false)?;
         if let (Some(policy), true) = (&trial.redrive_policy, map.contains_key("RedrivePolicy")) {
-            self.check_redrive(&queue.arn, queue.fifo, policy, now)?;
+            self.check_redrive(&queue.arn(), queue.fifo, policy, now)?;
         }
         queue.set_attributes(map, now)
     }
@@ -299,6 +299,7 @@ impl Registry {
                 .receive(q, p, now, |_| Disposition::Deliver)?
                 .0);
         };
+        let source_arn = q.arn();
         let (delivered, moved) = {
             let (mut source, mut target) = lock_pair(q, &dlq, now);
             let (delivered, dead) = source.receive(q, p, now, |m| {
@@ -310,7 +311,7 @@ impl Registry {
             })?;
             let moved = dead.len();
             for msg in dead {
-                target.accept_dead_letter(&dlq, msg, &q.arn, now);
+                target.accept_dead_letter(&dlq, msg, &source_arn, now);
             }
             (delivered, moved)
         };

@@ -40,6 +40,14 @@ pub struct Summary {
 }
 
 impl Latencies {
+    const EMPTY: Latencies = Latencies {
+        buckets: [0; BUCKETS_MS.len() + 1],
+        count: 0,
+        sum_ms: 0,
+        window: None,
+        next: 0,
+    };
+
     pub fn record(&mut self, ms: Millis) {
         let bucket = BUCKETS_MS
             .iter()
@@ -103,7 +111,9 @@ impl Latencies {
     }
 }
 
-/// What one queue's consumers were seen doing.
+/// What one queue's consumers were seen doing. A queue allocates its own on the first
+/// sample ([`crate::engine::queue::QueueState::processing`]); until then it reads
+/// [`Processing::none`] (300 bytes an idle queue does not carry).
 #[derive(Debug, Default, Clone)]
 pub struct Processing {
     /// Latest receive to DeleteMessage.
@@ -116,6 +126,16 @@ pub struct Processing {
 }
 
 impl Processing {
+    /// Nothing observed, shared by every queue that has no sample yet.
+    pub fn none() -> &'static Processing {
+        static NONE: Processing = Processing {
+            deleted: Latencies::EMPTY,
+            extended: Latencies::EMPTY,
+            redelivered_then_deleted: 0,
+        };
+        &NONE
+    }
+
     /// A message received `receive_count` times, last at `received_at`, deleted at `now`.
     pub fn on_delete(&mut self, received_at: Option<Millis>, receive_count: u32, now: Millis) {
         if let Some(at) = received_at {

@@ -27,7 +27,6 @@ pub const MAX_VISIBILITY_SECONDS: u32 = 43_200;
 #[derive(Debug)]
 pub struct Queue {
     pub key: QueueKey,
-    pub arn: String,
     pub uid: u64,
     pub fifo: bool,
     pub created_at: Millis,
@@ -74,8 +73,9 @@ pub struct QueueState {
     pub(crate) last_purge: Option<Millis>,
     pub(crate) store: Store,
     pub(crate) stats: Stats,
-    /// Observed receive-to-delete and receive-to-extension times, for the advisor.
-    pub(crate) processing: Processing,
+    /// Observed receive-to-delete and receive-to-extension times, for the advisor; boxed on
+    /// the first sample (read through [`QueueState::processing`]).
+    processing: Option<Box<Processing>>,
     pub(crate) dedup: Dedup,
     pub(crate) attempts: Attempts,
     pub(crate) fifo_counter: u64,
@@ -123,7 +123,6 @@ impl Queue {
     ) -> Self {
         let fifo = attributes.fifo_queue;
         Queue {
-            arn: key.arn(),
             key,
             uid,
             fifo,
@@ -139,7 +138,7 @@ impl Queue {
                 last_purge: None,
                 store: Store::new(fifo),
                 stats: Stats::default(),
-                processing: Processing::default(),
+                processing: None,
                 dedup: Dedup::default(),
                 attempts: Attempts::default(),
                 fifo_counter: 0,
@@ -162,6 +161,11 @@ impl Queue {
 
     pub fn name(&self) -> &str {
         &self.key.name
+    }
+
+    /// Written when asked for, not kept: 72 bytes a queue that few requests need.
+    pub fn arn(&self) -> String {
+        self.key.arn()
     }
 
     /// The Policy attribute, read without settling the messages (authorization needs no more).
@@ -384,7 +388,7 @@ impl Queue {
                 "LastModifiedTimestamp",
                 (state.last_modified / 1000).to_string(),
             ),
-            ("QueueArn", self.arn.clone()),
+            ("QueueArn", self.arn()),
         ];
         out.extend(state.attributes.render());
         out
@@ -392,6 +396,15 @@ impl Queue {
 }
 
 impl QueueState {
+    /// What the queue's consumers were seen doing (nothing yet on an idle queue).
+    pub fn processing(&self) -> &Processing {
+        self.processing.as_deref().unwrap_or(Processing::none())
+    }
+
+    fn processing_mut(&mut self) -> &mut Processing {
+        self.processing.get_or_insert_with(Box::default)
+    }
+
     pub fn settle(&mut self, now: Millis) {
         self.store.settle(now, self.retention_ms());
     }
@@ -438,7 +451,7 @@ impl QueueState {
         }
         let (received_at, receives) = (msg.last_received_at(), msg.receive_count);
         self.store.remove(h.seq);
-        self.processing.on_delete(received_at, receives, now);
+        self.processing_mut().on_delete(received_at, receives, now);
         q.emit(&Mutation::Removed {
             queue: q.uid,
             seq: h.seq,
@@ -501,7 +514,7 @@ impl QueueState {
             msg.last_receive_offset,
         );
         if seconds > 0 {
-            self.processing.on_extend(last_received_at, now);
+            self.processing_mut().on_extend(last_received_at, now);
         }
         self.store.set_visible_at(h.seq, until, now);
         q.emit(&Mutation::Delivery(Delivery {
