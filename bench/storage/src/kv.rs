@@ -148,7 +148,7 @@ pub fn durability<B: Backend>(dir: &Path, sizes: Sizes) -> Durability {
     drop(backend);
     out.after_sends = workload::disk_use(dir);
 
-    out.recovery = workload::recoveries(dir, sizes.warm_runs, || {
+    out.recovery = workload::recoveries(dir, sizes.runs, || {
         let (loaded, took) = workload::timed(|| B::load(dir, sizes.queued as usize));
         loaded.check(0, sizes.queued);
         took

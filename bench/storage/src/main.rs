@@ -116,7 +116,7 @@ fn parse() -> Options {
         sizes: Sizes {
             queued: if quick { 20_000 } else { 1_000_000 },
             deleted: 0,
-            warm_runs: if quick { 1 } else { 3 },
+            runs: if quick { 1 } else { 3 },
         },
     };
     let mut args = args.into_iter();
@@ -181,15 +181,18 @@ fn remove(o: &Options, dir: &Path) {
 
 /// The pipeline, round after round, each round running every store in turn: the disk's sync
 /// latency drifts with what else the machine does, and interleaving spreads that drift over
-/// all stores instead of charging it to one.
+/// all stores instead of charging it to one. Before each run, `sync(2)` writes back what
+/// earlier runs (or other processes) left dirty: on ext4 a journal commit would otherwise
+/// carry it inside the measured run's first fsyncs.
 fn pipelines(o: &Options, rows: &mut [(Store, Row)]) {
     for round in 1..=o.rounds {
-        for (store, row) in rows.iter_mut() {
-            for (policy, n) in [
-                (Policy::Interval, o.interval_messages),
-                (Policy::Always, o.always_messages),
-            ] {
+        for (policy, n) in [
+            (Policy::Interval, o.interval_messages),
+            (Policy::Always, o.always_messages),
+        ] {
+            for (store, row) in rows.iter_mut() {
                 let dir = fresh(o, *store, "pipeline");
+                rustix::fs::sync();
                 let rate = store.pipeline(&dir, policy, n);
                 println!(
                     "{:>6} pipeline {policy:?}, round {round}: {n} messages, {rate:.0} msg/s",

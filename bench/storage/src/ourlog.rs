@@ -74,13 +74,13 @@ pub fn durability(dir: &Path, sizes: Sizes) -> Durability {
         data.close();
         took
     };
-    out.recovery = workload::recoveries(dir, sizes.warm_runs, timed_recovery);
+    out.recovery = workload::recoveries(dir, sizes.runs, timed_recovery);
 
     let (data, loaded, _) = recover(dir, 0, n);
     compact(&data, &loaded);
     data.close();
     drop(loaded);
-    out.recovery_snapshot = Some(workload::recoveries(dir, sizes.warm_runs, timed_recovery));
+    out.recovery_snapshot = Some(workload::recoveries(dir, sizes.runs, timed_recovery));
 
     let data = open(dir, Policy::Interval, &mut Loaded::default());
     append_all(&data, (0..sizes.deleted).map(|seq| Rec::delete(seq).bytes));
