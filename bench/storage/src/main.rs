@@ -110,7 +110,8 @@ fn parse() -> Options {
         pipeline: true,
         durability: true,
         dir: std::env::temp_dir().join(format!("sqslite-storage-bench-{}", std::process::id())),
-        rounds: if quick { 1 } else { 3 },
+        // Four rounds: each store runs first once.
+        rounds: if quick { 1 } else { 4 },
         interval_messages: if quick { 20_000 } else { 100_000 },
         always_messages: if quick { 2_000 } else { 20_000 },
         sizes: Sizes {
@@ -190,7 +191,11 @@ fn pipelines(o: &Options, rows: &mut [(Store, Row)]) {
             (Policy::Interval, o.interval_messages),
             (Policy::Always, o.always_messages),
         ] {
-            for (store, row) in rows.iter_mut() {
+            // Each round starts with another store, so no store always runs first after the
+            // previous policy's runs (and their deleted files) or last.
+            let n_stores = rows.len();
+            for i in 0..n_stores {
+                let (store, row) = &mut rows[(i + round as usize - 1) % n_stores];
                 let dir = fresh(o, *store, "pipeline");
                 rustix::fs::sync();
                 let rate = store.pipeline(&dir, policy, n);
@@ -229,7 +234,15 @@ fn rate(rounds: &[f64]) -> String {
     match r.as_slice() {
         [] => "-".into(),
         [one] => format!("{one:.0}"),
-        [low, .., high] => format!("{:.0} ({low:.0}–{high:.0})", r[r.len() / 2]),
+        [low, .., high] => {
+            let mid = r.len() / 2;
+            let median = if r.len().is_multiple_of(2) {
+                f64::midpoint(r[mid - 1], r[mid])
+            } else {
+                r[mid]
+            };
+            format!("{median:.0} ({low:.0}–{high:.0})")
+        }
     }
 }
 
