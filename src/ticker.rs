@@ -22,7 +22,7 @@ pub async fn run(app: Arc<App>) {
         tokio::pin!(poked);
         poked.as_mut().enable();
         let now = app.now();
-        let next = app.registry.tasks().step(&app.registry, now);
+        let next = app.registry.step_move_tasks(now);
         let alarm = app.alarms.tick(&app, now);
         let wake_at = next.unwrap_or(IDLE).min(alarm.unwrap_or(IDLE)).max(now);
         if wake_at <= now {

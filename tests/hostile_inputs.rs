@@ -59,8 +59,7 @@ proptest! {
     #[test]
     fn move_task_handles_never_panic(handle in ".{0,200}") {
         let registry = sqslite::engine::Registry::new();
-        let tasks = sqslite::engine::move_task::MoveTasks::default();
-        prop_assert!(tasks.cancel(&registry, &handle).is_err());
+        prop_assert!(registry.cancel_move_task(&handle).is_err());
     }
 
     #[test]

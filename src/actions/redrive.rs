@@ -66,16 +66,15 @@ pub async fn start_message_move_task(
         "Must be between 1 and 500, if provided.",
     )?;
     super::authorize_arn(app, ctx, &input.source_arn)?;
-    app.registry.tasks().step(&app.registry, app.now());
-    let task_handle = app.registry.tasks().start(
-        &app.registry,
+    app.registry.step_move_tasks(app.now());
+    let task_handle = app.registry.start_move_task(
         &input.source_arn,
         input.destination_arn.filter(|d| !d.is_empty()),
         rate.map(|r| r as u32),
         app.now(),
     )?;
     // The first move is due at once; make it now rather than whenever the ticker runs.
-    app.registry.tasks().step(&app.registry, app.now());
+    app.registry.step_move_tasks(app.now());
     app.ticker.notify_one();
     Ok(StartOutput { task_handle })
 }
@@ -133,11 +132,10 @@ pub async fn list_message_move_tasks(
         ));
     }
     // Tasks settle lazily too: what a caller sees is exact for the clock's current instant.
-    app.registry.tasks().step(&app.registry, app.now());
+    app.registry.step_move_tasks(app.now());
     let results = app
         .registry
-        .tasks()
-        .list(&input.source_arn, max as usize)
+        .move_tasks(&input.source_arn, max as usize)
         .into_iter()
         .map(|t| TaskEntry {
             task_handle: (t.status == crate::engine::move_task::Status::Running)
@@ -175,11 +173,8 @@ pub async fn cancel_message_move_task(
     if let Some(source) = crate::engine::move_task::handle_source(&input.task_handle) {
         super::authorize_arn(app, ctx, &source)?;
     }
-    app.registry.tasks().step(&app.registry, app.now());
-    let moved = app
-        .registry
-        .tasks()
-        .cancel(&app.registry, &input.task_handle)?;
+    app.registry.step_move_tasks(app.now());
+    let moved = app.registry.cancel_move_task(&input.task_handle)?;
     app.ticker.notify_one();
     Ok(CancelOutput {
         approximate_number_of_messages_moved: moved,

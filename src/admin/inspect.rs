@@ -147,7 +147,7 @@ fn message(m: &Message, now: Millis) -> Value {
 /// and runtime fault rules dropped, configured rules re-armed, alarms forgotten.
 pub fn reset(app: &App) -> Answer {
     app.registry.reset();
-    app.registry.tasks().clear(&app.registry);
+    app.registry.clear_move_tasks();
     crate::declare::declare_all(app).map_err(Problem::bad)?;
     app.faults.clear();
     let now = app.now();

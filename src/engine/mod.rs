@@ -85,11 +85,6 @@ impl Registry {
         }
     }
 
-    /// The message move tasks of every queue.
-    pub fn tasks(&self) -> &MoveTasks {
-        &self.tasks
-    }
-
     fn emit(&self, m: &Mutation<'_>) {
         if let Some(j) = &self.journal {
             j.record(m);

@@ -114,7 +114,7 @@ pub fn handle_source(handle: &str) -> Option<String> {
 
 impl MoveTasks {
     /// Forgets every task (the admin API's reset).
-    pub fn clear(&self, registry: &Registry) {
+    fn clear(&self, registry: &Registry) {
         let mut tasks = self.lock();
         tasks.clear();
         registry.emit(&Mutation::MoveTasksCleared);
@@ -141,7 +141,7 @@ impl MoveTasks {
         Ok(())
     }
 
-    pub fn start(
+    fn start(
         &self,
         registry: &Registry,
         source_arn: &str,
@@ -194,7 +194,7 @@ impl MoveTasks {
     }
 
     /// Asks a running task to stop; returns how many messages it had moved.
-    pub fn cancel(&self, registry: &Registry, handle: &str) -> SqsResult<u64> {
+    fn cancel(&self, registry: &Registry, handle: &str) -> SqsResult<u64> {
         let (task_id, source_arn) = decode_handle(handle).ok_or_else(|| {
             SqsError::invalid_parameter("Value for parameter TaskHandle is invalid.")
         })?;
@@ -217,7 +217,7 @@ impl MoveTasks {
     }
 
     /// The tasks of one source, most recent first.
-    pub fn list(&self, source_arn: &str, max: usize) -> Vec<MoveTask> {
+    fn list(&self, source_arn: &str, max: usize) -> Vec<MoveTask> {
         self.lock()
             .iter()
             .rev()
@@ -228,7 +228,7 @@ impl MoveTasks {
     }
 
     /// Moves every message that is due by `now`; returns when the next one falls due.
-    pub fn step(&self, registry: &Registry, now: Millis) -> Option<Millis> {
+    fn step(&self, registry: &Registry, now: Millis) -> Option<Millis> {
         let mut tasks = self.lock();
         let mut next: Option<Millis> = None;
         for task in tasks.iter_mut().filter(|t| t.status.active()) {
@@ -250,6 +250,41 @@ impl MoveTasks {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<MoveTask>> {
         self.tasks.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The move tasks live in the registry, beside the queues they move between.
+impl Registry {
+    /// StartMessageMoveTask; returns the task handle.
+    pub fn start_move_task(
+        &self,
+        source_arn: &str,
+        destination_arn: Option<String>,
+        max_per_second: Option<u32>,
+        now: Millis,
+    ) -> SqsResult<String> {
+        self.tasks
+            .start(self, source_arn, destination_arn, max_per_second, now)
+    }
+
+    /// CancelMessageMoveTask; returns how many messages the task had moved.
+    pub fn cancel_move_task(&self, handle: &str) -> SqsResult<u64> {
+        self.tasks.cancel(self, handle)
+    }
+
+    /// The tasks of one source, most recent first.
+    pub fn move_tasks(&self, source_arn: &str, max: usize) -> Vec<MoveTask> {
+        self.tasks.list(source_arn, max)
+    }
+
+    /// Makes every move due by `now`; returns when the next one falls due.
+    pub fn step_move_tasks(&self, now: Millis) -> Option<Millis> {
+        self.tasks.step(self, now)
+    }
+
+    /// Forgets every task (the admin API's reset).
+    pub fn clear_move_tasks(&self) {
+        self.tasks.clear(self);
     }
 }
 

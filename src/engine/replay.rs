@@ -59,7 +59,7 @@ impl<'a> Replayer<'a> {
                 at,
             } => self.with(queue, |s| s.attempts.record(id, delivered, at)),
             Record::MoveTask(task) => self.registry.tasks.restore(task, now),
-            Record::MoveTasksCleared => self.registry.tasks.clear(self.registry),
+            Record::MoveTasksCleared => self.registry.clear_move_tasks(),
             Record::Put {
                 queue,
                 seq,
