@@ -113,7 +113,7 @@ impl Metrics {
     /// response body: 13 MB with 10,000 queues).
     pub fn write(&self, app: &App, out: &mut impl fmt::Write) -> fmt::Result {
         // One list of the queues for every series, in the order they are listed in.
-        let mut all = app.registry.all();
+        let mut all = app.registry.sorted();
         crate::alarms::render::order_by_name(&mut all);
         let now = app.now();
         let mut families = self.registry.gather();

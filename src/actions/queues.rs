@@ -88,49 +88,77 @@ pub async fn list_queues(
     app: &App,
     ctx: &Context,
 ) -> SqsResult<ListQueuesOutput> {
-    let queues = app
-        .registry
-        .list(&ctx.region, &ctx.account, &input.queue_name_prefix);
-    let (page, next_token) = paginate(&queues, input.max_results, input.next_token.as_deref())?;
+    let request = PageRequest::parse(input.max_results, input.next_token.as_deref())?;
+    // From the registry's ordered index: O(log n + page), not every match sorted.
+    let (page, more) = app.registry.list_page(
+        (&ctx.region, &ctx.account),
+        &input.queue_name_prefix,
+        request.after.as_deref(),
+        request.limit,
+    );
     Ok(ListQueuesOutput {
         queue_urls: page.iter().map(|q| ctx.queue_url(&q.key)).collect(),
-        next_token,
+        next_token: request.next_token(page.last(), more),
     })
 }
 
-/// One page of queues sorted by name, under SQS's MaxResults rule (1 to 1000). The token is
-/// the last name returned, base64-encoded; a token appears only when `MaxResults` was given
-/// and more queues remain, as on SQS.
+/// A listing's MaxResults (1 to 1000) and NextToken (the last name returned,
+/// base64-encoded), as SQS reads them.
+struct PageRequest {
+    limit: usize,
+    /// Tokens appear only when `MaxResults` was given, as on SQS.
+    max_given: bool,
+    /// Names up to this one were listed already.
+    after: Option<String>,
+}
+
+impl PageRequest {
+    fn parse(max_results: Option<i64>, token: Option<&str>) -> SqsResult<PageRequest> {
+        let max = in_range(
+            max_results,
+            "MaxResults",
+            1,
+            1000,
+            "MaxResults must be an integer between 1 and 1000.",
+        )?;
+        let after = match token.filter(|t| !t.is_empty()) {
+            None => None,
+            Some(t) => Some(
+                STANDARD
+                    .decode(t)
+                    .ok()
+                    .and_then(|b| String::from_utf8(b).ok())
+                    .ok_or_else(|| SqsError::invalid_parameter("Invalid NextToken value."))?,
+            ),
+        };
+        Ok(PageRequest {
+            limit: max.map_or(1000, |m| m as usize),
+            max_given: max.is_some(),
+            after,
+        })
+    }
+
+    fn next_token(&self, last: Option<&Arc<Queue>>, more: bool) -> Option<String> {
+        (self.max_given && more)
+            .then(|| last.map(|last| STANDARD.encode(last.name())))
+            .flatten()
+    }
+}
+
+/// One page of queues sorted by name, under SQS's MaxResults and NextToken rules.
 pub fn paginate<'a>(
     queues: &'a [Arc<Queue>],
     max_results: Option<i64>,
     token: Option<&str>,
 ) -> SqsResult<(&'a [Arc<Queue>], Option<String>)> {
-    let max = in_range(
-        max_results,
-        "MaxResults",
-        1,
-        1000,
-        "MaxResults must be an integer between 1 and 1000.",
-    )?;
-    let start = match token.filter(|t| !t.is_empty()) {
-        None => 0,
-        Some(t) => {
-            let after = STANDARD
-                .decode(t)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .ok_or_else(|| SqsError::invalid_parameter("Invalid NextToken value."))?;
-            queues.partition_point(|q| *q.name() <= *after)
-        }
-    };
-    let limit = max.map_or(1000, |m| m as usize);
-    let end = (start + limit).min(queues.len());
+    let request = PageRequest::parse(max_results, token)?;
+    let start = request
+        .after
+        .as_deref()
+        .map_or(0, |after| queues.partition_point(|q| q.name() <= after));
+    let end = (start + request.limit).min(queues.len());
     let page = &queues[start..end];
-    let next = (max.is_some() && end < queues.len())
-        .then(|| page.last().map(|last| STANDARD.encode(last.name())))
-        .flatten();
-    Ok((page, next))
+    Ok((page, request.next_token(page.last(), end < queues.len())))
 }
 
 #[derive(Debug, Deserialize)]

@@ -3,6 +3,7 @@
 pub mod arn;
 pub mod attributes;
 pub mod delivery;
+mod directory;
 pub mod fifo;
 mod groups;
 pub mod md5;
@@ -23,7 +24,6 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, MutexGuard};
 
-use dashmap::mapref::entry::Entry;
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 
@@ -45,9 +45,10 @@ const GUARD_MS: Millis = 60_000;
 /// All queues of all accounts and regions.
 #[derive(Debug, Default)]
 pub struct Registry {
-    /// FxHash: keys are queue names of a local emulator, not an attack surface.
-    queues: DashMap<QueueKey, Arc<Queue>, FxBuildHasher>,
-    /// When each name was deleted; kept only in strict mode.
+    /// Every queue, by key and by name (`directory.rs`).
+    queues: directory::Directory,
+    /// When each name was deleted; kept only in strict mode. FxHash: keys are queue names
+    /// of a local emulator, not an attack surface.
     deleted: DashMap<QueueKey, Millis, FxBuildHasher>,
     next_uid: AtomicU64,
     /// SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress) are enforced.
@@ -114,22 +115,22 @@ impl Registry {
         if let Some(policy) = &attrs.redrive_policy {
             self.check_redrive(&key.arn(), fifo, policy, now)?;
         }
-        match self.queues.entry(key.clone()) {
-            Entry::Occupied(existing) => same_queue(existing.get(), attributes, now),
-            Entry::Vacant(slot) => {
-                let uid = self.next_uid.fetch_add(1, Ordering::Relaxed) + 1;
-                let queue = Arc::new(Queue::new(
-                    key,
-                    uid,
-                    attrs,
-                    self.receipts.clone(),
-                    self.journal.clone(),
-                    now,
-                ));
-                queue.edit(now, |state| state.tags = tags);
-                slot.insert(queue.clone());
-                Ok(queue)
-            }
+        // Built before the name is claimed (the map is keyed by the queue itself); a
+        // CreateQueue racing this one for the name leaves a uid unused, nothing else.
+        let uid = self.next_uid.fetch_add(1, Ordering::Relaxed) + 1;
+        let queue = Arc::new(Queue::new(
+            key,
+            uid,
+            attrs,
+            self.receipts.clone(),
+            self.journal.clone(),
+            now,
+        ));
+        // Tags are set (and the queue reported) before anyone else can see it.
+        let admit = |q: &Queue| q.edit(now, |state| state.tags = tags);
+        match self.queues.insert(queue.clone(), admit) {
+            Ok(()) => Ok(queue),
+            Err(existing) => same_queue(&existing, attributes, now),
         }
     }
 
@@ -141,7 +142,6 @@ impl Registry {
     pub fn find(&self, key: &dyn KeyParts) -> SqsResult<Arc<Queue>> {
         self.queues
             .get(key)
-            .map(|q| q.clone())
             .ok_or_else(SqsError::queue_does_not_exist)
     }
 
@@ -150,18 +150,18 @@ impl Registry {
     }
 
     pub fn delete(&self, key: &QueueKey, now: Millis) -> SqsResult<()> {
-        let (key, queue) = self
+        let queue = self
             .queues
-            .remove(key)
+            .remove_if(key, |_| true)
             .ok_or_else(SqsError::queue_does_not_exist)?;
         queue.mark_deleted();
         self.emit(&Mutation::QueueDeleted {
             uid: queue.uid,
-            key: key.clone(),
+            key: queue.key.clone(),
             at: now,
         });
         if self.strict {
-            self.deleted.insert(key, now);
+            self.deleted.insert(queue.key.clone(), now);
         }
         Ok(())
     }
@@ -172,38 +172,45 @@ impl Registry {
         queue.purge(now, guard)
     }
 
-    /// Queues of one account and region whose name starts with `prefix`, by name.
-    pub fn list(&self, region: &str, account: &str, prefix: &str) -> Vec<Arc<Queue>> {
-        let mut found: Vec<Arc<Queue>> = self
-            .queues
-            .iter()
-            .filter(|e| {
-                let k = e.key();
-                k.region == region && k.account == account && k.name.starts_with(prefix)
-            })
-            .map(|e| e.value().clone())
-            .collect();
-        found.sort_by(|a, b| a.key.name.cmp(&b.key.name));
-        found
+    /// ListQueues: up to `limit` queues of one region and account whose names start with
+    /// `prefix` and come after `after`, by name, and whether more follow. O(log n + limit).
+    pub fn list_page(
+        &self,
+        (region, account): (&str, &str),
+        prefix: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> (Vec<Arc<Queue>>, bool) {
+        self.queues.page((region, account), prefix, after, limit)
     }
 
     /// Forgets every queue, as if the server had just started (the admin API's reset). Long
     /// polls on the old queues end as if their queue was deleted.
     pub fn reset(&self) {
-        for entry in &self.queues {
-            entry.value().mark_deleted();
+        for queue in self.queues.clear() {
+            queue.mark_deleted();
             self.emit(&Mutation::QueueDeleted {
-                uid: entry.value().uid,
-                key: entry.key().clone(),
+                uid: queue.uid,
+                key: queue.key.clone(),
                 at: 0,
             });
         }
-        self.queues.clear();
         self.deleted.clear();
     }
 
     pub fn all(&self) -> Vec<Arc<Queue>> {
-        self.queues.iter().map(|e| e.value().clone()).collect()
+        self.queues.all()
+    }
+
+    /// [`Registry::all`] into a list the caller keeps, so a periodic pass allocates nothing.
+    pub fn all_into(&self, out: &mut Vec<Arc<Queue>>) {
+        out.clear();
+        self.queues.all_into(out);
+    }
+
+    /// Every queue by key (region, account, name), without sorting.
+    pub fn sorted(&self) -> Vec<Arc<Queue>> {
+        self.queues.sorted()
     }
 
     /// Queues whose RedrivePolicy targets `dlq_arn`, by name.

@@ -43,7 +43,7 @@ impl<'a> Replayer<'a> {
             Record::Queue(meta) => return self.queue(meta),
             Record::QueueDeleted { uid, key, at } => {
                 if self.by_uid.remove(&uid).is_some() {
-                    self.registry.queues.remove_if(&key, |_, q| q.uid == uid);
+                    self.registry.queues.remove_if(&key, |q| q.uid == uid);
                 }
                 if self.registry.strict {
                     self.registry.deleted.insert(key, at);
@@ -127,7 +127,7 @@ impl<'a> Replayer<'a> {
                 meta.created_at,
             ))
         });
-        registry.queues.insert(meta.key, queue.clone());
+        registry.queues.put(queue.clone());
         let mut state = queue.lock_mut(self.now);
         state.attributes = attributes;
         state.tags = meta.tags;

@@ -92,6 +92,11 @@ pub async fn run(rows: &mut Vec<Row>, args: &Args, reference: SocketAddr, secs: 
             m.list_page_ms,
             "ms",
         ),
+        (
+            format!("{n} queues: ListQueues page of 10"),
+            m.list_small_page_ms,
+            "ms",
+        ),
         (format!("{n} queues: /metrics scrape"), m.metrics_ms, "ms"),
         (
             format!("{n} queues: /metrics scrape, server CPU"),
