@@ -1,5 +1,5 @@
-//! Reading every queue's alarm conditions: one short lock per queue to copy a few numbers,
-//! then the conditions worked out with no lock held.
+//! Reading every queue's alarm conditions: short locks per queue to copy a few numbers,
+//! the conditions worked out with no lock held.
 
 use std::sync::Arc;
 
@@ -7,8 +7,8 @@ use rustc_hash::FxHashSet;
 
 use super::{Kind, Reading};
 use crate::admin::settings::AlarmConfig;
+use crate::app::App;
 use crate::clock::Millis;
-use crate::engine::arn;
 use crate::engine::queue::Queue;
 
 /// What an evaluation copies out of one queue under its lock.
@@ -19,8 +19,6 @@ struct Numbers {
     oldest: Option<Millis>,
     last_delete: Option<Millis>,
     max_receives: Option<u32>,
-    /// The RedrivePolicy's target, copied so it can be resolved without the lock.
-    target: Option<String>,
 }
 
 fn numbers(q: &Queue, now: Millis) -> Numbers {
@@ -32,50 +30,70 @@ fn numbers(q: &Queue, now: Millis) -> Numbers {
         oldest: s.store.oldest_enqueued_at(),
         last_delete: s.stats.last_delete_at,
         max_receives: policy.map(|p| p.max_receive_count),
-        target: policy.map(|p| p.dead_letter_target_arn.clone()),
     }
 }
 
-/// Readings by `(uid, kind)`, each with the index of its queue in the caller's list.
-pub(super) type Readings = Vec<(usize, Reading)>;
-
-/// Every alarm condition of every queue in `queues`, sorted by `(uid, kind)`, and the
-/// earliest instant one could start firing.
-pub(super) fn read_queues(
-    queues: &[Arc<Queue>],
-    cfg: &AlarmConfig,
+/// Reads queues one at a time, knowing which are dead-letter queues.
+pub(super) struct Reader<'a> {
+    cfg: &'a AlarmConfig,
     now: Millis,
-) -> (Readings, Option<Millis>) {
-    let mut by_uid: Vec<usize> = (0..queues.len()).collect();
-    by_uid.sort_unstable_by_key(|&i| queues[i].uid);
-    let copied: Vec<Numbers> = by_uid.iter().map(|&i| numbers(&queues[i], now)).collect();
-    let targets: FxHashSet<(&str, &str, &str)> = copied
-        .iter()
-        .filter_map(|n| arn::parse_ref(n.target.as_deref()?))
-        .map(|k| (k.region, k.account, k.name))
-        .collect();
-    let dead_letter_queue = |q: &Queue| {
-        let k = &q.key;
-        targets.contains(&(k.region.as_str(), k.account.as_str(), k.name.as_str()))
-    };
-    let mut out = Vec::with_capacity(queues.len() * 3);
-    let mut next: Option<Millis> = None;
-    for (&i, n) in by_uid.iter().zip(&copied) {
-        let q = &queues[i];
-        if dead_letter_queue(q) {
-            out.push((i, dlq_depth(n)));
-            continue;
-        }
-        out.push((i, receive_count(q, n.max_receives, cfg, now)));
-        let (stall, due) = stall(n, cfg, now);
-        out.push((i, stall));
-        let (age, age_due) = oldest_message_age(n, cfg, now);
-        out.extend(age.map(|r| (i, r)));
-        for t in [due, age_due].into_iter().flatten() {
-            next = Some(next.map_or(t, |n| n.min(t)));
+    /// The uids of the queues some RedrivePolicy names.
+    targets: &'a FxHashSet<u64>,
+    next: Option<Millis>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of `queues`; `targets` is a set to fill (kept from round to round).
+    pub(super) fn new(
+        app: &'a App,
+        queues: &[Arc<Queue>],
+        now: Millis,
+        targets: &'a mut FxHashSet<u64>,
+    ) -> Self {
+        targets.clear();
+        targets.extend(queues.iter().filter_map(|q| {
+            // Copied under the queue's lock, resolved after it (the registry has locks too).
+            let arn = q
+                .lock(now)
+                .attributes
+                .redrive_policy
+                .as_ref()?
+                .dead_letter_target_arn
+                .clone();
+            app.registry.get_by_arn(&arn).map(|target| target.uid)
+        }));
+        Reader {
+            cfg: &app.config.admin.alarms,
+            now,
+            targets,
+            next: None,
         }
     }
-    (out, next)
+
+    /// Every alarm condition of `q`, in [`Kind`] order, to `emit`.
+    pub(super) fn read(&mut self, q: &Queue, mut emit: impl FnMut(Reading)) {
+        let (cfg, now) = (self.cfg, self.now);
+        let n = numbers(q, now);
+        if self.targets.contains(&q.uid) {
+            emit(dlq_depth(&n));
+            return;
+        }
+        emit(receive_count(q, n.max_receives, cfg, now));
+        let (stall, due) = stall(&n, cfg, now);
+        emit(stall);
+        let (age, age_due) = oldest_message_age(&n, cfg, now);
+        if let Some(age) = age {
+            emit(age);
+        }
+        for t in [due, age_due].into_iter().flatten() {
+            self.next = Some(self.next.map_or(t, |n| n.min(t)));
+        }
+    }
+
+    /// The earliest instant a condition read so far could start firing.
+    pub(super) fn next_due(&self) -> Option<Millis> {
+        self.next
+    }
 }
 
 fn dlq_depth(n: &Numbers) -> Reading {

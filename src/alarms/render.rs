@@ -58,7 +58,10 @@ pub fn kind_rank(kind: Kind) -> usize {
 /// followed by a byte below `/`; one pass over neighbours tells, and only then are the
 /// joined forms compared throughout.
 pub fn order_by_name(queues: &mut [Arc<Queue>]) {
-    queues.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+    // The registry lists its queues in key order already; a sort is for other lists.
+    if !queues.is_sorted_by(|a, b| a.key <= b.key) {
+        queues.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+    }
     if queues
         .windows(2)
         .any(|w| joined_cmp(&w[0].key, &w[1].key) == Ordering::Greater)
