@@ -15,15 +15,11 @@ use prometheus::{
     TextEncoder,
 };
 
+mod processing;
 mod queues;
-
-use std::sync::Arc;
 
 use crate::actions::Action;
 use crate::app::App;
-use crate::clock::Millis;
-use crate::engine::processing::Latencies;
-use crate::engine::queue::Queue;
 use crate::error::{Fault, SqsError};
 
 const OUTCOMES: [&str; 3] = ["success", "client_error", "server_error"];
@@ -118,12 +114,12 @@ impl Metrics {
         let now = app.now();
         let mut families = self.registry.gather();
         drop_unused_actions(&mut families);
-        families.extend(processing_families(&all, now));
         let mut encoded = Vec::new();
         match TextEncoder::new().encode(&families, &mut encoded) {
             Ok(()) => out.write_str(&String::from_utf8_lossy(&encoded))?,
             Err(e) => writeln!(out, "# cannot encode metrics: {e}")?,
         }
+        processing::write(&all, now, out)?;
         queues::write_series(&all, now, out)?;
         // Last, so the series above are already on their way while alarms are evaluated.
         let alarms = app.alarms.evaluate_ordered(app, &all, now);
@@ -154,113 +150,6 @@ fn drop_unused_actions(families: &mut Vec<prometheus::proto::MetricFamily>) {
     }
     // The text encoder refuses a family without series.
     families.retain(|f| !f.get_metric().is_empty());
-}
-
-const QUEUE_LABELS: [&str; 3] = ["queue", "region", "account"];
-
-/// What a scrape copies out of a queue's [`crate::engine::processing::Processing`].
-struct Observed {
-    deleted: Latencies,
-    extended: Latencies,
-    redelivered_then_deleted: u64,
-}
-
-/// Observed processing times as Prometheus histograms built from each queue's buckets, and
-/// the redelivered-then-deleted counter.
-fn processing_families(all: &[Arc<Queue>], now: Millis) -> Vec<prometheus::proto::MetricFamily> {
-    use prometheus::proto::{MetricFamily, MetricType};
-    let family = |name: &str, help: &str, kind| {
-        let mut f = MetricFamily::default();
-        f.set_name(name.to_owned());
-        f.set_help(help.to_owned());
-        f.set_field_type(kind);
-        f
-    };
-    let mut delete = family(
-        "sqslite_processing_seconds",
-        "Latest receive to DeleteMessage, per message",
-        MetricType::HISTOGRAM,
-    );
-    let mut extend = family(
-        "sqslite_visibility_extension_seconds",
-        "Latest receive to a ChangeMessageVisibility extending it",
-        MetricType::HISTOGRAM,
-    );
-    let mut redelivered = family(
-        "sqslite_redelivered_then_deleted_total",
-        "Messages deleted after two or more receives",
-        MetricType::COUNTER,
-    );
-    // Only queues that have seen a delete or an extension: with 10,000 idle queues, empty
-    // histograms were 45 MB of a 50 MB scrape. The window is not cloned (2 KiB a queue).
-    let queues = all.iter().filter_map(|q| {
-        let state = q.lock(now);
-        let p = state.processing();
-        if p.deleted.count() == 0 && p.extended.count() == 0 {
-            return None;
-        }
-        let copy = (
-            p.deleted.without_window(),
-            p.extended.without_window(),
-            p.redelivered_then_deleted,
-        );
-        drop(state);
-        Some((q, copy))
-    });
-    for (q, (deleted, extended, redelivered_then_deleted)) in queues {
-        let p = Observed {
-            deleted,
-            extended,
-            redelivered_then_deleted,
-        };
-        let labels = [&q.key.name, &q.key.region, &q.key.account];
-        delete.mut_metric().push(histogram(&labels, &p.deleted));
-        extend.mut_metric().push(histogram(&labels, &p.extended));
-        let mut m = metric(&labels);
-        let mut c = prometheus::proto::Counter::default();
-        c.set_value(p.redelivered_then_deleted as f64);
-        m.set_counter(c);
-        redelivered.mut_metric().push(m);
-    }
-    [delete, extend, redelivered]
-        .into_iter()
-        .filter(|f| !f.get_metric().is_empty())
-        .collect()
-}
-
-fn metric(values: &[&String; 3]) -> prometheus::proto::Metric {
-    let labels = QUEUE_LABELS
-        .iter()
-        .zip(values)
-        .map(|(name, value)| {
-            let mut l = prometheus::proto::LabelPair::default();
-            l.set_name((*name).to_owned());
-            l.set_value((*value).clone());
-            l
-        })
-        .collect();
-    let mut m = prometheus::proto::Metric::default();
-    m.set_label(labels);
-    m
-}
-
-fn histogram(labels: &[&String; 3], l: &Latencies) -> prometheus::proto::Metric {
-    let buckets = l
-        .cumulative()
-        .map(|(bound_ms, n)| {
-            let mut b = prometheus::proto::Bucket::default();
-            b.set_upper_bound(bound_ms as f64 / 1000.0);
-            b.set_cumulative_count(n);
-            b
-        })
-        .collect();
-    let mut h = prometheus::proto::Histogram::default();
-    h.set_sample_count(l.count());
-    h.set_sample_sum(l.sum_ms() as f64 / 1000.0);
-    h.set_bucket(buckets);
-    let mut m = metric(labels);
-    m.set_histogram(h);
-    m
 }
 
 /// A label value escaped as the text format asks (`\\`, `"` and newline); queue names cannot

@@ -66,6 +66,10 @@ async fn processing_time_is_measured_from_the_latest_receive_to_the_delete() {
         format!("sqslite_processing_seconds_count{{{labels}}} 102"),
         format!("sqslite_visibility_extension_seconds_count{{{labels}}} 1"),
         format!("sqslite_redelivered_then_deleted_total{{{labels}}} 1"),
+        "# TYPE sqslite_processing_seconds histogram\n".to_owned(),
+        format!(r#"sqslite_processing_seconds_bucket{{{labels},le="0.01"}} "#),
+        format!(r#"sqslite_visibility_extension_seconds_bucket{{{labels},le="30"}} 1"#),
+        format!("sqslite_processing_seconds_sum{{{labels}}} "),
     ] {
         assert!(metrics.contains(&line), "missing {line} in\n{metrics}");
     }

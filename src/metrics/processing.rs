@@ -1,0 +1,111 @@
+//! The processing series of `/metrics`: for each queue that has seen a delete or an
+//! extension, its receive-to-delete and receive-to-extension histograms and its
+//! redelivered-then-deleted counter, written straight as text, byte for byte as the
+//! Prometheus encoder wrote them from protobuf messages (which, with 5,000 busy queues, was
+//! most of an 18 MB scrape's time).
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::clock::Millis;
+use crate::engine::processing::{Latencies, BUCKETS_MS};
+use crate::engine::queue::Queue;
+use crate::metrics::escape;
+
+/// What a scrape copies out of a queue's [`crate::engine::processing::Processing`].
+struct Observed {
+    deleted: Latencies,
+    extended: Latencies,
+    redelivered_then_deleted: u64,
+}
+
+/// A histogram family: name, help, and which latencies it shows.
+type Histogram = (&'static str, &'static str, fn(&Observed) -> &Latencies);
+
+/// The three families, after the request series; nothing while no queue has a sample.
+pub(super) fn write(all: &[Arc<Queue>], now: Millis, out: &mut impl fmt::Write) -> fmt::Result {
+    // Only queues that have seen a delete or an extension: with 10,000 idle queues, empty
+    // histograms were 45 MB of a 50 MB scrape. The window is not copied (2 KiB a queue).
+    let observed: Vec<(&Queue, Observed)> = all
+        .iter()
+        .filter_map(|q| {
+            let state = q.lock(now);
+            let p = state.processing();
+            if p.deleted.count() == 0 && p.extended.count() == 0 {
+                return None;
+            }
+            let copy = Observed {
+                deleted: p.deleted.without_window(),
+                extended: p.extended.without_window(),
+                redelivered_then_deleted: p.redelivered_then_deleted,
+            };
+            drop(state);
+            Some((&**q, copy))
+        })
+        .collect();
+    if observed.is_empty() {
+        return Ok(());
+    }
+    // `{queue="…",region="…",account="…"`, left open for a bucket's `le`.
+    let labels: Vec<String> = observed
+        .iter()
+        .map(|(q, _)| {
+            let k = &q.key;
+            format!(
+                "{{queue=\"{}\",region=\"{}\",account=\"{}\"",
+                escape(&k.name),
+                escape(&k.region),
+                escape(&k.account)
+            )
+        })
+        .collect();
+    // The encoder wrote bounds and sums as f64 `Display`, counts as whole f64s.
+    let bounds: Vec<String> = BUCKETS_MS
+        .iter()
+        .map(|ms| (*ms as f64 / 1000.0).to_string())
+        .collect();
+    let histograms: [Histogram; 2] = [
+        (
+            "sqslite_processing_seconds",
+            "Latest receive to DeleteMessage, per message",
+            |o| &o.deleted,
+        ),
+        (
+            "sqslite_visibility_extension_seconds",
+            "Latest receive to a ChangeMessageVisibility extending it",
+            |o| &o.extended,
+        ),
+    ];
+    let mut digits = itoa::Buffer::new();
+    for (name, help, pick) in histograms {
+        write!(out, "# HELP {name} {help}\n# TYPE {name} histogram\n")?;
+        for ((_, o), labels) in observed.iter().zip(&labels) {
+            let l = pick(o);
+            for ((_, n), le) in l.cumulative().zip(&bounds) {
+                out.write_str(name)?;
+                out.write_str("_bucket")?;
+                out.write_str(labels)?;
+                out.write_str(",le=\"")?;
+                out.write_str(le)?;
+                out.write_str("\"} ")?;
+                out.write_str(digits.format(n))?;
+                out.write_char('\n')?;
+            }
+            let count = digits.format(l.count());
+            writeln!(out, "{name}_bucket{labels},le=\"+Inf\"}} {count}")?;
+            let sum = l.sum_ms() as f64 / 1000.0;
+            writeln!(out, "{name}_sum{labels}}} {sum}")?;
+            writeln!(out, "{name}_count{labels}}} {count}")?;
+        }
+    }
+    let name = "sqslite_redelivered_then_deleted_total";
+    write!(
+        out,
+        "# HELP {name} Messages deleted after two or more receives\n# TYPE {name} counter\n"
+    )?;
+    for ((_, o), labels) in observed.iter().zip(&labels) {
+        let n = digits.format(o.redelivered_then_deleted);
+        writeln!(out, "{name}{labels}}} {n}")?;
+    }
+    Ok(())
+}
