@@ -6,7 +6,7 @@
 //!
 //! An evaluation with 10,000 queues must stay within a few milliseconds, since every scrape
 //! and every `GET /_sqslite/alarms` runs one: between evaluations an alarm keeps only a
-//! 32-byte [`Memory`] keyed by its queue's uid and kind, in a vector sorted by that key and
+//! 32-byte `Memory` keyed by its queue's uid and kind, in a vector sorted by that key and
 //! merged with the sorted readings; names and reasons are text only when someone reads them
 //! ([`render`]).
 
@@ -233,26 +233,7 @@ impl Alarms {
             let rank = rank as usize;
             let queue = &queues[rank];
             reader.read(queue, |reading| {
-                let key = (queue.uid, reading.kind);
-                // Both sides are sorted by key: memories of alarms that are gone are skipped.
-                while old.next_if(|m| m.key() < key).is_some() {}
-                let mut memory = old.next_if(|m| m.key() == key).unwrap_or(Memory {
-                    uid: queue.uid,
-                    since: now,
-                    last_fired_at: 0,
-                    times_fired: 0,
-                    kind: reading.kind,
-                    firing: false,
-                });
-                let change = memory.firing != reading.firing;
-                if change {
-                    memory.firing = reading.firing;
-                    memory.since = now;
-                    if reading.firing {
-                        memory.last_fired_at = now;
-                        memory.times_fired = memory.times_fired.saturating_add(1);
-                    }
-                }
+                let (memory, change) = remember(&mut old, queue.uid, reading, now);
                 kept.push(memory);
                 if collect || change {
                     let alarm = Alarm {
@@ -279,6 +260,37 @@ impl Alarms {
         }
         alarms
     }
+}
+
+/// The memory of the alarm `reading` is about, brought to `now`, and whether its state
+/// changed. `old` yields the previous memories sorted by `(uid, kind)`, as readings come:
+/// memories of alarms that are gone are skipped on the way.
+fn remember(
+    old: &mut std::iter::Peekable<impl Iterator<Item = Memory>>,
+    uid: u64,
+    reading: Reading,
+    now: Millis,
+) -> (Memory, bool) {
+    let key = (uid, reading.kind);
+    while old.next_if(|m| m.key() < key).is_some() {}
+    let mut memory = old.next_if(|m| m.key() == key).unwrap_or(Memory {
+        uid,
+        since: now,
+        last_fired_at: 0,
+        times_fired: 0,
+        kind: reading.kind,
+        firing: false,
+    });
+    let change = memory.firing != reading.firing;
+    if change {
+        memory.firing = reading.firing;
+        memory.since = now;
+        if reading.firing {
+            memory.last_fired_at = now;
+            memory.times_fired = memory.times_fired.saturating_add(1);
+        }
+    }
+    (memory, change)
 }
 
 /// Logs a state change and, with a webhook configured, posts it on its own task.

@@ -82,7 +82,7 @@ impl HttpBody for Body {
 }
 
 /// Where a streamed body is written: text (`fmt::Write`) or bytes (`io::Write`), handed to
-/// the connection every [`CHUNK`] bytes.
+/// the connection every `CHUNK` (128 KiB).
 pub struct ChunkWriter {
     buf: Vec<u8>,
     tx: mpsc::Sender<Bytes>,
