@@ -138,7 +138,7 @@ pub struct ManyQueues {
     pub alarms_ms: f64,
     pub alarms_cpu_ms: f64,
     pub list_page_ms: f64,
-    /// A page of 10 of the same 1,111 matches: what a page costs when the listing is O(page).
+    /// A page of 10 of the same 2,222 matches: what a page costs when the listing is O(page).
     pub list_small_page_ms: f64,
     pub get_url_per_s: f64,
 }
