@@ -98,6 +98,16 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+async fn send(c: &Client, url: &str, body: &str) {
+    let sent = c
+        .send_message()
+        .queue_url(url)
+        .message_body(body)
+        .send()
+        .await;
+    sent.unwrap();
+}
+
 async fn attribute(c: &Client, url: &str, name: QueueAttributeName) -> String {
     c.get_queue_attributes()
         .queue_url(url)
@@ -419,13 +429,7 @@ async fn a_torn_tail_is_dropped_and_a_foreign_version_refused() {
         .await
         .unwrap();
     let url = url.queue_url().unwrap().to_owned();
-    p.client
-        .send_message()
-        .queue_url(&url)
-        .message_body("kept")
-        .send()
-        .await
-        .unwrap();
+    send(&p.client, &url, "kept").await;
     p.kill();
     let path = log_file(&dir);
     let mut bytes = std::fs::read(&path).unwrap();
@@ -623,13 +627,7 @@ async fn an_edited_declaration_applies_to_the_stored_queue_at_the_next_start() {
         .send()
         .await
         .unwrap();
-    p.client
-        .send_message()
-        .queue_url(&url)
-        .message_body("kept")
-        .send()
-        .await
-        .unwrap();
+    send(&p.client, &url, "kept").await;
     p.kill();
 
     let p = declare("VisibilityTimeout = 60\nDelaySeconds = 5\ntags = { team = \"payments\" }");
@@ -819,12 +817,7 @@ async fn a_read_only_directory_fails_writes_and_the_start_clearly_and_loses_noth
     let c = &p.client;
     let url = c.create_queue().queue_name("q").send().await.unwrap();
     let url = url.queue_url().unwrap().to_owned();
-    c.send_message()
-        .queue_url(&url)
-        .message_body("kept")
-        .send()
-        .await
-        .unwrap();
+    send(c, &url, "kept").await;
     // The immutable flag refuses writes even to root and to files already open, like a
     // file system remounted read-only under a running server.
     let log = log_file(&dir);
