@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
@@ -39,16 +38,7 @@ impl Proc {
     }
 
     fn spawn(mut cmd: Command) -> Proc {
-        let mut child = cmd.spawn().expect("binary starts");
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let endpoint = loop {
-            let line = lines.next().expect("a listening line").unwrap();
-            if let Some(rest) = line.split("sqslite listening on ").nth(1) {
-                break rest.split_whitespace().next().unwrap().to_owned();
-            }
-        };
-        // Keep draining the log so the server never blocks on a full pipe.
-        std::thread::spawn(move || lines.for_each(drop));
+        let (child, endpoint) = common::spawn_listening(&mut cmd);
         let client = common::client_for(&endpoint, "us-east-1", "test");
         Proc {
             child,

@@ -8,7 +8,6 @@
 mod common;
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,24 +18,14 @@ use aws_sdk_sqs::types::QueueAttributeName;
 use aws_sdk_sqs::Client;
 
 fn start(dir: &Path) -> (Child, Client, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sqslite"))
-        .args(["--port", "0", "--data-dir"])
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sqslite"));
+    cmd.args(["--port", "0", "--data-dir"])
         .arg(dir)
         .env_remove("SQSLITE_CONFIG")
         .env_remove("SQSLITE_PORT")
         .env_remove("SQSLITE_FSYNC")
-        .stdout(Stdio::inherit())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary starts");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let endpoint = loop {
-        let line = lines.next().expect("a listening line").unwrap();
-        if let Some(rest) = line.split("sqslite listening on ").nth(1) {
-            break rest.split_whitespace().next().unwrap().to_owned();
-        }
-    };
-    std::thread::spawn(move || lines.for_each(drop));
+        .stdout(Stdio::inherit());
+    let (child, endpoint) = common::spawn_listening(&mut cmd);
     let client = common::client_for(&endpoint, "us-east-1", "test");
     (child, client, endpoint)
 }

@@ -10,6 +10,26 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use sqslite::{Config, ManualClock, Server};
 
+/// Spawns the real binary (`cmd`, its stderr piped here) and returns it with the endpoint
+/// its "sqslite listening on" line names; the rest of its log is drained so the server
+/// never blocks on a full pipe.
+pub fn spawn_listening(cmd: &mut std::process::Command) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = cmd
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let endpoint = loop {
+        let line = lines.next().expect("a listening line").unwrap();
+        if let Some(rest) = line.split("sqslite listening on ").nth(1) {
+            break rest.split_whitespace().next().unwrap().to_owned();
+        }
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, endpoint)
+}
+
 /// A fixed start keeps timestamps in assertions readable.
 pub const T0: u64 = 1_700_000_000_000;
 
