@@ -1,6 +1,7 @@
 //! FIFO message groups as SQS serves them: the visible prefix of each group, groups in the
 //! order their head became available, long polls woken by whatever releases a group; and the
-//! deduplication window across PurgeQueue and a change of DeduplicationScope.
+//! deduplication window across PurgeQueue and a change of DeduplicationScope (which keeps the
+//! scope the queue was created with).
 
 mod common;
 
@@ -244,31 +245,89 @@ async fn purge_clears_the_deduplication_window() {
     assert_eq!(t.counts(&url).await, (1, 0, 0));
 }
 
+async fn set_scope(t: &TestServer, url: &str, scope: &str, limit: &str) {
+    t.client
+        .set_queue_attributes()
+        .queue_url(url)
+        .attributes(QueueAttributeName::DeduplicationScope, scope)
+        .attributes(QueueAttributeName::FifoThroughputLimit, limit)
+        .send()
+        .await
+        .unwrap();
+    let attributes = t
+        .client
+        .get_queue_attributes()
+        .queue_url(url)
+        .attribute_names(QueueAttributeName::All)
+        .send()
+        .await
+        .unwrap()
+        .attributes
+        .unwrap();
+    assert_eq!(attributes[&QueueAttributeName::DeduplicationScope], scope);
+    assert_eq!(attributes[&QueueAttributeName::FifoThroughputLimit], limit);
+}
+
+/// Recorded on SQS: GetQueueAttributes reports a changed DeduplicationScope at once, but the
+/// queue goes on deduplicating by the scope it was created with, for ids sent before the
+/// change and for new ones.
 #[tokio::test]
-async fn a_new_deduplication_scope_applies_from_the_next_send() {
+async fn deduplication_keeps_the_scope_the_queue_was_created_with() {
     let t = TestServer::start().await;
-    let url = fifo(&t, "q.fifo").await;
+    let url = fifo(&t, "by-queue.fifo").await;
     let x = send(&t, &url, "g1", "x").await;
-    assert_eq!(send(&t, &url, "g2", "x").await, x, "queue scope: any group");
-    t.client
-        .set_queue_attributes()
-        .queue_url(&url)
-        .attributes(QueueAttributeName::DeduplicationScope, "messageGroup")
-        .attributes(QueueAttributeName::FifoThroughputLimit, "perMessageGroupId")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(send(&t, &url, "g1", "x").await, x, "same group: duplicate");
-    let in_g2 = send(&t, &url, "g2", "x").await;
-    assert_ne!(in_g2, x, "another group: a new message");
-    t.client
-        .set_queue_attributes()
-        .queue_url(&url)
-        .attributes(QueueAttributeName::FifoThroughputLimit, "perQueue")
-        .attributes(QueueAttributeName::DeduplicationScope, "queue")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(send(&t, &url, "g3", "x").await, in_g2, "queue scope again");
+    set_scope(&t, &url, "messageGroup", "perMessageGroupId").await;
+    assert_eq!(send(&t, &url, "g2", "x").await, x, "old id, other group");
+    let y = send(&t, &url, "g1", "y").await;
+    assert_eq!(send(&t, &url, "g2", "y").await, y, "new id, other group");
     assert_eq!(t.counts(&url).await, (2, 0, 0));
+
+    let url = t
+        .create_queue_with(
+            "by-group.fifo",
+            &[
+                ("FifoQueue", "true"),
+                ("DeduplicationScope", "messageGroup"),
+                ("FifoThroughputLimit", "perMessageGroupId"),
+            ],
+        )
+        .await;
+    let x = send(&t, &url, "g1", "x").await;
+    set_scope(&t, &url, "queue", "perQueue").await;
+    assert_eq!(send(&t, &url, "g1", "x").await, x, "same group: duplicate");
+    assert_ne!(send(&t, &url, "g2", "x").await, x, "other group: delivered");
+    assert_eq!(t.counts(&url).await, (2, 0, 0));
+}
+
+/// The creation scope outlives a snapshot (which stores the changed attribute) and a restart.
+#[tokio::test]
+async fn the_creation_scope_survives_a_snapshot_and_a_restart() {
+    let dir = std::env::temp_dir().join(format!("sqslite-dedup-scope-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = || {
+        let mut config = sqslite::Config::ephemeral();
+        config.data_dir = Some(dir.clone());
+        config
+    };
+    let t = TestServer::start_with(config()).await;
+    let url = fifo(&t, "kept.fifo").await;
+    let x = send(&t, &url, "g1", "x").await;
+    set_scope(&t, &url, "messageGroup", "perMessageGroupId").await;
+    let snapshot = t.raw("POST", "/_sqslite/snapshot", &[], "").await;
+    assert_eq!(snapshot.status, 200, "{}", snapshot.body);
+    t.server.shutdown().await;
+
+    let t = TestServer::start_with(config()).await;
+    let url = t.server.queue_url("kept.fifo");
+    assert_eq!(
+        t.attribute(&url, "DeduplicationScope").await,
+        "messageGroup"
+    );
+    assert_eq!(
+        send(&t, &url, "g2", "x").await,
+        x,
+        "still deduplicated by queue"
+    );
+    drop(t);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -134,6 +134,30 @@ async fn accept_json_gets_the_query_shape_as_json() {
     assert_eq!(list["ListQueuesResult"]["QueueUrls"][0], url.as_str());
     assert!(list["ResponseMetadata"]["RequestId"].is_string());
 
+    let attributes = t
+        .raw(
+            "POST",
+            "/",
+            &json,
+            &format!(
+                "Action=GetQueueAttributes&QueueUrl={}&AttributeName.1=All",
+                encode(&url)
+            ),
+        )
+        .await
+        .json();
+    let list = &attributes["GetQueueAttributesResponse"]["GetQueueAttributesResult"]["Attributes"];
+    let arn = list
+        .as_array()
+        .expect("a list of Name/Value objects, as recorded")
+        .iter()
+        .find(|a| a["Name"] == "QueueArn")
+        .expect("QueueArn listed");
+    assert_eq!(
+        arn["Value"],
+        "arn:aws:sqs:us-east-1:000000000000:negotiated"
+    );
+
     let path = "/?Action=ReceiveMessage&QueueUrl=".to_owned() + &encode(&url);
     let r = t
         .raw("GET", &path, &[("accept", "application/json")], "")

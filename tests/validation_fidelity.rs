@@ -357,6 +357,103 @@ async fn kms_reuse_period_is_listed_only_once_set() {
     );
 }
 
+async fn all_attributes(
+    t: &TestServer,
+    url: &str,
+) -> std::collections::HashMap<QueueAttributeName, String> {
+    t.client
+        .get_queue_attributes()
+        .queue_url(url)
+        .attribute_names(QueueAttributeName::All)
+        .send()
+        .await
+        .unwrap()
+        .attributes
+        .unwrap()
+}
+
+/// Recorded on SQS: clearing the key with KmsDataKeyReusePeriodSeconds "300" in the same call
+/// removes both KMS attributes, and SqsManagedSseEnabled stays "false".
+#[tokio::test]
+async fn clearing_the_kms_key_removes_both_kms_attributes() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("kms").await;
+    let set = |pairs: &'static [(QueueAttributeName, &'static str)]| {
+        let mut call = t.client.set_queue_attributes().queue_url(&url);
+        for (name, value) in pairs {
+            call = call.attributes(name.clone(), *value);
+        }
+        call.send()
+    };
+    set(&[
+        (QueueAttributeName::SqsManagedSseEnabled, "false"),
+        (QueueAttributeName::KmsMasterKeyId, "alias/aws/sqs"),
+    ])
+    .await
+    .unwrap();
+    let all = all_attributes(&t, &url).await;
+    assert_eq!(all[&QueueAttributeName::KmsMasterKeyId], "alias/aws/sqs");
+    assert_eq!(
+        all[&QueueAttributeName::KmsDataKeyReusePeriodSeconds],
+        "300"
+    );
+    set(&[
+        (QueueAttributeName::KmsMasterKeyId, ""),
+        (QueueAttributeName::KmsDataKeyReusePeriodSeconds, "300"),
+    ])
+    .await
+    .unwrap();
+    let all = all_attributes(&t, &url).await;
+    assert!(
+        !all.contains_key(&QueueAttributeName::KmsMasterKeyId),
+        "{all:?}"
+    );
+    assert!(
+        !all.contains_key(&QueueAttributeName::KmsDataKeyReusePeriodSeconds),
+        "{all:?}"
+    );
+    assert_eq!(all[&QueueAttributeName::SqsManagedSseEnabled], "false");
+}
+
+/// Recorded on SQS: a KMS key while SQS-managed SSE is on, or both in one call, is refused.
+#[tokio::test]
+async fn the_two_kinds_of_encryption_exclude_each_other() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("sse").await;
+    let want = "You can use one type of server-side encryption (SSE) at one time. You can either enable KMS SSE or SQS SSE.";
+    let err = t
+        .set_attribute(&url, QueueAttributeName::KmsMasterKeyId, "alias/aws/sqs")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (code(&err).as_str(), message(&err).as_str()),
+        ("InvalidAttributeName", want)
+    );
+    let err = t
+        .client
+        .set_queue_attributes()
+        .queue_url(&url)
+        .attributes(QueueAttributeName::KmsMasterKeyId, "alias/aws/sqs")
+        .attributes(QueueAttributeName::SqsManagedSseEnabled, "true")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (code(&err).as_str(), message(&err).as_str()),
+        ("InvalidAttributeName", want)
+    );
+    let all = all_attributes(&t, &url).await;
+    assert!(
+        !all.contains_key(&QueueAttributeName::KmsMasterKeyId),
+        "nothing was applied"
+    );
+    // A queue created with a key has SQS-managed SSE off.
+    let url = t
+        .create_queue_with("created-kms", &[("KmsMasterKeyId", "alias/aws/sqs")])
+        .await;
+    assert_eq!(t.attribute(&url, "SqsManagedSseEnabled").await, "false");
+}
+
 #[tokio::test]
 async fn add_permission_writes_one_action_as_a_string() {
     let t = TestServer::start().await;

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use crate::clock::Millis;
 use crate::engine::arn::QueueKey;
-use crate::engine::attributes::QueueAttributes;
+use crate::engine::attributes::{DeduplicationScope, QueueAttributes};
 use crate::engine::fifo::{Attempts, Dedup};
 use crate::engine::message::{Message, NewMessage};
 use crate::engine::mutation::{Delivery, Journal, Mutation, QueueMeta};
@@ -22,6 +22,9 @@ use crate::engine::store::Store;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
 pub const MAX_VISIBILITY_SECONDS: u32 = 43_200;
+/// The stored record's name for [`Queue::dedup_scope`]: not an SQS attribute name (those have
+/// no `:`), so it never reaches GetQueueAttributes or SetQueueAttributes' checks.
+pub(crate) const CREATED_DEDUPLICATION_SCOPE: &str = "sqslite:CreatedDeduplicationScope";
 
 /// A queue. `notify` is the one tokio type in the engine: long-poll waiters park on it.
 #[derive(Debug)]
@@ -29,6 +32,10 @@ pub struct Queue {
     pub key: QueueKey,
     pub uid: u64,
     pub fifo: bool,
+    /// The DeduplicationScope the queue was created with: SQS keeps deduplicating by it even
+    /// after SetQueueAttributes changes the attribute, which GetQueueAttributes reports at once
+    /// [aws-recorded, both directions].
+    pub(crate) dedup_scope: DeduplicationScope,
     pub created_at: Millis,
     /// The server's receipt-handle key: handles this queue issues and accepts are sealed by it.
     pub(crate) receipts: Arc<ReceiptKey>,
@@ -126,6 +133,7 @@ impl Queue {
             key,
             uid,
             fifo,
+            dedup_scope: attributes.deduplication_scope,
             created_at: now,
             receipts,
             journal,
@@ -220,6 +228,10 @@ impl Queue {
                 .render()
                 .into_iter()
                 .map(|(k, v)| (k.to_owned(), v))
+                .chain(self.fifo.then(|| {
+                    let scope = self.dedup_scope.as_str().to_owned();
+                    (CREATED_DEDUPLICATION_SCOPE.to_owned(), scope)
+                }))
                 .collect(),
             tags: state.tags.clone(),
             last_modified: state.last_modified,

@@ -7,10 +7,10 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use crate::clock::Millis;
-use crate::engine::attributes::QueueAttributes;
+use crate::engine::attributes::{DeduplicationScope, QueueAttributes};
 use crate::engine::fifo::Original;
 use crate::engine::mutation::{Mutation, QueueMeta, Record};
-use crate::engine::queue::{Queue, QueueState};
+use crate::engine::queue::{Queue, QueueState, CREATED_DEDUPLICATION_SCOPE};
 use crate::engine::Registry;
 
 /// Messages a snapshot copies per hold of a queue's lock: senders and receivers of a huge
@@ -106,7 +106,8 @@ impl<'a> Replayer<'a> {
 
     /// Creates the queue, or brings an existing one's settings up to date.
     fn queue(&mut self, meta: QueueMeta) -> Result<(), String> {
-        let map: BTreeMap<String, String> = meta.attributes.into_iter().collect();
+        let mut map: BTreeMap<String, String> = meta.attributes.into_iter().collect();
+        let created_scope = map.remove(CREATED_DEDUPLICATION_SCOPE);
         let fifo = map.get("FifoQueue").is_some_and(|v| v == "true");
         let mut attributes = QueueAttributes::new(fifo);
         attributes.apply(&map, true).map_err(|e| {
@@ -115,13 +116,19 @@ impl<'a> Replayer<'a> {
                 meta.key.name, e.message
             )
         })?;
+        // Records written before the creation scope was kept name none: the attribute is the
+        // best guess there.
+        let mut at_creation = attributes.clone();
+        if let Some(scope) = created_scope.as_deref().and_then(DeduplicationScope::parse) {
+            at_creation.deduplication_scope = scope;
+        }
         let registry = self.registry;
         registry.next_uid.fetch_max(meta.uid, Ordering::Relaxed);
         let queue = self.by_uid.entry(meta.uid).or_insert_with(|| {
             Arc::new(Queue::new(
                 meta.key.clone(),
                 meta.uid,
-                attributes.clone(),
+                at_creation,
                 registry.receipts.clone(),
                 registry.journal.clone(),
                 meta.created_at,

@@ -101,7 +101,7 @@ impl QueueState {
         };
         let group = msg.group_id.as_deref().unwrap_or_default();
         if let Some(id) = &dedup_id {
-            let scope = self.attributes.deduplication_scope;
+            let scope = q.dedup_scope;
             if let Some(original) = self.dedup.check(group, id, scope, now) {
                 sent.message_id = original.id;
                 sent.sequence_number = Some(fifo::sequence_number(original.sequence));

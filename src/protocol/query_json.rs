@@ -4,7 +4,8 @@
 //!
 //! Recorded from SQS (responses relayed by API Gateway integrations): members in alphabetical
 //! order; SendMessage's result and each received message list every member, `null` when
-//! absent; ReceiveMessage's list is `messages` (lowercase), `null` when empty; errors are
+//! absent; ReceiveMessage's list is `messages` (lowercase), `null` when empty;
+//! GetQueueAttributes lists `{"Name", "Value"}` objects as the XML does; errors are
 //! `{"Error": {"Code", "Message", "Type"}, "RequestId"}`. The other results keep the JSON
 //! protocol's members (chosen: no recording of them was found).
 
@@ -42,6 +43,7 @@ pub fn success(action: &str, request_id: &str, output: Value) -> Vec<u8> {
     if let Value::Object(result) = output {
         let result = match action {
             "ReceiveMessage" => receive_result(result),
+            "GetQueueAttributes" => attribute_list(result),
             _ => with_nulls(result, action),
         };
         response.insert(format!("{action}Result"), Value::Object(result));
@@ -82,6 +84,19 @@ fn with_nulls(mut result: Map<String, Value>, action: &str) -> Map<String, Value
         result.entry(*member).or_insert(Value::Null);
     }
     result.sort_keys();
+    result
+}
+
+/// GetQueueAttributes keeps the XML's structure: a list of `{"Name", "Value"}` objects, not the
+/// JSON protocol's map [aws-validated].
+fn attribute_list(mut result: Map<String, Value>) -> Map<String, Value> {
+    if let Some(Value::Object(attributes)) = result.remove("Attributes") {
+        let list = attributes
+            .into_iter()
+            .map(|(name, value)| json!({"Name": name, "Value": value}))
+            .collect();
+        result.insert("Attributes".to_owned(), Value::Array(list));
+    }
     result
 }
 
