@@ -254,16 +254,7 @@ async fn set_scope(t: &TestServer, url: &str, scope: &str, limit: &str) {
         .send()
         .await
         .unwrap();
-    let attributes = t
-        .client
-        .get_queue_attributes()
-        .queue_url(url)
-        .attribute_names(QueueAttributeName::All)
-        .send()
-        .await
-        .unwrap()
-        .attributes
-        .unwrap();
+    let attributes = t.all_attributes(url).await;
     assert_eq!(attributes[&QueueAttributeName::DeduplicationScope], scope);
     assert_eq!(attributes[&QueueAttributeName::FifoThroughputLimit], limit);
 }

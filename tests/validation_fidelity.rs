@@ -357,21 +357,6 @@ async fn kms_reuse_period_is_listed_only_once_set() {
     );
 }
 
-async fn all_attributes(
-    t: &TestServer,
-    url: &str,
-) -> std::collections::HashMap<QueueAttributeName, String> {
-    t.client
-        .get_queue_attributes()
-        .queue_url(url)
-        .attribute_names(QueueAttributeName::All)
-        .send()
-        .await
-        .unwrap()
-        .attributes
-        .unwrap()
-}
-
 /// Recorded on SQS: clearing the key with KmsDataKeyReusePeriodSeconds "300" in the same call
 /// removes both KMS attributes, and SqsManagedSseEnabled stays "false".
 #[tokio::test]
@@ -391,7 +376,7 @@ async fn clearing_the_kms_key_removes_both_kms_attributes() {
     ])
     .await
     .unwrap();
-    let all = all_attributes(&t, &url).await;
+    let all = t.all_attributes(&url).await;
     assert_eq!(all[&QueueAttributeName::KmsMasterKeyId], "alias/aws/sqs");
     assert_eq!(
         all[&QueueAttributeName::KmsDataKeyReusePeriodSeconds],
@@ -403,7 +388,7 @@ async fn clearing_the_kms_key_removes_both_kms_attributes() {
     ])
     .await
     .unwrap();
-    let all = all_attributes(&t, &url).await;
+    let all = t.all_attributes(&url).await;
     assert!(
         !all.contains_key(&QueueAttributeName::KmsMasterKeyId),
         "{all:?}"
@@ -442,7 +427,7 @@ async fn the_two_kinds_of_encryption_exclude_each_other() {
         (code(&err).as_str(), message(&err).as_str()),
         ("InvalidAttributeName", want)
     );
-    let all = all_attributes(&t, &url).await;
+    let all = t.all_attributes(&url).await;
     assert!(
         !all.contains_key(&QueueAttributeName::KmsMasterKeyId),
         "nothing was applied"

@@ -130,6 +130,22 @@ impl TestServer {
             .unwrap_or_default()
     }
 
+    /// GetQueueAttributes `All`.
+    pub async fn all_attributes(
+        &self,
+        url: &str,
+    ) -> std::collections::HashMap<aws_sdk_sqs::types::QueueAttributeName, String> {
+        self.client
+            .get_queue_attributes()
+            .queue_url(url)
+            .attribute_names(aws_sdk_sqs::types::QueueAttributeName::All)
+            .send()
+            .await
+            .expect("get attributes")
+            .attributes
+            .unwrap_or_default()
+    }
+
     /// (visible, in flight, delayed)
     pub async fn counts(&self, url: &str) -> (u64, u64, u64) {
         let get =
