@@ -123,7 +123,7 @@ fn ignore_case_list(arg: &Value) -> Result<Vec<String>, PatternError> {
 
 /// Whether `anything-but` rules this leaf out. A leaf of the other type (a number against
 /// a string list, a bool, null) is ruled out as well: anything-but never matches it
-/// [unverified, event-ruler compares typed values].
+/// \[unverified, event-ruler compares typed values\].
 pub(crate) fn excluded(dialect: Dialect, ex: &Excluded, leaf: &Value) -> bool {
     match (ex, leaf) {
         (Excluded::Strings(list), Value::String(s)) => list.contains(s),

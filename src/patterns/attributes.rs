@@ -17,7 +17,7 @@ pub struct MessageAttribute<'a> {
 /// `3.015e2 == 301.5` apply); `String.Array` its parsed JSON array (each element matched on
 /// its own); `Binary` is left out ("Amazon SNS ignores message attributes with the Binary
 /// data type", SNS guide), so it matches nothing and counts as absent for `exists`
-/// [unverified]. A `Number` or `String.Array` whose value does not parse (SNS's Publish
+/// \[unverified\]. A `Number` or `String.Array` whose value does not parse (SNS's Publish
 /// refuses those) is kept as a plain string.
 pub fn attributes_document<'a>(
     attributes: impl IntoIterator<Item = (&'a str, MessageAttribute<'a>)>,
@@ -58,7 +58,7 @@ pub(crate) enum BodyShape {
 }
 
 /// A body counts as JSON when it parses as an object or array; a bare `42` or `"x"` body is
-/// matched as the plain string it is [unverified: the guide does not say].
+/// matched as the plain string it is \[unverified: the guide does not say\].
 pub(crate) fn parse_json_body(body: &str) -> Option<Value> {
     match serde_json::from_str::<Value>(body) {
         Ok(v @ (Value::Object(_) | Value::Array(_))) => Some(v),

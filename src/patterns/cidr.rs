@@ -21,7 +21,7 @@ fn to_bits(ip: IpAddr) -> (bool, u128) {
 
 impl IpNet {
     /// `10.0.0.0/24`, `2001:db8::/32`; a bare address is its own /32 or /128.
-    /// SNS's text for a malformed network was not found [unverified].
+    /// SNS's text for a malformed network was not found \[unverified\].
     pub(crate) fn parse(text: &str) -> Result<IpNet, PatternError> {
         let invalid = || PatternError::syntax(format!("Malformed CIDR: {text}"));
         let (addr, len) = match text.split_once('/') {

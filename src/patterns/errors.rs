@@ -3,9 +3,9 @@
 //! The reasons are the texts SNS puts after `FilterPolicy: `. Most were recorded from AWS
 //! (LocalStack's AWS-validated snapshots `tests/aws/services/sns/test_sns_filter_policy.snapshot.json`,
 //! recorded 2024-05); the rest follow the open-source matcher SNS's texts come from
-//! (aws/event-ruler `JsonRuleCompiler`) and are marked `[unverified]` where they are raised.
+//! (aws/event-ruler `JsonRuleCompiler`) and are marked `\[unverified\]` where they are raised.
 //! AWS appends Jackson's position (`\n at [Source: (String)"…"; line: 1, column: N]`) to syntax
-//! errors; sqslite leaves that suffix out [unverified column arithmetic, SDKs ignore it].
+//! errors; sqslite leaves that suffix out \[unverified column arithmetic, SDKs ignore it\].
 
 use std::borrow::Cow;
 use std::fmt;
@@ -47,8 +47,8 @@ pub struct PatternError {
 
 /// The SNS error code every policy refusal carries.
 pub const SNS_ERROR_CODE: &str = "InvalidParameter";
-/// The Lambda error code for a refused `FilterCriteria` [unverified: the code is Lambda's
-/// generic one for bad input; the exact message for a bad pattern was not found].
+/// The Lambda error code for a refused `FilterCriteria` \[unverified: the code is Lambda's
+/// generic one for bad input; the exact message for a bad pattern was not found\].
 pub const LAMBDA_ERROR_CODE: &str = "InvalidParameterValueException";
 
 impl PatternError {
@@ -87,7 +87,7 @@ impl PatternError {
     }
 
     /// The message for a Lambda `CreateEventSourceMapping`/`UpdateEventSourceMapping`
-    /// refusal [unverified: Lambda's exact text for a bad pattern was not found].
+    /// refusal \[unverified: Lambda's exact text for a bad pattern was not found\].
     pub fn lambda_message(&self) -> String {
         match self.kind {
             PatternErrorKind::TooManyFilters | PatternErrorKind::TooLong => self.reason.to_string(),

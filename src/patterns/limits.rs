@@ -4,7 +4,7 @@
 //! - at most 256 KB of policy text;
 //! - at most 5 keys: every key under `MessageAttributes`, only top-level keys under
 //!   `MessageBody` ("nested keys don't count"); a key named in several `$or` alternatives
-//!   counts once [unverified];
+//!   counts once \[unverified\];
 //! - at most 150 combinations. The guide multiplies the value counts of every array; for a
 //!   nested key each array weighs its nesting depth times its value count (the guide's own
 //!   example: `3 x 4 x 2 x 3 x 1 x 3 = 216` for arrays of 4, 3 and 3 values at depths 3, 2

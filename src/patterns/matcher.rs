@@ -33,7 +33,7 @@ pub(crate) struct Flat<'a> {
 }
 
 /// Work bound for one match: the backtracking over array elements is exponential in the
-/// worst case, and no real event needs this many steps [sqslite's own bound].
+/// worst case, and no real event needs this many steps \[sqslite's own bound\].
 const MAX_STEPS: u32 = 100_000;
 
 impl<'a> Flat<'a> {

@@ -57,6 +57,19 @@
 //! | limits (5 keys, 150 combinations, 256 KB) | subscription-filter-policy-constraints; see [`limits`] |
 //! | Lambda differences | Lambda guide: invocation-eventfiltering, with-sqs-filtering |
 //!
+//! # Where the dialects differ ([`Dialect`])
+//!
+//! | Rule | SNS | Lambda |
+//! |---|---|---|
+//! | numeric range, precision | ±1e9, 5 decimals | ±5e9, 6 decimals (EventBridge) |
+//! | plain number value `[300]` | equal values (`3.0e2` matches) | equal text (`300.0` does not) |
+//! | `anything-but` with `suffix` / `equals-ignore-case` | refused | accepted |
+//! | `anything-but` on a String.Array attribute | every element must pass | any element (bodies, both) |
+//! | `exists: true` on `null` or `""` | absent ("non-null and non-empty") | present |
+//! | keys, combinations | 5, 150 | no limit (sqslite bounds `$or` at 1024 branches) |
+//! | policy length | 256 KB | 4096 characters, 5 filters per mapping |
+//! | nested keys | `MessageBody` scope only | always; `body` shape must match the SQS body |
+//!
 //! Not covered: `wildcard` (EventBridge only; refused as an unrecognized match type) and
 //! Jackson's `at [Source: …; line, column]` suffix on SNS syntax errors ([`errors`]).
 
@@ -158,7 +171,7 @@ impl FilterPolicy {
 
     /// Whether an SNS message body matches (scope `MessageBody`). A body that is not a JSON
     /// object or array matches nothing, `exists: false` included: SNS's payload-based
-    /// filtering reads JSON bodies [unverified for the all-`exists: false` policy].
+    /// filtering reads JSON bodies \[unverified for the all-`exists: false` policy\].
     pub fn matches_body(&self, body: &str) -> bool {
         attributes::parse_json_body(body).is_some_and(|doc| self.matches(&doc))
     }
