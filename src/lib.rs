@@ -31,7 +31,9 @@
 //! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
 //! replays snapshot + log; [`faults`] injects errors before an action runs; [`alarms`]
 //! evaluates DLQ depth, stalls and message age; [`drill`] runs the game-day drills against
-//! any endpoint through [`http_client`]; [`health`] is the container probe.
+//! any endpoint through [`http_client`]; [`health`] is the container probe. [`patterns`] is
+//! the SNS filter-policy / Lambda event-pattern matcher, on the floor beside [`clock`] and
+//! [`error`] (it imports neither) for the SNS and trigger services to share.
 //!
 //! # Glossary
 //!
@@ -94,6 +96,7 @@ pub mod guard;
 pub mod health;
 pub mod http_client;
 pub mod metrics;
+pub mod patterns;
 pub mod protocol;
 pub mod server;
 pub mod service;
