@@ -33,6 +33,7 @@ enum ClockArg {
 enum UrlStyleArg {
     Host,
     Path,
+    Region,
 }
 
 /// An Amazon SQS-compatible server: point any AWS SDK at it by changing the endpoint URL.
@@ -63,7 +64,8 @@ struct Args {
     /// Fixed base of queue URLs (e.g. http://sqs:9324); wins over --url-style.
     #[arg(long, env = "SQSLITE_PUBLIC_URL")]
     public_url: Option<String>,
-    /// Queue URLs from the request's Host header, or path-only (/<account>/<name>) [default: host].
+    /// Queue URLs from the request's Host header, path-only (/<account>/<name>), or regional
+    /// (http://sqs.<region>.<Host>/<account>/<name>) [default: host].
     #[arg(long, env = "SQSLITE_URL_STYLE", value_enum)]
     url_style: Option<UrlStyleArg>,
     /// Create queues on first use by SendMessage, ReceiveMessage or GetQueueUrl.
@@ -296,6 +298,7 @@ fn effective_config(args: Args) -> Result<Config, String> {
         config.url_style = match style {
             UrlStyleArg::Host => UrlStyle::Host,
             UrlStyleArg::Path => UrlStyle::Path,
+            UrlStyleArg::Region => UrlStyle::Region,
         };
     }
     if let Some(clock) = args.clock {

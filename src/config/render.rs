@@ -16,6 +16,7 @@ pub fn to_toml(config: &Config) -> String {
     let style = match config.url_style {
         UrlStyle::Host => "host",
         UrlStyle::Path => "path",
+        UrlStyle::Region => "region",
     };
     server.insert("url_style".into(), style.into());
     let clock = match config.clock {

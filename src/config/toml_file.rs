@@ -191,10 +191,12 @@ fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), Config
                 config.url_style = match src.string(e)?.as_str() {
                     "host" => UrlStyle::Host,
                     "path" => UrlStyle::Path,
+                    "region" => UrlStyle::Region,
                     _ => {
-                        return Err(
-                            src.error(e.node.line, "`url_style` must be \"host\" or \"path\"")
-                        )
+                        return Err(src.error(
+                            e.node.line,
+                            "`url_style` must be \"host\", \"path\" or \"region\"",
+                        ))
                     }
                 }
             }
