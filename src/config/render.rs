@@ -30,6 +30,13 @@ pub fn to_toml(config: &Config) -> String {
     let access = &config.access;
     server.insert("allow_hosts".into(), access.allow_hosts.clone().into());
     server.insert("allow_origins".into(), access.allow_origins.clone().into());
+    server.insert(
+        "admin_allow_origins".into(),
+        access.admin_origins.clone().into(),
+    );
+    if access.require_admin_token {
+        server.insert("admin_require_token".into(), true.into());
+    }
     if let Some(on) = access.metrics {
         server.insert("metrics".into(), on.into());
     }
