@@ -1,6 +1,7 @@
-//! Who may reach what, checked before routing: no request from a web page whose origin
-//! `--allow-origin` does not name (cross-site requests), and the admin API only with its bearer
-//! token or, without one, on loopback for a loopback or configured Host (DNS rebinding).
+//! Who may reach what, checked before routing: no request from a web page whose origin is not
+//! named (`--allow-origin` for the SQS API, `--admin-allow-origin` for the admin API: cross-site
+//! requests), and the admin API only with its bearer token or, without one, on loopback for a
+//! loopback or configured Host (DNS rebinding).
 
 use std::net::IpAddr;
 
@@ -18,13 +19,37 @@ pub struct AccessConfig {
     pub admin_token: Option<String>,
     /// Host names, besides loopback ones and the public URL's, the admin API answers to.
     pub allow_hosts: Vec<String>,
-    /// Browser origins (`http://localhost:3000`, or `*` for any) allowed to call.
+    /// Browser origins (`http://localhost:3000`, or `*` for any) allowed to call the SQS API.
     pub allow_origins: Vec<String>,
+    /// Browser origins allowed to call the admin API and `/metrics` (`--admin-allow-origin`):
+    /// their own list, empty by default, since a page that may call the admin API may read
+    /// every message (peek) and reset the server.
+    pub admin_origins: Vec<String>,
+    /// Refuse to start without an admin token (`--admin-require-token`), so the admin API
+    /// always needs it, on loopback too.
+    pub require_admin_token: bool,
     /// `/metrics` on or off; `None` follows the admin API's switch.
     pub metrics: Option<bool>,
 }
 
 impl AccessConfig {
+    /// Settings that would silently open the admin API are refused at startup: an empty token
+    /// (`SQSLITE_ADMIN_TOKEN=` from an unset compose variable) would match a request without
+    /// `Authorization`.
+    pub fn check(&self) -> Result<(), String> {
+        match &self.admin_token {
+            Some(token) if token.is_empty() => Err(
+                "admin_token (--admin-token, SQSLITE_ADMIN_TOKEN) is empty; set a token or leave the setting out"
+                    .into(),
+            ),
+            None if self.require_admin_token => Err(
+                "admin_require_token (--admin-require-token) needs an admin_token (--admin-token, SQSLITE_ADMIN_TOKEN)"
+                    .into(),
+            ),
+            _ => Ok(()),
+        }
+    }
+
     pub fn metrics_on(&self, admin_enabled: bool) -> bool {
         self.metrics.unwrap_or(admin_enabled)
     }
@@ -99,10 +124,14 @@ fn browser(
     if own_page {
         return Ok(None);
     }
+    let (origins, flag) = if route == Route::Sqs {
+        (&access.allow_origins, "--allow-origin")
+    } else {
+        (&access.admin_origins, "--admin-allow-origin")
+    };
     if let Some(origin) = headers.get(ORIGIN) {
         let text = origin.to_str().unwrap_or("?");
-        let named = access
-            .allow_origins
+        let named = origins
             .iter()
             .any(|o| o == "*" || o.eq_ignore_ascii_case(text));
         return if named {
@@ -111,8 +140,7 @@ fn browser(
             Err(refuse(
                 StatusCode::FORBIDDEN,
                 format!(
-                    "Requests from web pages are refused: Origin `{text}` is not named by \
-                     --allow-origin."
+                    "Requests from web pages are refused: Origin `{text}` is not named by {flag}."
                 ),
             ))
         };
@@ -122,7 +150,7 @@ fn browser(
             StatusCode::FORBIDDEN,
             format!(
                 "Requests from web pages are refused (Sec-Fetch-Site: {site}); name the page's \
-                 origin with --allow-origin."
+                 origin with {flag}."
             ),
         )),
         _ => Ok(None),

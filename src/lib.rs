@@ -137,6 +137,10 @@ impl Server {
         config: Config,
         clock: clock::SharedClock,
     ) -> std::io::Result<Server> {
+        config
+            .access
+            .check()
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         let app = Arc::new(match &config.data_dir {
             None => app::App::new(config, clock),
             Some(dir) => {

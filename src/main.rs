@@ -33,6 +33,7 @@ enum ClockArg {
 enum UrlStyleArg {
     Host,
     Path,
+    Region,
 }
 
 /// An Amazon SQS-compatible server: point any AWS SDK at it by changing the endpoint URL.
@@ -63,7 +64,8 @@ struct Args {
     /// Fixed base of queue URLs (e.g. http://sqs:9324); wins over --url-style.
     #[arg(long, env = "SQSLITE_PUBLIC_URL")]
     public_url: Option<String>,
-    /// Queue URLs from the request's Host header, or path-only (/<account>/<name>) [default: host].
+    /// Queue URLs from the request's Host header, path-only (/<account>/<name>), or regional
+    /// (http://sqs.<region>.<Host>/<account>/<name>) [default: host].
     #[arg(long, env = "SQSLITE_URL_STYLE", value_enum)]
     url_style: Option<UrlStyleArg>,
     /// Create queues on first use by SendMessage, ReceiveMessage or GetQueueUrl.
@@ -100,9 +102,16 @@ struct Args {
     /// More Host names the admin API answers to without a token (comma-separated).
     #[arg(long, env = "SQSLITE_ALLOW_HOST", value_delimiter = ',')]
     allow_host: Vec<String>,
-    /// Browser origins allowed to call, e.g. http://localhost:3000 or * (comma-separated).
+    /// Browser origins allowed to call the SQS API, e.g. http://localhost:3000 or *
+    /// (comma-separated); not the admin API.
     #[arg(long, env = "SQSLITE_ALLOW_ORIGIN", value_delimiter = ',')]
     allow_origin: Vec<String>,
+    /// Browser origins allowed to call the admin API and /metrics (comma-separated) [default: none].
+    #[arg(long, env = "SQSLITE_ADMIN_ALLOW_ORIGIN", value_delimiter = ',')]
+    admin_allow_origin: Vec<String>,
+    /// Refuse to start without --admin-token, so the admin API always needs it (loopback too).
+    #[arg(long, env = "SQSLITE_ADMIN_REQUIRE_TOKEN")]
+    admin_require_token: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -285,6 +294,8 @@ fn effective_config(args: Args) -> Result<Config, String> {
     config.access.admin_token = args.admin_token.or(config.access.admin_token);
     config.access.allow_hosts.extend(args.allow_host);
     config.access.allow_origins.extend(args.allow_origin);
+    config.access.admin_origins.extend(args.admin_allow_origin);
+    config.access.require_admin_token |= args.admin_require_token;
     let (limits, given) = (&mut config.connections, args.limits);
     limits.header_timeout = given.header_timeout.unwrap_or(limits.header_timeout);
     limits.idle_timeout = given.idle_timeout.unwrap_or(limits.idle_timeout);
@@ -296,6 +307,7 @@ fn effective_config(args: Args) -> Result<Config, String> {
         config.url_style = match style {
             UrlStyleArg::Host => UrlStyle::Host,
             UrlStyleArg::Path => UrlStyle::Path,
+            UrlStyleArg::Region => UrlStyle::Region,
         };
     }
     if let Some(clock) = args.clock {

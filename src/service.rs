@@ -106,15 +106,23 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         Some(e) => Err(e),
         None => action_name,
     };
+    // One reading of the signature serves the context and the check alike.
+    let signed = crate::auth::read(&parts);
     let mut ctx = Context::new(
         &app.config,
         &parts.headers,
         parts.uri.path(),
-        &params,
+        signed.as_ref().ok().and_then(Option::as_ref),
         request_id,
     );
     // Authentication comes first: an unsigned caller learns nothing about the request.
-    let action_name = crate::auth::verify(&app, &parts, &body).and_then(|principal| {
+    let verified = crate::auth::verify(
+        &app,
+        &parts,
+        &body,
+        signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
+    );
+    let action_name = verified.and_then(|principal| {
         let name = action_name?;
         if let Some(principal) = principal {
             let operation = Action::NAMES.iter().find(|n| **n == name).map_or("", |n| n);

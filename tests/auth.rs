@@ -4,23 +4,9 @@ mod common;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use common::signing::{send_signed, sign_query, signed_server, OTHER, OWNER};
 use common::{client_at, code, message, TestServer, T0};
-use sqslite::config::Credential;
 use sqslite::Config;
-
-const OWNER: &str = "000000000000";
-const OTHER: &str = "111111111111";
-
-/// A server that requires signatures: the default client's key (account 000000000000) and a
-/// second account's.
-async fn signed_server() -> TestServer {
-    TestServer::start_with(
-        Config::ephemeral()
-            .with_credential(Credential::new("AKIDEXAMPLE", "secret", OWNER))
-            .with_credential(Credential::new("AKIDOTHER", "other-secret", OTHER)),
-    )
-    .await
-}
 
 #[tokio::test]
 async fn signed_requests_pass_and_bad_signatures_fail() {
@@ -153,77 +139,6 @@ async fn forged_receipt_handles_are_rejected() {
     s.delete(&url, &mine).await;
     s.delete(&url, &theirs).await;
     assert_eq!(s.counts(&url).await, (0, 0, 0));
-}
-
-/// Signs a Query request with aws-sigv4 (the SDKs' own signer) at the server's time: in the
-/// URL (`presign`, valid for `expires`) or in headers. Returns the path and the headers.
-fn sign_query(
-    s: &TestServer,
-    method: &str,
-    path_and_query: &str,
-    body: &str,
-    secret: &str,
-    presign: Option<u64>,
-) -> (String, Vec<(String, String)>) {
-    use aws_sigv4::http_request::{sign, SignableBody, SignableRequest, SignatureLocation};
-    use sqslite::Clock;
-    let host = s.endpoint().trim_start_matches("http://").to_owned();
-    let mut headers = vec![("host".to_owned(), host.clone())];
-    if method == "POST" {
-        headers.push((
-            "content-type".into(),
-            "application/x-www-form-urlencoded".into(),
-        ));
-    }
-    let identity = aws_credential_types::Credentials::new("AKIDEXAMPLE", secret, None, None, "t");
-    let identity = aws_smithy_runtime_api::client::identity::Identity::from(identity);
-    let mut settings = aws_sigv4::http_request::SigningSettings::default();
-    if let Some(seconds) = presign {
-        settings.signature_location = SignatureLocation::QueryParams;
-        settings.expires_in = Some(std::time::Duration::from_secs(seconds));
-    }
-    let params = aws_sigv4::sign::v4::SigningParams::builder()
-        .identity(&identity)
-        .region("us-east-1")
-        .name("sqs")
-        .time(std::time::UNIX_EPOCH + std::time::Duration::from_millis(s.clock.now()))
-        .settings(settings)
-        .build()
-        .unwrap()
-        .into();
-    let url = format!("http://{host}{path_and_query}");
-    let request = SignableRequest::new(
-        method,
-        &url,
-        headers.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-        SignableBody::Bytes(body.as_bytes()),
-    )
-    .unwrap();
-    let (instructions, _) = sign(request, &params).unwrap().into_parts();
-    let mut path = path_and_query.to_owned();
-    for (k, v) in instructions.params() {
-        let sep = if path.contains('?') { '&' } else { '?' };
-        let v: String = form_urlencoded::byte_serialize(v.as_bytes()).collect();
-        path.extend([sep.to_string(), (*k).to_owned(), "=".into(), v]);
-    }
-    for (k, v) in instructions.headers() {
-        headers.push((k.to_owned(), v.to_owned()));
-    }
-    (path, headers)
-}
-
-async fn send_signed(
-    s: &TestServer,
-    method: &str,
-    path: &str,
-    headers: &[(String, String)],
-    body: &str,
-) -> common::RawResponse {
-    let headers: Vec<(&str, &str)> = headers
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    s.raw(method, path, &headers, body).await
 }
 
 #[tokio::test]

@@ -154,3 +154,32 @@ async fn health_subcommand_probes_a_running_server() {
         .unwrap();
     assert_eq!(unhealthy.status.code(), Some(1));
 }
+
+/// `SQSLITE_ADMIN_TOKEN=` (a compose file's unset variable) must stop the start, not open
+/// the admin API to every caller.
+#[test]
+fn an_empty_admin_token_stops_startup_with_exit_code_2() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sqslite"))
+        .args(["--port", "0"])
+        .env_remove("SQSLITE_CONFIG")
+        .env("SQSLITE_ADMIN_TOKEN", "")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("sqslite started with an empty admin token");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(2));
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("SQSLITE_ADMIN_TOKEN"), "{stderr}");
+}

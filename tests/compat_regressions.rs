@@ -127,7 +127,11 @@ fn check_replay(responses: &[(String, RawResponse)], queue: &str) {
         member(received, "MessageId").unwrap(),
         member(sent, "MessageId").unwrap()
     );
-    assert!(received.body.contains("AKIDCOMPATFIXTURE"), "SenderId");
+    assert!(received.body.contains("SenderId"), "SenderId");
+    assert!(
+        !received.body.contains("AKIDCOMPATFIXTURE"),
+        "a SenderId is the principal's id, never its access key"
+    );
     assert!(
         !received.body.contains("labelled"),
         "s.label was not asked for"

@@ -146,3 +146,74 @@ async fn auto_create_with_an_invalid_name_answers_as_sqs_would() {
         .unwrap_err();
     assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
 }
+
+#[tokio::test]
+async fn region_style_mints_aws_shaped_urls_for_the_signed_region() {
+    let config = Config {
+        url_style: UrlStyle::Region,
+        ..Config::ephemeral()
+    };
+    let ts = TestServer::start_with(config).await;
+    let port = ts.server.local_addr().port();
+    let client = common::client_for(&format!("http://localhost:{port}"), "eu-west-1", "AKID");
+    let url = client
+        .create_queue()
+        .queue_name("q")
+        .send()
+        .await
+        .unwrap()
+        .queue_url
+        .unwrap();
+    assert_eq!(
+        url,
+        format!("http://sqs.eu-west-1.localhost:{port}/000000000000/q")
+    );
+    client
+        .send_message()
+        .queue_url(&url)
+        .message_body("hi")
+        .send()
+        .await
+        .unwrap();
+    // The URL's host names the region, so it resolves there through any endpoint.
+    let arn = ts.attribute(&url, "QueueArn").await;
+    assert_eq!(arn, "arn:aws:sqs:eu-west-1:000000000000:q");
+    // A Host that already names the region is not prefixed twice.
+    let host = format!("sqs.eu-west-1.localhost:{port}");
+    let r = ts
+        .raw(
+            "GET",
+            "/?Action=GetQueueUrl&QueueName=q",
+            &[("host", host.as_str())],
+            "",
+        )
+        .await;
+    assert_eq!(
+        r.xml("QueueUrl"),
+        Some(format!("http://{host}/000000000000/q"))
+    );
+}
+
+#[tokio::test]
+async fn a_regional_host_chooses_the_region_of_an_unsigned_request() {
+    let ts = TestServer::start().await;
+    let port = ts.server.local_addr().port();
+    let host = format!("sqs.ap-south-1.localhost:{port}");
+    let r = ts
+        .raw(
+            "GET",
+            "/?Action=CreateQueue&QueueName=regional",
+            &[("host", host.as_str())],
+            "",
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let url = r.xml("QueueUrl").unwrap();
+    assert_eq!(
+        ts.attribute(&url, "QueueArn").await,
+        "arn:aws:sqs:ap-south-1:000000000000:regional"
+    );
+    // A signature's region still wins over the Host's.
+    let us = ts.client.list_queues().send().await.unwrap();
+    assert!(us.queue_urls().is_empty(), "{:?}", us.queue_urls());
+}

@@ -228,3 +228,74 @@ async fn metrics_follow_no_admin_unless_switched_on() {
     assert_eq!(s.raw("GET", "/metrics", &[], "").await.status, 404);
     assert_eq!(s.raw("GET", "/_sqslite/clock", &[], "").await.status, 200);
 }
+
+#[tokio::test]
+async fn an_empty_admin_token_is_refused_at_startup() {
+    let mut config = Config::ephemeral();
+    config.access.admin_token = Some(String::new());
+    let err = TestServer::try_start_with(config.clone())
+        .await
+        .err()
+        .expect("an empty token must not start a server");
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(err.to_string().contains("SQSLITE_ADMIN_TOKEN"), "{err}");
+    // The switch that makes the admin API always need the token needs one.
+    config.access.admin_token = None;
+    config.access.require_admin_token = true;
+    let err = TestServer::try_start_with(config).await.err().unwrap();
+    assert!(err.to_string().contains("admin_require_token"), "{err}");
+}
+
+#[tokio::test]
+async fn allow_origin_opens_the_sqs_api_and_not_the_admin_api() {
+    let mut config = Config::ephemeral();
+    config.access.allow_origins = vec!["*".into()];
+    let s = TestServer::start_with(config).await;
+    let url = s.create_queue("private").await;
+    s.send(&url, "secret").await;
+    let page = ("origin", "https://evil.example");
+    let queue: String = form_urlencoded::byte_serialize(url.as_bytes()).collect();
+    let peek = format!("/_aws/sqs/messages?QueueUrl={queue}");
+    let r = s.raw("GET", &peek, &[page], "").await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("--admin-allow-origin"), "{}", r.body);
+    let json = ("content-type", "application/json");
+    assert_eq!(reset(&s, &[page, json]).await.status, 403);
+    assert_eq!(queue_count(&s).await, 1, "the page reset nothing");
+    let r = s.raw("GET", "/?Action=ListQueues", &[page], "").await;
+    assert_eq!(r.status, 200, "the SQS API is open to it: {}", r.body);
+
+    // The admin API has its own list.
+    let mut config = Config::ephemeral();
+    config.access.admin_origins = vec!["http://localhost:3000".into()];
+    let s = TestServer::start_with(config).await;
+    let tool = ("origin", "http://localhost:3000");
+    let r = s.raw("GET", "/_sqslite/queues", &[tool], "").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.header("access-control-allow-origin"),
+        Some("http://localhost:3000")
+    );
+    let r = s.raw("GET", "/?Action=ListQueues", &[tool], "").await;
+    assert_eq!(r.status, 403, "not the SQS API: {}", r.body);
+}
+
+#[tokio::test]
+async fn with_credentials_the_admin_api_can_be_made_to_need_its_token() {
+    use sqslite::config::Credential;
+    let open = Config::ephemeral().with_credential(Credential::new("AKID", "s", "000000000000"));
+    // Without the switch, loopback callers reach the admin API unsigned and without a token.
+    let s = TestServer::start_with(open.clone()).await;
+    assert_eq!(s.raw("GET", "/_sqslite/clock", &[], "").await.status, 200);
+    let mut locked = open;
+    locked.access.require_admin_token = true;
+    locked.access.admin_token = Some("t0ken".into());
+    let s = TestServer::start_with(locked).await;
+    assert_eq!(s.raw("GET", "/_sqslite/clock", &[], "").await.status, 401);
+    assert_eq!(s.raw("GET", "/metrics", &[], "").await.status, 401);
+    let bearer = [("authorization", "Bearer t0ken")];
+    assert_eq!(
+        s.raw("GET", "/_sqslite/clock", &bearer, "").await.status,
+        200
+    );
+}

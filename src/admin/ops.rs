@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{ok, Answer, Problem};
 use crate::app::App;
-use crate::protocol::{Context, Input, Params, Protocol};
+use crate::protocol::{Context, Input, Protocol};
 
 /// The actions `POST /_sqslite/sqs/<Action>` runs; anything else is a 404.
 pub const ALLOWED: &[&str] = &[
@@ -32,13 +32,7 @@ pub async fn call(app: &App, action: &str, body: &[u8], params: &[(String, Strin
     }
     let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
     let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
-    let mut ctx = Context::new(
-        &app.config,
-        &hyper::HeaderMap::new(),
-        "/",
-        &Params::default(),
-        request_id,
-    );
+    let mut ctx = Context::new(&app.config, &hyper::HeaderMap::new(), "/", None, request_id);
     ctx.path_queue = None;
     ctx.region = param("region").unwrap_or_else(|| app.config.region.clone());
     ctx.account = param("account").unwrap_or_else(|| app.config.account_id.clone());

@@ -1,45 +1,46 @@
 //! Optional authentication: with `[[credentials]]` configured, every SQS request must carry a
 //! valid AWS Signature V4 (Authorization header or presigned URL, either protocol) made with
 //! one of them, and acts as that credential's account. Without any, every request is
-//! accepted and its account comes from a 12-digit access key id, as before.
+//! accepted and its account comes from a 12-digit access key id, as before. Either way the
+//! signature is read once ([`parse::read`]) and that one reading is all anyone sees.
 
+pub mod parse;
+pub mod principal;
 pub mod sigv4;
 
-use hyper::header::AUTHORIZATION;
+use hyper::header::HOST;
 use hyper::http::request::Parts;
 use subtle::ConstantTimeEq;
 
 use crate::app::App;
 use crate::clock::Millis;
-use crate::config::Credential;
 use crate::error::{ErrorKind, SqsError, SqsResult};
-use sigv4::Signed;
+pub use parse::{read, Signed};
+pub use principal::Principal;
 
 /// How far a signature's date may be from the server's clock. SQS's "Signature expired"
 /// errors name 15 minutes (e.g. aws/aws-sdk-go#487, aws/aws-sdk-php#642).
 const SKEW_MS: Millis = 15 * 60 * 1000;
 
-/// Who a verified request comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Principal {
-    pub access_key_id: String,
-    pub account: String,
-    /// `arn:aws:iam::<account>:root` or `…:user/<name>`: what queue policies match.
-    pub arn: String,
-}
-
-/// Checks the request's signature; `Ok(None)` when the server has no credentials configured.
-pub fn verify(app: &App, parts: &Parts, body: &[u8]) -> SqsResult<Option<Principal>> {
+/// Checks the request's signature (as [`read`] gave it); `Ok(None)` when the server has no
+/// credentials configured.
+pub fn verify(
+    app: &App,
+    parts: &Parts,
+    body: &[u8],
+    signed: SqsResult<Option<&Signed>>,
+) -> SqsResult<Option<Principal>> {
     let credentials = &app.config.credentials;
     if credentials.is_empty() {
         return Ok(None);
     }
-    let signed = read_signature(parts)?;
+    let signed = signed?.ok_or_else(|| SqsError::of(ErrorKind::MissingAuthenticationToken))?;
     let credential = credentials
         .iter()
         .find(|c| c.access_key_id == signed.access_key)
         .ok_or_else(|| SqsError::of(ErrorKind::InvalidClientTokenId))?;
-    check_scope(&signed)?;
+    check_scope(signed, host_region(parts))?;
+    sigv4::check_signed_headers(&parts.headers, signed)?;
     let request = sigv4::Request {
         method: &parts.method,
         path: parts.uri.path(),
@@ -47,50 +48,61 @@ pub fn verify(app: &App, parts: &Parts, body: &[u8]) -> SqsResult<Option<Princip
         headers: &parts.headers,
         body,
     };
-    let canonical = sigv4::canonical_request(&request, &signed)?;
-    let to_sign = sigv4::string_to_sign(&signed, &canonical);
-    let expected = sigv4::signature(&credential.secret_access_key, &signed, &to_sign);
-    // Constant time: how long a comparison takes tells nothing about the right signature.
-    if !bool::from(expected.as_bytes().ct_eq(signed.signature.as_bytes())) {
-        return Err(SqsError::new(
-            ErrorKind::SignatureDoesNotMatch,
-            format!(
-                "{}\n\nThe Canonical String for this request should have been\n'{canonical}'\n\nThe String-to-Sign should have been\n'{to_sign}'\n",
-                ErrorKind::SignatureDoesNotMatch.default_message()
-            ),
-        ));
+    let mut first = None;
+    for hash in sigv4::payload_hashes(&request, signed)? {
+        let canonical = sigv4::canonical_request(&request, signed, &hash);
+        let to_sign = sigv4::string_to_sign(signed, &canonical);
+        let expected = sigv4::signature(&credential.secret_access_key, signed, &to_sign);
+        // Constant time: how long a comparison takes tells nothing about the right signature.
+        if bool::from(expected.as_bytes().ct_eq(signed.signature.as_bytes())) {
+            check_time(signed, app.now())?;
+            return Ok(Some(Principal::of(credential)));
+        }
+        first.get_or_insert((canonical, to_sign));
     }
-    check_time(&signed, app.now())?;
-    Ok(Some(principal(credential)))
+    let (canonical, to_sign) = first.unwrap_or_default();
+    Err(SqsError::new(
+        ErrorKind::SignatureDoesNotMatch,
+        format!(
+            "{}\n\nThe Canonical String for this request should have been\n'{canonical}'\n\nThe String-to-Sign should have been\n'{to_sign}'\n",
+            ErrorKind::SignatureDoesNotMatch.default_message()
+        ),
+    ))
 }
 
-fn principal(credential: &Credential) -> Principal {
-    Principal {
-        access_key_id: credential.access_key_id.clone(),
-        account: credential.account_id.clone(),
-        arn: credential.principal_arn(),
-    }
+/// The region a request's `Host` names (`sqs.<region>.…`), if any.
+fn host_region(parts: &Parts) -> Option<&str> {
+    let host = parts.headers.get(HOST).and_then(|v| v.to_str().ok())?;
+    crate::protocol::context::host_region(host)
 }
 
-fn read_signature(parts: &Parts) -> SqsResult<Signed> {
-    if let Some(value) = parts.headers.get(AUTHORIZATION) {
-        let text = value.to_str().map_err(|_| {
-            SqsError::new(
-                ErrorKind::IncompleteSignature,
-                "The Authorization header is not valid ASCII.",
-            )
-        })?;
-        return sigv4::from_header(text, &parts.headers);
-    }
-    let query = sigv4::query_pairs(parts.uri.query().unwrap_or(""));
-    if query.iter().any(|(k, _)| k.starts_with("X-Amz-")) {
-        return sigv4::from_query(&query);
-    }
-    Err(SqsError::of(ErrorKind::MissingAuthenticationToken))
+/// `us-east-1`, `us-gov-west-1`, `eu-central-2`: two letters, words, a number.
+fn is_region(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('-').collect();
+    let [first, middle @ .., last] = parts.as_slice() else {
+        return false;
+    };
+    first.len() == 2
+        && first.bytes().all(|b| b.is_ascii_lowercase())
+        && !middle.is_empty()
+        && middle
+            .iter()
+            .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase()))
+        && !last.is_empty()
+        && last.bytes().all(|b| b.is_ascii_digit())
 }
 
-fn check_scope(signed: &Signed) -> SqsResult<()> {
+/// The scope's date, region, service and terminator, with AWS's messages [aws-recorded, via
+/// DynamoDB's identical checks]. A region must look like one and, when the Host names one,
+/// be that one (a request signed for another region is refused there on AWS too).
+fn check_scope(signed: &Signed, host_region: Option<&str>) -> SqsResult<()> {
     let mismatch = |message: String| SqsError::new(ErrorKind::SignatureDoesNotMatch, message);
+    if !is_region(&signed.region) || host_region.is_some_and(|r| r != signed.region) {
+        return Err(mismatch(format!(
+            "Credential should be scoped to a valid region, not '{}'. ",
+            signed.region
+        )));
+    }
     if signed.amz_date.get(..8) != Some(signed.scope_date.as_str()) {
         return Err(mismatch(format!(
             "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '{}' != '{}', from '{}'.",

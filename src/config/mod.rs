@@ -31,6 +31,9 @@ pub enum UrlStyle {
     Host,
     /// `/<account>/<name>`: for clients that always call their configured endpoint.
     Path,
+    /// `http://sqs.<region>.<Host header>/<account>/<name>`: AWS's own shape, for setups that
+    /// map such names to sqslite (docker-compose aliases, `/etc/hosts`, `*.localhost`).
+    Region,
 }
 
 #[derive(Debug, Clone)]

@@ -16,6 +16,7 @@ pub fn to_toml(config: &Config) -> String {
     let style = match config.url_style {
         UrlStyle::Host => "host",
         UrlStyle::Path => "path",
+        UrlStyle::Region => "region",
     };
     server.insert("url_style".into(), style.into());
     let clock = match config.clock {
@@ -29,6 +30,13 @@ pub fn to_toml(config: &Config) -> String {
     let access = &config.access;
     server.insert("allow_hosts".into(), access.allow_hosts.clone().into());
     server.insert("allow_origins".into(), access.allow_origins.clone().into());
+    server.insert(
+        "admin_allow_origins".into(),
+        access.admin_origins.clone().into(),
+    );
+    if access.require_admin_token {
+        server.insert("admin_require_token".into(), true.into());
+    }
     if let Some(on) = access.metrics {
         server.insert("metrics".into(), on.into());
     }

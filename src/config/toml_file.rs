@@ -54,6 +54,8 @@ const SERVER_KEYS: &[&str] = &[
     "admin_token",
     "allow_hosts",
     "allow_origins",
+    "admin_allow_origins",
+    "admin_require_token",
     "metrics",
     "header_timeout_seconds",
     "idle_timeout_seconds",
@@ -191,10 +193,12 @@ fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), Config
                 config.url_style = match src.string(e)?.as_str() {
                     "host" => UrlStyle::Host,
                     "path" => UrlStyle::Path,
+                    "region" => UrlStyle::Region,
                     _ => {
-                        return Err(
-                            src.error(e.node.line, "`url_style` must be \"host\" or \"path\"")
-                        )
+                        return Err(src.error(
+                            e.node.line,
+                            "`url_style` must be \"host\", \"path\" or \"region\"",
+                        ))
                     }
                 }
             }
@@ -223,6 +227,8 @@ fn guard_or_limit(src: &Source, e: &Entry, config: &mut Config) -> Result<bool, 
         "admin_token" => access.admin_token = Some(src.string(e)?),
         "allow_hosts" => access.allow_hosts = src.strings(e)?,
         "allow_origins" => access.allow_origins = src.strings(e)?,
+        "admin_allow_origins" => access.admin_origins = src.strings(e)?,
+        "admin_require_token" => access.require_admin_token = src.boolean(e)?,
         "metrics" => access.metrics = Some(src.boolean(e)?),
         "header_timeout_seconds" => limits.header_timeout = src.seconds(e)?,
         "idle_timeout_seconds" => limits.idle_timeout = src.seconds(e)?,

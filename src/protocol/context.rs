@@ -1,26 +1,26 @@
-//! Who is calling and where: region and account from the SigV4 credential, the base for queue
-//! URLs, and how a QueueUrl (in any emulator's style) names a queue.
+//! Who is calling and where: region and account from the one reading of the SigV4 signature
+//! ([`crate::auth::read`]) or a regional Host, the base for queue URLs, and how a QueueUrl (in
+//! any emulator's style) names a queue.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
-use hyper::header::{HeaderMap, HeaderName, AUTHORIZATION, HOST};
+use hyper::header::{HeaderMap, HeaderName, HOST};
 
-use super::Params;
+use crate::auth::principal::{unverified_sender_id, ANONYMOUS};
+use crate::auth::Signed;
 use crate::config::{Config, UrlStyle};
 use crate::engine::arn::{KeyRef, QueueKey};
 use crate::error::{SqsError, SqsResult};
 
 const X_AMZN_TRACE_ID: HeaderName = HeaderName::from_static("x-amzn-trace-id");
 
-static ANONYMOUS: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from("AIDAIT2UOQQY3AUEKVGXU"));
-
 #[derive(Debug, Clone)]
 pub struct Context {
     pub request_id: String,
     pub region: String,
     pub account: String,
-    /// SenderId of what this caller sends: SQS names it by the access key; callers without
-    /// one get a fixed principal id. Shared, so a send copies a pointer, not the text.
+    /// SenderId of what this caller sends: its principal's unique id, never its access key
+    /// ([`crate::auth::principal`]). Shared, so a send copies a pointer, not the text.
     pub sender_id: Arc<str>,
     /// Scheme, host and port that minted queue URLs start with.
     pub base_url: String,
@@ -37,55 +37,48 @@ pub struct Context {
 }
 
 impl Context {
+    /// The context of a request whose signature (if it carries a readable one) is `signed`.
+    /// The region is the signature's, else the one a `sqs.<region>.…` Host names, else the
+    /// server's; the account is a 12-digit access key id, else the server's.
     pub fn new(
         config: &Config,
         headers: &HeaderMap,
         path: &str,
-        params: &Params<'_>,
+        signed: Option<&Signed>,
         request_id: String,
     ) -> Self {
-        let credential = headers
-            .get(AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|auth| {
-                // `AWS4-HMAC-SHA256 Credential=…`: look right after the scheme first.
-                let after_scheme = split_at_byte(auth, b' ').map_or(auth, |(_, rest)| rest);
-                after_scheme
-                    .strip_prefix("Credential=")
-                    .or_else(|| auth.split("Credential=").nth(1))
-            })
-            .map(|c| {
-                c.bytes()
-                    .position(|b| b == b',' || b == b' ')
-                    .map_or(c, |end| &c[..end])
-            })
-            .or_else(|| params.get("X-Amz-Credential"));
-        let mut scope = pieces(credential.unwrap_or_default(), b'/');
-        let access_key = scope.next().filter(|k| !k.is_empty());
-        let region = scope
-            .nth(1)
+        let host = headers.get(HOST).and_then(|v| v.to_str().ok());
+        let access_key = signed
+            .map(|s| s.access_key.as_str())
+            .filter(|k| !k.is_empty());
+        let region = signed
+            .map(|s| s.region.as_str())
             .filter(|r| !r.is_empty())
+            .or_else(|| host.and_then(host_region))
             .unwrap_or(&config.region)
             .to_owned();
         let account = access_key
             .filter(|k| k.len() == 12 && k.bytes().all(|b| b.is_ascii_digit()))
             .unwrap_or(&config.account_id)
             .to_owned();
-        let base_url = match (&config.public_url, config.url_style) {
+        let mut base_url = match (&config.public_url, config.url_style) {
             (Some(url), _) => url.clone(),
             (None, UrlStyle::Path) => String::new(),
-            (None, UrlStyle::Host) => {
-                let host = headers
-                    .get(HOST)
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or("localhost:9324");
-                let mut url = String::with_capacity(7 + host.len());
+            (None, style) => {
+                let host = host.unwrap_or("localhost:9324");
+                let mut url = String::with_capacity(16 + host.len());
                 url.push_str("http://");
-                url.push_str(host);
+                if style == UrlStyle::Region {
+                    url.push_str("sqs.");
+                    url.push_str(&region);
+                    url.push('.');
+                    url.push_str(without_region(host));
+                } else {
+                    url.push_str(host);
+                }
                 url
             }
         };
-        let mut base_url = base_url;
         base_url.truncate(base_url.trim_end_matches('/').len());
         let path_queue = (!path.trim_matches('/').is_empty()).then(|| path.to_owned());
         let trace_header = headers
@@ -93,11 +86,15 @@ impl Context {
             .and_then(|v| v.to_str().ok())
             .filter(|v| !v.is_empty())
             .map(str::to_owned);
+        let sender_id = access_key.map_or_else(
+            || ANONYMOUS.clone(),
+            |key| unverified_sender_id(&account, key),
+        );
         Context {
             request_id,
             region,
             account,
-            sender_id: access_key.map_or_else(|| ANONYMOUS.clone(), Arc::from),
+            sender_id,
             base_url,
             path_queue,
             trace_header,
@@ -110,6 +107,7 @@ impl Context {
     /// lists, and queue policies decide what it may do to other queues.
     pub fn authenticate(&mut self, principal: crate::auth::Principal, operation: &'static str) {
         self.account.clone_from(&principal.account);
+        self.sender_id = principal.sender_id.clone();
         self.principal = Some(principal);
         self.operation = operation;
     }
@@ -153,13 +151,7 @@ impl Context {
             }
             _ => ("", url),
         };
-        let mut labels = pieces(host, b'.');
-        let host_region = match (labels.next(), labels.next()) {
-            (Some("sqs"), Some(region)) | (Some(region), Some("queue")) => Some(region),
-            _ => None,
-        }
-        .filter(|r| r.bytes().any(|b| b == b'-'));
-        let region = host_region.unwrap_or(&self.region);
+        let region = host_region(host).unwrap_or(&self.region);
         let (mut count, mut first, mut second, mut prev, mut last) = (0, "", "", "", "");
         for segment in pieces(path, b'/').filter(|s| !s.is_empty()) {
             count += 1;
@@ -177,6 +169,28 @@ impl Context {
             (1, _) | (2, "queue") => KeyRef::new(region, &self.account, last),
             _ => KeyRef::new(region, prev, last),
         })
+    }
+}
+
+/// The region a host name starts with: `sqs.<region>.…` (AWS, LocalStack, `--url-style
+/// region`) or `<region>.queue.…` (legacy AWS, LocalStack).
+pub fn host_region(host: &str) -> Option<&str> {
+    let mut labels = pieces(host, b'.');
+    match (labels.next(), labels.next()) {
+        (Some("sqs"), Some(region)) | (Some(region), Some("queue")) => Some(region),
+        _ => None,
+    }
+    .filter(|r| r.bytes().any(|b| b == b'-'))
+}
+
+/// A Host without its `sqs.<region>.` prefix, so a regional URL is not minted twice over.
+fn without_region(host: &str) -> &str {
+    match host
+        .strip_prefix("sqs.")
+        .and_then(|rest| split_at_byte(rest, b'.'))
+    {
+        Some((region, rest)) if host_region(host) == Some(region) => rest,
+        _ => host,
     }
 }
 
@@ -206,17 +220,24 @@ mod tests {
     fn ctx() -> Context {
         let mut headers = HeaderMap::new();
         headers.insert(
-            AUTHORIZATION,
+            hyper::header::AUTHORIZATION,
             "AWS4-HMAC-SHA256 Credential=123456789012/20240101/eu-west-1/sqs/aws4_request, SignedHeaders=host, Signature=x"
                 .parse()
                 .unwrap(),
         );
+        headers.insert("x-amz-date", "20240101T000000Z".parse().unwrap());
         headers.insert(HOST, "sqs:9324".parse().unwrap());
+        let (parts, ()) = {
+            let mut req = hyper::Request::new(());
+            *req.headers_mut() = headers.clone();
+            req.into_parts()
+        };
+        let signed = crate::auth::read(&parts).unwrap();
         Context::new(
             &Config::default(),
             &headers,
             "/",
-            &Params::default(),
+            signed.as_ref(),
             "rid".into(),
         )
     }
@@ -310,8 +331,7 @@ mod tests {
             h.insert(HOST, "sqs:9324".parse().unwrap());
             h
         };
-        let make =
-            |config: &Config| Context::new(config, &headers, "/", &Params::default(), "r".into());
+        let make = |config: &Config| Context::new(config, &headers, "/", None, "r".into());
         let key = QueueKey::new("us-east-1", "000000000000", "q");
         let host = Config::default();
         assert_eq!(

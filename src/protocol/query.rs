@@ -63,9 +63,10 @@ const KNOWN: &[&str] = &[
     "Actions",
 ];
 
-/// A request's known Query parameters in arrival order: URL first, then the form body, so that
-/// a later value (the form's) wins. Text is borrowed from the request where no escape had to
-/// be decoded.
+/// A request's known Query parameters in arrival order: URL first, then the form body. Each
+/// name comes once: a name given twice is refused, since a signature covers both copies and
+/// a reader taking the first and another taking the last would see two requests in one. Text
+/// is borrowed from the request where no escape had to be decoded.
 #[derive(Debug, Default)]
 pub struct Params<'a> {
     pairs: Vec<(Cow<'a, str>, Cow<'a, str>)>,
@@ -79,7 +80,25 @@ impl<'a> Params<'a> {
         for source in [uri_query.map(str::as_bytes), form].into_iter().flatten() {
             params.read(source)?;
         }
+        params.refuse_repeats()?;
         Ok(params)
+    }
+
+    /// Sorting the names finds a repeat in O(n log n), without hashing every request's keys.
+    fn refuse_repeats(&self) -> SqsResult<()> {
+        if self.pairs.len() < 2 {
+            return Ok(());
+        }
+        let mut names: Vec<&str> = self.pairs.iter().map(|(k, _)| k.as_ref()).collect();
+        names.sort_unstable();
+        match names.windows(2).find(|w| w[0] == w[1]) {
+            // Chosen without an AWS source: SQS's answer to a repeated parameter is unrecorded.
+            Some(w) => Err(SqsError::invalid_parameter(format!(
+                "The request has the parameter {} more than once.",
+                w[0]
+            ))),
+            None => Ok(()),
+        }
     }
 
     fn read(&mut self, source: &'a [u8]) -> SqsResult<()> {
@@ -102,7 +121,7 @@ impl<'a> Params<'a> {
         Ok(())
     }
 
-    /// The last value sent for `key`.
+    /// The value sent for `key` (each name comes at most once).
     pub fn get(&self, key: &str) -> Option<&str> {
         self.pairs
             .iter()
@@ -140,8 +159,9 @@ fn is_known(key: &str) -> bool {
 }
 
 /// One form-encoded name or value (`+` is a space, `%XX` a byte, invalid UTF-8 replaced):
-/// borrowed when there is nothing to decode, which is the common case.
-fn decode(raw: &[u8]) -> Cow<'_, str> {
+/// borrowed when there is nothing to decode, which is the common case. The signature check
+/// reads the query string with this same decoding ([`crate::auth::parse::query_pairs`]).
+pub fn decode(raw: &[u8]) -> Cow<'_, str> {
     if !raw.iter().any(|&b| b == b'%' || b == b'+') {
         return String::from_utf8_lossy(raw);
     }
@@ -304,17 +324,30 @@ mod tests {
     fn keeps_known_names_and_decodes_them() {
         let p = Params::parse(
             Some("Action=ListQueues&QueueNamePrefix=a%20b"),
-            Some(
-                b"QueueNamePrefix=c+d&Unknown=1&MessageAttribute.1.Name=x&X-Amz-Date=1&%41ction=Z",
-            ),
+            Some(b"MessageBody=c+d&Unknown=1&MessageAttribute.1.Name=x&X-Amz-Date=1"),
         )
         .unwrap();
-        assert_eq!(p.get("QueueNamePrefix"), Some("c d"), "the form wins");
+        assert_eq!(p.get("QueueNamePrefix"), Some("a b"));
+        assert_eq!(p.get("MessageBody"), Some("c d"));
         assert_eq!(p.get("Unknown"), None);
         assert_eq!(p.get("MessageAttribute.1.Name"), Some("x"));
         assert_eq!(p.get("X-Amz-Date"), Some("1"));
-        assert_eq!(p.action(), Some("Z"), "escaped names are decoded first");
-        assert_eq!(p.len(), 6);
+        assert_eq!(p.action(), Some("ListQueues"));
+        assert_eq!(p.len(), 5);
+    }
+
+    #[test]
+    fn a_name_given_twice_is_refused_wherever_it_comes() {
+        for (url, form) in [
+            (None, &b"Action=A&MessageBody=1&MessageBody=2"[..]),
+            (Some("MessageBody=1"), &b"MessageBody=2"[..]),
+            (None, &b"Action=A&%41ction=Z"[..]),
+        ] {
+            let err = Params::parse(url, Some(form)).unwrap_err();
+            assert_eq!(err.kind, crate::error::ErrorKind::InvalidParameterValue);
+        }
+        // Unknown names are never kept, so their repeats cost and matter nothing.
+        assert!(Params::parse(None, Some(b"Junk=1&Junk=2")).is_ok());
     }
 
     #[test]
@@ -329,7 +362,11 @@ mod tests {
 
     #[test]
     fn known_keys_are_bounded() {
-        let body = "QueueUrl=x&".repeat(MAX_PARAMS);
+        let body = (0..MAX_PARAMS).fold(String::new(), |mut b, i| {
+            use std::fmt::Write;
+            let _ = write!(b, "Tag.{i}=x&");
+            b
+        });
         assert_eq!(
             Params::parse(None, Some(body.as_bytes())).unwrap().len(),
             MAX_PARAMS
