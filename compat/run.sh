@@ -4,7 +4,7 @@
 # first use and reuses the install while its pin file is unchanged. Exits non-zero on any failure.
 #
 #   compat/run.sh                 # everything
-#   compat/run.sh boto3-query     # only the named clients
+#   compat/run.sh boto3-query     # only the named clients (`java`: every Java client)
 #
 # Environment: SQSLITE_BIN=path skips the cargo build; COMPAT_OUT=dir holds logs and reports.
 set -euo pipefail
@@ -15,7 +15,15 @@ OUT="${COMPAT_OUT:-$ROOT/target/compat}"
 PYTHON="${PYTHON:-python3}"
 export PYTHONDONTWRITEBYTECODE=1
 ALL_CLIENTS=(boto3-json boto3-query awscli js-sdk sqs-consumer)
+# The Java clients (compat/java, one Maven build, Java 17+ and Maven): `java` names them all.
+JAVA_CLIENTS=(java-sdk2 java-sdk1-json java-sdk1-query spring-cloud-aws sqs-jms)
+ALL_CLIENTS+=("${JAVA_CLIENTS[@]}")
 CLIENTS=("${@:-${ALL_CLIENTS[@]}}")
+java_named=()
+for client in "${CLIENTS[@]}"; do
+    if [[ $client == java ]]; then java_named+=("${JAVA_CLIENTS[@]}"); else java_named+=("$client"); fi
+done
+CLIENTS=("${java_named[@]}")
 mkdir -p "$OUT"
 
 part_start() { printf '\n== compat: %s ==\n' "$1"; PART_START=$(date +%s); }
@@ -87,12 +95,27 @@ node_modules() {
     fi
 }
 
+# The Java clients: one Maven build of compat/java, redone only when a pom or a source changes;
+# Maven keeps its downloads in ~/.m2. Each module leaves target/classpath.txt for the launcher.
+JAVA_BUILT=""
+maven_build() {
+    [[ -z $JAVA_BUILT ]] || return 0
+    local dir="$COMPAT/java" stamp="$COMPAT/java/current/target/.compat-pins" want
+    want=$(find "$dir" -path '*/target' -prune -o -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum)
+    if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+        (cd "$dir" && mvn -B -q -Dstyle.color=never test-compile)
+        echo "$want" > "$stamp"
+    fi
+    JAVA_BUILT=1
+}
+
 part_start "install clients"
 for client in "${CLIENTS[@]}"; do
     case $client in
         boto3-json | awscli) venv json ;;
         boto3-query) venv query ;;
         js-sdk | sqs-consumer) node_modules ;;
+        java-* | spring-cloud-aws | sqs-jms) maven_build ;;
         *) echo "compat: unknown client $client (known: ${ALL_CLIENTS[*]})" >&2; exit 2 ;;
     esac
 done
@@ -105,11 +128,41 @@ while read -r id; do
     grep -q "^def test_${id}(" "$COMPAT/python/test_scenarios.py" || { echo "boto3: no scenario $id"; missing=1; }
     grep -q "^test(\"${id}\"" "$COMPAT/js/scenarios.test.mjs" || { echo "js-sdk: no scenario $id"; missing=1; }
 done < <(sed -n 's/^| `\([a-z_]*\)` |.*/\1/p' "$COMPAT/SCENARIOS.md")
+# SDK v2's scenario classes run every row through both its sync and its async client.
+while read -r id; do
+    grep -q "void ${id}()" "$COMPAT"/java/current/src/test/java/sqslite/compat/sdk2/*Scenarios.java \
+        || { echo "java-sdk2: no scenario $id"; missing=1; }
+done < <(sed -n 's/^| `\([a-z_]*\)` |.*/\1/p' "$COMPAT/SCENARIOS.md")
 part_done "coverage"
 
 # --- the client suites -----------------------------------------------------------------------
 py_version() { "$COMPAT/.venv-$1/bin/python" -c "import importlib.metadata as m; print(m.version('$2'))"; }
 js_version() { node -p "require('$COMPAT/js/node_modules/$1/package.json').version"; }
+
+# One Java client: its test package in one JVM on the JUnit console launcher, whose JUnit XML
+# (one file for the whole run) is the client's report.
+run_java() {
+    local client=$1 report=$2 module=current package protocol=json status=0
+    case $client in
+        java-sdk2) package=sdk2 ;;
+        java-sdk1-json) package=sdk1 ;;
+        java-sdk1-query) package=sdk1 module=sdk1-query protocol=query ;;
+        spring-cloud-aws) package=spring ;;
+        sqs-jms) package=jms ;;
+    esac
+    local dir="$COMPAT/java/$module" reports="$OUT/$client-junit"
+    rm -rf "$reports"
+    COMPAT_PROTOCOL=$protocol java -cp "$dir/target/test-classes:$(cat "$dir/target/classpath.txt")" \
+        org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors \
+        --details=tree --select-package="sqslite.compat.$package" --reports-dir="$reports" || status=$?
+    cp "$reports/TEST-junit-jupiter.xml" "$report" 2>/dev/null || true
+    return "$status"
+}
+
+# The version of a jar on a Java module's class path.
+java_jar() {
+    tr ':' '\n' < "$COMPAT/java/$1/target/classpath.txt" | sed -n "s|.*/$2-\([0-9][^/]*\)\.jar\$|\1|p" | head -1
+}
 
 run_client() {
     local client=$1 report="$OUT/$1.xml"
@@ -129,6 +182,7 @@ run_client() {
             [[ $client == sqs-consumer ]] && file=consumer.test.mjs
             (cd "$COMPAT/js" && node --test --test-reporter=spec --test-reporter-destination=stdout \
                 --test-reporter=junit --test-reporter-destination="$report" "$file") ;;
+        java-* | spring-cloud-aws | sqs-jms) run_java "$client" "$report" ;;
     esac
 }
 
@@ -139,6 +193,11 @@ describe() {
         awscli) echo "awscli $(py_version json awscli), AWS JSON 1.0" ;;
         js-sdk) echo "@aws-sdk/client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0" ;;
         sqs-consumer) echo "sqs-consumer $(js_version sqs-consumer) on client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0" ;;
+        java-sdk2) echo "AWS SDK for Java 2.x sqs $(java_jar current sqs) (sync, async, batch manager), AWS JSON 1.0" ;;
+        java-sdk1-json) echo "aws-java-sdk-sqs $(java_jar current aws-java-sdk-sqs), AWS JSON 1.0" ;;
+        java-sdk1-query) echo "aws-java-sdk-sqs $(java_jar sdk1-query aws-java-sdk-sqs), AWS Query" ;;
+        spring-cloud-aws) echo "spring-cloud-aws-sqs $(java_jar current spring-cloud-aws-sqs) on Boot $(java_jar current spring-boot), AWS JSON 1.0" ;;
+        sqs-jms) echo "amazon-sqs-java-messaging-lib $(java_jar current amazon-sqs-java-messaging-lib) on SDK v2, AWS JSON 1.0" ;;
     esac
 }
 

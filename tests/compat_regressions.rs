@@ -256,3 +256,29 @@ async fn query_mode_header_and_modelled_status() {
         Some("com.amazonaws.sqs#PurgeQueueInProgress")
     );
 }
+
+/// SDK for Java v1's last Query release (1.12.583, run by compat/run.sh java-sdk1-query)
+/// flattens TagQueue's map as `Tags.N.Key` (its CreateQueue as `Tag.N.Key`, as botocore does
+/// for both); SQS takes either, so sqslite must too.
+#[tokio::test]
+async fn java_v1_query_tag_queue_plural_prefix() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("tagged-v1").await;
+    let form = "Action=TagQueue&Version=2012-11-05&Tags.1.Key=team&Tags.1.Value=core\
+                &Tags.2.Key=empty&Tags.2.Value=";
+    let headers = [("content-type", "application/x-www-form-urlencoded")];
+    let r = t
+        .raw("POST", "/000000000000/tagged-v1", &headers, form)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let tags = t
+        .client
+        .list_queue_tags()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap();
+    let tags = tags.tags().unwrap();
+    assert_eq!(tags.get("team").map(String::as_str), Some("core"));
+    assert_eq!(tags.get("empty").map(String::as_str), Some(""));
+}

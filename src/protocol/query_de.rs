@@ -137,13 +137,28 @@ impl<'n, 'p> Fields<'n, 'p> {
             Shape::List(item) if node.has_prefix(item) || empty_list => {
                 Member::List(node.items(name, item))
             }
-            Shape::Map(entry, key) if node.has_prefix(entry) || empty_list => {
-                Member::Map(node.entries(name, entry, key))
-            }
-            _ => return None,
+            Shape::Map(entry, key) => match map_prefix(node, entry) {
+                Some(prefix) => Member::Map(node.entries(name, prefix, key)),
+                None if empty_list => Member::Map(node.entries(name, entry, key)),
+                None => return None,
+            },
+            Shape::List(_) => return None,
         };
         self.given.push(shape);
         Some(member)
+    }
+}
+
+/// The prefix a flattened map was sent under. SDK for Java v1's Query releases flatten
+/// TagQueue's tags as `Tags.N.Key` (its CreateQueue, like botocore, as `Tag.N.Key`) and SQS takes
+/// both, so the plural is read when the singular is absent.
+fn map_prefix(node: &Node<'_>, entry: &'static str) -> Option<&'static str> {
+    if node.has_prefix(entry) {
+        Some(entry)
+    } else if entry == "Tag" && node.has_prefix("Tags") {
+        Some("Tags")
+    } else {
+        None
     }
 }
 
