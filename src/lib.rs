@@ -144,8 +144,13 @@ impl Server {
         let app = Arc::new(match &config.data_dir {
             None => app::App::new(config, clock),
             Some(dir) => {
+                let mode = if config.repair {
+                    durable::Mode::Repair
+                } else {
+                    durable::Mode::Strict
+                };
                 let (registry, durable) =
-                    durable::mode::open(dir, config.fsync, config.strict, clock.now())
+                    durable::mode::open(dir, config.fsync, config.strict, mode, clock.now())
                         .map_err(|e| std::io::Error::other(e.to_string()))?;
                 app::App::with_registry(config, clock, registry, Some(durable))
             }

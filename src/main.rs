@@ -81,6 +81,10 @@ struct Args {
     /// [default: interval=200].
     #[arg(long, env = "SQSLITE_FSYNC", value_parser = clap::value_parser!(sqslite::durable::FsyncPolicy))]
     fsync: Option<sqslite::durable::FsyncPolicy>,
+    /// Start even though a data file is damaged: read around the damage, keep the damaged
+    /// file under another name and report what could not be recovered. Once, not always.
+    #[arg(long, env = "SQSLITE_REPAIR")]
+    repair: bool,
     /// `manual` freezes time until it is advanced through the admin API [default: system].
     #[arg(long, env = "SQSLITE_CLOCK", value_enum)]
     clock: Option<ClockArg>,
@@ -287,6 +291,7 @@ fn effective_config(args: Args) -> Result<Config, String> {
     config.strict |= args.strict;
     config.data_dir = args.data_dir.or(config.data_dir);
     config.fsync = args.fsync.unwrap_or(config.fsync);
+    config.repair |= args.repair;
     config.admin.enabled &= !args.no_admin;
     if let Some(m) = args.metrics {
         config.access.metrics = Some(matches!(m, Switch::On));

@@ -5,123 +5,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use aws_sdk_sqs::types::{MessageAttributeValue, MessageSystemAttributeName, QueueAttributeName};
 use aws_sdk_sqs::Client;
-
-/// A running `sqslite --data-dir`, killed with SIGKILL when dropped.
-struct Proc {
-    child: Child,
-    client: Client,
-    endpoint: String,
-}
-
-fn command(dir: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sqslite"));
-    cmd.args(["--port", "0", "--data-dir"])
-        .arg(dir)
-        .args(["--fsync", "never"])
-        .env_remove("SQSLITE_CONFIG")
-        .env_remove("SQSLITE_PORT")
-        .env_remove("SQSLITE_DATA_DIR")
-        .env_remove("SQSLITE_FSYNC");
-    cmd
-}
-
-impl Proc {
-    fn start(dir: &Path) -> Proc {
-        let mut cmd = command(dir);
-        cmd.stdout(Stdio::inherit()).stderr(Stdio::piped());
-        Proc::spawn(cmd)
-    }
-
-    fn spawn(mut cmd: Command) -> Proc {
-        let (child, endpoint) = common::spawn_listening(&mut cmd);
-        let client = common::client_for(&endpoint, "us-east-1", "test");
-        Proc {
-            child,
-            client,
-            endpoint,
-        }
-    }
-
-    /// A server on the manual clock, advanced through the admin API.
-    fn start_manual(dir: &Path) -> Proc {
-        let mut cmd = command(dir);
-        cmd.args(["--clock", "manual"])
-            .stdout(Stdio::inherit())
-            .stderr(Stdio::piped());
-        Proc::spawn(cmd)
-    }
-
-    async fn advance(&self, seconds: u64) {
-        let body = format!("{{\"seconds\":{seconds}}}");
-        let r = common::raw(
-            &self.endpoint,
-            "POST",
-            "/_sqslite/clock/advance",
-            &[("content-type", "application/json")],
-            &body,
-        )
-        .await;
-        assert_eq!(r.status, 200, "{}", r.body);
-    }
-
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sqslite-durable-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-async fn send(c: &Client, url: &str, body: &str) {
-    let sent = c
-        .send_message()
-        .queue_url(url)
-        .message_body(body)
-        .send()
-        .await;
-    sent.unwrap();
-}
-
-async fn attribute(c: &Client, url: &str, name: QueueAttributeName) -> String {
-    c.get_queue_attributes()
-        .queue_url(url)
-        .attribute_names(name.clone())
-        .send()
-        .await
-        .unwrap()
-        .attributes()
-        .and_then(|a| a.get(&name).cloned())
-        .unwrap_or_default()
-}
-
-async fn receive(c: &Client, url: &str, max: i32) -> Vec<aws_sdk_sqs::types::Message> {
-    c.receive_message()
-        .queue_url(url)
-        .max_number_of_messages(max)
-        .message_attribute_names("All")
-        .message_system_attribute_names(MessageSystemAttributeName::All)
-        .send()
-        .await
-        .unwrap()
-        .messages
-        .unwrap_or_default()
-}
+use common::durable::{attribute, chattr, command, log_file, receive, send, temp_dir, Proc};
 
 /// What the first process left behind, for the second to find.
 #[derive(Clone)]
@@ -395,16 +283,6 @@ async fn a_second_process_is_refused_naming_the_first() {
     );
     drop(first);
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn log_file(dir: &Path) -> PathBuf {
-    let mut logs: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("log-"))
-        .collect();
-    logs.sort();
-    logs.pop().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -787,17 +665,6 @@ async fn a_fifo_receive_retried_after_a_restart_gets_the_same_messages_and_handl
     assert!(receive_attempt(&p.client, &url, "another").await.is_empty());
     drop(p);
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// `chattr <flag>` on each path; false where the flag cannot be set (not root, or a file
-/// system without it, such as tmpfs).
-fn chattr(flag: &str, paths: &[&Path]) -> bool {
-    Command::new("chattr")
-        .arg(flag)
-        .args(paths)
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -123,9 +123,11 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
             shapes::dead_letters(&app, name, &params)
         }
         (&Method::POST, ["_sqslite", "sqs", action]) => {
-            ops::call(&app, action, &body, &params).await
+            stored(&app, ops::call(&app, action, &body, &params)).await
         }
-        (&Method::POST, ["_sqslite", "reset"]) => inspect::reset(&app),
+        (&Method::POST, ["_sqslite", "reset"]) => {
+            stored(&app, async { inspect::reset(&app) }).await
+        }
         (&Method::POST, ["_sqslite", "snapshot"]) => snapshot::snapshot(app.clone(), &body).await,
         (&Method::GET, ["_sqslite", "advice"]) => Ok(advice::advice(&app, host.as_deref())),
         (&Method::GET, ["_sqslite", "alarms"]) => {
@@ -140,6 +142,22 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         ))),
     };
     answer.unwrap_or_else(|p| error(&p))
+}
+
+/// Runs an admin action that changes state. With a data directory it is answered, like an
+/// SQS request, only once its changes are stored, and with a 500 `InternalError` when they
+/// cannot be (disk full, read-only): the dashboard must not report a change a restart loses.
+async fn stored(app: &Arc<App>, action: impl std::future::Future<Output = Answer>) -> Answer {
+    if app.durable.is_none() {
+        return action.await;
+    }
+    let answer = crate::durable::journal::durable_with(action, |e| {
+        let text = format!("{}: {}", e.kind.query_code(), e.message);
+        Problem(StatusCode::INTERNAL_SERVER_ERROR, text)
+    })
+    .await;
+    crate::durable::mode::Durable::maybe_compact(app);
+    answer
 }
 
 /// Long polls parked now, in all and by queue name, so a test can wait for one to park.

@@ -68,6 +68,9 @@ pub struct Config {
     pub data_dir: Option<std::path::PathBuf>,
     /// When the data directory's log reaches stable storage.
     pub fsync: crate::durable::FsyncPolicy,
+    /// Start even though a data file is damaged: read around the damage, set the file aside
+    /// and report what could not be recovered (`--repair`); off, such a file stops the start.
+    pub repair: bool,
     /// `[advisor]`: the thresholds of the dead-letter advisor's rules.
     pub advisor: crate::advisor::Thresholds,
 }
@@ -92,6 +95,7 @@ impl Default for Config {
             credentials: Vec::new(),
             data_dir: None,
             fsync: crate::durable::DEFAULT_FSYNC,
+            repair: false,
             advisor: crate::advisor::Thresholds::default(),
         }
     }

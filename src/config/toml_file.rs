@@ -51,6 +51,7 @@ const SERVER_KEYS: &[&str] = &[
     "strict",
     "data_dir",
     "fsync",
+    "repair",
     "admin_token",
     "allow_hosts",
     "allow_origins",
@@ -182,6 +183,7 @@ fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), Config
             "public_url" => config.public_url = Some(src.string(e)?),
             "auto_create" => config.auto_create = src.boolean(e)?,
             "strict" => config.strict = src.boolean(e)?,
+            "repair" => config.repair = src.boolean(e)?,
             "data_dir" => config.data_dir = Some(src.string(e)?.into()),
             "fsync" => {
                 config.fsync = src

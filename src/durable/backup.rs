@@ -12,7 +12,7 @@ use super::SECRET_FILE;
 /// Copies generation `generation` (its snapshot and the first `log_len` bytes of its log)
 /// into `target`, which must not exist or be empty; returns the bytes copied.
 pub fn copy(files: &DirFiles, generation: u64, log_len: u64, target: &Path) -> io::Result<u64> {
-    fs::create_dir_all(target)?;
+    super::private::create_dir(target)?;
     if fs::read_dir(target)?.next().is_some() {
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
@@ -45,7 +45,10 @@ pub fn copy(files: &DirFiles, generation: u64, log_len: u64, target: &Path) -> i
 /// Copies `from` (its first `len` bytes when given) to a new file `to`, synced.
 fn copy_prefix(from: &Path, to: &Path, len: Option<u64>) -> io::Result<u64> {
     let source = File::open(from)?;
-    let mut out = File::create_new(to)?;
+    let mut out = super::private::options()
+        .write(true)
+        .create_new(true)
+        .open(to)?;
     let copied = match len {
         Some(len) => io::copy(&mut source.take(len), &mut out)?,
         None => io::copy(&mut &source, &mut out)?,

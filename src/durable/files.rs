@@ -72,7 +72,7 @@ impl DirFiles {
     /// Creates the empty log of `generation` (header only), durably: the file and its
     /// directory entry are synced before any record goes into it.
     pub fn create_log(&self, generation: u64) -> io::Result<File> {
-        let mut file = OpenOptions::new()
+        let mut file = super::private::options()
             .create(true)
             .truncate(true)
             .write(true)
@@ -102,7 +102,11 @@ impl DirFiles {
         write_records: impl FnOnce(&mut SnapshotWriter) -> io::Result<()>,
     ) -> io::Result<u64> {
         let temp = self.temp_path(generation);
-        let file = File::create(&temp)?;
+        let file = super::private::options()
+            .create(true)
+            .truncate(true)
+            .write(true)
+            .open(&temp)?;
         let mut writer = SnapshotWriter {
             out: io::BufWriter::with_capacity(1 << 20, file),
             buf: Vec::new(),
@@ -121,6 +125,12 @@ impl DirFiles {
         fs::rename(&temp, self.snapshot_path(generation))?;
         self.sync_dir()?;
         Ok(bytes)
+    }
+
+    /// Renames the damaged file `from` to `to`, where it is kept and no longer read.
+    pub fn set_aside(&self, from: &Path, to: &Path) -> io::Result<()> {
+        fs::rename(from, to)?;
+        self.sync_dir()
     }
 
     /// Removes the snapshots and logs older than `generation` (its snapshot covers them).

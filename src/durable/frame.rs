@@ -1,19 +1,34 @@
-//! Record framing on disk: a file header naming the format version, then records, each
-//! `[payload length u32 LE][crc32 of the payload u32 LE][payload]`, and the scan that finds
-//! where the valid prefix of a file ends.
+//! Record framing on disk: a file header naming the format version, then records. Version 2
+//! (written now) frames each record as
+//! `[length u32 LE][crc32 of the length][crc32 of length and payload][payload]`; version 1
+//! (still read) as `[length][crc32 of the payload][payload]`.
+//!
+//! Why the length has a checksum of its own: a frame whose header verifies but runs past the
+//! end of the file is a write a crash cut short (a torn tail, cut at recovery), while a
+//! damaged length is damage, which stops the start. Version 1 cannot tell the two apart.
+//!
+//! Why resynchronising after damage is safe: reading resumes at the first offset where a
+//! whole frame verifies, its length against its own checksum and its payload against a
+//! second one over length and payload. Bytes that are not a frame pass both 32-bit checks by
+//! chance once in about 2^64 tries, and every other offset of a damaged stretch is one try;
+//! a frame whose length verifies but whose contents do not is skipped whole, without looking
+//! inside it. What this cannot rule out is a payload crafted to hold a whole valid frame (a
+//! binary message attribute carrying bytes of this format) at the one place a repair scans:
+//! inside the record whose own header was damaged. The repair keeps the damaged file, logs
+//! every stretch it skipped, and never runs unless asked.
 
 use std::fmt;
-use std::io::{self, Read};
 
 /// Every file of the data directory starts with these 8 bytes, then a format version.
 pub const MAGIC: &[u8; 8] = b"SQSLITE\0";
-/// The on-disk format this build reads and writes. A file of any other version is refused
-/// (never reset): bump it whenever a record's encoding changes meaning.
-pub const FORMAT_VERSION: u32 = 1;
+/// The on-disk format this build writes. Bump it whenever a record's encoding or framing
+/// changes meaning; a file of a version this build does not read is refused, never reset.
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest version still read: version 1 files are replayed, and new records go to a new
+/// file in the current version.
+pub const OLDEST_READ: u32 = 1;
 /// Magic, version, file kind (one byte, padded to 4), generation.
 pub const HEADER_LEN: usize = 8 + 4 + 4 + 8;
-/// Bytes before each payload: its length and its checksum.
-pub const FRAME_OVERHEAD: usize = 8;
 /// A length above this is corruption, not a record: no mutation batch is anywhere near it.
 pub const MAX_RECORD: usize = 256 << 20;
 
@@ -42,7 +57,7 @@ impl fmt::Display for HeaderError {
             HeaderError::NotOurs => f.write_str("not an sqslite data file (bad header)"),
             HeaderError::Version(v) => write!(
                 f,
-                "written in on-disk format version {v}; this build reads version {FORMAT_VERSION} only. \
+                "written in on-disk format version {v}; this build reads versions {OLDEST_READ} to {FORMAT_VERSION}. \
                  Run the sqslite release that wrote it, or move the directory aside to start empty"
             ),
             HeaderError::Mismatch => f.write_str("header does not match the file's name"),
@@ -59,128 +74,133 @@ pub fn header(kind: FileKind, generation: u64) -> [u8; HEADER_LEN] {
     h
 }
 
-/// Checks a file's header; returns the rest of the file (its records).
-pub fn check_header(bytes: &[u8], kind: FileKind, generation: u64) -> Result<&[u8], HeaderError> {
+/// Checks a file's header; returns the format version its records are framed in.
+pub fn check_header(bytes: &[u8], kind: FileKind, generation: u64) -> Result<u32, HeaderError> {
     if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
         return Err(HeaderError::NotOurs);
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default());
-    if version != FORMAT_VERSION {
+    if !(OLDEST_READ..=FORMAT_VERSION).contains(&version) {
         return Err(HeaderError::Version(version));
     }
     let gen = u64::from_le_bytes(bytes[16..24].try_into().unwrap_or_default());
     if bytes[12] != kind as u8 || gen != generation {
         return Err(HeaderError::Mismatch);
     }
-    Ok(&bytes[HEADER_LEN..])
+    Ok(version)
 }
 
-/// Appends one framed record to `out`.
+/// Bytes before each payload in version 2: its length, the length's checksum, and the
+/// checksum of length and payload.
+pub const FRAME_OVERHEAD: usize = 12;
+/// Bytes before each payload in version 1: its length and the payload's checksum.
+const V1_OVERHEAD: usize = 8;
+
+/// The checksum of a frame's length and payload: a frame whose length was damaged fails it
+/// even where the damaged length still lands inside the file.
+fn checksum(len: &[u8], payload: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(len);
+    h.update(payload);
+    h.finalize()
+}
+
+/// Appends one framed record to `out`, in the current format.
 pub fn encode(payload: &[u8], out: &mut Vec<u8>) {
     out.reserve(FRAME_OVERHEAD + payload.len());
+    let len = (payload.len() as u32).to_le_bytes();
+    out.extend_from_slice(&len);
+    out.extend_from_slice(&crc32fast::hash(&len).to_le_bytes());
+    out.extend_from_slice(&checksum(&len, payload).to_le_bytes());
+    out.extend_from_slice(payload);
+}
+
+/// Appends one record framed as version 1 wrote it, for the tests that read old directories.
+#[cfg(test)]
+pub fn encode_v1(payload: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
     out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
     out.extend_from_slice(payload);
 }
 
-/// Why a scan stopped before the end of the bytes.
+/// What is wrong with a frame that is not a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BadTail {
-    /// The last record is cut short: a write the crash interrupted.
-    Torn,
-    /// A record's checksum or length is wrong.
-    Corrupt,
+pub enum Damage {
+    /// The length does not match its checksum (version 2).
+    Length,
+    /// The length is beyond any record ([`MAX_RECORD`]).
+    TooLong,
+    /// The checksum does not match the contents; the frame is `frame_len` bytes long (in
+    /// version 2 that length is itself checked, so reading can go on right after it).
+    Contents { frame_len: usize },
+    /// An incomplete record at the end of a file that is never appended to, or of a log
+    /// that is not the last: not a crash's torn write.
+    Incomplete,
 }
 
-/// Where the valid records of a file end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Scan {
-    /// Records read whole and verified.
-    pub records: usize,
-    /// Bytes of those records (frames included); a torn tail starts here.
-    pub valid_len: usize,
-    /// Why bytes after `valid_len` were not read, if any are left.
-    pub bad_tail: Option<BadTail>,
-}
-
-/// Calls `each` with every valid record's payload, in order, and says where they end.
-pub fn scan<E>(mut bytes: &[u8], mut each: impl FnMut(&[u8]) -> Result<(), E>) -> Result<Scan, E> {
-    let mut scan = Scan {
-        records: 0,
-        valid_len: 0,
-        bad_tail: None,
-    };
-    while !bytes.is_empty() {
-        if bytes.len() < FRAME_OVERHEAD {
-            scan.bad_tail = Some(BadTail::Torn);
-            break;
-        }
-        let len = u32::from_le_bytes(bytes[..4].try_into().unwrap_or_default()) as usize;
-        let crc = u32::from_le_bytes(bytes[4..8].try_into().unwrap_or_default());
-        if len > MAX_RECORD {
-            scan.bad_tail = Some(BadTail::Corrupt);
-            break;
-        }
-        let Some(payload) = bytes.get(FRAME_OVERHEAD..FRAME_OVERHEAD + len) else {
-            scan.bad_tail = Some(BadTail::Torn);
-            break;
-        };
-        if crc32fast::hash(payload) != crc {
-            scan.bad_tail = Some(BadTail::Corrupt);
-            break;
-        }
-        each(payload)?;
-        scan.records += 1;
-        scan.valid_len += FRAME_OVERHEAD + len;
-        bytes = &bytes[FRAME_OVERHEAD + len..];
+impl fmt::Display for Damage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Damage::Length => "its length fails its checksum",
+            Damage::TooLong => "its length is larger than any record",
+            Damage::Contents { .. } => "its checksum does not match its contents",
+            Damage::Incomplete => "it is cut short, in a file no crash leaves half-written",
+        })
     }
-    Ok(scan)
 }
 
-/// Bytes read from a file at a time while it is scanned.
-const CHUNK: u64 = 8 << 20;
-
-/// [`scan`] over a reader, a chunk at a time, so recovery never holds a whole file in
-/// memory next to the state it rebuilds. The outer error is the read's, the inner `each`'s.
-pub fn scan_reader<E>(
-    input: impl Read,
-    each: impl FnMut(&[u8]) -> Result<(), E>,
-) -> io::Result<Result<Scan, E>> {
-    scan_chunks(input, CHUNK, each)
+/// What the bytes at the start of a slice hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Frame {
+    /// A verified record `len` bytes long (frame included), its payload at `payload`.
+    Whole {
+        len: usize,
+        payload: std::ops::Range<usize>,
+    },
+    /// The frame needs `need` bytes and the slice has fewer.
+    Short {
+        need: usize,
+    },
+    Bad(Damage),
 }
 
-fn scan_chunks<E>(
-    mut input: impl Read,
-    chunk: u64,
-    mut each: impl FnMut(&[u8]) -> Result<(), E>,
-) -> io::Result<Result<Scan, E>> {
-    let mut total = Scan {
-        records: 0,
-        valid_len: 0,
-        bad_tail: None,
+/// Reads the frame at the start of `bytes`, as format `version` lays it out.
+pub fn parse(version: u32, bytes: &[u8]) -> Frame {
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or_default());
+    let overhead = if version == 1 {
+        V1_OVERHEAD
+    } else {
+        FRAME_OVERHEAD
     };
-    let mut buf = Vec::with_capacity(chunk as usize);
-    loop {
-        let read = input.by_ref().take(chunk).read_to_end(&mut buf)?;
-        let at_end = (read as u64) < chunk;
-        let part = match scan(&buf, &mut each) {
-            Ok(part) => part,
-            Err(e) => return Ok(Err(e)),
+    if bytes.len() < overhead {
+        return Frame::Short { need: overhead };
+    }
+    let len = word(0) as usize;
+    if version != 1 && crc32fast::hash(&bytes[..4]) != word(4) {
+        return Frame::Bad(Damage::Length);
+    }
+    if len > MAX_RECORD {
+        return Frame::Bad(Damage::TooLong);
+    }
+    let payload = overhead..overhead + len;
+    let Some(body) = bytes.get(payload.clone()) else {
+        return Frame::Short {
+            need: overhead + len,
         };
-        total.records += part.records;
-        total.valid_len += part.valid_len;
-        match part.bad_tail {
-            None if at_end => return Ok(Ok(total)),
-            None => buf.clear(),
-            // A record that goes on in the next chunk.
-            Some(BadTail::Torn) if !at_end => {
-                buf.drain(..part.valid_len);
-            }
-            Some(why) => {
-                total.bad_tail = Some(why);
-                return Ok(Ok(total));
-            }
-        }
+    };
+    let verified = if version == 1 {
+        crc32fast::hash(body) == word(4)
+    } else {
+        checksum(&bytes[..4], body) == word(8)
+    };
+    if !verified {
+        return Frame::Bad(Damage::Contents {
+            frame_len: overhead + len,
+        });
+    }
+    Frame::Whole {
+        len: overhead + len,
+        payload,
     }
 }
 
@@ -188,86 +208,67 @@ fn scan_chunks<E>(
 mod tests {
     use super::*;
 
-    fn collect(bytes: &[u8]) -> (Vec<Vec<u8>>, Scan) {
-        let mut got = Vec::new();
-        let scan = scan::<()>(bytes, |p| {
-            got.push(p.to_vec());
-            Ok(())
-        })
-        .unwrap();
-        (got, scan)
-    }
-
-    fn three() -> Vec<u8> {
+    fn framed(payload: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
-        for p in [&b"one"[..], b"", b"three"] {
-            encode(p, &mut out);
-        }
+        encode(payload, &mut out);
         out
     }
 
     #[test]
-    fn a_reader_in_chunks_of_any_size_sees_what_one_slice_does() {
-        let mut bytes = three();
-        encode(&[7; 40], &mut bytes);
-        let whole = collect(&bytes);
-        let mut torn = bytes.clone();
-        torn.extend_from_slice(&[9, 0, 0, 0, 1]);
-        let mut corrupt = bytes.clone();
-        corrupt[9] ^= 1;
-        for input in [&bytes, &torn, &corrupt] {
-            let expected = collect(input);
-            for chunk in [1, 2, 7, 8, 11, 64, 1 << 20] {
-                let mut got = Vec::new();
-                let scan = scan_chunks::<()>(&input[..], chunk, |p| {
-                    got.push(p.to_vec());
-                    Ok(())
-                });
-                assert_eq!((got, scan.unwrap().unwrap()), expected, "chunk {chunk}");
+    fn reads_back_what_it_wrote_in_both_versions() {
+        let bytes = framed(b"three");
+        let whole = Frame::Whole {
+            len: FRAME_OVERHEAD + 5,
+            payload: FRAME_OVERHEAD..FRAME_OVERHEAD + 5,
+        };
+        assert_eq!(parse(2, &bytes), whole);
+        let mut old = Vec::new();
+        encode_v1(b"three", &mut old);
+        assert_eq!(
+            parse(1, &old),
+            Frame::Whole {
+                len: 13,
+                payload: 8..13
             }
+        );
+    }
+
+    #[test]
+    fn every_cut_is_short_and_every_flipped_bit_is_damage() {
+        let bytes = framed(b"a payload");
+        for cut in 0..bytes.len() {
+            assert!(
+                matches!(parse(2, &bytes[..cut]), Frame::Short { .. }),
+                "cut at {cut}"
+            );
         }
-        assert_eq!(whole.0.len(), 4);
-    }
-
-    #[test]
-    fn reads_back_what_it_wrote() {
-        let bytes = three();
-        let (got, scan) = collect(&bytes);
-        assert_eq!(got, vec![b"one".to_vec(), vec![], b"three".to_vec()]);
-        assert_eq!(scan.valid_len, bytes.len());
-        assert_eq!(scan.bad_tail, None);
-    }
-
-    #[test]
-    fn every_cut_of_the_last_record_is_a_torn_tail() {
-        let bytes = three();
-        let last_start = bytes.len() - (FRAME_OVERHEAD + 5);
-        for cut in last_start + 1..bytes.len() {
-            let (got, scan) = collect(&bytes[..cut]);
-            assert_eq!(got.len(), 2, "cut at {cut}");
-            assert_eq!(scan.valid_len, last_start);
-            assert_eq!(scan.bad_tail, Some(BadTail::Torn));
+        for bit in 0..bytes.len() * 8 {
+            let mut flipped = bytes.clone();
+            flipped[bit / 8] ^= 1 << (bit % 8);
+            let got = parse(2, &flipped);
+            let expected = match bit / 8 {
+                0..8 => Frame::Bad(Damage::Length),
+                _ => Frame::Bad(Damage::Contents {
+                    frame_len: bytes.len(),
+                }),
+            };
+            assert_eq!(got, expected, "bit {bit}");
         }
     }
 
     #[test]
-    fn a_flipped_bit_stops_the_scan_at_that_record() {
-        let mut bytes = three();
-        let second_payload_end = 2 * FRAME_OVERHEAD + 3;
-        bytes[second_payload_end + FRAME_OVERHEAD] ^= 0x10; // first byte of "three"
-        let (got, scan) = collect(&bytes);
-        assert_eq!(got.len(), 2);
-        assert_eq!(scan.bad_tail, Some(BadTail::Corrupt));
-        let mut huge = three();
-        huge[..4].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert_eq!(collect(&huge).1.bad_tail, Some(BadTail::Corrupt));
+    fn zeros_and_a_huge_length_are_damage_not_records() {
+        assert_eq!(parse(2, &[0; 64]), Frame::Bad(Damage::Length));
+        let mut huge = u32::MAX.to_le_bytes().to_vec();
+        huge.extend_from_slice(&crc32fast::hash(&u32::MAX.to_le_bytes()).to_le_bytes());
+        huge.extend_from_slice(&[0; 8]);
+        assert_eq!(parse(2, &huge), Frame::Bad(Damage::TooLong));
     }
 
     #[test]
     fn headers_name_kind_generation_and_version() {
         let mut h = header(FileKind::Log, 7).to_vec();
-        h.extend_from_slice(b"rest");
-        assert_eq!(check_header(&h, FileKind::Log, 7), Ok(&b"rest"[..]));
+        assert_eq!(check_header(&h, FileKind::Log, 7), Ok(FORMAT_VERSION));
         assert_eq!(
             check_header(&h, FileKind::Snapshot, 7),
             Err(HeaderError::Mismatch)
@@ -276,6 +277,8 @@ mod tests {
             check_header(&h[..10], FileKind::Log, 7),
             Err(HeaderError::NotOurs)
         );
+        h[8..12].copy_from_slice(&1u32.to_le_bytes());
+        assert_eq!(check_header(&h, FileKind::Log, 7), Ok(1));
         h[8..12].copy_from_slice(&9u32.to_le_bytes());
         let err = check_header(&h, FileKind::Log, 7).unwrap_err();
         assert_eq!(err, HeaderError::Version(9));

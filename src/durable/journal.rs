@@ -46,6 +46,15 @@ impl Journal for LogJournal {
 /// fsync policy. A write that failed turns the answer into a 500: the change may be in
 /// memory, but it was not acknowledged, so losing it at a restart breaks no promise.
 pub async fn durable<T>(request: impl Future<Output = SqsResult<T>>) -> SqsResult<T> {
+    durable_with(request, |e| e).await
+}
+
+/// [`durable`] for callers with their own error type (the admin API): `failed` turns the
+/// `InternalError` of a write that failed into it.
+pub async fn durable_with<T, E>(
+    request: impl Future<Output = Result<T, E>>,
+    failed: impl FnOnce(SqsError) -> E,
+) -> Result<T, E> {
     WAITS
         .scope(RefCell::new(Vec::new()), async {
             let result = request.await;
@@ -55,10 +64,10 @@ pub async fn durable<T>(request: impl Future<Output = SqsResult<T>>) -> SqsResul
                     .await
                     .unwrap_or_else(|_| Err(super::WriteError::stopped()));
                 if let Err(e) = outcome {
-                    return Err(SqsError::new(
+                    return Err(failed(SqsError::new(
                         ErrorKind::InternalError,
                         format!("The change could not be stored: {e}."),
-                    ));
+                    )));
                 }
             }
             result

@@ -2,7 +2,7 @@
 //! holds the holder's pid so a second process can name it; the OS drops the lock when the
 //! holder exits, however it exits (kill -9 included), so there is never a stale lock to clear.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -26,7 +26,7 @@ pub enum LockError {
 
 impl DirLock {
     pub fn acquire(dir: &Path) -> Result<DirLock, LockError> {
-        let mut file = OpenOptions::new()
+        let mut file = super::private::options()
             .read(true)
             .write(true)
             .create(true)

@@ -1,6 +1,7 @@
 //! Durable storage for `--data-dir`: an append-only, checksummed log of opaque records plus
 //! snapshots that compact it, an exclusive directory lock, and recovery that replays
-//! snapshot + log and cuts off a torn or corrupt tail. It knows nothing of queues: the
+//! snapshot + log, cuts off a torn tail and stops at any other damage (or, asked to repair,
+//! reads around it and sets the damaged file aside). It knows nothing of queues: the
 //! engine's mutations arrive as bytes.
 //!
 //! Layout of a directory: `LOCK` (holder's pid), `snapshot-<g>.sqsl` (state as of the start
@@ -17,8 +18,13 @@ pub mod frame;
 pub mod journal;
 mod lock;
 pub mod mode;
+mod private;
+mod recover;
+pub mod scan;
 mod writer;
 
+#[cfg(test)]
+mod repair_tests;
 #[cfg(test)]
 mod tests;
 
@@ -26,14 +32,15 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Mutex;
 use std::time::Duration;
 
 pub use files::SnapshotWriter;
-pub use frame::BadTail;
+pub use scan::Mode;
 pub use writer::{Appender, Pending};
 
 use files::DirFiles;
-use frame::{FileKind, HeaderError, HEADER_LEN};
+use frame::HeaderError;
 use lock::{DirLock, LockError};
 use writer::WriterThread;
 
@@ -121,10 +128,27 @@ impl fmt::Display for WriteError {
 /// Why a data directory could not be opened. Never answered by starting empty.
 #[derive(Debug)]
 pub enum DurableError {
-    Locked { dir: PathBuf, pid: Option<u32> },
-    Format { path: PathBuf, error: HeaderError },
-    Corrupt { path: PathBuf, detail: String },
-    Io { path: PathBuf, error: io::Error },
+    Locked {
+        dir: PathBuf,
+        pid: Option<u32>,
+    },
+    Format {
+        path: PathBuf,
+        error: HeaderError,
+    },
+    Corrupt {
+        path: PathBuf,
+        detail: String,
+    },
+    /// Damage other than a torn tail, found without `--repair`.
+    Damaged {
+        path: PathBuf,
+        detail: String,
+    },
+    Io {
+        path: PathBuf,
+        error: io::Error,
+    },
 }
 
 impl fmt::Display for DurableError {
@@ -140,6 +164,11 @@ impl fmt::Display for DurableError {
                 "{}: {detail}; refusing to start rather than lose data (restore a backup or move the directory aside)",
                 path.display()
             ),
+            DurableError::Damaged { path, detail } => write!(
+                f,
+                "{}: {detail}. Refusing to start rather than lose data: restore a backup, or start once with --repair",
+                path.display()
+            ),
             DurableError::Io { path, error } => write!(f, "{}: {error}", path.display()),
         }
     }
@@ -152,24 +181,41 @@ impl std::error::Error for DurableError {}
 pub struct Recovery {
     pub snapshot_records: usize,
     pub log_records: usize,
-    /// The torn or corrupt tail cut off the last log, if there was one.
+    /// The torn tail cut off the last log, if there was one.
     pub dropped: Option<Dropped>,
+    /// Damaged files a repair read around; each is set aside at the next compaction.
+    pub repaired: Vec<Repaired>,
 }
 
-/// A tail cut off the last log at recovery.
+/// A torn tail cut off the last log at recovery: its last record, incomplete at the end.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dropped {
     pub path: PathBuf,
     /// Where the cut was made (bytes from the start of the file).
     pub offset: u64,
     pub bytes: u64,
-    pub why: BadTail,
+}
+
+/// A damaged file a repair read around.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repaired {
+    pub path: PathBuf,
+    /// Where the file is kept once a snapshot holds what it gave.
+    pub moved_to: PathBuf,
+    /// Records replayed from it, before and after its damage.
+    pub recovered: usize,
+    /// Records it could not give back: one per damaged stretch (more may have been in a
+    /// stretch whose framing was damaged) and those that could not be applied.
+    pub lost_records: usize,
+    pub lost_bytes: u64,
 }
 
 /// An open, locked data directory with its log writer running.
 #[derive(Debug)]
 pub struct DataDir {
     files: DirFiles,
+    /// Damaged files a repair read, with the names they go to once a snapshot covers them.
+    aside: Mutex<Vec<(PathBuf, PathBuf)>>,
     appender: Appender,
     writer: WriterThread,
     _lock: DirLock,
@@ -202,9 +248,15 @@ impl Locked {
                 let mut secret = [0u8; 32];
                 getrandom::fill(&mut secret).map_err(|e| io_err(io::Error::other(e)))?;
                 let temp = self.dir.join("secret.tmp");
-                std::fs::write(&temp, secret).map_err(io_err)?;
-                std::fs::File::open(&temp)
-                    .and_then(|f| f.sync_all())
+                private::options()
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .open(&temp)
+                    .and_then(|mut f| {
+                        io::Write::write_all(&mut f, &secret)?;
+                        f.sync_all()
+                    })
                     .map_err(io_err)?;
                 std::fs::rename(&temp, &path).map_err(io_err)?;
                 std::fs::File::open(&self.dir)
@@ -217,14 +269,38 @@ impl Locked {
     }
 
     /// Feeds every stored record to `replay` in order (snapshot first, then the logs) and
-    /// starts the log writer. A replay error, a foreign format version or corruption before
-    /// the last log's tail is an error, never a reset.
+    /// starts the log writer. A replay error, a foreign format version or damage other than
+    /// the last log's torn tail is an error, never a reset; under [`Mode::Repair`] damage is
+    /// read around and reported in [`Recovery::repaired`] instead.
     pub fn recover(
         self,
         policy: FsyncPolicy,
-        replay: impl FnMut(&[u8]) -> Result<(), String>,
+        mode: Mode,
+        mut replay: impl FnMut(&[u8]) -> Result<(), String>,
     ) -> Result<(DataDir, Recovery), DurableError> {
-        DataDir::recover(self, policy, replay)
+        let Locked { dir, lock } = self;
+        let files = DirFiles::new(&dir);
+        let (recovery, next) = recover::run(&files, mode, &mut replay)?;
+        let (appender, writer) =
+            writer::spawn(files.clone(), next.file, next.generation, next.len, policy).map_err(
+                |error| DurableError::Io {
+                    path: dir.clone(),
+                    error,
+                },
+            )?;
+        let aside = recovery
+            .repaired
+            .iter()
+            .map(|r| (r.path.clone(), r.moved_to.clone()))
+            .collect();
+        let data = DataDir {
+            files,
+            aside: Mutex::new(aside),
+            appender,
+            writer,
+            _lock: lock,
+        };
+        Ok((data, recovery))
     }
 }
 
@@ -235,7 +311,7 @@ impl DataDir {
             path: dir.to_path_buf(),
             error,
         };
-        std::fs::create_dir_all(dir).map_err(io_err)?;
+        private::create_dir(dir).map_err(io_err)?;
         let lock = DirLock::acquire(dir).map_err(|e| match e {
             LockError::Held(pid) => DurableError::Locked {
                 dir: dir.to_path_buf(),
@@ -243,6 +319,7 @@ impl DataDir {
             },
             LockError::Io(e) => io_err(e),
         })?;
+        private::check(dir).map_err(io_err)?;
         Ok(Locked {
             dir: dir.to_path_buf(),
             lock,
@@ -253,59 +330,10 @@ impl DataDir {
     pub fn open(
         dir: &Path,
         policy: FsyncPolicy,
+        mode: Mode,
         replay: impl FnMut(&[u8]) -> Result<(), String>,
     ) -> Result<(DataDir, Recovery), DurableError> {
-        DataDir::lock(dir)?.recover(policy, replay)
-    }
-
-    fn recover(
-        locked: Locked,
-        policy: FsyncPolicy,
-        mut replay: impl FnMut(&[u8]) -> Result<(), String>,
-    ) -> Result<(DataDir, Recovery), DurableError> {
-        let Locked { dir, lock } = locked;
-        let dir = dir.as_path();
-        let io_err = |error| DurableError::Io {
-            path: dir.to_path_buf(),
-            error,
-        };
-        let files = DirFiles::new(dir);
-        let listing = files.list().map_err(io_err)?;
-        let mut recovery = Recovery::default();
-        let base = listing.snapshots.last().copied();
-        if let Some(g) = base {
-            recovery.snapshot_records = read_snapshot(&files, g, &mut replay)?;
-        }
-        let logs: Vec<u64> = listing
-            .logs
-            .into_iter()
-            .filter(|g| *g >= base.unwrap_or(0))
-            .collect();
-        let (file, generation, len) = match logs.split_last() {
-            None => {
-                let g = base.unwrap_or(1);
-                (files.create_log(g).map_err(io_err)?, g, HEADER_LEN as u64)
-            }
-            Some((&last, earlier)) => {
-                check_consecutive(&files, base, &logs)?;
-                for &g in earlier {
-                    recovery.log_records += read_log(&files, g, false, &mut replay)?.0;
-                }
-                let (records, len, dropped) = read_log(&files, last, true, &mut replay)?;
-                recovery.log_records += records;
-                recovery.dropped = dropped;
-                (files.reopen_log(last, len).map_err(io_err)?, last, len)
-            }
-        };
-        let (appender, writer) =
-            writer::spawn(files.clone(), file, generation, len, policy).map_err(io_err)?;
-        let data = DataDir {
-            files,
-            appender,
-            writer,
-            _lock: lock,
-        };
-        Ok((data, recovery))
+        DataDir::lock(dir)?.recover(policy, mode, replay)
     }
 
     pub fn path(&self) -> &Path {
@@ -318,13 +346,23 @@ impl DataDir {
 
     /// Replaces the log with a snapshot: rotates to a new generation, then has `fill` write
     /// the current state as records (taken after the rotation, so nothing is missed), then
-    /// removes the files the snapshot covers. Returns the snapshot's generation and size.
+    /// sets aside the damaged files a repair read (the snapshot now holds what they gave)
+    /// and removes the files the snapshot covers. Returns the snapshot's generation and size.
     pub fn compact(
         &self,
         fill: impl FnOnce(&mut SnapshotWriter) -> io::Result<()>,
     ) -> io::Result<(u64, u64)> {
         let generation = self.appender.rotate()?;
         let bytes = self.files.write_snapshot(generation, fill)?;
+        let aside = std::mem::take(
+            &mut *self
+                .aside
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for (from, to) in &aside {
+            self.files.set_aside(from, to)?;
+        }
         self.files.remove_before(generation)?;
         Ok((generation, bytes))
     }
@@ -340,139 +378,6 @@ impl DataDir {
     pub fn close(mut self) {
         self.writer.stop();
     }
-}
-
-fn check_consecutive(
-    files: &DirFiles,
-    base: Option<u64>,
-    logs: &[u64],
-) -> Result<(), DurableError> {
-    let expected_first = base.unwrap_or(logs[0]);
-    for (i, g) in logs.iter().enumerate() {
-        if *g != expected_first + i as u64 {
-            return Err(DurableError::Corrupt {
-                path: files.log_path(expected_first + i as u64),
-                detail: "this log file is missing".into(),
-            });
-        }
-    }
-    Ok(())
-}
-
-/// A snapshot or log replayed from disk: where its valid records end, and its length.
-struct Replayed {
-    scan: frame::Scan,
-    file_len: u64,
-}
-
-/// Opens `path`, checks its header and replays its records a chunk at a time. `None`: the
-/// file is shorter than a header and a prefix of the expected one (a crash while it was
-/// being created).
-fn replay_file(
-    path: &Path,
-    kind: FileKind,
-    generation: u64,
-    replay: &mut impl FnMut(&[u8]) -> Result<(), String>,
-) -> Result<Option<Replayed>, DurableError> {
-    let io_err = |error| DurableError::Io {
-        path: path.to_path_buf(),
-        error,
-    };
-    let mut file = std::fs::File::open(path).map_err(io_err)?;
-    let file_len = file.metadata().map_err(io_err)?.len();
-    let mut header = Vec::with_capacity(HEADER_LEN);
-    io::Read::read_to_end(
-        &mut io::Read::take(&mut file, HEADER_LEN as u64),
-        &mut header,
-    )
-    .map_err(io_err)?;
-    if header.len() < HEADER_LEN && frame::header(kind, generation).starts_with(&header) {
-        return Ok(None);
-    }
-    frame::check_header(&header, kind, generation).map_err(|error| DurableError::Format {
-        path: path.to_path_buf(),
-        error,
-    })?;
-    let scan = frame::scan_reader(file, &mut *replay)
-        .map_err(io_err)?
-        .map_err(|e| DurableError::Corrupt {
-            path: path.to_path_buf(),
-            detail: format!("a record cannot be applied: {e}"),
-        })?;
-    Ok(Some(Replayed { scan, file_len }))
-}
-
-fn read_snapshot(
-    files: &DirFiles,
-    generation: u64,
-    replay: &mut impl FnMut(&[u8]) -> Result<(), String>,
-) -> Result<usize, DurableError> {
-    let path = files.snapshot_path(generation);
-    let Some(Replayed { scan, .. }) = replay_file(&path, FileKind::Snapshot, generation, replay)?
-    else {
-        return Err(DurableError::Format {
-            path,
-            error: frame::HeaderError::NotOurs,
-        });
-    };
-    if let Some(why) = scan.bad_tail {
-        return Err(DurableError::Corrupt {
-            path,
-            detail: format!(
-                "{why:?} record at byte {} of a snapshot",
-                HEADER_LEN + scan.valid_len
-            ),
-        });
-    }
-    Ok(scan.records)
-}
-
-/// Replays one log; returns its records, the length of its valid prefix and, for the last
-/// log only, the tail that was cut off.
-fn read_log(
-    files: &DirFiles,
-    generation: u64,
-    last: bool,
-    replay: &mut impl FnMut(&[u8]) -> Result<(), String>,
-) -> Result<(usize, u64, Option<Dropped>), DurableError> {
-    let path = files.log_path(generation);
-    let Some(Replayed { scan, file_len }) = replay_file(&path, FileKind::Log, generation, replay)?
-    else {
-        if !last {
-            return Err(DurableError::Format {
-                path,
-                error: frame::HeaderError::NotOurs,
-            });
-        }
-        // A crash while the log was being created: it holds no record yet.
-        let _ = files.create_log(generation);
-        return Ok((0, HEADER_LEN as u64, None));
-    };
-    let valid = (HEADER_LEN + scan.valid_len) as u64;
-    let Some(why) = scan.bad_tail else {
-        return Ok((scan.records, valid, None));
-    };
-    let dropped = Dropped {
-        path: path.clone(),
-        offset: valid,
-        bytes: file_len - valid,
-        why,
-    };
-    if !last {
-        return Err(DurableError::Corrupt {
-            path,
-            detail: format!("{why:?} record at byte {valid} of a log that is not the last"),
-        });
-    }
-    tracing::warn!(
-        file = %path.display(),
-        offset = valid,
-        dropped_bytes = dropped.bytes,
-        reason = ?why,
-        records_kept = scan.records,
-        "recovery cut the log's tail: from this offset on it was not whole, checksummed records (Torn: a write cut short by a crash; Corrupt: a checksum or length mismatch)"
-    );
-    Ok((scan.records, valid, Some(dropped)))
 }
 
 /// A fresh, empty directory under the system temp dir for one test.

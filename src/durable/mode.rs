@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::journal::LogJournal;
-use super::{codec, DataDir, DurableError, FsyncPolicy};
+use super::{codec, DataDir, DurableError, FsyncPolicy, Mode, Recovery};
 use crate::app::App;
 use crate::clock::{Millis, Stopwatch};
 use crate::engine::receipt::ReceiptKey;
@@ -39,11 +39,14 @@ pub struct Durable {
     threshold: AtomicU64,
 }
 
-/// Locks `dir`, rebuilds the registry from it and starts logging every change.
+/// Locks `dir`, rebuilds the registry from it and starts logging every change. Under
+/// [`Mode::Repair`] a damaged file is read around; a snapshot of what was recovered is then
+/// written at once, and the damaged files are set aside.
 pub fn open(
     dir: &Path,
     policy: FsyncPolicy,
     strict: bool,
+    mode: Mode,
     now: Millis,
 ) -> Result<(Registry, Durable), DurableError> {
     let started = Stopwatch::start();
@@ -52,7 +55,8 @@ pub fn open(
     let journal = Arc::new(LogJournal::default());
     let registry = Registry::with_journal(strict, receipts, journal.clone());
     let mut replayer = Replayer::new(&registry, now);
-    let (data, recovery) = locked.recover(policy, |bytes| replayer.apply(codec::decode(bytes)?))?;
+    let (data, recovery) =
+        locked.recover(policy, mode, |bytes| replayer.apply(codec::decode(bytes)?))?;
     journal.start(data.appender());
     tracing::info!(
         dir = %dir.display(),
@@ -68,7 +72,44 @@ pub fn open(
         data,
         compacting: AtomicBool::new(false),
     };
+    if mode == Mode::Repair {
+        finish_repair(dir, &durable, &registry, &recovery, now)?;
+    }
     Ok((registry, durable))
+}
+
+/// Writes what a repair recovered into a snapshot, sets the damaged files aside and reports
+/// each: what it gave back and what it could not.
+fn finish_repair(
+    dir: &Path,
+    durable: &Durable,
+    registry: &Registry,
+    recovery: &Recovery,
+    now: Millis,
+) -> Result<(), DurableError> {
+    if recovery.repaired.is_empty() {
+        tracing::info!(dir = %dir.display(), "repair: no damaged file, nothing to repair");
+        return Ok(());
+    }
+    durable
+        .compact(registry, now)
+        .map_err(|error| DurableError::Io {
+            path: dir.to_path_buf(),
+            error,
+        })?;
+    for r in &recovery.repaired {
+        tracing::warn!(
+            file = %r.path.display(),
+            moved_to = %r.moved_to.display(),
+            recovered = r.recovered,
+            could_not_recover = r.lost_records,
+            lost_bytes = r.lost_bytes,
+            "repair: the damaged file was set aside and a snapshot holds what could be read \
+             from it (could_not_recover counts one record per damaged stretch, more where a \
+             stretch's framing was damaged); start without --repair from now on"
+        );
+    }
+    Ok(())
 }
 
 impl Durable {

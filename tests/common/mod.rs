@@ -12,24 +12,36 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use sqslite::{Config, ManualClock, Server};
 
+pub mod durable;
+
 /// Spawns the real binary (`cmd`, its stderr piped here) and returns it with the endpoint
 /// its "sqslite listening on" line names; the rest of its log is drained so the server
 /// never blocks on a full pipe.
 pub fn spawn_listening(cmd: &mut std::process::Command) -> (std::process::Child, String) {
+    let (child, endpoint, _) = spawn_listening_logged(cmd);
+    (child, endpoint)
+}
+
+/// [`spawn_listening`], also returning the log lines written before the listening line.
+pub fn spawn_listening_logged(
+    cmd: &mut std::process::Command,
+) -> (std::process::Child, String, Vec<String>) {
     use std::io::{BufRead, BufReader};
     let mut child = cmd
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("binary starts");
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut before = Vec::new();
     let endpoint = loop {
         let line = lines.next().expect("a listening line").unwrap();
         if let Some(rest) = line.split("sqslite listening on ").nth(1) {
             break rest.split_whitespace().next().unwrap().to_owned();
         }
+        before.push(line);
     };
     std::thread::spawn(move || lines.for_each(drop));
-    (child, endpoint)
+    (child, endpoint, before)
 }
 
 /// A fixed start keeps timestamps in assertions readable.

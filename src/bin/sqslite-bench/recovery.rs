@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use sqslite::clock::{Clock, SystemClock};
-use sqslite::durable::{mode, FsyncPolicy};
+use sqslite::durable::{mode, FsyncPolicy, Mode};
 use sqslite::engine::arn::QueueKey;
 use sqslite::engine::message::NewMessage;
 
@@ -61,8 +61,14 @@ pub fn recover_existing(dir: &Path, drop_cache: bool) {
 
 fn recover_once(dir: &Path) {
     let started = Instant::now();
-    let (registry, durable) = mode::open(dir, FsyncPolicy::Never, false, SystemClock.now())
-        .expect("the directory recovers");
+    let (registry, durable) = mode::open(
+        dir,
+        FsyncPolicy::Never,
+        false,
+        Mode::Strict,
+        SystemClock.now(),
+    )
+    .expect("the directory recovers");
     let took = started.elapsed();
     let queued: usize = registry
         .all()
@@ -96,7 +102,8 @@ pub fn run(n: usize, size: usize, chosen: Option<&Path>) {
     );
     let _ = std::fs::remove_dir_all(&dir);
     let now = SystemClock.now();
-    let (registry, durable) = mode::open(&dir, FsyncPolicy::Never, false, now).expect("opens");
+    let (registry, durable) =
+        mode::open(&dir, FsyncPolicy::Never, false, Mode::Strict, now).expect("opens");
     let key = QueueKey {
         region: "us-east-1".into(),
         account: "000000000000".into(),
@@ -124,7 +131,8 @@ pub fn run(n: usize, size: usize, chosen: Option<&Path>) {
         disk_use(&dir) >> 20
     );
     recover(&dir, "the log");
-    let (registry, durable) = mode::open(&dir, FsyncPolicy::Never, false, now).expect("opens");
+    let (registry, durable) =
+        mode::open(&dir, FsyncPolicy::Never, false, Mode::Strict, now).expect("opens");
     durable
         .compact(&registry, SystemClock.now())
         .expect("compacts");
