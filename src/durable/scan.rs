@@ -1,6 +1,7 @@
 //! Reading a file's records back, a chunk at a time: every whole record in order, where a
 //! torn last record begins, and each damaged stretch with where reading resumed after it.
-//! Only an incomplete record at the physical end of the file is a torn tail; anything else
+//! Only an incomplete record at the physical end of the file is a torn tail (or zeros from
+//! there to the end, which a crash leaves where an unsynced write was going); anything else
 //! that is not a record is damage, reported with its offset and never silently skipped.
 
 use std::io::{self, Read};
@@ -113,11 +114,29 @@ fn scan_chunks(
                 r.pos += len;
                 s.valid_end = r.offset();
             }
+            Frame::Bad(_) if zeros_to_end(&mut r)? => {
+                s.torn = Some(r.offset());
+                r.skip_to_end()?;
+                break;
+            }
             Frame::Bad(why) => s.gaps.push(resync(&mut r, version, why)?),
         }
     }
     s.end = r.offset();
     Ok(Ok(s))
+}
+
+/// The longest run of zero bytes at the end of a file still taken for a torn tail. A crash can
+/// leave a file's last blocks allocated but never written (delayed allocation): zeros where an
+/// unsynced write was going, never over records a sync covered. Far longer runs are damage.
+const ZERO_TAIL_MAX: usize = 1 << 20;
+
+/// True when everything from here to the end of the file is zero bytes (and not more than
+/// [`ZERO_TAIL_MAX`] of them). A version 2 frame of zeros never verifies (the length's checksum
+/// of zero is not zero), so such a tail cannot hide a record.
+fn zeros_to_end(r: &mut Reader<impl Read>) -> io::Result<bool> {
+    r.fill(ZERO_TAIL_MAX + 1)?;
+    Ok(r.eof && r.avail().len() <= ZERO_TAIL_MAX && r.avail().iter().all(|b| *b == 0))
 }
 
 /// Moves past a damaged frame: a version 2 frame whose length verified is skipped whole;

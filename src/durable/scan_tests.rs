@@ -121,3 +121,20 @@ fn a_record_that_cannot_be_applied_stops_a_strict_scan_and_is_counted_by_a_repai
         .unwrap();
     assert_eq!((repaired.replayed, repaired.lost_records()), (2, 1));
 }
+
+#[test]
+fn zeros_to_the_end_are_a_torn_tail_and_zeros_before_a_record_are_damage() {
+    let (mut bytes, starts) = file(&records(3), frame::encode);
+    let end = bytes.len();
+    bytes.extend_from_slice(&[0; 4096]);
+    for chunk in [1, 13, 1 << 20] {
+        let (got, s) = run(&bytes, 2, Mode::Strict, chunk);
+        assert_eq!((got.len(), s.gaps.len()), (3, 0), "chunk {chunk}");
+        assert_eq!(s.torn, Some(START + end as u64));
+    }
+    let mut zeros_then_record = bytes[..starts[1]].to_vec();
+    zeros_then_record.extend_from_slice(&[0; 64]);
+    zeros_then_record.extend_from_slice(&bytes[starts[1]..end]);
+    let (got, s) = run(&zeros_then_record, 2, Mode::Strict, 1 << 20);
+    assert_eq!((got.len(), s.gaps.len(), s.torn), (1, 1, None));
+}
