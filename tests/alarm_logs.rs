@@ -17,7 +17,7 @@ const QUEUES: &str = "[[queues]]\nname = \"orders-dlq\"\n\n\
 async fn log_of_a_run(dir: &Path, config: &str, log: &str) -> String {
     let (config_path, log_path) = (dir.join("sqslite.toml"), dir.join("stderr.log"));
     fs::write(&config_path, config).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sqslite"))
+    let child = Command::new(env!("CARGO_BIN_EXE_sqslite"))
         .args(["--port", "0", "--config", config_path.to_str().unwrap()])
         .env("SQSLITE_LOG", log)
         .env("NO_COLOR", "1")
@@ -25,6 +25,7 @@ async fn log_of_a_run(dir: &Path, config: &str, log: &str) -> String {
         .stderr(fs::File::create(&log_path).unwrap())
         .spawn()
         .unwrap();
+    let child = common::KillOnDrop(child);
     let endpoint = listening_on(&log_path);
     let client = common::client_for(&endpoint, "us-east-1", "test");
     let base = format!("{endpoint}/000000000000");
@@ -46,8 +47,7 @@ async fn log_of_a_run(dir: &Path, config: &str, log: &str) -> String {
         .map(|a| a["kind"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(firing, ["dlq_depth", "receive_count"], "{}", alarms.body);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    drop(child); // the whole log is written once the server is gone
     fs::read_to_string(&log_path).unwrap()
 }
 

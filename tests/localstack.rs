@@ -28,7 +28,8 @@ async fn the_readme_flags_mint_localstack_urls() {
     cmd.args(["--port", "0", "--public-url", LOCALSTACK_BASE])
         .env("SQSLITE_LOG", "info")
         .stdout(Stdio::null());
-    let (mut child, endpoint) = common::spawn_listening(&mut cmd);
+    let (child, endpoint) = common::spawn_listening(&mut cmd);
+    let _server = common::KillOnDrop(child);
     let client = common::client_for(&endpoint, "us-east-1", "test");
     let url = client
         .create_queue()
@@ -69,8 +70,6 @@ async fn the_readme_flags_mint_localstack_urls() {
         .map(|m| m["Body"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(bodies, LOCALSTACK_URLS);
-    child.kill().unwrap();
-    child.wait().unwrap();
 }
 
 #[tokio::test]
