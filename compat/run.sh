@@ -18,6 +18,7 @@ ALL_CLIENTS=(boto3-json boto3-query awscli js-sdk sqs-consumer)
 # The Java clients (compat/java, one Maven build, Java 17+ and Maven): `java` names them all.
 JAVA_CLIENTS=(java-sdk2 java-sdk1-json java-sdk1-query spring-cloud-aws sqs-jms)
 ALL_CLIENTS+=("${JAVA_CLIENTS[@]}")
+ALL_CLIENTS+=(go-sdk)
 CLIENTS=("${@:-${ALL_CLIENTS[@]}}")
 java_named=()
 for client in "${CLIENTS[@]}"; do
@@ -108,10 +109,16 @@ maven_build() {
     fi
     JAVA_BUILT=1
 }
+# The Go module's pins are compat/go/go.mod and go.sum; `go mod download` checks every module
+# against go.sum, and -mod=readonly keeps a build from ever changing either file. Go keeps its
+# module and build caches outside the clone (GOMODCACHE, GOCACHE), so later runs reuse them.
+go_env() { (cd "$COMPAT/go" && GOFLAGS=-mod=readonly "$@"); }
+go_modules() { go_env go mod download; }
 
 part_start "install clients"
 for client in "${CLIENTS[@]}"; do
     case $client in
+        go-sdk) go_modules ;;
         boto3-json | awscli) venv json ;;
         boto3-query) venv query ;;
         js-sdk | sqs-consumer) node_modules ;;
@@ -127,6 +134,7 @@ missing=0
 while read -r id; do
     grep -q "^def test_${id}(" "$COMPAT/python/test_scenarios.py" || { echo "boto3: no scenario $id"; missing=1; }
     grep -q "^test(\"${id}\"" "$COMPAT/js/scenarios.test.mjs" || { echo "js-sdk: no scenario $id"; missing=1; }
+    grep -qh "^func Test_${id}(t \*testing.T)" "$COMPAT"/go/*_test.go || { echo "go-sdk: no scenario $id"; missing=1; }
 done < <(sed -n 's/^| `\([a-z_]*\)` |.*/\1/p' "$COMPAT/SCENARIOS.md")
 # SDK v2's scenario classes run every row through both its sync and its async client.
 while read -r id; do
@@ -168,6 +176,9 @@ run_client() {
     local client=$1 report="$OUT/$1.xml"
     rm -f "$report"
     case $client in
+        go-sdk)
+            # go test's exit status is the pipeline's (pipefail); the converter echoes -v output.
+            go_env go test -count=1 -json . | "$PYTHON" "$COMPAT/go/gotest_junit.py" "$report" ;;
         boto3-json)
             COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_scenarios.py" --junitxml="$report" -q ;;
@@ -188,6 +199,7 @@ run_client() {
 
 describe() {
     case $1 in
+        go-sdk) echo "aws-sdk-go-v2/service/sqs $(go_env go list -m -f '{{.Version}}' github.com/aws/aws-sdk-go-v2/service/sqs), AWS JSON 1.0" ;;
         boto3-json) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), AWS JSON 1.0" ;;
         boto3-query) echo "boto3 $(py_version query boto3) / botocore $(py_version query botocore), AWS Query" ;;
         awscli) echo "awscli $(py_version json awscli), AWS JSON 1.0" ;;

@@ -39,6 +39,11 @@ pub struct AlarmConfig {
     pub webhook: Option<String>,
     pub webhook_timeout_ms: u64,
     pub webhook_retries: u32,
+    /// Whether the config has an `[alarms]` table: only then are transitions logged at
+    /// `info`. Without one they log at `debug`, since ordinary test runs trip the built-in
+    /// alarms on purpose (a DLQ filled by a redrive test, a message received once).
+    #[serde(skip)]
+    pub configured: bool,
 }
 
 impl Default for AlarmConfig {
@@ -50,6 +55,7 @@ impl Default for AlarmConfig {
             webhook: None,
             webhook_timeout_ms: 2_000,
             webhook_retries: 3,
+            configured: false,
         }
     }
 }

@@ -295,16 +295,25 @@ fn remember(
 
 /// Logs a state change and, with a webhook configured, posts it on its own task.
 fn announce(app: &App, alarm: &Alarm) {
-    let (name, queue) = (render::name(alarm), alarm.queue.name());
-    if alarm.firing() {
-        // info, not warn: drills and CI runs fill DLQs on purpose; `sqslite::alarms=warn` in
-        // SQSLITE_LOG silences transitions (README, Alarms).
-        let reason = render::reason(alarm);
-        tracing::info!(alarm = %name, queue = %queue, reason = %reason, "alarm fired");
-    } else {
-        tracing::info!(alarm = %name, queue = %queue, "alarm back to OK");
-    }
     let cfg = &app.config.admin.alarms;
+    let (name, queue) = (render::name(alarm), alarm.queue.name());
+    // At info only when `[alarms]` is configured: test runs fill DLQs and redeliver messages
+    // on purpose, and their CI logs stay quiet by default (README, Alarms). Never warn.
+    macro_rules! log {
+        ($($field:tt)*) => {
+            if cfg.configured {
+                tracing::info!($($field)*);
+            } else {
+                tracing::debug!($($field)*);
+            }
+        };
+    }
+    if alarm.firing() {
+        let reason = render::reason(alarm);
+        log!(alarm = %name, queue = %queue, reason = %reason, "alarm fired");
+    } else {
+        log!(alarm = %name, queue = %queue, "alarm back to OK");
+    }
     let Some(url) = cfg.webhook.clone() else {
         return;
     };

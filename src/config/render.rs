@@ -70,8 +70,12 @@ pub fn to_toml(config: &Config) -> String {
     if !templates.is_empty() {
         root.insert("templates".into(), templates.into());
     }
-    if let Ok(alarms) = Value::try_from(&config.admin.alarms) {
-        root.insert("alarms".into(), alarms);
+    // Only a given `[alarms]` is printed: its presence is what makes transitions log at
+    // info, so printing the defaults would change a re-read configuration.
+    if config.admin.alarms.configured {
+        if let Ok(alarms) = Value::try_from(&config.admin.alarms) {
+            root.insert("alarms".into(), alarms);
+        }
     }
     if let Ok(advisor) = Value::try_from(&config.advisor) {
         root.insert("advisor".into(), advisor);

@@ -98,6 +98,7 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
                 src.table(entry)?;
                 config.admin.alarms = from_json(entry.node.value.to_json())
                     .map_err(|e| src.error(entry.line, format!("[alarms]: {e}")))?;
+                config.admin.alarms.configured = true;
             }
             "advisor" => {
                 src.table(entry)?;

@@ -412,3 +412,14 @@ impl TestServer {
         }
     }
 }
+
+/// A spawned server that is killed when the test ends, panicking or not, so a failed
+/// assertion never leaves the process behind.
+pub struct KillOnDrop(pub std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
