@@ -2,10 +2,10 @@
 
 use serde::Serialize;
 
+use crate::engine::limits;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
-pub const MAX_ENTRIES: usize = 10;
-pub const MAX_BATCH_BYTES: usize = 1_048_576;
+pub use crate::engine::limits::{BATCH_BYTES as MAX_BATCH_BYTES, BATCH_ENTRIES as MAX_ENTRIES};
 
 /// A batch entry names itself with an `Id`.
 pub trait Entry {
@@ -34,7 +34,7 @@ pub fn check<E: Entry>(entries: &[E], entry_name: &str) -> SqsResult<()> {
     for (i, entry) in entries.iter().enumerate() {
         let id = entry.id();
         // An empty or missing Id is a malformed one, not a missing parameter [aws-recorded].
-        let valid = (1..=80).contains(&id.len())
+        let valid = (1..=limits::NAME_CHARS).contains(&id.len())
             && id
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');

@@ -9,8 +9,8 @@ use super::send::WireAttribute;
 use super::{in_range, queue};
 use crate::app::App;
 use crate::engine::delivery::{Delivered, ReceiveParams};
-use crate::engine::md5;
 use crate::engine::message::{self, Message};
+use crate::engine::{limits, md5};
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
 
@@ -64,23 +64,23 @@ pub async fn receive_message(
     let max = in_range(
         input.max_number_of_messages,
         "MaxNumberOfMessages",
-        1,
-        10,
+        i64::from(*limits::RECEIVE_MESSAGES.start()),
+        i64::from(*limits::RECEIVE_MESSAGES.end()),
         "Must be between 1 and 10, if provided.",
     )?
     .unwrap_or(1);
     let visibility = in_range(
         input.visibility_timeout,
         "VisibilityTimeout",
-        0,
-        43_200,
+        i64::from(*limits::VISIBILITY_TIMEOUT.start()),
+        i64::from(*limits::VISIBILITY_TIMEOUT.end()),
         "Must be >= 0 and <= 43200, if provided.",
     )?;
     let wait = in_range(
         input.wait_time_seconds,
         "WaitTimeSeconds",
-        0,
-        20,
+        i64::from(*limits::WAIT_TIME_SECONDS.start()),
+        i64::from(*limits::WAIT_TIME_SECONDS.end()),
         "Must be >= 0 and <= 20, if provided.",
     )?;
     if let Some(id) = &input.receive_request_attempt_id {

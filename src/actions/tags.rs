@@ -9,7 +9,7 @@ use crate::app::App;
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
 
-const MAX_TAGS: usize = 50;
+use crate::engine::limits::TAGS as MAX_TAGS;
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use super::batch::{self, Done, Entry};
 use super::{in_range, queue};
 use crate::app::App;
-use crate::engine::queue::MAX_VISIBILITY_SECONDS;
+use crate::engine::limits;
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
 
@@ -23,7 +23,7 @@ pub fn seconds(value: Option<i64>) -> SqsResult<u32> {
         value,
         "VisibilityTimeout",
         0,
-        i64::from(MAX_VISIBILITY_SECONDS),
+        i64::from(*limits::VISIBILITY_TIMEOUT.end()),
         "Must be between 0 and 43200, if provided.",
     )?
     else {

@@ -1,7 +1,9 @@
 //! Typed queue attributes: parsed and validated once from SQS's string map, rendered back on output.
 
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 
+use crate::engine::limits;
 use crate::engine::redrive::{RedriveAllowPolicy, RedrivePolicy};
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
@@ -87,10 +89,10 @@ impl QueueAttributes {
     pub fn new(fifo: bool) -> Self {
         QueueAttributes {
             delay_seconds: 0,
-            maximum_message_size: 1_048_576,
-            message_retention_period: 345_600,
+            maximum_message_size: limits::DEFAULT_MAXIMUM_MESSAGE_SIZE,
+            message_retention_period: limits::DEFAULT_MESSAGE_RETENTION_PERIOD,
             receive_message_wait_time_seconds: 0,
-            visibility_timeout: 30,
+            visibility_timeout: limits::DEFAULT_VISIBILITY_TIMEOUT,
             policy: None,
             redrive_policy: None,
             redrive_allow_policy: None,
@@ -163,21 +165,27 @@ impl QueueAttributes {
             return Err(unknown_attribute(name));
         }
         match name {
-            "DelaySeconds" => self.delay_seconds = int(name, value, 0, 900)?,
-            "MaximumMessageSize" => self.maximum_message_size = int(name, value, 1024, 1_048_576)?,
+            "DelaySeconds" => self.delay_seconds = int(name, value, limits::DELAY_SECONDS)?,
+            "MaximumMessageSize" => {
+                self.maximum_message_size = int(name, value, limits::MAXIMUM_MESSAGE_SIZE)?;
+            }
             "MessageRetentionPeriod" => {
-                self.message_retention_period = int(name, value, 60, 1_209_600)?;
+                self.message_retention_period = int(name, value, limits::MESSAGE_RETENTION_PERIOD)?;
             }
             "ReceiveMessageWaitTimeSeconds" => {
-                self.receive_message_wait_time_seconds = int(name, value, 0, 20)?;
+                self.receive_message_wait_time_seconds =
+                    int(name, value, limits::WAIT_TIME_SECONDS)?;
             }
-            "VisibilityTimeout" => self.visibility_timeout = int(name, value, 0, 43_200)?,
+            "VisibilityTimeout" => {
+                self.visibility_timeout = int(name, value, limits::VISIBILITY_TIMEOUT)?;
+            }
             "Policy" => self.policy = non_empty(value),
             "RedrivePolicy" => self.redrive_policy = RedrivePolicy::parse(value)?,
             "RedriveAllowPolicy" => self.redrive_allow_policy = RedriveAllowPolicy::parse(value)?,
             "KmsMasterKeyId" => self.kms_master_key_id = non_empty(value),
             "KmsDataKeyReusePeriodSeconds" => {
-                self.kms_data_key_reuse_period_seconds = Some(int(name, value, 60, 86_400)?);
+                self.kms_data_key_reuse_period_seconds =
+                    Some(int(name, value, limits::KMS_DATA_KEY_REUSE_PERIOD)?);
             }
             "SqsManagedSseEnabled" => self.sqs_managed_sse_enabled = boolean(name, value)?,
             // Restating a FIFO queue's type is accepted; changing it never is
@@ -246,7 +254,10 @@ impl QueueAttributes {
             (
                 "KmsDataKeyReusePeriodSeconds",
                 self.kms_data_key_reuse_period_seconds
-                    .or(self.kms_master_key_id.as_ref().map(|_| 300))
+                    .or(self
+                        .kms_master_key_id
+                        .as_ref()
+                        .map(|_| limits::DEFAULT_KMS_DATA_KEY_REUSE_PERIOD))
                     .map(|v| v.to_string()),
             ),
         ];
@@ -307,9 +318,9 @@ fn invalid_value(name: &str) -> SqsError {
     )
 }
 
-fn int(name: &str, value: &str, min: u32, max: u32) -> SqsResult<u32> {
+fn int(name: &str, value: &str, range: RangeInclusive<u32>) -> SqsResult<u32> {
     match value.trim().parse::<u32>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        Ok(v) if range.contains(&v) => Ok(v),
         _ => Err(invalid_value(name)),
     }
 }

@@ -8,7 +8,7 @@ use uuid::Uuid;
 use crate::clock::Millis;
 use crate::engine::attributes::DeduplicationScope;
 
-pub const WINDOW_MS: Millis = 5 * 60 * 1000;
+pub use crate::engine::limits::DEDUPLICATION_WINDOW_MS as WINDOW_MS;
 
 /// SQS sequence numbers are 20-digit decimals; ours count up from a fixed base.
 const SEQUENCE_BASE: u128 = 18_849_496_460_467_696_128;

@@ -159,7 +159,7 @@ pub fn check_size(size: usize, max_size: usize) -> SqsResult<()> {
     Ok(())
 }
 
-pub const MAX_ATTRIBUTES: usize = 10;
+pub use crate::engine::limits::MESSAGE_ATTRIBUTES as MAX_ATTRIBUTES;
 
 pub fn validate_attributes(attributes: &MessageAttributes) -> SqsResult<()> {
     if attributes.len() > MAX_ATTRIBUTES {

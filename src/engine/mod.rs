@@ -6,6 +6,7 @@ pub mod delivery;
 mod directory;
 pub mod fifo;
 mod groups;
+pub mod limits;
 pub mod md5;
 pub mod message;
 pub mod move_task;

@@ -13,6 +13,7 @@ use crate::clock::Millis;
 use crate::engine::arn::QueueKey;
 use crate::engine::attributes::{DeduplicationScope, QueueAttributes};
 use crate::engine::fifo::{Attempts, Dedup};
+use crate::engine::limits;
 use crate::engine::message::{Message, NewMessage};
 use crate::engine::mutation::{Delivery, Journal, Mutation, QueueMeta};
 use crate::engine::processing::Processing;
@@ -21,7 +22,6 @@ use crate::engine::send::Prepared;
 use crate::engine::store::Store;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
-pub const MAX_VISIBILITY_SECONDS: u32 = 43_200;
 /// The stored record's name for [`Queue::dedup_scope`]: not an SQS attribute name (those have
 /// no `:`), so it never reaches GetQueueAttributes or SetQueueAttributes' checks.
 pub(crate) const CREATED_DEDUPLICATION_SCOPE: &str = "sqslite:CreatedDeduplicationScope";
@@ -481,7 +481,7 @@ impl QueueState {
         seconds: u32,
         now: Millis,
     ) -> SqsResult<bool> {
-        if seconds > MAX_VISIBILITY_SECONDS {
+        if !limits::VISIBILITY_TIMEOUT.contains(&seconds) {
             return Err(SqsError::invalid_value(
                 seconds,
                 "VisibilityTimeout",
@@ -511,7 +511,7 @@ impl QueueState {
         }
         let first = msg.first_received_at.unwrap_or(now);
         let until = now.saturating_add(Millis::from(seconds) * 1000);
-        if until > first.saturating_add(Millis::from(MAX_VISIBILITY_SECONDS) * 1000) {
+        if until > first.saturating_add(Millis::from(*limits::VISIBILITY_TIMEOUT.end()) * 1000) {
             return Err(SqsError::invalid_value(
                 seconds,
                 "VisibilityTimeout",

@@ -2,6 +2,7 @@
 
 use serde_json::{json, Value};
 
+use crate::engine::limits;
 use crate::error::{SqsError, SqsResult};
 
 /// Where a queue's poison messages go, and after how many receives.
@@ -95,7 +96,7 @@ impl RedriveAllowPolicy {
                             .collect()
                     })
                     .unwrap_or_default();
-                if arns.is_empty() || arns.len() > 10 {
+                if arns.is_empty() || arns.len() > limits::REDRIVE_ALLOW_SOURCES {
                     return Err(invalid(
                         "sourceQueueArns must contain 1 to 10 queue ARNs when redrivePermission is byQueue.",
                     ));
