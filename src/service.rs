@@ -113,6 +113,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         &params,
         request_id,
     );
+    ctx.peer = parts.extensions.get::<protocol::Peer>().map(|p| p.0.ip());
     // Authentication comes first: an unsigned caller learns nothing about the request.
     let action_name = crate::auth::verify(&app, &parts, &body).and_then(|principal| {
         let name = action_name?;

@@ -4,23 +4,8 @@ mod common;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use common::{client_at, code, message, TestServer, T0};
-use sqslite::config::Credential;
+use common::{client_at, code, message, signed_server, TestServer, OTHER, OWNER, T0};
 use sqslite::Config;
-
-const OWNER: &str = "000000000000";
-const OTHER: &str = "111111111111";
-
-/// A server that requires signatures: the default client's key (account 000000000000) and a
-/// second account's.
-async fn signed_server() -> TestServer {
-    TestServer::start_with(
-        Config::ephemeral()
-            .with_credential(Credential::new("AKIDEXAMPLE", "secret", OWNER))
-            .with_credential(Credential::new("AKIDOTHER", "other-secret", OTHER)),
-    )
-    .await
-}
 
 #[tokio::test]
 async fn signed_requests_pass_and_bad_signatures_fail() {

@@ -1,7 +1,9 @@
 //! Typed queue attributes: parsed and validated once from SQS's string map, rendered back on output.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
+use crate::engine::policy::Policy;
 use crate::engine::redrive::{RedriveAllowPolicy, RedrivePolicy};
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
@@ -42,7 +44,8 @@ pub struct QueueAttributes {
     pub message_retention_period: u32,
     pub receive_message_wait_time_seconds: u32,
     pub visibility_timeout: u32,
-    pub policy: Option<String>,
+    /// Parsed once when set; shared, so a clone of the attributes copies a pointer.
+    pub policy: Option<Arc<Policy>>,
     pub redrive_policy: Option<RedrivePolicy>,
     pub redrive_allow_policy: Option<RedriveAllowPolicy>,
     pub kms_master_key_id: Option<String>,
@@ -128,7 +131,11 @@ impl QueueAttributes {
                 self.receive_message_wait_time_seconds = int(name, value, 0, 20)?;
             }
             "VisibilityTimeout" => self.visibility_timeout = int(name, value, 0, 43_200)?,
-            "Policy" => self.policy = non_empty(value),
+            "Policy" => {
+                self.policy = non_empty(value)
+                    .map(|text| Policy::parse(&text).map(Arc::new))
+                    .transpose()?;
+            }
             "RedrivePolicy" => self.redrive_policy = RedrivePolicy::parse(value)?,
             "RedriveAllowPolicy" => self.redrive_allow_policy = RedriveAllowPolicy::parse(value)?,
             "KmsMasterKeyId" => self.kms_master_key_id = non_empty(value),
@@ -190,7 +197,7 @@ impl QueueAttributes {
             ),
         ];
         let optional = [
-            ("Policy", self.policy.clone()),
+            ("Policy", self.policy.as_ref().map(|p| p.text().to_owned())),
             (
                 "RedrivePolicy",
                 self.redrive_policy.as_ref().map(RedrivePolicy::render),

@@ -15,6 +15,7 @@ use crate::engine::attributes::QueueAttributes;
 use crate::engine::fifo::{Attempts, Dedup};
 use crate::engine::message::{Message, NewMessage};
 use crate::engine::mutation::{Delivery, Journal, Mutation, QueueMeta};
+use crate::engine::policy::Policy;
 use crate::engine::processing::Processing;
 use crate::engine::receipt::{ReceiptHandle, ReceiptKey};
 use crate::engine::send::Prepared;
@@ -169,7 +170,7 @@ impl Queue {
     }
 
     /// The Policy attribute, read without settling the messages (authorization needs no more).
-    pub fn policy(&self) -> Option<String> {
+    pub fn policy(&self) -> Option<Arc<Policy>> {
         let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.attributes.policy.clone()
     }
@@ -252,10 +253,10 @@ impl Queue {
     pub fn edit_policy(
         &self,
         now: Millis,
-        f: impl FnOnce(Option<&str>) -> SqsResult<Option<String>>,
+        f: impl FnOnce(Option<&Policy>) -> SqsResult<Option<Policy>>,
     ) -> SqsResult<()> {
         self.edit(now, |state| {
-            state.attributes.policy = f(state.attributes.policy.as_deref())?;
+            state.attributes.policy = f(state.attributes.policy.as_deref())?.map(Arc::new);
             state.last_modified = now;
             Ok(())
         })

@@ -106,9 +106,18 @@ impl<'a> Replayer<'a> {
 
     /// Creates the queue, or brings an existing one's settings up to date.
     fn queue(&mut self, meta: QueueMeta) -> Result<(), String> {
-        let map: BTreeMap<String, String> = meta.attributes.into_iter().collect();
+        let mut map: BTreeMap<String, String> = meta.attributes.into_iter().collect();
         let fifo = map.get("FifoQueue").is_some_and(|v| v == "true");
         let mut attributes = QueueAttributes::new(fifo);
+        // A Policy stored before sqslite validated policies may be one SQS refuses: the
+        // queue comes back without it (and says so) rather than not at all.
+        let policy_ok = map
+            .get("Policy")
+            .is_none_or(|p| crate::engine::policy::Policy::parse(p).is_ok());
+        if !policy_ok {
+            map.remove("Policy");
+            tracing::warn!(queue = %meta.key, "stored Policy is not one SQS accepts; dropped, set it again");
+        }
         attributes.apply(&map, true).map_err(|e| {
             format!(
                 "queue {}: stored attributes rejected: {}",
