@@ -1,7 +1,11 @@
-//! Queue policies with `[[credentials]]`: validation as SQS validates them, and conditions.
+//! Queue policies with `[[credentials]]`: validation as SQS validates them, conditions, and
+//! writes into another account's queue (dead-letter queues, move tasks) only where its Policy
+//! allows them.
 
 mod common;
 
+use aws_sdk_sqs::error::SdkError;
+use aws_sdk_sqs::operation::create_queue::CreateQueueError;
 use aws_sdk_sqs::types::QueueAttributeName;
 use aws_sdk_sqs::Client;
 use common::{client_at, code, message, signed_server, TestServer, OTHER, OWNER};
@@ -27,6 +31,22 @@ async fn set_policy(client: &Client, url: &str, policy: &str) -> Result<(), Stri
         .await
         .map(|_| ())
         .map_err(|e| format!("{}: {}", code(&e), message(&e)))
+}
+
+/// CreateQueue by `client`, with a RedrivePolicy naming `dlq_arn` when given.
+async fn create_as(
+    client: &Client,
+    name: &str,
+    dlq_arn: Option<&str>,
+) -> Result<String, SdkError<CreateQueueError, aws_sdk_sqs::config::http::HttpResponse>> {
+    let mut req = client.create_queue().queue_name(name);
+    if let Some(dlq) = dlq_arn {
+        let redrive = format!(r#"{{"deadLetterTargetArn":"{dlq}","maxReceiveCount":1}}"#);
+        req = req.attributes(QueueAttributeName::RedrivePolicy, redrive);
+    }
+    req.send()
+        .await
+        .map(|out| out.queue_url.unwrap_or_default())
 }
 
 async fn send_as(client: &Client, url: &str, body: &str) -> Result<(), String> {
@@ -192,4 +212,154 @@ async fn conditions_decide_whether_a_statement_applies() {
         send_as(&s.client, &url, "owner").await,
         Err("AccessDenied".into())
     );
+}
+
+/// A queue may not name another account's (or region's) queue as its dead-letter queue: the
+/// SDK guides require the same account and region, and RedriveAllowPolicy's `allowAll` admits
+/// only sources "in this AWS account in the same Region". Before, the other account's queue
+/// received the messages whatever its Policy said, and listed the attacker's queue as a source.
+#[tokio::test]
+async fn a_dead_letter_queue_in_another_account_is_refused() {
+    let s = signed_server().await;
+    let victim = s.create_queue("victim-dlq").await;
+    let deny_all =
+        doc(r#"{"Effect":"Deny","Principal":"*","Action":"sqs:SendMessage","Resource":"*"}"#);
+    set_policy(&s.client, &victim, &deny_all).await.unwrap();
+    let attacker = other(&s);
+    let victim_arn = arn(OWNER, "victim-dlq");
+    let err = create_as(&attacker, "attacker-src", Some(&victim_arn))
+        .await
+        .expect_err("a cross-account dead-letter queue was accepted");
+    assert_eq!(code(&err), "InvalidParameterValue");
+    assert!(
+        message(&err).ends_with(
+            "Reason: Dead-letter queue must be in the same account and region as the source."
+        ),
+        "{}",
+        message(&err)
+    );
+    let src = create_as(&attacker, "attacker-src", None).await.unwrap();
+    let redrive = format!(r#"{{"deadLetterTargetArn":"{victim_arn}","maxReceiveCount":1}}"#);
+    let err = attacker
+        .set_queue_attributes()
+        .queue_url(&src)
+        .attributes(QueueAttributeName::RedrivePolicy, &redrive)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "InvalidParameterValue");
+    let sources = s
+        .client
+        .list_dead_letter_source_queues()
+        .queue_url(&victim)
+        .send()
+        .await
+        .unwrap();
+    assert!(sources.queue_urls().is_empty());
+    assert_eq!(s.counts(&victim).await, (0, 0, 0));
+}
+
+/// The other account's dead-letter queue, with one dead-lettered message in it.
+async fn attacker_dlq(attacker: &Client) -> String {
+    let dlq = create_as(attacker, "attacker-dlq", None).await.unwrap();
+    let dlq_arn = arn(OTHER, "attacker-dlq");
+    let src = create_as(attacker, "attacker-src", Some(&dlq_arn))
+        .await
+        .unwrap();
+    send_as(attacker, &src, "poison").await.unwrap();
+    for _ in 0..2 {
+        attacker
+            .receive_message()
+            .queue_url(&src)
+            .visibility_timeout(0)
+            .send()
+            .await
+            .unwrap();
+    }
+    dlq
+}
+
+/// StartMessageMoveTask needs SendMessage on its destination as well as the move actions on
+/// its source (SQS's redrive permissions); another account's destination decides by its Policy,
+/// with the source queue as aws:SourceArn.
+#[tokio::test]
+async fn a_move_task_needs_permission_on_its_destination() {
+    let s = signed_server().await;
+    let victim = s.create_queue("victim").await;
+    let attacker = other(&s);
+    attacker_dlq(&attacker).await;
+    let start = || {
+        attacker
+            .start_message_move_task()
+            .source_arn(arn(OTHER, "attacker-dlq"))
+            .destination_arn(arn(OWNER, "victim"))
+            .send()
+    };
+    let err = start()
+        .await
+        .expect_err("moved into another account's queue");
+    assert_eq!(code(&err), "AccessDenied");
+    assert!(
+        message(&err).contains("sqs:sendmessage"),
+        "{}",
+        message(&err)
+    );
+    assert_eq!(s.counts(&victim).await, (0, 0, 0));
+
+    let allow_from_dlq = doc(&format!(
+        r#"{{"Effect":"Allow","Principal":{{"AWS":"{OTHER}"}},"Action":"sqs:SendMessage","Resource":"*","Condition":{{"ArnEquals":{{"aws:SourceArn":"{}"}}}}}}"#,
+        arn(OTHER, "attacker-dlq")
+    ));
+    set_policy(&s.client, &victim, &allow_from_dlq)
+        .await
+        .unwrap();
+    // Direct sends are not from the dead-letter queue: still refused.
+    assert_eq!(
+        send_as(&attacker, &victim, "direct").await,
+        Err("AccessDenied".into())
+    );
+    start().await.unwrap();
+    assert_eq!(s.counts(&victim).await, (1, 0, 0));
+}
+
+/// Each of a task's sends is judged when it is made: a Deny put on the destination while the
+/// task runs stops it (FAILED, AccessDenied), and what was moved before stays moved.
+#[tokio::test]
+async fn a_deny_on_the_destination_stops_a_running_task() {
+    let s = signed_server().await;
+    let dlq = create_as(&s.client, "own-dlq", None).await.unwrap();
+    let dlq_arn = arn(OWNER, "own-dlq");
+    create_as(&s.client, "own-src", Some(&dlq_arn))
+        .await
+        .unwrap();
+    let dest = s.create_queue("own-dest").await;
+    for i in 0..3 {
+        s.send(&dlq, &format!("parked {i}")).await;
+    }
+    s.client
+        .start_message_move_task()
+        .source_arn(&dlq_arn)
+        .destination_arn(arn(OWNER, "own-dest"))
+        .max_number_of_messages_per_second(1)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(s.counts(&dest).await, (1, 0, 0));
+    let deny = doc(&format!(
+        r#"{{"Effect":"Deny","Principal":"*","Action":"sqs:SendMessage","Condition":{{"ArnEquals":{{"aws:SourceArn":"{dlq_arn}"}}}}}}"#
+    ));
+    set_policy(&s.client, &dest, &deny).await.unwrap();
+    s.advance(5);
+    let tasks = s
+        .client
+        .list_message_move_tasks()
+        .source_arn(&dlq_arn)
+        .send()
+        .await
+        .unwrap();
+    let task = &tasks.results()[0];
+    assert_eq!(task.status(), Some("FAILED"));
+    assert_eq!(task.failure_reason(), Some("AccessDenied"));
+    assert_eq!(s.counts(&dest).await, (1, 0, 0));
+    assert_eq!(s.counts(&dlq).await, (2, 0, 0));
 }

@@ -48,6 +48,7 @@ const SERVER_KEYS: &[&str] = &[
     "url_style",
     "clock",
     "auto_create",
+    "max_queues",
     "strict",
     "data_dir",
     "fsync",
@@ -179,6 +180,7 @@ fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), Config
             "account_id" => config.account_id = src.string(e)?,
             "public_url" => config.public_url = Some(src.string(e)?),
             "auto_create" => config.auto_create = src.boolean(e)?,
+            "max_queues" => config.max_queues = src.integer(e)?,
             "strict" => config.strict = src.boolean(e)?,
             "data_dir" => config.data_dir = Some(src.string(e)?.into()),
             "fsync" => {
