@@ -127,8 +127,9 @@ impl Registry {
         // Checked before the insert, so racing creates may pass it together: a bound on
         // memory, not an exact count.
         if self.queues.len() >= max {
-            // SQS has no such quota; OverLimit ("The specified action violates a limit") is
-            // its error for a limit reached, which every SDK reports with this message.
+            // SQS's quotas list no limit on the number of queues; OverLimit ("The specified
+            // action violates a limit") is its error for a quota reached (in-flight messages,
+            // SQS Developer Guide, standard queue quotas), which SDKs report with this message.
             return Err(SqsError::new(
                 ErrorKind::OverLimit,
                 format!("sqslite holds its maximum of {max} queues (max_queues); delete queues or raise max_queues."),
