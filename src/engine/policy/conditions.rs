@@ -49,16 +49,25 @@ pub struct Operator {
     kind: Kind,
     negated: bool,
     if_exists: bool,
-    /// `ForAllValues:` (true on a missing key) rather than plain or `ForAnyValue:`.
-    for_all: bool,
+    /// `ForAllValues:` (true on a missing key) or `ForAnyValue:` (false on one); plain
+    /// when neither.
+    set: Option<Set>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Set {
+    AnyValue,
+    AllValues,
 }
 
 impl Operator {
     pub fn parse(name: &str) -> Operator {
-        let (for_all, rest) = if let Some(rest) = name.strip_prefix("ForAllValues:") {
-            (true, rest)
+        let (set, rest) = if let Some(rest) = name.strip_prefix("ForAllValues:") {
+            (Some(Set::AllValues), rest)
+        } else if let Some(rest) = name.strip_prefix("ForAnyValue:") {
+            (Some(Set::AnyValue), rest)
         } else {
-            (false, name.strip_prefix("ForAnyValue:").unwrap_or(name))
+            (None, name)
         };
         let (if_exists, base) = match rest.strip_suffix("IfExists") {
             Some(base) if base != "Null" => (true, base),
@@ -69,7 +78,7 @@ impl Operator {
             kind,
             negated,
             if_exists,
-            for_all,
+            set,
         }
     }
 }
@@ -182,17 +191,21 @@ fn one(c: &Condition, req: &Request<'_>) -> Truth {
         return truth(wants_absent == value.is_none());
     }
     let Some(value) = value else {
-        return truth(op.if_exists || op.negated || op.for_all);
+        // The set operators decide a missing key themselves (IAM User Guide, "Set operators
+        // for multivalued context keys"); every single-valued key here is a set of one.
+        return truth(match op.set {
+            _ if op.if_exists => true,
+            Some(set) => set == Set::AllValues,
+            None => op.negated,
+        });
     };
-    let mut unknown = false;
-    let mut any = false;
-    for expected in &c.values {
-        match matches(op.kind, &value, expected) {
-            Some(true) => any = true,
-            Some(false) => {}
-            None => unknown = true,
-        }
-    }
+    let (any, unknown) = c
+        .values
+        .iter()
+        .fold((false, false), |(any, unknown), expected| {
+            let m = matches(op.kind, &value, expected);
+            (any || m == Some(true), unknown || m.is_none())
+        });
     match (any, unknown) {
         (true, _) => truth(!op.negated),
         (false, true) => Truth::Unknown,
@@ -372,7 +385,7 @@ mod tests {
     fn operators_are_taken_apart() {
         let op = Operator::parse("ForAllValues:StringNotLikeIfExists");
         assert_eq!(op.kind, Kind::StringLike);
-        assert!(op.negated && op.if_exists && op.for_all);
+        assert!(op.negated && op.if_exists && op.set == Some(Set::AllValues));
         assert_eq!(
             Operator::parse("NumericLessThanEquals").kind,
             Kind::Numeric(Cmp::Le)

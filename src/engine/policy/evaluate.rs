@@ -216,6 +216,16 @@ mod tests {
             r#"{"Effect":"Allow","Principal":"*","Action":"*","Condition":{"StringNotEquals":{"aws:SourceAccount":["1","2"]}}}"#,
         );
         assert_eq!(eval(Some(&negated), OTHER, "SendMessage"), Decision::Allow);
+        // ForAnyValue: on a missing key is false even negated; ForAllValues: is true.
+        for (set, expected) in [
+            ("ForAnyValue", Decision::NotAllowed),
+            ("ForAllValues", Decision::Allow),
+        ] {
+            let p = doc(&format!(
+                r#"{{"Effect":"Allow","Principal":"*","Action":"*","Condition":{{"{set}:StringNotEquals":{{"aws:SourceArn":"x"}}}}}}"#
+            ));
+            assert_eq!(eval(Some(&p), OTHER, "SendMessage"), expected, "{set}");
+        }
         let mut from_one = Request::direct(OTHER, "SendMessage", 0);
         from_one.source_account = Some("2");
         assert_eq!(
