@@ -35,7 +35,7 @@ impl App {
         durable: Option<crate::durable::mode::Durable>,
     ) -> Self {
         App {
-            registry,
+            registry: registry.with_max_queues(config.max_queues),
             clock,
             config,
             ticker: tokio::sync::Notify::new(),

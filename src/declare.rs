@@ -52,7 +52,8 @@ pub fn on_first_use(app: &App, ctx: &Context, action: &Action) {
         }
         _ => None,
     };
-    let Some(key) = key.filter(|k| app.registry.get(k).is_err()) else {
+    // Only in the caller's own account: a key must not fill another account's namespace.
+    let Some(key) = key.filter(|k| k.account == ctx.account && app.registry.get(k).is_err()) else {
         return;
     };
     let template = config

@@ -71,6 +71,9 @@ struct Args {
     /// Create queues on first use by SendMessage, ReceiveMessage or GetQueueUrl.
     #[arg(long, env = "SQSLITE_AUTO_CREATE")]
     auto_create: bool,
+    /// How many queues the server holds; CreateQueue past it is OverLimit [default: 100000].
+    #[arg(long, env = "SQSLITE_MAX_QUEUES")]
+    max_queues: Option<usize>,
     /// SQS's 60-second guards: QueueDeletedRecently and PurgeQueueInProgress (off by default).
     #[arg(long, env = "SQSLITE_STRICT")]
     strict: bool,
@@ -289,6 +292,9 @@ fn effective_config(args: Args) -> Result<Config, String> {
     config.public_url = args.public_url.or(config.public_url);
     config.auto_create |= args.auto_create;
     config.strict |= args.strict;
+    if let Some(max) = args.max_queues {
+        config.max_queues = max;
+    }
     config.data_dir = args.data_dir.or(config.data_dir);
     config.fsync = args.fsync.unwrap_or(config.fsync);
     config.repair |= args.repair;

@@ -115,6 +115,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         signed.as_ref().ok().and_then(Option::as_ref),
         request_id,
     );
+    ctx.peer = parts.extensions.get::<protocol::Peer>().map(|p| p.0.ip());
     // Authentication comes first: an unsigned caller learns nothing about the request.
     let verified = crate::auth::verify(
         &app,

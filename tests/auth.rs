@@ -4,8 +4,9 @@ mod common;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use common::signing::{send_signed, sign_query, signed_server, OTHER, OWNER};
+use common::signing::{send_signed, sign_query};
 use common::{client_at, code, message, TestServer, T0};
+use common::{signed_server, OTHER, OWNER};
 use sqslite::Config;
 
 #[tokio::test]

@@ -6,7 +6,7 @@ mod common;
 use std::collections::HashMap;
 
 use aws_sdk_sqs::types::QueueAttributeName;
-use common::{client_for, code, TestServer};
+use common::{client_for, code, message, TestServer};
 use sqslite::Config;
 
 fn fixture(name: &str) -> String {
@@ -223,4 +223,27 @@ async fn declared_queues_exist_when_health_first_answers() {
     assert_eq!(health.status, 200);
     let listed = ts.client.list_queues().send().await.unwrap();
     assert_eq!(listed.queue_urls().len(), 100);
+}
+
+/// `max_queues` caps how many queues the server holds; CreateQueue past it is OverLimit, an
+/// error every SDK models (before, the number of queues was unbounded and the key unknown).
+#[tokio::test]
+async fn max_queues_caps_create_queue() {
+    let text = "[server]\nport = 0\nmax_queues = 2\n";
+    let config = Config::from_text("sqslite.toml", text).unwrap().config;
+    let ts = TestServer::start_with(config).await;
+    ts.create_queue("one").await;
+    ts.create_queue("two").await;
+    // Creating an existing queue again is no new queue.
+    ts.create_queue("two").await;
+    let err = ts.try_create_queue("three", &[]).await.unwrap_err();
+    assert_eq!(code(&err), "OverLimit");
+    assert!(message(&err).contains("max_queues"), "{}", message(&err));
+    ts.client
+        .delete_queue()
+        .queue_url(format!("{}/000000000000/one", ts.endpoint()))
+        .send()
+        .await
+        .unwrap();
+    ts.create_queue("three").await;
 }

@@ -217,3 +217,36 @@ async fn a_regional_host_chooses_the_region_of_an_unsigned_request() {
     let us = ts.client.list_queues().send().await.unwrap();
     assert!(us.queue_urls().is_empty(), "{:?}", us.queue_urls());
 }
+
+/// A caller creates queues on first use in its own account only; any other account's name
+/// stays missing (before, any key could fill any account's namespace).
+#[tokio::test]
+async fn auto_create_stays_in_the_callers_account() {
+    let config = Config {
+        auto_create: true,
+        ..Config::ephemeral()
+    };
+    let ts = TestServer::start_with(config).await;
+    let elsewhere = format!("{}/222222222222/planted", ts.endpoint());
+    let err = ts
+        .client
+        .send_message()
+        .queue_url(&elsewhere)
+        .message_body("x")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
+    let err = ts
+        .client
+        .get_queue_url()
+        .queue_name("planted")
+        .queue_owner_aws_account_id("222222222222")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
+    let owner = common::client_for(&ts.endpoint(), "us-east-1", "222222222222");
+    let listed = owner.list_queues().send().await.unwrap();
+    assert!(listed.queue_urls().is_empty(), "{listed:?}");
+}

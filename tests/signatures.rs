@@ -4,8 +4,9 @@
 
 mod common;
 
-use common::signing::{signed_server, Signer, OTHER, OWNER};
+use common::signing::Signer;
 use common::{client_at, TestServer};
+use common::{signed_server, OTHER, OWNER};
 use sqslite::config::Credential;
 use sqslite::Config;
 

@@ -90,13 +90,31 @@ actions! {
 /// The queue a request's QueueUrl names, if the caller may do this operation on it.
 pub fn queue(app: &App, ctx: &Context, queue_url: &str) -> SqsResult<Arc<Queue>> {
     let queue = app.registry.find(&ctx.queue_ref(queue_url)?)?;
-    authorize(ctx, &queue)?;
+    authorize(app, ctx, &queue)?;
     Ok(queue)
 }
 
 /// With a verified caller (credentials configured), the queue's Policy decides whether it
 /// may do `ctx.operation` here; without one every call is allowed, as before.
-pub fn authorize(ctx: &Context, queue: &Queue) -> SqsResult<()> {
+pub fn authorize(app: &App, ctx: &Context, queue: &Queue) -> SqsResult<()> {
+    authorize_as(app, ctx, queue, ctx.operation)
+}
+
+/// [`authorize`] for `operation`, which a request may need besides its own (a move task
+/// sends into its destination).
+pub fn authorize_as(app: &App, ctx: &Context, queue: &Queue, operation: &str) -> SqsResult<()> {
+    authorize_with(app, ctx, queue, operation, None)
+}
+
+/// [`authorize_as`], as SQS acting for the queue `(arn, account)` when one is given (a move
+/// task's sends from its source queue).
+pub fn authorize_with(
+    app: &App,
+    ctx: &Context,
+    queue: &Queue,
+    operation: &str,
+    on_behalf_of: Option<(&str, &str)>,
+) -> SqsResult<()> {
     let Some(principal) = &ctx.principal else {
         return Ok(());
     };
@@ -104,14 +122,18 @@ pub fn authorize(ctx: &Context, queue: &Queue) -> SqsResult<()> {
         account: &principal.account,
         arn: &principal.arn,
     };
+    let mut request = policy::Request::direct(caller, operation, app.now());
+    request.source_ip = ctx.peer;
+    if let Some((arn, account)) = on_behalf_of {
+        request = request.on_behalf_of(arn, account);
+    }
     let decision = policy::evaluate(
         queue.policy().as_deref(),
         &queue.arn(),
         &queue.key.account,
-        caller,
-        ctx.operation,
+        &request,
     );
-    let action = format!("sqs:{}", policy::iam_action(ctx.operation).to_lowercase());
+    let action = format!("sqs:{}", policy::iam_action(operation).to_lowercase());
     let why = match decision {
         policy::Decision::Allow => return Ok(()),
         policy::Decision::NotAllowed => {
@@ -137,7 +159,7 @@ pub fn authorize(ctx: &Context, queue: &Queue) -> SqsResult<()> {
 /// operation's own not-found error.
 pub fn authorize_arn(app: &App, ctx: &Context, arn: &str) -> SqsResult<()> {
     match app.registry.get_by_arn(arn) {
-        Some(queue) if ctx.principal.is_some() => authorize(ctx, &queue),
+        Some(queue) if ctx.principal.is_some() => authorize(app, ctx, &queue),
         _ => Ok(()),
     }
 }

@@ -60,7 +60,7 @@ pub async fn get_queue_url(
     if let Some(owner) = input.queue_owner_aws_account_id.filter(|o| !o.is_empty()) {
         key.account = owner;
     }
-    super::authorize(ctx, &*app.registry.get(&key)?)?;
+    super::authorize(app, ctx, &*app.registry.get(&key)?)?;
     Ok(QueueUrlOutput {
         queue_url: ctx.queue_url(&key),
     })
@@ -169,7 +169,7 @@ pub struct DeleteQueue {
 
 pub async fn delete_queue(input: DeleteQueue, app: &App, ctx: &Context) -> SqsResult<()> {
     let key = ctx.queue_key(&input.queue_url)?;
-    super::authorize(ctx, &*app.registry.get(&key)?)?;
+    super::authorize(app, ctx, &*app.registry.get(&key)?)?;
     app.registry.delete(&key, app.now())
 }
 

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::queues::paginate;
 use super::{in_range, queue};
 use crate::app::App;
+use crate::engine::move_task::{Mover, Start};
 use crate::error::SqsResult;
 use crate::protocol::Context;
 
@@ -66,17 +67,43 @@ pub async fn start_message_move_task(
         "Must be between 1 and 500, if provided.",
     )?;
     super::authorize_arn(app, ctx, &input.source_arn)?;
+    let destination_arn = input.destination_arn.filter(|d| !d.is_empty());
+    authorize_destination(app, ctx, &input.source_arn, destination_arn.as_deref())?;
     app.registry.step_move_tasks(app.now());
-    let task_handle = app.registry.start_move_task(
-        &input.source_arn,
-        input.destination_arn.filter(|d| !d.is_empty()),
-        rate.map(|r| r as u32),
-        app.now(),
-    )?;
+    let spec = Start {
+        source_arn: input.source_arn,
+        destination_arn,
+        max_per_second: rate.map(|r| r as u32),
+        mover: ctx.principal.as_ref().map(|p| Mover {
+            account: p.account.clone(),
+            arn: p.arn.clone(),
+        }),
+    };
+    let task_handle = app.registry.start_move_task(spec, app.now())?;
     // The first move is due at once; make it now rather than whenever the ticker runs.
     app.registry.step_move_tasks(app.now());
     app.ticker.notify_one();
     Ok(StartOutput { task_handle })
+}
+
+/// A redrive needs `sqs:SendMessage` on its destination besides the move actions on its
+/// source (SQS Developer Guide, "Configuring queue permissions required for dead-letter queue
+/// redrive"): checked here as the task's sends will be, as SQS acting for the source queue.
+/// Without a DestinationArn each move is checked against the queue it returns to.
+fn authorize_destination(
+    app: &App,
+    ctx: &Context,
+    source_arn: &str,
+    destination_arn: Option<&str>,
+) -> SqsResult<()> {
+    let (Some(dest), Some(source)) = (
+        destination_arn.and_then(|d| app.registry.get_by_arn(d)),
+        crate::engine::arn::parse_ref(source_arn),
+    ) else {
+        return Ok(());
+    };
+    let on_behalf_of = Some((source_arn, source.account));
+    super::authorize_with(app, ctx, &dest, "SendMessage", on_behalf_of)
 }
 
 #[derive(Debug, Deserialize)]

@@ -48,6 +48,8 @@ pub struct Config {
     pub clock: ClockKind,
     /// Creates any queue on first use by SendMessage, ReceiveMessage or GetQueueUrl.
     pub auto_create: bool,
+    /// How many queues the server holds; CreateQueue past it is OverLimit.
+    pub max_queues: usize,
     /// SQS's 60-second guards: QueueDeletedRecently when a deleted queue's name is reused
     /// within 60 s, PurgeQueueInProgress for a second purge within 60 s. Off by default, since
     /// test suites create, purge and delete the same queue names many times a minute.
@@ -86,6 +88,7 @@ impl Default for Config {
             url_style: UrlStyle::Host,
             clock: ClockKind::System,
             auto_create: false,
+            max_queues: crate::engine::DEFAULT_MAX_QUEUES,
             strict: false,
             queues: Vec::new(),
             templates: Vec::new(),

@@ -25,6 +25,7 @@ pub fn to_toml(config: &Config) -> String {
     };
     server.insert("clock".into(), clock.into());
     server.insert("auto_create".into(), config.auto_create.into());
+    server.insert("max_queues".into(), Value::from(config.max_queues as i64));
     server.insert("strict".into(), config.strict.into());
     // The admin token is a secret: never printed.
     let access = &config.access;

@@ -203,6 +203,7 @@ fn read_move_task(r: &mut R<'_>) -> Result<MoveTask, String> {
         failure_reason: r.opt_string()?,
         started_at: r.u64()?,
         next_due: 0,
+        mover: None,
     })
 }
 

@@ -2,8 +2,10 @@
 
 use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 
 use crate::engine::limits;
+use crate::engine::policy::Policy;
 use crate::engine::redrive::{RedriveAllowPolicy, RedrivePolicy};
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
@@ -44,7 +46,8 @@ pub struct QueueAttributes {
     pub message_retention_period: u32,
     pub receive_message_wait_time_seconds: u32,
     pub visibility_timeout: u32,
-    pub policy: Option<String>,
+    /// Parsed once when set; shared, so a clone of the attributes copies a pointer.
+    pub policy: Option<Arc<Policy>>,
     pub redrive_policy: Option<RedrivePolicy>,
     pub redrive_allow_policy: Option<RedriveAllowPolicy>,
     pub kms_master_key_id: Option<String>,
@@ -179,7 +182,11 @@ impl QueueAttributes {
             "VisibilityTimeout" => {
                 self.visibility_timeout = int(name, value, limits::VISIBILITY_TIMEOUT)?;
             }
-            "Policy" => self.policy = non_empty(value),
+            "Policy" => {
+                self.policy = non_empty(value)
+                    .map(|text| Policy::parse(&text).map(Arc::new))
+                    .transpose()?;
+            }
             "RedrivePolicy" => self.redrive_policy = RedrivePolicy::parse(value)?,
             "RedriveAllowPolicy" => self.redrive_allow_policy = RedriveAllowPolicy::parse(value)?,
             "KmsMasterKeyId" => self.kms_master_key_id = non_empty(value),
@@ -239,7 +246,7 @@ impl QueueAttributes {
             ),
         ];
         let optional = [
-            ("Policy", self.policy.clone()),
+            ("Policy", self.policy.as_ref().map(|p| p.text().to_owned())),
             (
                 "RedrivePolicy",
                 self.redrive_policy.as_ref().map(RedrivePolicy::render),

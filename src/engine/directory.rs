@@ -97,6 +97,10 @@ pub struct Directory {
 }
 
 impl Directory {
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
     pub fn get(&self, key: &dyn KeyParts) -> Option<Arc<Queue>> {
         self.map.get(key).map(|e| e.key().0.clone())
     }

@@ -2,6 +2,7 @@
 
 pub mod arn;
 pub mod attributes;
+mod dead_letter;
 pub mod delivery;
 mod directory;
 pub mod fifo;
@@ -37,8 +38,11 @@ use move_task::MoveTasks;
 use mutation::{Journal, Mutation};
 use queue::{Queue, QueueState};
 use receipt::ReceiptKey;
-use redrive::RedrivePolicy;
 use store::Disposition;
+
+/// How many queues a server holds unless configured otherwise (`max_queues`): far more than
+/// a test suite makes, few enough that a runaway client cannot exhaust a laptop's memory.
+pub const DEFAULT_MAX_QUEUES: usize = 100_000;
 
 /// How long SQS's guards last: a deleted queue's name, a purge (strict mode only).
 const GUARD_MS: Millis = 60_000;
@@ -61,6 +65,8 @@ pub struct Registry {
     /// Message move tasks: here, not beside the registry, so their changes share the
     /// queues' journal and snapshots.
     tasks: MoveTasks,
+    /// CreateQueue past this many queues is OverLimit; `None` is [`DEFAULT_MAX_QUEUES`].
+    max_queues: Option<usize>,
 }
 
 impl Registry {
@@ -87,6 +93,13 @@ impl Registry {
         }
     }
 
+    /// Caps the number of queues CreateQueue makes (`max_queues`).
+    #[must_use]
+    pub fn with_max_queues(mut self, max: usize) -> Self {
+        self.max_queues = Some(max);
+        self
+    }
+
     fn emit(&self, m: &Mutation<'_>) {
         if let Some(j) = &self.journal {
             j.record(m);
@@ -110,6 +123,18 @@ impl Registry {
             .is_some_and(|at| now < at.saturating_add(GUARD_MS))
         {
             return Err(SqsError::of(ErrorKind::QueueDeletedRecently));
+        }
+        let max = self.max_queues.unwrap_or(DEFAULT_MAX_QUEUES);
+        // Checked before the insert, so racing creates may pass it together: a bound on
+        // memory, not an exact count.
+        if self.queues.len() >= max {
+            // SQS's quotas list no limit on the number of queues; OverLimit ("The specified
+            // action violates a limit") is its error for a quota reached (in-flight messages,
+            // SQS Developer Guide, standard queue quotas), which SDKs report with this message.
+            return Err(SqsError::new(
+                ErrorKind::OverLimit,
+                format!("sqslite holds its maximum of {max} queues (max_queues); delete queues or raise max_queues."),
+            ));
         }
         let mut attrs = QueueAttributes::new(fifo);
         attrs.apply(attributes, true)?;
@@ -214,23 +239,6 @@ impl Registry {
         self.queues.sorted()
     }
 
-    /// Queues whose RedrivePolicy targets `dlq_arn`, by name.
-    pub fn dead_letter_sources(&self, dlq_arn: &str, now: Millis) -> Vec<Arc<Queue>> {
-        let mut found: Vec<Arc<Queue>> = self
-            .all()
-            .into_iter()
-            .filter(|q| {
-                q.lock_mut(now)
-                    .attributes
-                    .redrive_policy
-                    .as_ref()
-                    .is_some_and(|p| p.dead_letter_target_arn == dlq_arn)
-            })
-            .collect();
-        found.sort_by(|a, b| a.key.name.cmp(&b.key.name));
-        found
-    }
-
     /// SetQueueAttributes: the whole change is checked (a RedrivePolicy against its target,
     /// whose lock is taken without holding the queue's) before any of it applies.
     pub fn set_attributes(
@@ -247,39 +255,6 @@ impl Registry {
         queue.set_attributes(map, now)
     }
 
-    /// A RedrivePolicy may only name an existing queue of the same type that allows the source.
-    pub fn check_redrive(
-        &self,
-        source_arn: &str,
-        fifo: bool,
-        policy: &RedrivePolicy,
-        now: Millis,
-    ) -> SqsResult<()> {
-        let invalid =
-            |reason: &str| SqsError::invalid_value(policy.render(), "RedrivePolicy", reason);
-        let Some(target) = self.get_by_arn(&policy.dead_letter_target_arn) else {
-            return Err(invalid("Dead letter target does not exist."));
-        };
-        if target.fifo != fifo {
-            return Err(invalid(
-                "Dead-letter queue must be same type of queue as the source.",
-            ));
-        }
-        let allowed = target
-            .lock_mut(now)
-            .attributes
-            .redrive_allow_policy
-            .as_ref()
-            .is_none_or(|p| p.allows(source_arn));
-        if !allowed {
-            return Err(invalid(&format!(
-                "Queue {source_arn} is not allowed to use {} as a dead-letter queue by its RedriveAllowPolicy.",
-                policy.dead_letter_target_arn
-            )));
-        }
-        Ok(())
-    }
-
     /// One receive attempt (no waiting). Messages past their maxReceiveCount move to the
     /// dead-letter queue under both queues' locks, so no caller ever sees them in both or neither.
     pub fn receive(&self, q: &Queue, p: &ReceiveParams, now: Millis) -> SqsResult<Vec<Delivered>> {
@@ -294,8 +269,7 @@ impl Registry {
         let policy = q.lock_mut(now).attributes.redrive_policy.clone();
         let dlq = policy
             .as_ref()
-            .and_then(|p| self.get_by_arn(&p.dead_letter_target_arn))
-            .filter(|d| d.uid != q.uid);
+            .and_then(|p| self.dead_letter_target(q, &p.dead_letter_target_arn));
         let (Some(policy), Some(dlq)) = (policy, dlq) else {
             return Ok(q
                 .lock_mut(now)
@@ -322,50 +296,6 @@ impl Registry {
             dlq.wake_one();
         }
         Ok(delivered)
-    }
-
-    /// Moves the oldest message of `source` to `destination`, or back to the queue it was
-    /// dead-lettered from. `Ok(false)` when `source` is empty; `Err` is a task failure reason.
-    pub fn redrive_oldest(
-        &self,
-        source: &Queue,
-        destination: Option<&str>,
-        now: Millis,
-    ) -> Result<bool, String> {
-        loop {
-            let (seq, origin) = {
-                let state = source.lock_mut(now);
-                let Some((seq, msg)) = state.store.iter().next() else {
-                    return Ok(false);
-                };
-                (seq, msg.dead_letter_source_arn().map(str::to_owned))
-            };
-            let target_arn = destination.map(str::to_owned).or(origin).ok_or_else(|| {
-                "A message has no DeadLetterQueueSourceArn to return to; give a DestinationArn."
-                    .to_owned()
-            })?;
-            let target = self
-                .get_by_arn(&target_arn)
-                .filter(|t| t.uid != source.uid)
-                .ok_or_else(|| ErrorKind::QueueDoesNotExist.query_code().to_owned())?;
-            {
-                let (mut from, mut to) = lock_pair(source, &target, now);
-                // Another caller may have taken the message between the two locks; look again.
-                if from.store.iter().next().map(|(s, _)| s) != Some(seq) {
-                    continue;
-                }
-                let Some(msg) = from.store.remove(seq) else {
-                    continue;
-                };
-                source.emit(&Mutation::Removed {
-                    queue: source.uid,
-                    seq,
-                });
-                to.accept_redriven(&target, msg, now);
-            }
-            target.wake_one();
-            return Ok(true);
-        }
     }
 }
 

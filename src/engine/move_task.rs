@@ -20,6 +20,18 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 /// Moves per step when no rate is given, so one step never holds locks for long.
 const UNLIMITED_BATCH: u64 = 1000;
 
+/// ListMessageMoveTasks shows "the most recent message movement tasks (up to 10)" of a source
+/// (SQS API Reference); older finished tasks are forgotten.
+pub const LISTED: usize = 10;
+
+/// Who started a task: the destination's Policy judges each of the task's sends as theirs.
+#[derive(Debug, Clone)]
+pub struct Mover {
+    pub account: String,
+    /// `arn:aws:iam::<account>:root` or `…:user/<name>`.
+    pub arn: String,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     Running,
@@ -82,11 +94,14 @@ pub struct MoveTask {
     pub started_at: Millis,
     /// When the next move falls due; not stored: a restored task is due at once.
     pub(crate) next_due: Millis,
+    /// The verified caller that started the task (servers with credentials); not stored: a
+    /// restored task's sends were authorized when it started.
+    pub(crate) mover: Option<Mover>,
 }
 
 #[derive(Debug, Default)]
 pub struct MoveTasks {
-    /// Every task ever started, oldest first.
+    /// The tasks ListMessageMoveTasks can still show, oldest first.
     tasks: Mutex<Vec<MoveTask>>,
 }
 
@@ -141,14 +156,14 @@ impl MoveTasks {
         Ok(())
     }
 
-    fn start(
-        &self,
-        registry: &Registry,
-        source_arn: &str,
-        destination_arn: Option<String>,
-        max_per_second: Option<u32>,
-        now: Millis,
-    ) -> SqsResult<String> {
+    fn start(&self, registry: &Registry, spec: Start, now: Millis) -> SqsResult<String> {
+        let Start {
+            source_arn,
+            destination_arn,
+            max_per_second,
+            mover,
+        } = spec;
+        let source_arn = source_arn.as_str();
         let source = registry.get_by_arn(source_arn).ok_or_else(source_missing)?;
         if registry.dead_letter_sources(source_arn, now).is_empty() {
             return Err(SqsError::invalid_parameter(
@@ -187,9 +202,11 @@ impl MoveTasks {
             failure_reason: None,
             started_at: now,
             next_due: now,
+            mover,
         };
         registry.emit(&Mutation::MoveTask(&task));
         tasks.push(task);
+        prune(&mut tasks, registry);
         Ok(handle)
     }
 
@@ -256,15 +273,8 @@ impl MoveTasks {
 /// The move tasks live in the registry, beside the queues they move between.
 impl Registry {
     /// StartMessageMoveTask; returns the task handle.
-    pub fn start_move_task(
-        &self,
-        source_arn: &str,
-        destination_arn: Option<String>,
-        max_per_second: Option<u32>,
-        now: Millis,
-    ) -> SqsResult<String> {
-        self.tasks
-            .start(self, source_arn, destination_arn, max_per_second, now)
+    pub fn start_move_task(&self, spec: Start, now: Millis) -> SqsResult<String> {
+        self.tasks.start(self, spec, now)
     }
 
     /// CancelMessageMoveTask; returns how many messages the task had moved.
@@ -288,6 +298,31 @@ impl Registry {
     }
 }
 
+/// What StartMessageMoveTask asks for.
+#[derive(Debug, Clone)]
+pub struct Start {
+    pub source_arn: String,
+    pub destination_arn: Option<String>,
+    pub max_per_second: Option<u32>,
+    pub mover: Option<Mover>,
+}
+
+/// Forgets the finished tasks ListMessageMoveTasks can no longer show: beyond the 10 most
+/// recent of their source, or of a source queue that is gone.
+fn prune(tasks: &mut Vec<MoveTask>, registry: &Registry) {
+    let mut per_source: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut keep = vec![true; tasks.len()];
+    for (i, t) in tasks.iter().enumerate().rev() {
+        let seen = per_source.entry(t.source_arn.as_str()).or_default();
+        *seen += 1;
+        if !t.status.active() && (*seen > LISTED || registry.get_by_arn(&t.source_arn).is_none()) {
+            keep[i] = false;
+        }
+    }
+    let mut flags = keep.into_iter();
+    tasks.retain(|_| flags.next().unwrap_or(true));
+}
+
 fn advance(task: &mut MoveTask, registry: &Registry, now: Millis) {
     let interval = task.max_per_second.map(|r| 1000 / Millis::from(r.max(1)));
     let mut budget = if interval.is_some() {
@@ -304,7 +339,8 @@ fn advance(task: &mut MoveTask, registry: &Registry, now: Millis) {
             fail(task, "AWS.SimpleQueueService.NonExistentQueue");
             return;
         };
-        match registry.redrive_oldest(&source, task.destination_arn.as_deref(), now) {
+        let target = task.destination_arn.as_deref();
+        match registry.redrive_oldest(&source, target, task.mover.as_ref(), now) {
             Ok(true) => task.moved += 1,
             Ok(false) => {
                 task.status = Status::Completed;
@@ -329,3 +365,7 @@ fn fail(task: &mut MoveTask, reason: &str) {
     task.status = Status::Failed;
     task.failure_reason = Some(reason.to_owned());
 }
+
+#[cfg(test)]
+#[path = "move_task_tests.rs"]
+mod tests;

@@ -16,6 +16,7 @@ use crate::engine::fifo::{Attempts, Dedup};
 use crate::engine::limits;
 use crate::engine::message::{Message, NewMessage};
 use crate::engine::mutation::{Delivery, Journal, Mutation, QueueMeta};
+use crate::engine::policy::Policy;
 use crate::engine::processing::Processing;
 use crate::engine::receipt::{ReceiptHandle, ReceiptKey};
 use crate::engine::send::Prepared;
@@ -177,7 +178,7 @@ impl Queue {
     }
 
     /// The Policy attribute, read without settling the messages (authorization needs no more).
-    pub fn policy(&self) -> Option<String> {
+    pub fn policy(&self) -> Option<Arc<Policy>> {
         let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.attributes.policy.clone()
     }
@@ -264,10 +265,10 @@ impl Queue {
     pub fn edit_policy(
         &self,
         now: Millis,
-        f: impl FnOnce(Option<&str>) -> SqsResult<Option<String>>,
+        f: impl FnOnce(Option<&Policy>) -> SqsResult<Option<Policy>>,
     ) -> SqsResult<()> {
         self.edit(now, |state| {
-            state.attributes.policy = f(state.attributes.policy.as_deref())?;
+            state.attributes.policy = f(state.attributes.policy.as_deref())?.map(Arc::new);
             state.last_modified = now;
             Ok(())
         })

@@ -110,6 +110,15 @@ impl<'a> Replayer<'a> {
         let created_scope = map.remove(CREATED_DEDUPLICATION_SCOPE);
         let fifo = map.get("FifoQueue").is_some_and(|v| v == "true");
         let mut attributes = QueueAttributes::new(fifo);
+        // A Policy stored before sqslite validated policies may be one SQS refuses: the
+        // queue comes back without it (and says so) rather than not at all.
+        let policy_ok = map
+            .get("Policy")
+            .is_none_or(|p| crate::engine::policy::Policy::parse(p).is_ok());
+        if !policy_ok {
+            map.remove("Policy");
+            tracing::warn!(queue = %meta.key, "stored Policy is not one SQS accepts; dropped, set it again");
+        }
         attributes.apply(&map, true).map_err(|e| {
             format!(
                 "queue {}: stored attributes rejected: {}",
@@ -189,5 +198,39 @@ impl Registry {
             }
         }
         self.tasks.snapshot(emit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::arn::QueueKey;
+
+    /// A Policy stored before policies were validated comes back dropped, not as a failed
+    /// start ("stored attributes rejected").
+    #[test]
+    fn a_stored_policy_sqs_refuses_is_dropped() {
+        let registry = Registry::new();
+        let key = QueueKey::new("r", "000000000001", "q");
+        let meta = QueueMeta {
+            uid: 1,
+            key: key.clone(),
+            created_at: 0,
+            attributes: vec![
+                ("Policy".into(), r#"{"Statement":[{"Actions":"*"}]}"#.into()),
+                ("VisibilityTimeout".into(), "31".into()),
+            ],
+            tags: BTreeMap::new(),
+            last_modified: 0,
+            last_purge: None,
+            next_seq: 0,
+            fifo_counter: 0,
+        };
+        Replayer::new(&registry, 0)
+            .apply(Record::Queue(meta))
+            .unwrap();
+        let queue = registry.get(&key).unwrap();
+        assert!(queue.policy().is_none());
+        assert_eq!(queue.lock(0).attributes.visibility_timeout, 31);
     }
 }

@@ -34,7 +34,13 @@ pub struct Context {
     pub principal: Option<crate::auth::Principal>,
     /// The operation being served (`SendMessage`…), for policy checks.
     pub operation: &'static str,
+    /// The client's address (aws:SourceIp in queue policies), when the connection knows it.
+    pub peer: Option<std::net::IpAddr>,
 }
+
+/// The address a request's connection comes from, as the connection hands it to the request.
+#[derive(Debug, Clone, Copy)]
+pub struct Peer(pub std::net::SocketAddr);
 
 impl Context {
     /// The context of a request whose signature (if it carries a readable one) is `signed`.
@@ -100,6 +106,7 @@ impl Context {
             trace_header,
             principal: None,
             operation: "",
+            peer: None,
         }
     }
 

@@ -10,7 +10,7 @@ pub mod xml;
 
 use crate::error::{ErrorKind, Fault, SqsError, SqsResult};
 use bytes::Bytes;
-pub use context::Context;
+pub use context::{Context, Peer};
 use hyper::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use hyper::{Method, Response, StatusCode};
 pub use query::Params;

@@ -120,6 +120,7 @@ pub fn spawn(
     cap: usize,
 ) {
     let _ = stream.set_nodelay(true);
+    let peer = stream.peer_addr().ok().map(protocol::Peer);
     let activity = Arc::new(Activity::new());
     let lane = matches!(slot, Slot::Lane(_));
     let (header, idle) = if lane {
@@ -133,8 +134,11 @@ pub fn spawn(
         activity: activity.clone(),
     });
     let (app, watched) = (app.clone(), activity.clone());
-    let service = service_fn(move |req| {
+    let service = service_fn(move |mut req: Request<Incoming>| {
         let (app, activity) = (app.clone(), activity.clone());
+        if let Some(peer) = peer {
+            req.extensions_mut().insert(peer);
+        }
         async move {
             activity.enter(BUSY);
             let answer = if lane {

@@ -212,6 +212,22 @@ impl TestServer {
     }
 }
 
+/// The account of the default client's key, and a second account's, on [`signed_server`].
+pub const OWNER: &str = "000000000000";
+pub const OTHER: &str = "111111111111";
+
+/// A server that requires signatures: the default client's key (`AKIDEXAMPLE`, account
+/// [`OWNER`]) and a second account's (`AKIDOTHER` / `other-secret`, account [`OTHER`]).
+pub async fn signed_server() -> TestServer {
+    use sqslite::config::Credential;
+    TestServer::start_with(
+        Config::ephemeral()
+            .with_credential(Credential::new("AKIDEXAMPLE", "secret", OWNER))
+            .with_credential(Credential::new("AKIDOTHER", "other-secret", OTHER)),
+    )
+    .await
+}
+
 pub fn client_for(endpoint: &str, region: &str, access_key: &str) -> Client {
     let config = aws_sdk_sqs::Config::builder()
         .behavior_version(BehaviorVersion::latest())

@@ -2,24 +2,9 @@
 //! build or tamper with signed requests by hand.
 
 use aws_sigv4::http_request::{sign, SignableBody, SignableRequest, SignatureLocation};
-use sqslite::config::Credential;
-use sqslite::{Clock, Config};
+use sqslite::Clock;
 
 use super::{RawResponse, TestServer};
-
-pub const OWNER: &str = "000000000000";
-pub const OTHER: &str = "111111111111";
-
-/// A server that requires signatures: the default client's key (account 000000000000) and a
-/// second account's.
-pub async fn signed_server() -> TestServer {
-    TestServer::start_with(
-        Config::ephemeral()
-            .with_credential(Credential::new("AKIDEXAMPLE", "secret", OWNER))
-            .with_credential(Credential::new("AKIDOTHER", "other-secret", OTHER)),
-    )
-    .await
-}
 
 /// How to sign: which key, region and location, over which payload.
 #[derive(Clone, Copy)]
