@@ -82,3 +82,46 @@ async fn localstack_urls_reach_queues_made_in_the_default_style() {
     }
     assert_eq!(ts.counts(&url).await.0, LOCALSTACK_URLS.len() as u64);
 }
+
+#[tokio::test]
+async fn the_region_style_mints_each_regions_localstack_url() {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sqslite"));
+    cmd.args(["--port", "0", "--url-style", "region"])
+        .args(["--public-url", "http://localhost.localstack.cloud:4566"])
+        .stdout(Stdio::null());
+    let (child, endpoint) = common::spawn_listening(&mut cmd);
+    let _server = common::KillOnDrop(child);
+    for region in ["us-east-1", "eu-west-1"] {
+        let client = common::client_for(&endpoint, region, "test");
+        let url = client
+            .create_queue()
+            .queue_name("orders")
+            .send()
+            .await
+            .unwrap()
+            .queue_url
+            .unwrap();
+        assert_eq!(
+            url,
+            format!("http://sqs.{region}.localhost.localstack.cloud:4566/000000000000/orders")
+        );
+        client
+            .send_message()
+            .queue_url(&url)
+            .message_body(region)
+            .send()
+            .await
+            .unwrap();
+        let got = client
+            .receive_message()
+            .queue_url(&url)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            got.messages()[0].body(),
+            Some(region),
+            "the URL finds its own region's queue"
+        );
+    }
+}

@@ -68,6 +68,7 @@ impl Context {
             .unwrap_or(&config.account_id)
             .to_owned();
         let mut base_url = match (&config.public_url, config.url_style) {
+            (Some(url), UrlStyle::Region) => regional_url(url, &region),
             (Some(url), _) => url.clone(),
             (None, UrlStyle::Path) => String::new(),
             (None, style) => {
@@ -191,6 +192,16 @@ pub fn host_region(host: &str) -> Option<&str> {
 }
 
 /// A Host without its `sqs.<region>.` prefix, so a regional URL is not minted twice over.
+/// A `--public-url` with the request's region put in front of its host (in place of one it
+/// names already): `http://localhost.localstack.cloud:4566` becomes
+/// `http://sqs.eu-west-1.localhost.localstack.cloud:4566` for a request in eu-west-1.
+fn regional_url(url: &str, region: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("http", url));
+    let host_end = rest.find('/').unwrap_or(rest.len());
+    let (host, path) = rest.split_at(host_end);
+    format!("{scheme}://sqs.{region}.{}{path}", without_region(host))
+}
+
 fn without_region(host: &str) -> &str {
     match host
         .strip_prefix("sqs.")
@@ -357,6 +368,25 @@ mod tests {
         assert_eq!(
             make(&fixed).queue_url(&key),
             "http://localhost:9324/000000000000/q"
+        );
+        // The region style puts the request's region in front of a public URL's host too.
+        for public in [
+            "http://localhost.localstack.cloud:4566",
+            "http://sqs.us-east-1.localhost.localstack.cloud:4566/",
+        ] {
+            let regional = Config {
+                public_url: Some(public.into()),
+                url_style: UrlStyle::Region,
+                ..Config::default()
+            };
+            assert_eq!(
+                make(&regional).queue_url(&key),
+                "http://sqs.us-east-1.localhost.localstack.cloud:4566/000000000000/q"
+            );
+        }
+        assert_eq!(
+            regional_url("https://example.com/base", "eu-west-1"),
+            "https://sqs.eu-west-1.example.com/base"
         );
     }
 }
