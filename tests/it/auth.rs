@@ -1,0 +1,420 @@
+//! Authentication, account isolation and unforgeable receipt handles, through the real SDK.
+
+use crate::common::signing::{send_signed, sign_query};
+use crate::common::{client_at, code, message, TestServer, T0};
+use crate::common::{signed_server, OTHER, OWNER};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use sqslite::Config;
+
+#[tokio::test]
+async fn signed_requests_pass_and_bad_signatures_fail() {
+    let s = signed_server().await;
+    let url = s.create_queue("signed").await;
+    s.send(&url, "hello").await;
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+
+    let wrong_secret = client_at(&s.endpoint(), "AKIDEXAMPLE", "not-the-secret", &s.clock);
+    let err = wrong_secret.list_queues().send().await.unwrap_err();
+    assert_eq!(code(&err), "SignatureDoesNotMatch");
+    assert!(
+        message(&err).starts_with("The request signature we calculated does not match"),
+        "{}",
+        message(&err)
+    );
+    assert_eq!(err.raw_response().unwrap().status().as_u16(), 403);
+
+    let unknown = client_at(&s.endpoint(), "AKIDUNKNOWN", "secret", &s.clock);
+    let err = unknown.list_queues().send().await.unwrap_err();
+    assert_eq!(code(&err), "InvalidClientTokenId");
+    assert_eq!(
+        message(&err),
+        "The security token included in the request is invalid."
+    );
+
+    // The other account's key signs fine and lists its own (empty) account.
+    let other = client_at(&s.endpoint(), "AKIDOTHER", "other-secret", &s.clock);
+    let listed = other.list_queues().send().await.unwrap();
+    assert!(listed.queue_urls().is_empty());
+}
+
+#[tokio::test]
+async fn unsigned_and_stale_requests_fail() {
+    let s = signed_server().await;
+    let unsigned = s
+        .query(&[("Action", "ListQueues"), ("Version", "2012-11-05")])
+        .await;
+    assert_eq!(unsigned.status, 403, "{}", unsigned.body);
+    assert_eq!(
+        unsigned.xml("Code").as_deref(),
+        Some("MissingAuthenticationToken")
+    );
+    let json = s.json("ListQueues", "{}").await;
+    assert_eq!(json.status, 403);
+    assert_eq!(
+        json.header("x-amzn-query-error"),
+        Some("MissingAuthenticationToken;Sender")
+    );
+
+    // A client whose clock is 16 minutes behind the server's.
+    let behind = sqslite::ManualClock::new(T0 - 16 * 60 * 1000);
+    let stale = client_at(&s.endpoint(), "AKIDEXAMPLE", "secret", &behind);
+    let err = stale.list_queues().send().await.unwrap_err();
+    assert_eq!(code(&err), "SignatureDoesNotMatch");
+    assert_eq!(
+        message(&err),
+        "Signature expired: 20231114T215720Z is now earlier than 20231114T215820Z (20231114T221320Z - 15 min.)"
+    );
+    let ahead = sqslite::ManualClock::new(T0 + 16 * 60 * 1000);
+    let early = client_at(&s.endpoint(), "AKIDEXAMPLE", "secret", &ahead);
+    let err = early.list_queues().send().await.unwrap_err();
+    assert!(
+        message(&err).starts_with("Signature not yet current: 20231114T222920Z"),
+        "{}",
+        message(&err)
+    );
+    // Within the 15 minutes either way, a client is accepted.
+    for skew in [T0 - 14 * 60 * 1000, T0 + 14 * 60 * 1000] {
+        let near = sqslite::ManualClock::new(skew);
+        let client = client_at(&s.endpoint(), "AKIDEXAMPLE", "secret", &near);
+        client.list_queues().send().await.unwrap();
+    }
+}
+
+/// A consumer that knows the handle layout builds another consumer's handle from its own
+/// (the message slots are a counter); the MAC makes that worthless and the other consumer's
+/// message stays in flight.
+#[tokio::test]
+async fn forged_receipt_handles_are_rejected() {
+    let s = TestServer::start().await;
+    let url = s.create_queue("forge").await;
+    s.send(&url, "mine").await;
+    s.send(&url, "someone else's").await;
+    let mine = s.receive(&url).await.messages()[0]
+        .receipt_handle()
+        .unwrap()
+        .to_owned();
+    let theirs = s.receive(&url).await.messages()[0]
+        .receipt_handle()
+        .unwrap()
+        .to_owned();
+    let bytes = URL_SAFE_NO_PAD.decode(&mine).unwrap();
+    let seq = u64::from_be_bytes(bytes[9..17].try_into().unwrap());
+    let mut forgeries: Vec<String> = [seq.wrapping_sub(1), seq + 1]
+        .iter()
+        .map(|guess| {
+            let mut forged = bytes.clone();
+            forged[9..17].copy_from_slice(&guess.to_be_bytes());
+            URL_SAFE_NO_PAD.encode(&forged)
+        })
+        .collect();
+    forgeries.push(theirs[..theirs.len() - 2].to_owned());
+    for bad in &forgeries {
+        let err = s
+            .client
+            .delete_message()
+            .queue_url(&url)
+            .receipt_handle(bad)
+            .send()
+            .await
+            .unwrap_err();
+        assert_eq!(code(&err), "ReceiptHandleIsInvalid");
+        assert_eq!(
+            message(&err),
+            format!("The input receipt handle \"{bad}\" is not a valid receipt handle.")
+        );
+        let err = s
+            .client
+            .change_message_visibility()
+            .queue_url(&url)
+            .receipt_handle(bad)
+            .visibility_timeout(0)
+            .send()
+            .await
+            .unwrap_err();
+        assert_eq!(code(&err), "ReceiptHandleIsInvalid");
+    }
+    assert_eq!(s.counts(&url).await, (0, 2, 0));
+    s.delete(&url, &mine).await;
+    s.delete(&url, &theirs).await;
+    assert_eq!(s.counts(&url).await, (0, 0, 0));
+}
+
+#[tokio::test]
+async fn presigned_query_urls_work_until_they_expire() {
+    let s = signed_server().await;
+    let url = s.create_queue("presigned").await;
+    let list = "/?Action=ListQueues&Version=2012-11-05&QueueNamePrefix=pre";
+    let (path, headers) = sign_query(&s, "GET", list, "", "secret", Some(60));
+    let ok = send_signed(&s, "GET", &path, &headers, "").await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    assert_eq!(ok.xml("QueueUrl").as_deref(), Some(url.as_str()));
+
+    // Another parameter under the same signature does not verify.
+    let tampered = path.replace("QueueNamePrefix=pre", "QueueNamePrefix=p");
+    let bad = send_signed(&s, "GET", &tampered, &headers, "").await;
+    assert_eq!(
+        bad.xml("Code").as_deref(),
+        Some("SignatureDoesNotMatch"),
+        "{}",
+        bad.body
+    );
+    assert_eq!(bad.status, 403);
+
+    s.advance(61);
+    let expired = send_signed(&s, "GET", &path, &headers, "").await;
+    assert_eq!(expired.status, 400, "{}", expired.body);
+    assert_eq!(expired.xml("Code").as_deref(), Some("RequestExpired"));
+    assert_eq!(
+        expired.xml("Message").as_deref(),
+        Some("Request has expired.")
+    );
+}
+
+#[tokio::test]
+async fn signed_query_posts_cover_the_body() {
+    let s = signed_server().await;
+    let url = s.create_queue("posted").await;
+    let path = url.trim_start_matches(&s.endpoint()).to_owned();
+    let body = "Action=SendMessage&Version=2012-11-05&MessageBody=signed";
+    let (path, headers) = sign_query(&s, "POST", &path, body, "secret", None);
+    let ok = send_signed(&s, "POST", &path, &headers, body).await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    let swapped = body.replace("signed", "swapped");
+    let bad = send_signed(&s, "POST", &path, &headers, &swapped).await;
+    assert_eq!(
+        bad.xml("Code").as_deref(),
+        Some("SignatureDoesNotMatch"),
+        "{}",
+        bad.body
+    );
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+    let (path, headers) = sign_query(&s, "POST", &path, body, "wrong", None);
+    let bad = send_signed(&s, "POST", &path, &headers, body).await;
+    assert_eq!(
+        bad.xml("Code").as_deref(),
+        Some("SignatureDoesNotMatch"),
+        "{}",
+        bad.body
+    );
+}
+
+#[test]
+fn credentials_come_from_the_config_file() {
+    let text = r#"
+[[credentials]]
+access_key_id = "AKIDEXAMPLE"
+secret_access_key = "secret"
+account_id = "000000000000"
+
+[[credentials]]
+access_key_id = "AKIDALICE"
+secret_access_key = "alice-secret"
+account_id = "111111111111"
+user = "alice"
+"#;
+    let config = Config::from_text("sqslite.toml", text).unwrap().config;
+    assert_eq!(config.credentials.len(), 2);
+    assert_eq!(
+        config.credentials[1].principal_arn(),
+        "arn:aws:iam::111111111111:user/alice"
+    );
+    assert!(!format!("{:?}", config.credentials[1]).contains("alice-secret"));
+    let round_trip = Config::from_text("x.toml", &config.to_toml())
+        .unwrap()
+        .config;
+    assert_eq!(round_trip.credentials, config.credentials);
+    for (bad, says) in [
+        (
+            "access_key_id = \"A\"\nsecret_access_key = \"s\"\naccount_id = \"12\"",
+            "12 digits",
+        ),
+        (
+            "access_key_id = \"A\"\naccount_id = \"000000000000\"",
+            "secret_access_key",
+        ),
+        ("access_key = \"A\"", "unknown"),
+    ] {
+        let err = Config::from_text("x.toml", &format!("[[credentials]]\n{bad}\n")).unwrap_err();
+        assert!(err.to_string().contains(says), "{err}");
+    }
+}
+
+/// Another account's key reaches a queue only as far as the queue's Policy allows it.
+#[tokio::test]
+async fn other_accounts_need_the_queue_policy() {
+    use aws_sdk_sqs::types::QueueAttributeName;
+    let s = signed_server().await;
+    let url = s.create_queue("shared").await;
+    s.send(&url, "owner's").await;
+    let other = client_at(&s.endpoint(), "AKIDOTHER", "other-secret", &s.clock);
+    let arn = format!("arn:aws:sqs:us-east-1:{OWNER}:shared");
+
+    let err = other
+        .receive_message()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    assert_eq!(err.raw_response().unwrap().status().as_u16(), 403);
+    assert_eq!(
+        message(&err),
+        format!("User: arn:aws:iam::{OTHER}:root is not authorized to perform: sqs:receivemessage on resource: {arn} because no resource-based policy allows the sqs:receivemessage action")
+    );
+    let err = other
+        .purge_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    let err = other
+        .delete_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+
+    let policy = format!(
+        r#"{{"Version":"2012-10-17","Statement":[{{"Effect":"Allow","Principal":{{"AWS":"arn:aws:iam::{OTHER}:root"}},"Action":["sqs:ReceiveMessage","sqs:Delete*","sqs:Send*"],"Resource":"{arn}"}}]}}"#
+    );
+    s.set_attribute(&url, QueueAttributeName::Policy, &policy)
+        .await
+        .unwrap();
+    let got = other
+        .receive_message()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap();
+    let handle = got.messages()[0].receipt_handle().unwrap();
+    other
+        .delete_message()
+        .queue_url(&url)
+        .receipt_handle(handle)
+        .send()
+        .await
+        .unwrap();
+    other
+        .send_message_batch()
+        .queue_url(&url)
+        .entries(
+            aws_sdk_sqs::types::SendMessageBatchRequestEntry::builder()
+                .id("a")
+                .message_body("from the other account")
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    // Not granted: purge; never cross-account, whatever a policy says: DeleteQueue.
+    let err = other
+        .purge_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    let err = other
+        .delete_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+}
+
+/// A Deny statement binds every principal, the queue's own account included.
+#[tokio::test]
+async fn a_deny_statement_is_honoured() {
+    use aws_sdk_sqs::types::QueueAttributeName;
+    let s = signed_server().await;
+    let url = s.create_queue("guarded").await;
+    let policy = r#"{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Principal":"*","Action":"sqs:PurgeQueue","Resource":"*"}]}"#;
+    s.set_attribute(&url, QueueAttributeName::Policy, policy)
+        .await
+        .unwrap();
+    s.send(&url, "kept").await;
+    let err = s
+        .client
+        .purge_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    assert!(
+        message(&err).ends_with("with an explicit deny in a resource-based policy"),
+        "{}",
+        message(&err)
+    );
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+    // What the Deny does not name still works for the owner.
+    s.receive(&url).await;
+}
+
+/// Move tasks are never shared across accounts (SQS's owner-only actions).
+#[tokio::test]
+async fn move_tasks_stay_with_their_account() {
+    use aws_sdk_sqs::types::QueueAttributeName;
+    let s = signed_server().await;
+    let dlq = s.create_queue("tasks-dlq").await;
+    let dlq_arn = format!("arn:aws:sqs:us-east-1:{OWNER}:tasks-dlq");
+    let redrive = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"1"}}"#);
+    s.create_queue_with("tasks-src", &[("RedrivePolicy", redrive.as_str())])
+        .await;
+    for _ in 0..3 {
+        s.send(&dlq, "parked").await;
+    }
+    let owner_start = s
+        .client
+        .start_message_move_task()
+        .source_arn(&dlq_arn)
+        .max_number_of_messages_per_second(1)
+        .send()
+        .await
+        .unwrap();
+    let handle = owner_start.task_handle().unwrap();
+    let other = client_at(&s.endpoint(), "AKIDOTHER", "other-secret", &s.clock);
+    // Even a policy allowing everything does not open owner-only actions.
+    let allow_all = r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"sqs:*","Resource":"*"}]}"#;
+    s.set_attribute(&dlq, QueueAttributeName::Policy, allow_all)
+        .await
+        .unwrap();
+    let err = other
+        .start_message_move_task()
+        .source_arn(&dlq_arn)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    let err = other
+        .list_message_move_tasks()
+        .source_arn(&dlq_arn)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    let err = other
+        .cancel_message_move_task()
+        .task_handle(handle)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "AccessDenied");
+    // The owner is not refused (the task may have finished already: that is its own error).
+    let owner = s
+        .client
+        .cancel_message_move_task()
+        .task_handle(handle)
+        .send()
+        .await;
+    assert!(owner
+        .as_ref()
+        .map_or_else(|e| code(e) != "AccessDenied", |_| true));
+}

@@ -1,0 +1,209 @@
+//! The drills behind `sqslite drill`, run against small consumers written with aws-sdk-sqs,
+//! and alarm webhooks reaching a listener.
+
+use std::time::Duration;
+
+use crate::common::TestServer;
+use aws_sdk_sqs::Client;
+use sqslite::drill::{outage, poison, Common};
+use sqslite::{Clock, Config, ManualClock, QueueDecl};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+fn config() -> Config {
+    Config::ephemeral()
+        .with_queue(QueueDecl::new("orders-dlq"))
+        .with_queue(
+            QueueDecl::new("orders")
+                .attribute("VisibilityTimeout", 5)
+                .dead_letter("orders-dlq", 3),
+        )
+}
+
+/// A consumer that handles JSON bodies and crashes (never deletes) on anything else; after
+/// an error it backs off one second on the server's clock, as a real one would in real time.
+async fn consume(client: Client, url: String, clock: ManualClock) {
+    loop {
+        let received = client
+            .receive_message()
+            .queue_url(&url)
+            .max_number_of_messages(10)
+            .wait_time_seconds(1)
+            .send()
+            .await;
+        let Ok(out) = received else {
+            clock.sleep_until(clock.now() + 1_000).await;
+            continue;
+        };
+        for m in out.messages() {
+            if serde_json::from_str::<serde_json::Value>(m.body().unwrap_or("")).is_ok() {
+                let handle = m.receipt_handle().unwrap();
+                let _ = client
+                    .delete_message()
+                    .queue_url(&url)
+                    .receipt_handle(handle)
+                    .send()
+                    .await;
+            }
+        }
+    }
+}
+
+fn common(s: &TestServer) -> Common {
+    Common {
+        endpoint: s.endpoint(),
+        queue: "orders".into(),
+        batch: 25,
+        timeout_seconds: 60,
+        poll_ms: 10,
+        step_seconds: 1,
+        sample_consumer: false,
+    }
+}
+
+#[tokio::test]
+async fn the_poison_drill_passes_against_a_consumer_that_crashes_on_bad_input() {
+    let s = TestServer::start_with(config()).await;
+    let consumer = tokio::spawn(consume(
+        s.client.clone(),
+        s.server.queue_url("orders"),
+        s.clock.clone(),
+    ));
+    let opts = poison::PoisonOptions {
+        common: common(&s),
+        grace_seconds: 5,
+    };
+    let mut out = Vec::new();
+    let report = poison::run(&opts, &mut out).await.expect("drill runs");
+    consumer.abort();
+    let text = String::from_utf8(out).unwrap();
+    println!("{text}");
+    assert!(report.passed(), "{text}");
+    assert!(
+        text.contains("[PASS] poison dead-lettered within budget"),
+        "{text}"
+    );
+    assert!(text.contains("drill passed (3 checks)"), "{text}");
+    // The advisor's findings for the drilled queues follow the report.
+    assert!(text.contains("advisor (orders, orders-dlq):"), "{text}");
+    assert!(text.contains("WARN   orders-dlq  [dlq_alarm]"), "{text}");
+    assert!(
+        text.contains("WARN   orders-dlq  [dlq_retention]"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn the_poison_drill_fails_when_nothing_consumes() {
+    let s = TestServer::start_with(config()).await;
+    let mut c = common(&s);
+    c.batch = 3;
+    let t0 = s.clock.now();
+    let opts = poison::PoisonOptions {
+        common: c,
+        grace_seconds: 0,
+    };
+    let mut out = Vec::new();
+    let report = poison::run(&opts, &mut out).await.expect("drill runs");
+    let text = String::from_utf8(out).unwrap();
+    assert!(!report.passed(), "{text}");
+    assert!(text.contains("[FAIL] valid batch drained"), "{text}");
+    assert!(
+        text.contains("no consumer polled orders during the drill"),
+        "{text}"
+    );
+    // It gave up after one visibility timeout (5 s) plus grace, not the whole budget.
+    assert!(s.clock.now() - t0 <= 7_000, "{text}");
+    assert!(
+        text.contains("cleaned up: removed 4 of this run's messages from orders and 0"),
+        "{text}"
+    );
+    let url = s.server.queue_url("orders");
+    assert_eq!(s.counts(&url).await, (0, 0, 0));
+}
+
+#[tokio::test]
+async fn the_sample_consumer_lets_the_poison_drill_run_in_one_process() {
+    let s = TestServer::start_with(config()).await;
+    let mut c = common(&s);
+    c.sample_consumer = true;
+    let opts = poison::PoisonOptions {
+        common: c,
+        grace_seconds: 5,
+    };
+    let mut out = Vec::new();
+    let report = poison::run(&opts, &mut out).await.expect("drill runs");
+    let text = String::from_utf8(out).unwrap();
+    assert!(report.passed(), "{text}");
+    assert!(text.contains("received 3 times first"), "{text}");
+}
+
+#[tokio::test]
+async fn the_outage_drill_checks_the_backlog_drains_afterwards() {
+    let s = TestServer::start_with(config()).await;
+    let consumer = tokio::spawn(consume(
+        s.client.clone(),
+        s.server.queue_url("orders"),
+        s.clock.clone(),
+    ));
+    let opts = outage::OutageOptions {
+        common: common(&s),
+        outage_seconds: 10,
+        drain_seconds: 20,
+    };
+    let mut out = Vec::new();
+    let report = outage::run(&opts, &mut out).await.expect("drill runs");
+    consumer.abort();
+    let text = String::from_utf8(out).unwrap();
+    assert!(report.passed(), "{text}");
+    assert!(
+        text.contains("[PASS] consumer kept polling during the outage"),
+        "{text}"
+    );
+}
+
+/// Accepts one HTTP request and answers 200; returns its body.
+async fn one_request(listener: tokio::net::TcpListener) -> String {
+    let (mut stream, _) = listener.accept().await.unwrap();
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = stream.read(&mut chunk).await.unwrap();
+        buf.extend_from_slice(&chunk[..n]);
+        let text = String::from_utf8_lossy(&buf).to_string();
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let len = head
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().parse::<usize>().unwrap())
+                })
+                .unwrap_or(0);
+            if body.len() >= len || n == 0 {
+                stream
+                    .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+                    .await
+                    .unwrap();
+                return body.to_owned();
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_firing_alarm_is_posted_to_the_webhook() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let mut config = config();
+    config.admin.alarms.webhook = Some(format!("http://{}/hook", listener.local_addr().unwrap()));
+    let s = TestServer::start_with(config).await;
+    let dlq = s.server.queue_url("orders-dlq");
+    // A message sent straight to the DLQ is enough: the ticker notices after the request.
+    s.send(&dlq, "dead").await;
+    let body = tokio::time::timeout(Duration::from_secs(10), one_request(listener))
+        .await
+        .expect("webhook called");
+    let alarm: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(alarm["kind"], "dlq_depth");
+    assert_eq!(alarm["queue"], "orders-dlq");
+    assert_eq!(alarm["state"], "ALARM");
+}

@@ -1,0 +1,48 @@
+//! The integration tests, one crate: each module is one capability, driven through a real
+//! server on an ephemeral port (the harness is `common`). One crate links once, where one binary
+//! per file linked the SDK 40 times. `tests/decode_memory.rs` stays apart: it installs its own
+//! global allocator to count bytes.
+
+mod common;
+
+mod advisor;
+mod alarm_logs;
+mod alarms;
+mod auth;
+mod bad_input;
+mod batches;
+mod bench_storage_lock;
+mod cli;
+mod compat_regressions;
+mod config;
+mod connections;
+mod dashboard;
+mod dead_letters;
+mod drills;
+mod durable;
+mod durable_integrity;
+mod durable_soak;
+mod engine_model;
+mod fifo;
+mod fifo_groups;
+mod game_day;
+mod hostile_inputs;
+mod in_flight_limit;
+mod list_queues;
+mod localstack;
+mod long_poll;
+mod manual_clock;
+mod md5_vectors;
+mod messages;
+mod move_tasks;
+mod parked_wakeups;
+mod policies;
+mod process;
+mod query_protocol;
+mod queue_urls;
+mod queues;
+mod receipt_handles;
+mod security;
+mod signatures;
+mod strict;
+mod validation_fidelity;

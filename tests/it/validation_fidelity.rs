@@ -1,0 +1,496 @@
+//! Validation and attribute behaviour as recorded from real SQS (issue 13, items 3 and 4),
+//! through the real SDK and, where the wire shape is the point, raw JSON and Query.
+
+use crate::common::{code, message, TestServer};
+use aws_sdk_sqs::types::{
+    MessageAttributeValue, MessageSystemAttributeName, QueueAttributeName,
+    SendMessageBatchRequestEntry,
+};
+
+fn string_attr(value: &str) -> MessageAttributeValue {
+    MessageAttributeValue::builder()
+        .data_type("String")
+        .string_value(value)
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn fifo_attributes_on_a_standard_queue_do_not_exist() {
+    let t = TestServer::start().await;
+    for (name, value, want) in [
+        ("FifoQueue", "false", "Unknown Attribute FifoQueue."),
+        ("FifoQueue", "true", "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length."),
+        ("ContentBasedDeduplication", "false", "Unknown Attribute ContentBasedDeduplication."),
+        ("DeduplicationScope", "queue", "You can specify the DeduplicationScope only when FifoQueue is set to true."),
+        ("FifoThroughputLimit", "perQueue", "You can specify the FifoThroughputLimit only when FifoQueue is set to true."),
+    ] {
+        let err = t.try_create_queue("std", &[(name, value)]).await.unwrap_err();
+        assert_eq!(message(&err), want, "{name}={value}");
+        let want_code = if name == "FifoQueue" && value == "true" {
+            "InvalidParameterValue"
+        } else {
+            "InvalidAttributeName"
+        };
+        assert_eq!(code(&err), want_code, "{name}={value}");
+    }
+
+    let url = t.create_queue("std").await;
+    let err = t
+        .set_attribute(&url, QueueAttributeName::FifoQueue, "false")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (code(&err).as_str(), message(&err).as_str()),
+        ("InvalidAttributeName", "Unknown Attribute FifoQueue.")
+    );
+}
+
+#[tokio::test]
+async fn a_fifo_queue_keeps_its_type() {
+    let t = TestServer::start().await;
+    let url = t
+        .create_queue_with("f.fifo", &[("FifoQueue", "true")])
+        .await;
+    // Restating the type is accepted; changing it is not.
+    t.set_attribute(&url, QueueAttributeName::FifoQueue, "true")
+        .await
+        .expect("same type");
+    let err = t
+        .set_attribute(&url, QueueAttributeName::FifoQueue, "false")
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "InvalidAttributeValue");
+    assert_eq!(
+        message(&err),
+        "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported."
+    );
+}
+
+fn entry(id: &str, group: Option<&str>, dedup: Option<&str>) -> SendMessageBatchRequestEntry {
+    SendMessageBatchRequestEntry::builder()
+        .id(id)
+        .message_body("body")
+        .set_message_group_id(group.map(str::to_owned))
+        .set_message_deduplication_id(dedup.map(str::to_owned))
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_fifo_batch_entry_without_group_or_dedup_fails_the_whole_batch() {
+    let t = TestServer::start().await;
+    let url = t
+        .create_queue_with("b.fifo", &[("FifoQueue", "true")])
+        .await;
+    let cases = [
+        (
+            entry("b", None, Some("d2")),
+            "The request must contain the parameter MessageGroupId.",
+        ),
+        (
+            entry("b", Some("g"), None),
+            "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+        ),
+    ];
+    for (bad, want) in cases {
+        let err = t
+            .client
+            .send_message_batch()
+            .queue_url(&url)
+            .entries(entry("a", Some("g"), Some("d1")))
+            .entries(bad)
+            .send()
+            .await
+            .unwrap_err();
+        assert_eq!(
+            (code(&err).as_str(), message(&err).as_str()),
+            ("InvalidParameterValue", want)
+        );
+    }
+    // Nothing of a refused batch was sent, not even its good entry.
+    assert_eq!(t.counts(&url).await, (0, 0, 0));
+}
+
+#[tokio::test]
+async fn batch_entry_ids_empty_or_malformed_are_invalid_batch_entry_ids() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("ids").await;
+    for id in ["", "has space", &"x".repeat(81), "dot.ted"] {
+        let body = serde_json::json!({
+            "QueueUrl": url,
+            "Entries": [{"Id": id, "MessageBody": "m"}],
+        });
+        let res = t.json("SendMessageBatch", &body.to_string()).await;
+        assert_eq!(res.status, 400, "{id:?}");
+        assert_eq!(
+            res.json()["__type"],
+            "com.amazonaws.sqs#InvalidBatchEntryId",
+            "{id:?}"
+        );
+        assert_eq!(
+            res.json()["message"],
+            "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long."
+        );
+        for action in ["DeleteMessageBatch", "ChangeMessageVisibilityBatch"] {
+            let body = serde_json::json!({
+                "QueueUrl": url,
+                "Entries": [{"Id": id, "ReceiptHandle": "h", "VisibilityTimeout": 1}],
+            });
+            let res = t.json(action, &body.to_string()).await;
+            assert_eq!(
+                res.header("x-amzn-query-error"),
+                Some("AWS.SimpleQueueService.InvalidBatchEntryId;Sender"),
+                "{action} {id:?}"
+            );
+        }
+    }
+    // The Query form of an entry without its Id.
+    let res = t
+        .query(&[
+            ("Action", "SendMessageBatch"),
+            ("QueueUrl", &url),
+            ("SendMessageBatchRequestEntry.1.MessageBody", "m"),
+        ])
+        .await;
+    assert_eq!(
+        res.xml("Code").as_deref(),
+        Some("AWS.SimpleQueueService.InvalidBatchEntryId")
+    );
+}
+
+#[tokio::test]
+async fn attribute_names_take_unicode_letters_and_values_refuse_control_characters() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("attrs").await;
+    t.client
+        .send_message()
+        .queue_url(&url)
+        .message_body("m")
+        .message_attributes("attr.1øßä", string_attr("Valida"))
+        .send()
+        .await
+        .expect("a Unicode attribute name is valid");
+    let got = t
+        .client
+        .receive_message()
+        .queue_url(&url)
+        .message_attribute_names("All")
+        .send()
+        .await
+        .unwrap();
+    let attrs = got.messages()[0].message_attributes().unwrap();
+    assert_eq!(attrs["attr.1øßä"].string_value(), Some("Valida"));
+
+    for bad in ["Invalid-\u{8}", "Invalid-\u{b}"] {
+        let err = t
+            .client
+            .send_message()
+            .queue_url(&url)
+            .message_body("m")
+            .message_attributes("attr1", string_attr(bad))
+            .send()
+            .await
+            .unwrap_err();
+        assert_eq!(code(&err), "InvalidParameterValue", "{bad:?}");
+    }
+    for bad_name in ["Invalid-§-attr", "Invalid-!-attr", ".lead", "AMAZON.x"] {
+        let err = t
+            .client
+            .send_message()
+            .queue_url(&url)
+            .message_body("m")
+            .message_attributes(bad_name, string_attr("v"))
+            .send()
+            .await
+            .unwrap_err();
+        assert_eq!(code(&err), "InvalidParameterValue", "{bad_name}");
+    }
+}
+
+#[tokio::test]
+async fn tag_limits_use_sqs_wording() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("tagged").await;
+    let mut call = t.client.tag_queue().queue_url(&url);
+    for i in 0..51 {
+        call = call.tags(format!("k{i}"), "v");
+    }
+    let err = call.send().await.unwrap_err();
+    assert_eq!(message(&err), "Too many tags added for queue tagged.");
+    let res = t
+        .json(
+            "TagQueue",
+            &serde_json::json!({"QueueUrl": url, "Tags": {}}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        res.json()["message"],
+        "The request must contain the parameter Tags."
+    );
+    let res = t
+        .json(
+            "UntagQueue",
+            &serde_json::json!({"QueueUrl": url, "TagKeys": []}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        res.json()["message"],
+        "Tag keys must be between 1 and 128 characters in length."
+    );
+}
+
+#[tokio::test]
+async fn the_trace_header_becomes_aws_trace_header_unless_set_explicitly() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("traced").await;
+    let trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
+    let sent = t
+        .client
+        .send_message()
+        .queue_url(&url)
+        .message_body("from header")
+        .customize()
+        .mutate_request(move |req| {
+            req.headers_mut().insert("X-Amzn-Trace-Id", trace);
+        })
+        .send()
+        .await
+        .unwrap();
+    // The digest SQS returned for this header value when sent as the system attribute.
+    assert_eq!(
+        sent.md5_of_message_system_attributes(),
+        Some("5ae4d5d7636402d80f4eb6d213245a88")
+    );
+    let explicit = MessageAttributeValue::builder()
+        .data_type("String")
+        .string_value("Root=explicit")
+        .build()
+        .unwrap();
+    t.client
+        .send_message()
+        .queue_url(&url)
+        .message_body("explicit")
+        .message_system_attributes(
+            aws_sdk_sqs::types::MessageSystemAttributeNameForSends::AwsTraceHeader,
+            aws_sdk_sqs::types::MessageSystemAttributeValue::builder()
+                .data_type("String")
+                .string_value(explicit.string_value().unwrap())
+                .build()
+                .unwrap(),
+        )
+        .customize()
+        .mutate_request(move |req| {
+            req.headers_mut().insert("X-Amzn-Trace-Id", trace);
+        })
+        .send()
+        .await
+        .unwrap();
+    let got = t
+        .client
+        .receive_message()
+        .queue_url(&url)
+        .max_number_of_messages(10)
+        .message_system_attribute_names(MessageSystemAttributeName::AwsTraceHeader)
+        .send()
+        .await
+        .unwrap();
+    let traces: Vec<(&str, &str)> = got
+        .messages()
+        .iter()
+        .map(|m| {
+            (
+                m.body().unwrap(),
+                m.attributes().unwrap()[&MessageSystemAttributeName::AwsTraceHeader].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        traces,
+        [("from header", trace), ("explicit", "Root=explicit")]
+    );
+
+    // SendMessageBatch takes the header for every entry, and the Query protocol too.
+    let res = t
+        .raw(
+            "POST",
+            "/",
+            &[
+                ("content-type", "application/x-www-form-urlencoded"),
+                ("x-amzn-trace-id", "Root=1-batch"),
+            ],
+            &form_urlencoded::Serializer::new(String::new())
+                .extend_pairs([
+                    ("Action", "SendMessageBatch"),
+                    ("QueueUrl", url.as_str()),
+                    ("SendMessageBatchRequestEntry.1.Id", "a"),
+                    ("SendMessageBatchRequestEntry.1.MessageBody", "batched"),
+                ])
+                .finish(),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", res.body);
+    assert!(
+        res.body.contains("<MD5OfMessageSystemAttributes>"),
+        "{}",
+        res.body
+    );
+}
+
+#[tokio::test]
+async fn kms_reuse_period_is_listed_only_once_set() {
+    let t = TestServer::start().await;
+    // That a new queue lists none of them is asserted in queues.rs's default-attribute test.
+    let url = t.create_queue("plain").await;
+    t.set_attribute(
+        &url,
+        QueueAttributeName::KmsDataKeyReusePeriodSeconds,
+        "600",
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        t.attribute(&url, "KmsDataKeyReusePeriodSeconds").await,
+        "600"
+    );
+}
+
+/// Recorded on SQS: clearing the key with KmsDataKeyReusePeriodSeconds "300" in the same call
+/// removes both KMS attributes, and SqsManagedSseEnabled stays "false".
+#[tokio::test]
+async fn clearing_the_kms_key_removes_both_kms_attributes() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("kms").await;
+    let set = |pairs: &'static [(QueueAttributeName, &'static str)]| {
+        let mut call = t.client.set_queue_attributes().queue_url(&url);
+        for (name, value) in pairs {
+            call = call.attributes(name.clone(), *value);
+        }
+        call.send()
+    };
+    set(&[
+        (QueueAttributeName::SqsManagedSseEnabled, "false"),
+        (QueueAttributeName::KmsMasterKeyId, "alias/aws/sqs"),
+    ])
+    .await
+    .unwrap();
+    let all = t.all_attributes(&url).await;
+    assert_eq!(all[&QueueAttributeName::KmsMasterKeyId], "alias/aws/sqs");
+    assert_eq!(
+        all[&QueueAttributeName::KmsDataKeyReusePeriodSeconds],
+        "300"
+    );
+    set(&[
+        (QueueAttributeName::KmsMasterKeyId, ""),
+        (QueueAttributeName::KmsDataKeyReusePeriodSeconds, "300"),
+    ])
+    .await
+    .unwrap();
+    let all = t.all_attributes(&url).await;
+    assert!(
+        !all.contains_key(&QueueAttributeName::KmsMasterKeyId),
+        "{all:?}"
+    );
+    assert!(
+        !all.contains_key(&QueueAttributeName::KmsDataKeyReusePeriodSeconds),
+        "{all:?}"
+    );
+    assert_eq!(all[&QueueAttributeName::SqsManagedSseEnabled], "false");
+}
+
+/// Recorded on SQS: a KMS key while SQS-managed SSE is on, or both in one call, is refused.
+#[tokio::test]
+async fn the_two_kinds_of_encryption_exclude_each_other() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("sse").await;
+    let want = "You can use one type of server-side encryption (SSE) at one time. You can either enable KMS SSE or SQS SSE.";
+    let err = t
+        .set_attribute(&url, QueueAttributeName::KmsMasterKeyId, "alias/aws/sqs")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (code(&err).as_str(), message(&err).as_str()),
+        ("InvalidAttributeName", want)
+    );
+    let err = t
+        .client
+        .set_queue_attributes()
+        .queue_url(&url)
+        .attributes(QueueAttributeName::KmsMasterKeyId, "alias/aws/sqs")
+        .attributes(QueueAttributeName::SqsManagedSseEnabled, "true")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (code(&err).as_str(), message(&err).as_str()),
+        ("InvalidAttributeName", want)
+    );
+    let all = t.all_attributes(&url).await;
+    assert!(
+        !all.contains_key(&QueueAttributeName::KmsMasterKeyId),
+        "nothing was applied"
+    );
+    // A queue created with a key has SQS-managed SSE off.
+    let url = t
+        .create_queue_with("created-kms", &[("KmsMasterKeyId", "alias/aws/sqs")])
+        .await;
+    assert_eq!(t.attribute(&url, "SqsManagedSseEnabled").await, "false");
+}
+
+#[tokio::test]
+async fn add_permission_writes_one_action_as_a_string() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("shared").await;
+    t.client
+        .add_permission()
+        .queue_url(&url)
+        .label("one")
+        .aws_account_ids("111122223333")
+        .actions("SendMessage")
+        .send()
+        .await
+        .unwrap();
+    t.client
+        .add_permission()
+        .queue_url(&url)
+        .label("two")
+        .aws_account_ids("111122223333")
+        .aws_account_ids("444455556666")
+        .actions("ReceiveMessage")
+        .actions("DeleteMessage")
+        .send()
+        .await
+        .unwrap();
+    let policy: serde_json::Value =
+        serde_json::from_str(&t.attribute(&url, "Policy").await).unwrap();
+    let one = &policy["Statement"][0];
+    assert_eq!(one["Action"], "SQS:SendMessage");
+    assert_eq!(one["Principal"]["AWS"], "arn:aws:iam::111122223333:root");
+    let two = &policy["Statement"][1];
+    assert_eq!(
+        two["Action"],
+        serde_json::json!(["SQS:ReceiveMessage", "SQS:DeleteMessage"])
+    );
+    assert_eq!(two["Principal"]["AWS"].as_array().map(Vec::len), Some(2));
+}
+
+#[tokio::test]
+async fn a_batch_without_failures_has_no_failed_member() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("clean").await;
+    let body = serde_json::json!({
+        "QueueUrl": url,
+        "Entries": [{"Id": "a", "MessageBody": "m"}],
+    });
+    let res = t.json("SendMessageBatch", &body.to_string()).await;
+    let json = res.json();
+    assert!(json.get("Failed").is_none(), "{json}");
+    assert_eq!(json["Successful"].as_array().map(Vec::len), Some(1));
+    // A failure is still listed.
+    let body = serde_json::json!({
+        "QueueUrl": url,
+        "Entries": [{"Id": "a", "ReceiptHandle": "garbage"}],
+    });
+    let json = t.json("DeleteMessageBatch", &body.to_string()).await.json();
+    assert_eq!(json["Failed"][0]["Code"], "ReceiptHandleIsInvalid");
+}
