@@ -108,6 +108,13 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     };
     // One reading of the signature serves the context and the check alike.
     let signed = crate::auth::read(&parts);
+    let scope_service = signed.as_ref().ok().and_then(Option::as_ref);
+    if let Some(service) =
+        protocol::foreign::foreign_service(&parts, scope_service.map(|s| s.service.as_str()))
+    {
+        tracing::debug!(%service, "request for a service sqslite does not serve");
+        return Ok(protocol::foreign::refuse(&parts, &service, &request_id));
+    }
     let mut ctx = Context::new(
         &app.config,
         &parts.headers,

@@ -2,6 +2,7 @@
 //! action name, its input and the caller's context, and encoding results and errors.
 
 pub mod context;
+pub mod foreign;
 pub mod json;
 pub mod query;
 pub mod query_de;

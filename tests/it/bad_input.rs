@@ -233,3 +233,43 @@ async fn health_answers() {
     let r = t.raw("GET", "/health", &[], "").await;
     assert_eq!(r.status, 200);
 }
+
+/// A request for another service gets an error naming sqslite and what it serves, in its own
+/// SDK's shape (before: an S3 call got an empty 404, which SDKs report as `UnknownError`).
+#[tokio::test]
+async fn a_request_for_another_service_says_what_sqslite_serves() {
+    let t = TestServer::start().await;
+    let s3 = "AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=00";
+    let r = t
+        .raw(
+            "PUT",
+            "/my-bucket/key.txt",
+            &[("authorization", s3), ("x-amz-date", "20240101T000000Z")],
+            "hello",
+        )
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(r.xml("Code").as_deref(), Some("UnknownService"));
+    let message = r.xml("Message").unwrap();
+    assert!(
+        message.starts_with("sqslite serves Amazon SQS"),
+        "{message}"
+    );
+    assert!(message.contains("'s3'"), "{message}");
+
+    let r = t
+        .raw(
+            "POST",
+            "/",
+            &[
+                ("content-type", "application/x-amz-json-1.0"),
+                ("x-amz-target", "DynamoDB_20120810.ListTables"),
+            ],
+            "{}",
+        )
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(r.json()["__type"], "UnknownService");
+    let message = r.json()["message"].as_str().unwrap().to_owned();
+    assert!(message.contains("'DynamoDB_20120810'"), "{message}");
+}

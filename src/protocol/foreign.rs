@@ -1,0 +1,92 @@
+//! Requests for a service sqslite does not serve (an S3 call, another service's
+//! `X-Amz-Target`): answered with an error that names sqslite and what it serves, in the shape
+//! the caller's SDK reads (JSON for the JSON protocols, XML otherwise), instead of an SQS error
+//! or an empty 404 that an SDK reports as `UnknownError`. sqslite's own refusal: AWS has no
+//! counterpart, since each AWS endpoint serves one service.
+
+use hyper::http::request::Parts;
+use hyper::StatusCode;
+
+use super::{respond, HttpResponse, X_AMZ_TARGET};
+
+/// The SigV4 signing names of the services on this port.
+const SERVED: &[&str] = &["sqs", "sns"];
+/// What the error says is served.
+const SERVES: &str = "Amazon SQS (AWS JSON 1.0 and AWS Query) and Amazon SNS (AWS Query)";
+/// The error code SDKs show.
+const CODE: &str = "UnknownService";
+
+/// The service a request is for, when sqslite does not serve it: the signing name from its
+/// credential scope, else the prefix of an `X-Amz-Target` that is not SQS's.
+pub fn foreign_service(parts: &Parts, scope_service: Option<&str>) -> Option<String> {
+    if let Some(service) = scope_service.filter(|s| !s.is_empty()) {
+        return (!SERVED.contains(&service)).then(|| service.to_owned());
+    }
+    // Only `<Service>.<Operation>` names another service; a bare or empty target is SQS's own
+    // UnknownOperationException.
+    let target = parts.headers.get(X_AMZ_TARGET)?.to_str().ok()?;
+    let (service, _) = target.split_once('.')?;
+    (!service.is_empty() && service != "AmazonSQS").then(|| service.to_owned())
+}
+
+/// The refusal for a request for `service`.
+pub fn refuse(parts: &Parts, service: &str, request_id: &str) -> HttpResponse {
+    let message = format!(
+        "sqslite serves {SERVES} on this endpoint; this request is for '{service}', which it does not serve."
+    );
+    if parts.headers.contains_key(X_AMZ_TARGET) {
+        let body = serde_json::json!({ "__type": CODE, "message": message });
+        return respond(
+            StatusCode::BAD_REQUEST,
+            "application/x-amz-json-1.0",
+            request_id,
+            body.to_string().into_bytes(),
+        );
+    }
+    let mut escaped = String::with_capacity(message.len());
+    super::xml::escape_into(&mut escaped, &message);
+    // `<Error>` at the root is what REST-XML SDKs (S3's) read; the Query ones find it too.
+    let body = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>{CODE}</Code><Message>{escaped}</Message><RequestId>{request_id}</RequestId></Error>"
+    );
+    respond(
+        StatusCode::BAD_REQUEST,
+        "application/xml",
+        request_id,
+        body.into_bytes(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(target: Option<&str>) -> Parts {
+        let mut builder = hyper::Request::builder().method("POST").uri("/");
+        if let Some(t) = target {
+            builder = builder.header("x-amz-target", t);
+        }
+        builder.body(()).unwrap().into_parts().0
+    }
+
+    #[test]
+    fn the_scope_decides_then_the_target() {
+        assert_eq!(
+            foreign_service(&parts(None), Some("s3")).as_deref(),
+            Some("s3")
+        );
+        assert_eq!(foreign_service(&parts(None), Some("sqs")), None);
+        assert_eq!(foreign_service(&parts(None), Some("sns")), None);
+        assert_eq!(foreign_service(&parts(None), None), None);
+        let dynamo = parts(Some("DynamoDB_20120810.ListTables"));
+        assert_eq!(
+            foreign_service(&dynamo, None).as_deref(),
+            Some("DynamoDB_20120810")
+        );
+        assert_eq!(
+            foreign_service(&parts(Some("AmazonSQS.ListQueues")), None),
+            None
+        );
+        assert_eq!(foreign_service(&parts(Some("Frobnicate")), None), None);
+    }
+}
