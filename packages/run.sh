@@ -68,11 +68,20 @@ project() {
 
 # 'passed failed' of a language's run: its JUnit XML reports, or go test -v's log.
 count() {
-    local junit
+    local junit vp vf jp jf
     case $1 in
         go)
             local log="$OUT/go/test.log"
             echo "$(grep -c -- '--- PASS:' "$log" 2>/dev/null || true) $(grep -c -- '--- FAIL:' "$log" 2>/dev/null || true)"
+            return ;;
+        node)  # Vitest's JUnit XML plus Jest's JSON summary
+            local vitest jest
+            vitest=$("$PYTHON" "$ROOT/compat/junit_count.py" "$OUT/node/report.xml")
+            jest=$(node -p "try { const r = require('$OUT/node/jest.json');
+                r.numPassedTests + ' ' + r.numFailedTests } catch { '0 1' }")
+            read -r vp vf _ <<< "$vitest"
+            read -r jp jf <<< "$jest"
+            echo "$((vp + jp)) $((vf + jf))"
             return ;;
         java) junit=("$OUT"/java/project/target/surefire-reports/TEST-*.xml) ;;
         *) junit=("$OUT/$1/report.xml") ;;
@@ -116,7 +125,9 @@ run_node() {
             "$work/dist/sqslite-linux-x64-$VERSION.tgz" "$work/dist/sqslite-$VERSION.tgz" \
         && npx --no-install sqslite --version \
         && NO_COLOR=1 npx --no-install vitest run --reporter=default --reporter=junit \
-            --outputFile.junit="$work/report.xml")
+            --outputFile.junit="$work/report.xml" \
+        && NODE_OPTIONS=--experimental-vm-modules npx --no-install jest --ci \
+            --json --outputFile="$work/jest.json")
 }
 
 run_java() {
@@ -127,7 +138,7 @@ run_java() {
     cp -R "$PACKAGES/java" "$work/src"
     rm -rf "$work/src/sample"
     (cd "$work/src" && mvn -B -q -ntp -Dstyle.color=never -Dsqslite.bin.dir="$(dirname "$BIN")" install)
-    unzip -l "$work/src/target/sqslite-junit5-$VERSION.jar" | grep -q 'dev/sqslite/bin/linux-x86_64/sqslite$'
+    jar tf "$work/src/target/sqslite-junit5-$VERSION.jar" | grep -qx 'dev/sqslite/bin/linux-x86_64/sqslite'
     project "$PACKAGES/java/sample" "$work/project"
     (cd "$work/project" && mvn -B -ntp -Dstyle.color=never test)
 }

@@ -60,7 +60,7 @@ def build(binary: Path, out: Path) -> Path:
                           f"Root-Is-Purelib: false\nTag: {TAG}\n".encode(), 0o644),
         (f"{info}/entry_points.txt", b"[pytest11]\nsqslite = sqslite.pytest_plugin\n", 0o644),
     ]
-    files += [(f"{info}/licenses/{name}", (ROOT / name).read_bytes(), 0o644)
+    files += [(f"{info}/{name}", (ROOT / name).read_bytes(), 0o644)
               for name in ("LICENSE-MIT", "LICENSE-APACHE")]
     record = [record_line(name, data) for name, data, _ in files] + [f"{info}/RECORD,,"]
     files.append((f"{info}/RECORD", ("\n".join(record) + "\n").encode(), 0o644))

@@ -82,13 +82,17 @@ func assertStartedState(t *testing.T, sqsc *sqs.Client) {
 	for _, url := range list.QueueUrls {
 		names = append(names, path.Base(url))
 		attrs, err := sqsc.GetQueueAttributes(context.Background(), &sqs.GetQueueAttributesInput{
-			QueueUrl: aws.String(url), AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameApproximateNumberOfMessages},
+			QueueUrl: aws.String(url), AttributeNames: []types.QueueAttributeName{
+				types.QueueAttributeNameApproximateNumberOfMessages, types.QueueAttributeNameApproximateNumberOfMessagesNotVisible,
+			},
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := attrs.Attributes["ApproximateNumberOfMessages"]; n != "0" {
-			t.Errorf("%s holds %s messages after reset", url, n)
+		for _, name := range []string{"ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"} {
+			if n := attrs.Attributes[name]; n != "0" {
+				t.Errorf("%s: %s is %s after reset", url, name, n)
+			}
 		}
 	}
 	sort.Strings(names)

@@ -1,6 +1,6 @@
 """The sample suite packages/run.sh runs in a fresh venv against the installed wheel.
 
-Every test first checks that it sees the started state (only the declared queues, all empty)
+Every test first checks that it sees the started state (only the declared queues, nothing visible or in flight)
 and then leaves something behind, so whichever runs second proves the reset between tests.
 """
 
@@ -12,8 +12,9 @@ def assert_started_state(sqs):
     urls = sqs.list_queues().get("QueueUrls", [])
     assert sorted(url.rsplit("/", 1)[1] for url in urls) == ["orders", "orders-dlq"]
     for url in urls:
-        depth = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])
-        assert depth["Attributes"]["ApproximateNumberOfMessages"] == "0"
+        names = ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"]
+        depth = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=names)["Attributes"]
+        assert [depth[name] for name in names] == ["0", "0"], url
 
 
 def receive(sqs, url):

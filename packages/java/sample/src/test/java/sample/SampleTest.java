@@ -29,10 +29,10 @@ class SampleTest {
         assertEquals(List.of("orders", "orders-dlq"),
                 urls.stream().map(u -> u.substring(u.lastIndexOf('/') + 1)).sorted().toList());
         for (String url : urls) {
-            String depth = sqs.getQueueAttributes(b -> b.queueUrl(url)
-                    .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
-                    .attributes().get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES);
-            assertEquals("0", depth);
+            List<QueueAttributeName> names = List.of(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                    QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE);
+            var depth = sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(names)).attributes();
+            assertEquals(List.of("0", "0"), names.stream().map(depth::get).toList(), url);
         }
     }
 
