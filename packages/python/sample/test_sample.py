@@ -54,3 +54,18 @@ def test_endpoint_serves_any_client(sqslite_endpoint):
 
     with urllib.request.urlopen(sqslite_endpoint + "/health", timeout=10) as response:
         assert response.status == 200
+
+
+def test_server_outside_the_fixtures_with_strict_and_a_manual_clock():
+    import pytest
+    from botocore.exceptions import ClientError
+    from sqslite import Server
+
+    with Server(strict=True, clock="manual") as server:
+        sqs = server.client("sqs")
+        sqs.delete_queue(QueueUrl=sqs.create_queue(QueueName="short-lived")["QueueUrl"])
+        with pytest.raises(ClientError, match="QueueDeletedRecently"):
+            sqs.create_queue(QueueName="short-lived")  # SQS's 60-second guard, on with strict
+        server.advance_clock(61)
+        sqs.create_queue(QueueName="short-lived")
+    assert server.process is None

@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -72,6 +73,15 @@ class SampleTest {
         sqs.sendMessage(b -> b.queueUrl(url).messageBody("left behind"));
         String orders = sqs.getQueueUrl(b -> b.queueName("orders")).queueUrl();
         sqs.sendMessage(b -> b.queueUrl(orders).messageBody("left behind"));
+    }
+
+    @Nested
+    class InANestedClass {
+        @Test
+        void getsTheSameServerReset(SqsClient sqs) {
+            assertStartedState(sqs);
+            sqs.createQueue(b -> b.queueName("scratch-nested"));
+        }
     }
 
     @Test

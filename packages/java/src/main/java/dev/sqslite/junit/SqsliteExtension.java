@@ -42,14 +42,23 @@ public final class SqsliteExtension implements BeforeEachCallback, ParameterReso
 
     /** The run's server for the test class's options, started on first use (root store). */
     private static SqsliteServer server(ExtensionContext context) {
-        Sqslite options = AnnotationSupport
-                .findAnnotation(context.getRequiredTestClass(), Sqslite.class)
-                .orElseThrow(() -> new ParameterResolutionException("the test class has no @Sqslite"));
+        Sqslite options = options(context.getRequiredTestClass());
         List<Object> key = List.of(options.config(), options.clock(), options.strict());
         ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
         return store.getOrComputeIfAbsent(key, k -> new Resource(SqsliteServer.start(
                         options.config(), options.clock(), options.strict())), Resource.class)
                 .server;
+    }
+
+    /** The class's @Sqslite, or that of the class it is nested in (@Nested tests). */
+    private static Sqslite options(Class<?> testClass) {
+        for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
+            var found = AnnotationSupport.findAnnotation(c, Sqslite.class);
+            if (found.isPresent()) {
+                return found.get();
+            }
+        }
+        throw new ParameterResolutionException(testClass.getName() + " has no @Sqslite");
     }
 
     /** Stops the server when the run's root context closes (JUnit 5 and 6 alike). */
