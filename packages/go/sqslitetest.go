@@ -75,7 +75,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Strict {
 		args = append(args, "--strict")
 	}
-	// The log goes to a file: nothing has to drain it, and it is there after a failure.
+	// The log goes to a file: nothing has to drain it (Close removes it).
 	log, err := os.CreateTemp("", "sqslite-*.log")
 	if err != nil {
 		return nil, err

@@ -67,8 +67,8 @@ class Server:
         self.log_path = None
 
     def start(self) -> "Server":
-        # The log goes to a file, not a pipe: nobody has to keep draining it, and it is there
-        # to read when a test fails.
+        # The log goes to a file, not a pipe: nobody has to keep draining it, and a failed start
+        # still has it to show (stop() removes it).
         fd, self.log_path = tempfile.mkstemp(prefix="sqslite-", suffix=".log")
         env = dict(os.environ, NO_COLOR="1", SQSLITE_LOG="info")
         with os.fdopen(fd, "wb") as log:
@@ -83,10 +83,12 @@ class Server:
             if self.process.poll() is not None:
                 break
             time.sleep(0.02)
+        log = self.log()
         self.stop()
-        raise RuntimeError(f"sqslite did not report its address; log:\n{self.log()}")
+        raise RuntimeError(f"sqslite did not report its address; log:\n{log}")
 
     def log(self) -> str:
+        """The server's output so far (removed when it stops)."""
         return Path(self.log_path).read_text(errors="replace") if self.log_path else ""
 
     def stop(self) -> None:
@@ -98,6 +100,9 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+        if self.log_path:
+            Path(self.log_path).unlink(missing_ok=True)
+            self.log_path = None
 
     def __enter__(self) -> "Server":
         return self.start() if self.process is None else self

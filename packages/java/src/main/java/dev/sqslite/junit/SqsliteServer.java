@@ -49,7 +49,7 @@ public final class SqsliteServer implements AutoCloseable {
             command.add("--strict");
         }
         try {
-            // A log file rather than a pipe: nothing has to drain it, and it stays for a post-mortem.
+            // A log file rather than a pipe: nothing has to drain it (removed by close()).
             Path log = Files.createTempFile("sqslite-", ".log");
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
@@ -80,7 +80,9 @@ public final class SqsliteServer implements AutoCloseable {
             }
         }
         process.destroyForcibly();
-        throw new IllegalStateException("sqslite did not report its address; log:\n" + Files.readString(log));
+        String output = Files.readString(log);
+        Files.deleteIfExists(log);
+        throw new IllegalStateException("sqslite did not report its address; log:\n" + output);
     }
 
     /**
@@ -200,6 +202,11 @@ public final class SqsliteServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
+        }
+        try {
+            Files.deleteIfExists(log);
+        } catch (IOException e) {
+            // a temporary file left behind
         }
     }
 }
