@@ -1,0 +1,123 @@
+// The sample suite packages/run.sh runs against the sqslitetest package (a replace directive
+// stands in for its published version). One server for the package's tests, reset per subtest:
+// each first checks the started state and then leaves something behind.
+package sample
+
+import (
+	"context"
+	"path"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"sqslite.dev/sqslitetest"
+)
+
+func TestQueues(t *testing.T) {
+	server := sqslitetest.Start(t, sqslitetest.Options{Config: "sqslite.toml", Clock: "manual"})
+	for _, tc := range []struct {
+		name string
+		run  func(*testing.T, *sqslitetest.Server)
+	}{
+		{"poison message reaches the DLQ on the manual clock", poison},
+		{"created queues are gone after reset", leaveSomethingBehind},
+		{"and again", leaveSomethingBehind},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			server.Reset(t)
+			assertStartedState(t, server.Client)
+			tc.run(t, server)
+		})
+	}
+}
+
+func poison(t *testing.T, server *sqslitetest.Server) {
+	ctx, sqsc := context.Background(), server.Client
+	orders := queueURL(t, sqsc, "orders")
+	if _, err := sqsc.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: orders, MessageBody: aws.String("poison")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, attempt := range []string{"1", "2"} {
+		got := receive(t, sqsc, orders)
+		if len(got) != 1 || got[0].Attributes["ApproximateReceiveCount"] != attempt {
+			t.Fatalf("receive %s: %+v", attempt, got)
+		}
+		if got := receive(t, sqsc, orders); len(got) != 0 {
+			t.Fatalf("in flight for VisibilityTimeout = 30, yet received %+v", got)
+		}
+		server.AdvanceClock(t, 31*time.Second)
+	}
+	if got := receive(t, sqsc, orders); len(got) != 0 {
+		t.Fatalf("a third receive should move it to the DLQ, got %+v", got)
+	}
+	dead := receive(t, sqsc, queueURL(t, sqsc, "orders-dlq"))
+	if len(dead) != 1 || aws.ToString(dead[0].Body) != "poison" {
+		t.Fatalf("DLQ: %+v", dead)
+	}
+}
+
+func leaveSomethingBehind(t *testing.T, server *sqslitetest.Server) {
+	ctx, sqsc := context.Background(), server.Client
+	created, err := sqsc.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("scratch")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, url := range []*string{created.QueueUrl, queueURL(t, sqsc, "orders")} {
+		if _, err := sqsc.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: url, MessageBody: aws.String("left behind")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func assertStartedState(t *testing.T, sqsc *sqs.Client) {
+	t.Helper()
+	list, err := sqsc.ListQueues(context.Background(), &sqs.ListQueuesInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, url := range list.QueueUrls {
+		names = append(names, path.Base(url))
+		attrs, err := sqsc.GetQueueAttributes(context.Background(), &sqs.GetQueueAttributesInput{
+			QueueUrl: aws.String(url), AttributeNames: []types.QueueAttributeName{
+				types.QueueAttributeNameApproximateNumberOfMessages, types.QueueAttributeNameApproximateNumberOfMessagesNotVisible,
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"} {
+			if n := attrs.Attributes[name]; n != "0" {
+				t.Errorf("%s: %s is %s after reset", url, name, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	if len(names) != 2 || names[0] != "orders" || names[1] != "orders-dlq" {
+		t.Fatalf("queues after reset: %v", names)
+	}
+}
+
+func queueURL(t *testing.T, sqsc *sqs.Client, name string) *string {
+	t.Helper()
+	out, err := sqsc.GetQueueUrl(context.Background(), &sqs.GetQueueUrlInput{QueueName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.QueueUrl
+}
+
+func receive(t *testing.T, sqsc *sqs.Client, url *string) []types.Message {
+	t.Helper()
+	out, err := sqsc.ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{
+		QueueUrl: url, WaitTimeSeconds: 0,
+		MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameApproximateReceiveCount},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Messages
+}

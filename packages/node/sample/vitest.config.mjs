@@ -1,0 +1,5 @@
+export default {
+  test: {
+    globalSetup: ["./global-setup.mjs"],
+  },
+};
