@@ -78,6 +78,34 @@ fn refused(route: Route, req: &Request<Incoming>, refusal: &guard::Refusal) -> H
     protocol::encode_error(protocol, &request_id, &err)
 }
 
+/// One line per SQS request at debug (`SQSLITE_LOG=debug`), failures with their code.
+fn log_outcome(name: &str, err: Option<&SqsError>, took: Duration) {
+    let ms = took.as_secs_f64() * 1000.0;
+    match err {
+        None => tracing::debug!(action = %name, ms, "request ok"),
+        Some(e) => tracing::debug!(
+            action = %name,
+            ms,
+            code = e.kind.query_code(),
+            message = %e.message,
+            "request failed"
+        ),
+    }
+}
+
+/// The refusal of a request for a service sqslite does not serve, told by its signature's
+/// scope or its `X-Amz-Target`.
+fn foreign(
+    parts: &hyper::http::request::Parts,
+    signed: &SqsResult<Option<crate::auth::Signed>>,
+    request_id: &str,
+) -> Option<HttpResponse> {
+    let scope = signed.as_ref().ok().and_then(Option::as_ref);
+    let service = protocol::foreign::foreign_service(parts, scope.map(|s| s.service.as_str()))?;
+    tracing::debug!(%service, "request for a service sqslite does not serve");
+    Some(protocol::foreign::refuse(parts, &service, request_id))
+}
+
 /// One SQS API request: decode, apply, encode.
 async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, DropConnection> {
     let started = Stopwatch::start();
@@ -108,12 +136,8 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     };
     // One reading of the signature serves the context and the check alike.
     let signed = crate::auth::read(&parts);
-    let scope_service = signed.as_ref().ok().and_then(Option::as_ref);
-    if let Some(service) =
-        protocol::foreign::foreign_service(&parts, scope_service.map(|s| s.service.as_str()))
-    {
-        tracing::debug!(%service, "request for a service sqslite does not serve");
-        return Ok(protocol::foreign::refuse(&parts, &service, &request_id));
+    if let Some(refusal) = foreign(&parts, &signed, &request_id) {
+        return Ok(refusal);
     }
     let mut ctx = Context::new(
         &app.config,
@@ -163,18 +187,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         }
         Err(e) => (String::new(), Err(e)),
     };
-    // One line per SQS request at debug (`SQSLITE_LOG=debug`), failures with their code.
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
-    match &result {
-        Ok(_) => tracing::debug!(action = %name, ms, "request ok"),
-        Err(e) => tracing::debug!(
-            action = %name,
-            ms,
-            code = e.kind.query_code(),
-            message = %e.message,
-            "request failed"
-        ),
-    }
+    log_outcome(&name, result.as_ref().err(), started.elapsed());
     app.metrics
         .observe(&name, result.as_ref().err(), started.elapsed());
     app.alarms.touch(&app.ticker);

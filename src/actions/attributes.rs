@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{is_empty_map, queue};
 use crate::app::App;
-use crate::engine::attributes::READABLE;
+use crate::engine::attribute_table;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::Context;
 
@@ -33,7 +33,7 @@ pub async fn get_queue_attributes(
     if let Some(unknown) = input
         .attribute_names
         .iter()
-        .find(|n| !READABLE.contains(&n.as_str()))
+        .find(|n| !attribute_table::readable(n))
     {
         return Err(SqsError::new(
             ErrorKind::InvalidAttributeName,

@@ -7,28 +7,7 @@ use toml::Spanned;
 use super::tree::{ConfigError, Entry, Node, Source, Table, Value};
 use super::{ClockKind, Config, DeadLetter, Loaded, QueueDecl, QueueTemplate, UrlStyle};
 use crate::admin::settings::from_json;
-
-/// Every attribute CreateQueue accepts, written as SQS writes it.
-pub const QUEUE_ATTRIBUTES: &[&str] = &[
-    "DelaySeconds",
-    "MaximumMessageSize",
-    "MessageRetentionPeriod",
-    "Policy",
-    "ReceiveMessageWaitTimeSeconds",
-    "RedrivePolicy",
-    "RedriveAllowPolicy",
-    "VisibilityTimeout",
-    "KmsMasterKeyId",
-    "KmsDataKeyReusePeriodSeconds",
-    "SqsManagedSseEnabled",
-    "FifoQueue",
-    "ContentBasedDeduplication",
-    "DeduplicationScope",
-    "FifoThroughputLimit",
-];
-
-/// Attributes whose value is JSON text in SQS, so a TOML table may stand in for it.
-const JSON_ATTRIBUTES: &[&str] = &["Policy", "RedrivePolicy", "RedriveAllowPolicy"];
+use crate::engine::attribute_table;
 
 const TOP_KEYS: &[&str] = &[
     "server",
@@ -284,10 +263,10 @@ fn queue(
     };
     let mut named = false;
     let (mut target, mut max) = (None, None);
-    let known: Vec<&str> = std::iter::once(name_key)
+    let mut known: Vec<&str> = std::iter::once(name_key)
         .chain(QUEUE_KEYS[1..].iter().copied())
-        .chain(QUEUE_ATTRIBUTES.iter().copied())
         .collect();
+    known.extend(attribute_table::settable());
     for e in &table.entries {
         match e.key.as_str() {
             k if k == name_key => {
@@ -299,11 +278,13 @@ fn queue(
             "tags" => decl.tags = src.string_map(e)?,
             "dead_letter_queue" => target = Some((src.string(e)?, e.line)),
             "max_receive_count" => max = Some((src.integer::<u32>(e)?, e.line)),
-            k if JSON_ATTRIBUTES.contains(&k) && matches!(e.node.value, Value::Table(_)) => {
+            k if attribute_table::spec(k).is_some_and(|s| s.json)
+                && matches!(e.node.value, Value::Table(_)) =>
+            {
                 decl.attributes
                     .insert(k.to_owned(), e.node.value.to_json().to_string());
             }
-            k if QUEUE_ATTRIBUTES.contains(&k) => {
+            k if attribute_table::spec(k).is_some_and(attribute_table::Spec::settable) => {
                 decl.attributes.insert(k.to_owned(), src.scalar_text(e)?);
             }
             _ => return Err(src.unknown_key(e, "a queue", &known)),

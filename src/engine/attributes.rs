@@ -1,42 +1,15 @@
-//! Typed queue attributes: parsed and validated once from SQS's string map, rendered back on output.
+//! Typed queue attributes: parsed and validated once from SQS's string map, rendered back on
+//! output, each by its row of [`attribute_table`]; the rules that join several attributes
+//! (encryption kinds, FIFO throughput) are here.
 
 use std::collections::BTreeMap;
-use std::ops::RangeInclusive;
 use std::sync::Arc;
 
+use crate::engine::attribute_table;
 use crate::engine::limits;
 use crate::engine::policy::Policy;
 use crate::engine::redrive::{RedriveAllowPolicy, RedrivePolicy};
 use crate::error::{ErrorKind, SqsError, SqsResult};
-
-/// Names GetQueueAttributes knows; anything else is `InvalidAttributeName`.
-pub const READABLE: &[&str] = &[
-    "All",
-    "Policy",
-    "VisibilityTimeout",
-    "MaximumMessageSize",
-    "MessageRetentionPeriod",
-    "ApproximateNumberOfMessages",
-    "ApproximateNumberOfMessagesNotVisible",
-    "CreatedTimestamp",
-    "LastModifiedTimestamp",
-    "QueueArn",
-    "ApproximateNumberOfMessagesDelayed",
-    "DelaySeconds",
-    "ReceiveMessageWaitTimeSeconds",
-    "RedrivePolicy",
-    "FifoQueue",
-    "ContentBasedDeduplication",
-    "KmsMasterKeyId",
-    "KmsDataKeyReusePeriodSeconds",
-    "DeduplicationScope",
-    "FifoThroughputLimit",
-    "RedriveAllowPolicy",
-    "SqsManagedSseEnabled",
-];
-
-const FIFO_ONLY: &[&str] = &["FifoQueue", "ContentBasedDeduplication"];
-const HIGH_THROUGHPUT: &[&str] = &["DeduplicationScope", "FifoThroughputLimit"];
 
 /// The settable attributes of a queue, with SQS's defaults.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,6 +61,23 @@ pub enum ThroughputLimit {
     PerMessageGroupId,
 }
 
+impl ThroughputLimit {
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "perQueue" => Some(ThroughputLimit::PerQueue),
+            "perMessageGroupId" => Some(ThroughputLimit::PerMessageGroupId),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThroughputLimit::PerQueue => "perQueue",
+            ThroughputLimit::PerMessageGroupId => "perMessageGroupId",
+        }
+    }
+}
+
 impl QueueAttributes {
     pub fn new(fifo: bool) -> Self {
         QueueAttributes {
@@ -115,7 +105,7 @@ impl QueueAttributes {
     pub fn apply(&mut self, map: &BTreeMap<String, String>, creating: bool) -> SqsResult<()> {
         let mut next = self.clone();
         for (name, value) in map {
-            next.set(name, value, creating)?;
+            attribute_table::set(&mut next, name, value, creating)?;
         }
         next.settle_encryption(map, creating)?;
         if next.fifo_throughput_limit == ThroughputLimit::PerMessageGroupId
@@ -155,140 +145,9 @@ impl QueueAttributes {
         ))
     }
 
-    fn set(&mut self, name: &str, value: &str, creating: bool) -> SqsResult<()> {
-        if !self.fifo_queue && HIGH_THROUGHPUT.contains(&name) {
-            return Err(SqsError::new(
-                ErrorKind::InvalidAttributeName,
-                format!("You can specify the {name} only when FifoQueue is set to true."),
-            ));
-        }
-        // SQS refuses even `FifoQueue=false` on a standard queue: the attribute does not
-        // exist there [aws-recorded].
-        if !self.fifo_queue && FIFO_ONLY.contains(&name) {
-            return Err(unknown_attribute(name));
-        }
-        match name {
-            "DelaySeconds" => self.delay_seconds = int(name, value, limits::DELAY_SECONDS)?,
-            "MaximumMessageSize" => {
-                self.maximum_message_size = int(name, value, limits::MAXIMUM_MESSAGE_SIZE)?;
-            }
-            "MessageRetentionPeriod" => {
-                self.message_retention_period = int(name, value, limits::MESSAGE_RETENTION_PERIOD)?;
-            }
-            "ReceiveMessageWaitTimeSeconds" => {
-                self.receive_message_wait_time_seconds =
-                    int(name, value, limits::WAIT_TIME_SECONDS)?;
-            }
-            "VisibilityTimeout" => {
-                self.visibility_timeout = int(name, value, limits::VISIBILITY_TIMEOUT)?;
-            }
-            "Policy" => {
-                self.policy = non_empty(value)
-                    .map(|text| Policy::parse(&text).map(Arc::new))
-                    .transpose()?;
-            }
-            "RedrivePolicy" => self.redrive_policy = RedrivePolicy::parse(value)?,
-            "RedriveAllowPolicy" => self.redrive_allow_policy = RedriveAllowPolicy::parse(value)?,
-            "KmsMasterKeyId" => self.kms_master_key_id = non_empty(value),
-            "KmsDataKeyReusePeriodSeconds" => {
-                self.kms_data_key_reuse_period_seconds =
-                    Some(int(name, value, limits::KMS_DATA_KEY_REUSE_PERIOD)?);
-            }
-            "SqsManagedSseEnabled" => self.sqs_managed_sse_enabled = boolean(name, value)?,
-            // Restating a FIFO queue's type is accepted; changing it never is
-            // [aws-recorded: SetQueueAttributes FifoQueue=true on a FIFO queue succeeds].
-            "FifoQueue" => {
-                if boolean(name, value)? != self.fifo_queue {
-                    return Err(if creating {
-                        invalid_value(name)
-                    } else {
-                        SqsError::new(
-                            ErrorKind::InvalidAttributeValue,
-                            "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
-                        )
-                    });
-                }
-            }
-            "ContentBasedDeduplication" => self.content_based_deduplication = boolean(name, value)?,
-            "DeduplicationScope" => {
-                self.deduplication_scope =
-                    DeduplicationScope::parse(value).ok_or_else(|| invalid_value(name))?;
-            }
-            "FifoThroughputLimit" => {
-                self.fifo_throughput_limit = match value {
-                    "perQueue" => ThroughputLimit::PerQueue,
-                    "perMessageGroupId" => ThroughputLimit::PerMessageGroupId,
-                    _ => return Err(invalid_value(name)),
-                }
-            }
-            _ => return Err(unknown_attribute(name)),
-        }
-        Ok(())
-    }
-
     /// The stored (non-computed) attributes in SQS's string form.
     pub fn render(&self) -> Vec<(&'static str, String)> {
-        let mut out = vec![
-            ("DelaySeconds", self.delay_seconds.to_string()),
-            ("MaximumMessageSize", self.maximum_message_size.to_string()),
-            (
-                "MessageRetentionPeriod",
-                self.message_retention_period.to_string(),
-            ),
-            (
-                "ReceiveMessageWaitTimeSeconds",
-                self.receive_message_wait_time_seconds.to_string(),
-            ),
-            ("VisibilityTimeout", self.visibility_timeout.to_string()),
-            (
-                "SqsManagedSseEnabled",
-                self.sqs_managed_sse_enabled.to_string(),
-            ),
-        ];
-        let optional = [
-            ("Policy", self.policy.as_ref().map(|p| p.text().to_owned())),
-            (
-                "RedrivePolicy",
-                self.redrive_policy.as_ref().map(RedrivePolicy::render),
-            ),
-            (
-                "RedriveAllowPolicy",
-                self.redrive_allow_policy
-                    .as_ref()
-                    .map(RedriveAllowPolicy::render),
-            ),
-            ("KmsMasterKeyId", self.kms_master_key_id.clone()),
-            (
-                "KmsDataKeyReusePeriodSeconds",
-                self.kms_data_key_reuse_period_seconds
-                    .or(self
-                        .kms_master_key_id
-                        .as_ref()
-                        .map(|_| limits::DEFAULT_KMS_DATA_KEY_REUSE_PERIOD))
-                    .map(|v| v.to_string()),
-            ),
-        ];
-        out.extend(optional.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
-        if self.fifo_queue {
-            out.push(("FifoQueue", "true".into()));
-            out.push((
-                "ContentBasedDeduplication",
-                self.content_based_deduplication.to_string(),
-            ));
-            out.push((
-                "DeduplicationScope",
-                self.deduplication_scope.as_str().into(),
-            ));
-            out.push((
-                "FifoThroughputLimit",
-                match self.fifo_throughput_limit {
-                    ThroughputLimit::PerQueue => "perQueue",
-                    ThroughputLimit::PerMessageGroupId => "perMessageGroupId",
-                }
-                .into(),
-            ));
-        }
-        out
+        attribute_table::render(self)
     }
 
     /// For idempotent CreateQueue: the first requested attribute whose value differs.
@@ -309,39 +168,6 @@ impl QueueAttributes {
             })
             .cloned()
     }
-}
-
-fn unknown_attribute(name: &str) -> SqsError {
-    SqsError::new(
-        ErrorKind::InvalidAttributeName,
-        format!("Unknown Attribute {name}."),
-    )
-}
-
-fn invalid_value(name: &str) -> SqsError {
-    SqsError::new(
-        ErrorKind::InvalidAttributeValue,
-        format!("Invalid value for the parameter {name}."),
-    )
-}
-
-fn int(name: &str, value: &str, range: RangeInclusive<u32>) -> SqsResult<u32> {
-    match value.trim().parse::<u32>() {
-        Ok(v) if range.contains(&v) => Ok(v),
-        _ => Err(invalid_value(name)),
-    }
-}
-
-fn boolean(name: &str, value: &str) -> SqsResult<bool> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(invalid_value(name)),
-    }
-}
-
-fn non_empty(value: &str) -> Option<String> {
-    (!value.is_empty()).then(|| value.to_owned())
 }
 
 #[cfg(test)]

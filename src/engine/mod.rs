@@ -1,6 +1,7 @@
 //! The queue engine: every SQS rule, no HTTP. Every operation receives `now` from the caller.
 
 pub mod arn;
+pub mod attribute_table;
 pub mod attributes;
 mod dead_letter;
 pub mod delivery;
