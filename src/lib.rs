@@ -100,6 +100,7 @@ pub mod patterns;
 pub mod protocol;
 pub mod server;
 pub mod service;
+pub mod sns;
 pub mod ticker;
 
 use std::net::SocketAddr;

@@ -30,6 +30,16 @@ pub struct Principal {
 
 /// Checks the request's signature; `Ok(None)` when the server has no credentials configured.
 pub fn verify(app: &App, parts: &Parts, body: &[u8]) -> SqsResult<Option<Principal>> {
+    verify_for(app, parts, body, "sqs")
+}
+
+/// [`verify`] for a request to `service` (`sqs`, `sns`): the credential scope must name it.
+pub fn verify_for(
+    app: &App,
+    parts: &Parts,
+    body: &[u8],
+    service: &str,
+) -> SqsResult<Option<Principal>> {
     let credentials = &app.config.credentials;
     if credentials.is_empty() {
         return Ok(None);
@@ -39,7 +49,7 @@ pub fn verify(app: &App, parts: &Parts, body: &[u8]) -> SqsResult<Option<Princip
         .iter()
         .find(|c| c.access_key_id == signed.access_key)
         .ok_or_else(|| SqsError::of(ErrorKind::InvalidClientTokenId))?;
-    check_scope(&signed)?;
+    check_scope(&signed, service)?;
     let request = sigv4::Request {
         method: &parts.method,
         path: parts.uri.path(),
@@ -89,7 +99,7 @@ fn read_signature(parts: &Parts) -> SqsResult<Signed> {
     Err(SqsError::of(ErrorKind::MissingAuthenticationToken))
 }
 
-fn check_scope(signed: &Signed) -> SqsResult<()> {
+fn check_scope(signed: &Signed, service: &str) -> SqsResult<()> {
     let mismatch = |message: String| SqsError::new(ErrorKind::SignatureDoesNotMatch, message);
     if signed.amz_date.get(..8) != Some(signed.scope_date.as_str()) {
         return Err(mismatch(format!(
@@ -99,9 +109,9 @@ fn check_scope(signed: &Signed) -> SqsResult<()> {
             signed.amz_date
         )));
     }
-    if signed.service != "sqs" {
+    if signed.service != service {
         return Err(mismatch(format!(
-            "Credential should be scoped to correct service: 'sqs'. Got '{}'.",
+            "Credential should be scoped to correct service: '{service}'. Got '{}'.",
             signed.service
         )));
     }

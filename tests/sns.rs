@@ -1,0 +1,767 @@
+//! SNS topics fanning out into sqslite's queues, driven by the real `aws-sdk-sns` client on
+//! the same port as the `aws-sdk-sqs` one.
+
+mod common;
+
+use std::collections::HashMap;
+
+use aws_sdk_sns::types::{MessageAttributeValue, PublishBatchRequestEntry};
+use aws_sdk_sqs::types::Message;
+use common::{code, message, raw, sns_client_at, TestServer};
+use md5::{Digest, Md5};
+use serde_json::Value;
+
+struct Sns {
+    t: TestServer,
+    sns: aws_sdk_sns::Client,
+}
+
+async fn start() -> Sns {
+    let t = TestServer::start().await;
+    let sns = sns_client_at(&t.endpoint(), &t.clock);
+    Sns { t, sns }
+}
+
+impl Sns {
+    async fn topic(&self, name: &str, attributes: &[(&str, &str)]) -> String {
+        let mut req = self.sns.create_topic().name(name);
+        for (k, v) in attributes {
+            req = req.attributes(*k, *v);
+        }
+        req.send().await.expect("create topic").topic_arn.unwrap()
+    }
+
+    /// A queue's URL and ARN.
+    async fn queue(&self, name: &str, attributes: &[(&str, &str)]) -> (String, String) {
+        let url = self.t.create_queue_with(name, attributes).await;
+        let arn = self.t.attribute(&url, "QueueArn").await;
+        (url, arn)
+    }
+
+    async fn subscribe(&self, topic: &str, queue_arn: &str, attributes: &[(&str, &str)]) -> String {
+        let mut req = self
+            .sns
+            .subscribe()
+            .topic_arn(topic)
+            .protocol("sqs")
+            .endpoint(queue_arn)
+            .return_subscription_arn(true);
+        for (k, v) in attributes {
+            req = req.attributes(*k, *v);
+        }
+        req.send()
+            .await
+            .expect("subscribe")
+            .subscription_arn
+            .unwrap()
+    }
+
+    async fn set_subscription(&self, arn: &str, name: &str, value: &str) {
+        self.sns
+            .set_subscription_attributes()
+            .subscription_arn(arn)
+            .attribute_name(name)
+            .attribute_value(value)
+            .send()
+            .await
+            .expect("set subscription attribute");
+    }
+
+    async fn publish(&self, topic: &str, message: &str) -> String {
+        self.sns
+            .publish()
+            .topic_arn(topic)
+            .message(message)
+            .send()
+            .await
+            .expect("publish")
+            .message_id
+            .unwrap()
+    }
+
+    async fn receive(&self, url: &str) -> Vec<Message> {
+        self.t
+            .client
+            .receive_message()
+            .queue_url(url)
+            .max_number_of_messages(10)
+            .message_attribute_names("All")
+            .send()
+            .await
+            .expect("receive")
+            .messages
+            .unwrap_or_default()
+    }
+}
+
+fn string_attr(value: &str) -> MessageAttributeValue {
+    MessageAttributeValue::builder()
+        .data_type("String")
+        .string_value(value)
+        .build()
+        .unwrap()
+}
+
+fn md5_hex(text: &str) -> String {
+    use std::fmt::Write;
+    Md5::digest(text.as_bytes())
+        .iter()
+        .fold(String::new(), |mut out, b| {
+            let _ = write!(out, "{b:02x}");
+            out
+        })
+}
+
+/// The notification SNS sends a non-raw subscription, field by field and in SNS's order.
+fn check_envelope(body: &str, message_id: &str, topic: &str, subscription: &str) {
+    let envelope: Value = serde_json::from_str(body).expect("JSON envelope");
+    assert_eq!(envelope["Type"], "Notification");
+    assert_eq!(envelope["MessageId"], message_id);
+    assert_eq!(envelope["TopicArn"], topic);
+    assert_eq!(envelope["Subject"], "greeting");
+    assert_eq!(envelope["Message"], "hello \"world\"");
+    assert_eq!(envelope["Timestamp"], "2023-11-14T22:13:20.000Z");
+    assert_eq!(envelope["SignatureVersion"], "1");
+    assert!(envelope["Signature"]
+        .as_str()
+        .is_some_and(|s| !s.is_empty()));
+    assert!(envelope["SigningCertURL"]
+        .as_str()
+        .unwrap()
+        .contains("/_sqslite/sns/"));
+    assert!(envelope["UnsubscribeURL"]
+        .as_str()
+        .unwrap()
+        .ends_with(&format!(
+            "?Action=Unsubscribe&SubscriptionArn={subscription}"
+        )));
+    assert_eq!(
+        envelope["MessageAttributes"]["color"],
+        serde_json::json!({"Type": "String", "Value": "red"})
+    );
+    assert_eq!(
+        envelope["MessageAttributes"]["size"],
+        serde_json::json!({"Type": "Number", "Value": "3"})
+    );
+    let keys: Vec<&str> = envelope
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "Type",
+            "MessageId",
+            "TopicArn",
+            "Subject",
+            "Message",
+            "Timestamp",
+            "SignatureVersion",
+            "Signature",
+            "SigningCertURL",
+            "UnsubscribeURL",
+            "MessageAttributes"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_topic_fans_out_raw_and_filtered() {
+    let s = start().await;
+    let topic = s.topic("orders", &[]).await;
+    assert_eq!(topic, "arn:aws:sns:us-east-1:000000000000:orders");
+    let (raw_url, raw_arn) = s.queue("orders-raw", &[]).await;
+    let (red_url, red_arn) = s.queue("orders-red", &[]).await;
+    s.subscribe(&topic, &raw_arn, &[("RawMessageDelivery", "true")])
+        .await;
+    let red_sub = s
+        .subscribe(
+            &topic,
+            &red_arn,
+            &[("FilterPolicy", r#"{"color":["red"]}"#)],
+        )
+        .await;
+    assert!(red_sub.starts_with(&format!("{topic}:")), "{red_sub}");
+
+    let published = s
+        .sns
+        .publish()
+        .topic_arn(&topic)
+        .message("hello \"world\"")
+        .subject("greeting")
+        .message_attributes("color", string_attr("red"))
+        .message_attributes(
+            "size",
+            MessageAttributeValue::builder()
+                .data_type("Number")
+                .string_value("3")
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .expect("publish");
+    let message_id = published.message_id.unwrap();
+    assert_eq!(published.sequence_number, None);
+
+    let raw = s.receive(&raw_url).await;
+    assert_eq!(raw.len(), 1);
+    assert_eq!(raw[0].body(), Some("hello \"world\""));
+    assert_eq!(
+        raw[0].md5_of_body(),
+        Some(md5_hex("hello \"world\"").as_str())
+    );
+    let attrs = raw[0].message_attributes().unwrap();
+    assert_eq!(attrs["color"].string_value(), Some("red"));
+    assert_eq!(attrs["size"].data_type(), "Number");
+    assert!(raw[0].md5_of_message_attributes().is_some());
+
+    let red = s.receive(&red_url).await;
+    assert_eq!(red.len(), 1);
+    let body = red[0].body().unwrap();
+    assert_eq!(red[0].md5_of_body(), Some(md5_hex(body).as_str()));
+    assert!(red[0].message_attributes().is_none());
+    check_envelope(body, &message_id, &topic, &red_sub);
+
+    // Blue passes the raw subscription only; without a Subject the envelope has none.
+    s.sns
+        .publish()
+        .topic_arn(&topic)
+        .message("blue one")
+        .message_attributes("color", string_attr("blue"))
+        .send()
+        .await
+        .expect("publish");
+    assert_eq!(s.receive(&raw_url).await.len(), 1);
+    assert!(s.receive(&red_url).await.is_empty());
+}
+
+#[tokio::test]
+async fn message_structure_json_sends_the_sqs_key() {
+    let s = start().await;
+    let topic = s.topic("structured", &[]).await;
+    let (url, arn) = s.queue("structured-q", &[]).await;
+    s.subscribe(&topic, &arn, &[("RawMessageDelivery", "true")])
+        .await;
+    s.sns
+        .publish()
+        .topic_arn(&topic)
+        .message_structure("json")
+        .message(r#"{"default":"d","sqs":"for sqs"}"#)
+        .send()
+        .await
+        .expect("publish");
+    assert_eq!(s.receive(&url).await[0].body(), Some("for sqs"));
+    let err = s
+        .sns
+        .publish()
+        .topic_arn(&topic)
+        .message_structure("json")
+        .message(r#"{"sqs":"x"}"#)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "InvalidParameter");
+    assert_eq!(
+        message(&err),
+        "Invalid parameter: Message Structure - No default entry in JSON message body"
+    );
+}
+
+#[tokio::test]
+async fn a_fifo_topic_keeps_group_order_and_deduplicates() {
+    let s = start().await;
+    let topic = s
+        .topic(
+            "events.fifo",
+            &[("FifoTopic", "true"), ("ContentBasedDeduplication", "true")],
+        )
+        .await;
+    let (raw_url, raw_arn) = s.queue("events-raw.fifo", &[("FifoQueue", "true")]).await;
+    let (env_url, env_arn) = s.queue("events-env.fifo", &[("FifoQueue", "true")]).await;
+    s.subscribe(&topic, &raw_arn, &[("RawMessageDelivery", "true")])
+        .await;
+    s.subscribe(&topic, &env_arn, &[]).await;
+    let mut sequence = Vec::new();
+    for body in ["one", "two", "three", "two"] {
+        let out = s
+            .sns
+            .publish()
+            .topic_arn(&topic)
+            .message(body)
+            .message_group_id("g1")
+            .send()
+            .await
+            .expect("publish");
+        sequence.push(out.sequence_number.unwrap());
+    }
+    // The duplicate "two" answers with the first one's sequence number.
+    assert_eq!(sequence[3], sequence[1]);
+    assert!(sequence[0] < sequence[1] && sequence[1] < sequence[2]);
+    let raw = s.receive(&raw_url).await;
+    let bodies: Vec<_> = raw.iter().map(|m| m.body().unwrap()).collect();
+    // A FIFO group hands out its messages in order, all in one receive.
+    assert_eq!(bodies, ["one", "two", "three"]);
+    let env = s.receive(&env_url).await;
+    assert_eq!(env.len(), 3);
+    let first: Value = serde_json::from_str(env[0].body().unwrap()).unwrap();
+    assert_eq!(first["Message"], "one");
+    assert_eq!(first["SequenceNumber"], sequence[0].as_str());
+
+    // After five minutes the same content is a new message.
+    s.t.advance(301);
+    let again = s
+        .sns
+        .publish()
+        .topic_arn(&topic)
+        .message("two")
+        .message_group_id("g1")
+        .message_deduplication_id("fresh")
+        .send()
+        .await
+        .expect("publish");
+    assert!(again.sequence_number.unwrap() > sequence[2]);
+
+    let err = s
+        .sns
+        .publish()
+        .topic_arn(&topic)
+        .message("no group")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "InvalidParameter");
+    let (_, standard_arn) = s.queue("standard", &[]).await;
+    let err = s
+        .sns
+        .subscribe()
+        .topic_arn(&topic)
+        .protocol("sqs")
+        .endpoint(standard_arn)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "InvalidParameter");
+}
+
+#[tokio::test]
+async fn errors_carry_snss_codes_and_messages() {
+    let s = start().await;
+    let missing = "arn:aws:sns:us-east-1:000000000000:nope";
+    let err = s
+        .sns
+        .get_topic_attributes()
+        .topic_arn(missing)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "NotFound");
+    assert_eq!(message(&err), "Topic does not exist");
+    assert!(err.as_service_error().unwrap().is_not_found_exception());
+    let err = s
+        .sns
+        .publish()
+        .topic_arn(missing)
+        .message("m")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "NotFound");
+
+    let topic = s.topic("t", &[]).await;
+    let (_, arn) = s.queue("q", &[]).await;
+    let err = s
+        .sns
+        .subscribe()
+        .topic_arn(&topic)
+        .protocol("sqs")
+        .endpoint(&arn)
+        .attributes(
+            "FilterPolicy",
+            r#"{"color": [{"prefix": "r", "suffix": "d"}]}"#,
+        )
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "InvalidParameter");
+    assert!(err
+        .as_service_error()
+        .unwrap()
+        .is_invalid_parameter_exception());
+    assert_eq!(
+        message(&err),
+        "Invalid parameter: Attributes Reason: FilterPolicy: Only one key allowed in match expression"
+    );
+    let sub = s.subscribe(&topic, &arn, &[]).await;
+    let err = s
+        .sns
+        .set_subscription_attributes()
+        .subscription_arn(&sub)
+        .attribute_name("FilterPolicy")
+        .attribute_value(r#"{"color": [{"prefix": "r", "suffix": "d"}]}"#)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        message(&err),
+        "Invalid parameter: FilterPolicy: Only one key allowed in match expression"
+    );
+    let err = s
+        .sns
+        .create_topic()
+        .name("bad name")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(message(&err), "Invalid parameter: Topic Name");
+}
+
+#[tokio::test]
+async fn create_topic_is_idempotent_and_attributes_have_snss_defaults() {
+    let s = start().await;
+    let first = s.topic("same", &[("DisplayName", "Same")]).await;
+    assert_eq!(s.topic("same", &[("DisplayName", "Same")]).await, first);
+    assert_eq!(s.topic("same", &[]).await, first);
+    let err = s
+        .sns
+        .create_topic()
+        .name("same")
+        .attributes("DisplayName", "Other")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        message(&err),
+        "Invalid parameter: Attributes Reason: Topic already exists with different attributes"
+    );
+    let attrs: HashMap<String, String> = s
+        .sns
+        .get_topic_attributes()
+        .topic_arn(&first)
+        .send()
+        .await
+        .unwrap()
+        .attributes
+        .unwrap();
+    assert_eq!(attrs["TopicArn"], first);
+    assert_eq!(attrs["Owner"], "000000000000");
+    assert_eq!(attrs["DisplayName"], "Same");
+    assert_eq!(attrs["SubscriptionsConfirmed"], "0");
+    assert_eq!(attrs["SubscriptionsPending"], "0");
+    assert_eq!(attrs["SubscriptionsDeleted"], "0");
+    let policy: Value = serde_json::from_str(&attrs["Policy"]).unwrap();
+    assert_eq!(policy["Statement"][0]["Resource"], first.as_str());
+    assert!(attrs["EffectiveDeliveryPolicy"].contains("defaultHealthyRetryPolicy"));
+    assert!(!attrs.contains_key("FifoTopic"));
+
+    s.sns
+        .set_topic_attributes()
+        .topic_arn(&first)
+        .attribute_name("DisplayName")
+        .attribute_value("Renamed")
+        .send()
+        .await
+        .unwrap();
+    let fifo = s.topic("f.fifo", &[("FifoTopic", "true")]).await;
+    let fifo_attrs = s
+        .sns
+        .get_topic_attributes()
+        .topic_arn(&fifo)
+        .send()
+        .await
+        .unwrap()
+        .attributes
+        .unwrap();
+    assert_eq!(fifo_attrs["FifoTopic"], "true");
+    assert_eq!(fifo_attrs["ContentBasedDeduplication"], "false");
+    let err = s
+        .sns
+        .create_topic()
+        .name("f")
+        .attributes("FifoTopic", "true")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(message(&err).starts_with("Invalid parameter: Fifo Topic names must end with .fifo"));
+
+    // DeleteTopic twice succeeds; the topic is gone.
+    for _ in 0..2 {
+        s.sns.delete_topic().topic_arn(&first).send().await.unwrap();
+    }
+    let err = s
+        .sns
+        .get_topic_attributes()
+        .topic_arn(&first)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "NotFound");
+}
+
+#[tokio::test]
+async fn list_topics_pages_by_a_hundred() {
+    let s = start().await;
+    for i in 0..101 {
+        s.topic(&format!("t{i:03}"), &[]).await;
+    }
+    let page = s.sns.list_topics().send().await.unwrap();
+    assert_eq!(page.topics().len(), 100);
+    let token = page.next_token.expect("a second page");
+    let rest = s.sns.list_topics().next_token(token).send().await.unwrap();
+    assert_eq!(rest.topics().len(), 1);
+    assert_eq!(
+        rest.topics()[0].topic_arn(),
+        Some("arn:aws:sns:us-east-1:000000000000:t100")
+    );
+    assert_eq!(rest.next_token, None);
+}
+
+#[tokio::test]
+async fn topics_take_tags() {
+    let s = start().await;
+    let topic = s.topic("tagged", &[]).await;
+    s.sns
+        .tag_resource()
+        .resource_arn(&topic)
+        .tags(
+            aws_sdk_sns::types::Tag::builder()
+                .key("team")
+                .value("a")
+                .build()
+                .unwrap(),
+        )
+        .tags(
+            aws_sdk_sns::types::Tag::builder()
+                .key("env")
+                .value("ci")
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    s.sns
+        .untag_resource()
+        .resource_arn(&topic)
+        .tag_keys("env")
+        .send()
+        .await
+        .unwrap();
+    let tags = s
+        .sns
+        .list_tags_for_resource()
+        .resource_arn(&topic)
+        .send()
+        .await
+        .unwrap();
+    let tags: Vec<(&str, &str)> = tags.tags().iter().map(|t| (t.key(), t.value())).collect();
+    assert_eq!(tags, [("team", "a")]);
+}
+
+#[tokio::test]
+async fn subscriptions_list_read_change_and_go() {
+    let s = start().await;
+    let topic = s.topic("subs", &[]).await;
+    let (url, arn) = s.queue("subs-q", &[]).await;
+    let sub = s.subscribe(&topic, &arn, &[]).await;
+    // The same subscription again is the same ARN.
+    assert_eq!(s.subscribe(&topic, &arn, &[]).await, sub);
+    let attrs = s
+        .sns
+        .get_subscription_attributes()
+        .subscription_arn(&sub)
+        .send()
+        .await
+        .unwrap()
+        .attributes
+        .unwrap();
+    for (k, v) in [
+        ("SubscriptionArn", sub.as_str()),
+        ("TopicArn", &topic),
+        ("Protocol", "sqs"),
+        ("Endpoint", &arn),
+        ("Owner", "000000000000"),
+        ("PendingConfirmation", "false"),
+        ("ConfirmationWasAuthenticated", "true"),
+        ("RawMessageDelivery", "false"),
+    ] {
+        assert_eq!(attrs[k], v, "{k}");
+    }
+    s.set_subscription(&sub, "FilterPolicyScope", "MessageBody")
+        .await;
+    s.set_subscription(&sub, "FilterPolicy", r#"{"kind":["big"]}"#)
+        .await;
+    s.publish(&topic, r#"{"kind":"small"}"#).await;
+    s.publish(&topic, r#"{"kind":"big"}"#).await;
+    let got = s.receive(&url).await;
+    assert_eq!(got.len(), 1);
+    let envelope: Value = serde_json::from_str(got[0].body().unwrap()).unwrap();
+    assert_eq!(envelope["Message"], r#"{"kind":"big"}"#);
+
+    let by_topic = s
+        .sns
+        .list_subscriptions_by_topic()
+        .topic_arn(&topic)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(by_topic.subscriptions().len(), 1);
+    assert_eq!(by_topic.subscriptions()[0].endpoint(), Some(arn.as_str()));
+    let all = s.sns.list_subscriptions().send().await.unwrap();
+    assert_eq!(all.subscriptions().len(), 1);
+
+    s.sns
+        .unsubscribe()
+        .subscription_arn(&sub)
+        .send()
+        .await
+        .unwrap();
+    let err = s
+        .sns
+        .get_subscription_attributes()
+        .subscription_arn(&sub)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "NotFound");
+    let topic_attrs = s
+        .sns
+        .get_topic_attributes()
+        .topic_arn(&topic)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(topic_attrs.attributes.unwrap()["SubscriptionsDeleted"], "1");
+}
+
+#[tokio::test]
+async fn publish_batch_reports_each_entry() {
+    let s = start().await;
+    let topic = s.topic("batch", &[]).await;
+    let (url, arn) = s.queue("batch-q", &[]).await;
+    s.subscribe(&topic, &arn, &[("RawMessageDelivery", "true")])
+        .await;
+    let entry = |id: &str, body: &str| {
+        PublishBatchRequestEntry::builder()
+            .id(id)
+            .message(body)
+            .build()
+            .unwrap()
+    };
+    let out = s
+        .sns
+        .publish_batch()
+        .topic_arn(&topic)
+        .publish_batch_request_entries(entry("a", "first"))
+        .publish_batch_request_entries(entry("b", ""))
+        .publish_batch_request_entries(entry("c", "third"))
+        .send()
+        .await
+        .unwrap();
+    let ok: Vec<_> = out.successful().iter().map(|e| e.id().unwrap()).collect();
+    assert_eq!(ok, ["a", "c"]);
+    assert_eq!(out.failed().len(), 1);
+    assert_eq!(out.failed()[0].id(), "b");
+    assert_eq!(out.failed()[0].code(), "InvalidParameter");
+    assert!(out.failed()[0].sender_fault());
+    assert_eq!(s.receive(&url).await.len(), 2);
+
+    let mut too_many = s.sns.publish_batch().topic_arn(&topic);
+    for i in 0..11 {
+        too_many = too_many.publish_batch_request_entries(entry(&format!("e{i}"), "m"));
+    }
+    let err = too_many.send().await.unwrap_err();
+    assert_eq!(code(&err), "TooManyEntriesInBatchRequest");
+}
+
+#[tokio::test]
+async fn a_delivery_to_a_missing_queue_goes_to_the_dead_letter_queue() {
+    let s = start().await;
+    let topic = s.topic("dlq-topic", &[]).await;
+    let (dlq_url, dlq_arn) = s.queue("sub-dlq", &[]).await;
+    let (_, gone_arn) = s.queue("gone", &[]).await;
+    let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}"}}"#);
+    s.subscribe(&topic, &gone_arn, &[("RedrivePolicy", &policy)])
+        .await;
+    let gone_url =
+        s.t.client
+            .get_queue_url()
+            .queue_name("gone")
+            .send()
+            .await
+            .unwrap();
+    s.t.client
+        .delete_queue()
+        .queue_url(gone_url.queue_url.unwrap())
+        .send()
+        .await
+        .unwrap();
+    s.publish(&topic, "lost").await;
+    let dead = s.receive(&dlq_url).await;
+    assert_eq!(dead.len(), 1);
+    let envelope: Value = serde_json::from_str(dead[0].body().unwrap()).unwrap();
+    assert_eq!(envelope["Message"], "lost");
+}
+
+#[tokio::test]
+async fn unsigned_query_requests_reach_sns_and_errors_have_its_shape() {
+    let s = start().await;
+    let form = [("content-type", "application/x-www-form-urlencoded")];
+    let res = raw(
+        &s.t.endpoint(),
+        "POST",
+        "/",
+        &form,
+        "Action=GetTopicAttributes&Version=2010-03-31&TopicArn=arn%3Aaws%3Asns%3Aus-east-1%3A000000000000%3Amissing",
+    )
+    .await;
+    assert_eq!(res.status, 404);
+    assert!(
+        res.body.contains(
+            "<Error><Type>Sender</Type><Code>NotFound</Code><Message>Topic does not exist</Message></Error><RequestId>"
+        ),
+        "{}",
+        res.body
+    );
+    assert!(res
+        .body
+        .contains("xmlns=\"http://sns.amazonaws.com/doc/2010-03-31/\""));
+    // CreateTopic names no Version here: the action alone says it is SNS's.
+    let res = raw(
+        &s.t.endpoint(),
+        "POST",
+        "/",
+        &form,
+        "Action=CreateTopic&Name=plain",
+    )
+    .await;
+    assert_eq!(res.status, 200, "{}", res.body);
+    assert!(res.body.contains("<CreateTopicResult><TopicArn>arn:aws:sns:us-east-1:000000000000:plain</TopicArn></CreateTopicResult>"));
+    let res = raw(
+        &s.t.endpoint(),
+        "POST",
+        "/",
+        &form,
+        "Action=ListPhoneNumbersOptedOut&Version=2010-03-31",
+    )
+    .await;
+    assert_eq!(res.status, 400);
+    assert!(
+        res.body.contains("<Code>InvalidAction</Code>"),
+        "{}",
+        res.body
+    );
+    // SQS still answers on the same port.
+    let res = raw(
+        &s.t.endpoint(),
+        "POST",
+        "/",
+        &form,
+        "Action=ListQueues&Version=2012-11-05",
+    )
+    .await;
+    assert_eq!(res.status, 200, "{}", res.body);
+    assert!(res.body.contains("<ListQueuesResponse"));
+}
