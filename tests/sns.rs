@@ -17,7 +17,11 @@ struct Sns {
 }
 
 async fn start() -> Sns {
-    let t = TestServer::start().await;
+    start_with(sqslite::Config::ephemeral()).await
+}
+
+async fn start_with(config: sqslite::Config) -> Sns {
+    let t = TestServer::start_with(config).await;
     let sns = sns_client_at(&t.endpoint(), &t.clock);
     Sns { t, sns }
 }
@@ -764,4 +768,50 @@ async fn unsigned_query_requests_reach_sns_and_errors_have_its_shape() {
     .await;
     assert_eq!(res.status, 200, "{}", res.body);
     assert!(res.body.contains("<ListQueuesResponse"));
+}
+
+/// A queue without a Policy for the topic receives by default; `--strict` refuses as AWS
+/// does (SNS needs `sqs:SendMessage` for `sns.amazonaws.com` in the queue's Policy).
+#[tokio::test]
+async fn strict_mode_delivers_only_where_the_queue_policy_allows_the_topic() {
+    let s = start_with(sqslite::Config {
+        strict: true,
+        ..sqslite::Config::ephemeral()
+    })
+    .await;
+    let topic = s.topic("guarded", &[]).await;
+    let (closed_url, closed_arn) = s.queue("closed", &[]).await;
+    let (open_url, open_arn) = s.queue("open", &[]).await;
+    let policy = serde_json::json!({
+        "Version": "2012-10-17",
+        "Statement": [{
+            "Effect": "Allow",
+            "Principal": {"Service": "sns.amazonaws.com"},
+            "Action": "sqs:SendMessage",
+            "Resource": open_arn,
+            "Condition": {"ArnEquals": {"aws:SourceArn": topic}}
+        }]
+    });
+    s.t.client
+        .set_queue_attributes()
+        .queue_url(&open_url)
+        .attributes(
+            aws_sdk_sqs::types::QueueAttributeName::Policy,
+            policy.to_string(),
+        )
+        .send()
+        .await
+        .unwrap();
+    s.subscribe(&topic, &closed_arn, &[]).await;
+    s.subscribe(&topic, &open_arn, &[]).await;
+    s.publish(&topic, "guarded message").await;
+    assert!(s.receive(&closed_url).await.is_empty());
+    assert_eq!(s.receive(&open_url).await.len(), 1);
+
+    let lax = start().await;
+    let topic = lax.topic("lax", &[]).await;
+    let (url, arn) = lax.queue("no-policy", &[]).await;
+    lax.subscribe(&topic, &arn, &[]).await;
+    lax.publish(&topic, "delivered anyway").await;
+    assert_eq!(lax.receive(&url).await.len(), 1);
 }
