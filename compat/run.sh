@@ -117,7 +117,8 @@ run_client() {
     case $client in
         boto3-json)
             COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_scenarios.py" --junitxml="$report" -q ;;
+                "$COMPAT/python/test_scenarios.py" "$COMPAT/python/test_sns.py" \
+                --junitxml="$report" -q ;;
         boto3-query)
             COMPAT_PROTOCOL=query "$COMPAT/.venv-query/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_scenarios.py" --junitxml="$report" -q ;;

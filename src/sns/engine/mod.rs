@@ -6,6 +6,8 @@
 pub mod envelope;
 pub mod publish;
 pub mod subscriptions;
+#[cfg(test)]
+mod tests;
 pub mod topics;
 
 use std::collections::BTreeMap;
