@@ -30,6 +30,10 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
     if req.uri().path() == "/health" && req.method() == Method::GET {
         return Ok(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
     }
+    // SNS's SigningCertURL: public, as AWS's certificates are.
+    if req.uri().path() == crate::sns::engine::signing::CERT_PATH && req.method() == Method::GET {
+        return Ok(crate::sns::protocol::certificate());
+    }
     let accept = req.headers().get("accept").and_then(|v| v.to_str().ok());
     if app.config.admin.enabled && ui::wants_dashboard(req.method(), req.uri(), accept) {
         return Ok(ui::redirect());

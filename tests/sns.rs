@@ -132,7 +132,7 @@ fn check_envelope(body: &str, message_id: &str, topic: &str, subscription: &str)
     assert!(envelope["SigningCertURL"]
         .as_str()
         .unwrap()
-        .contains("/_sqslite/sns/"));
+        .contains("/SimpleNotificationService-sqslite"));
     assert!(envelope["UnsubscribeURL"]
         .as_str()
         .unwrap()
@@ -814,4 +814,83 @@ async fn strict_mode_delivers_only_where_the_queue_policy_allows_the_topic() {
     lax.subscribe(&topic, &arn, &[]).await;
     lax.publish(&topic, "delivered anyway").await;
     assert_eq!(lax.receive(&url).await.len(), 1);
+}
+
+/// What an SNS message validator does: fetch SigningCertURL, rebuild the canonical string
+/// from the notification's fields, verify SHA1withRSA (version 1) or SHA256withRSA (2).
+fn verify_notification(envelope: &Value, certificate_pem: &str) {
+    use base64::Engine;
+    use rsa::pkcs1v15::{Signature, VerifyingKey};
+    use rsa::pkcs8::DecodePublicKey;
+    use rsa::signature::Verifier;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let body: String = certificate_pem
+        .lines()
+        .filter(|l| !l.starts_with("-----"))
+        .collect();
+    let cert = b64.decode(body).unwrap();
+    // The SubjectPublicKeyInfo of a 2048-bit RSA key: its algorithm identifier, 4 bytes in.
+    let rsa_oid = [
+        0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00,
+    ];
+    let at = cert
+        .windows(rsa_oid.len())
+        .position(|w| w == rsa_oid)
+        .unwrap()
+        - 4;
+    let key = rsa::RsaPublicKey::from_public_key_der(&cert[at..at + 294]).unwrap();
+    let mut canonical = String::new();
+    for name in [
+        "Message",
+        "MessageId",
+        "Subject",
+        "Timestamp",
+        "TopicArn",
+        "Type",
+    ] {
+        if let Some(value) = envelope[name].as_str() {
+            canonical.extend([name, "\n", value, "\n"]);
+        }
+    }
+    let signature = b64.decode(envelope["Signature"].as_str().unwrap()).unwrap();
+    let signature = Signature::try_from(signature.as_slice()).unwrap();
+    let verified = match envelope["SignatureVersion"].as_str() {
+        Some("2") => {
+            VerifyingKey::<rsa::sha2::Sha256>::new(key).verify(canonical.as_bytes(), &signature)
+        }
+        _ => VerifyingKey::<sha1::Sha1>::new(key).verify(canonical.as_bytes(), &signature),
+    };
+    verified.expect("the notification's signature verifies");
+}
+
+#[tokio::test]
+async fn notifications_verify_with_the_served_certificate() {
+    let s = start().await;
+    for version in ["1", "2"] {
+        let topic = s
+            .topic(
+                &format!("signed-v{version}"),
+                &[("SignatureVersion", version)],
+            )
+            .await;
+        let (url, arn) = s.queue(&format!("signed-v{version}"), &[]).await;
+        s.subscribe(&topic, &arn, &[]).await;
+        s.sns
+            .publish()
+            .topic_arn(&topic)
+            .message("signed body\nwith two lines")
+            .subject("signed")
+            .send()
+            .await
+            .unwrap();
+        let got = s.receive(&url).await;
+        let envelope: Value = serde_json::from_str(got[0].body().unwrap()).unwrap();
+        assert_eq!(envelope["SignatureVersion"], version);
+        let cert_url = envelope["SigningCertURL"].as_str().unwrap();
+        let path = cert_url.strip_prefix(&s.t.endpoint()).expect("served here");
+        let cert = raw(&s.t.endpoint(), "GET", path, &[], "").await;
+        assert_eq!(cert.status, 200);
+        assert!(cert.body.starts_with("-----BEGIN CERTIFICATE-----"));
+        verify_notification(&envelope, &cert.body);
+    }
 }

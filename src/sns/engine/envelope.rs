@@ -2,16 +2,11 @@
 //! SNS writes it (SNS developer guide, "Parsing message formats"; the example body of
 //! "Fanout to Amazon SQS queues"): `"Key" : value` lines, two-space indent.
 //!
-//! Signature is not yet an RSA signature: it is the digest of SNS's canonical string
-//! (SHA-1 for SignatureVersion 1, SHA-256 for 2), base64, so the field is present and
-//! stable; a validator that fetches SigningCertURL will refuse it.
+//! Signature is an RSA signature with sqslite's own key ([`super::signing`]), whose
+//! certificate SigningCertURL names.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
-use sha2::{Digest, Sha256};
 
 use super::publish::Attribute;
 use super::Topic;
@@ -34,6 +29,8 @@ pub struct Note<'a> {
     pub attributes: &'a BTreeMap<String, Attribute>,
     pub sequence_number: Option<&'a str>,
     pub now: Millis,
+    /// The signature covers no per-subscription field: made once per publish, on first use.
+    pub signature: std::cell::OnceCell<String>,
 }
 
 /// `2026-12-01T20:30:00.123Z`: ISO 8601 in UTC with milliseconds, as SNS stamps messages.
@@ -55,7 +52,8 @@ pub fn timestamp(millis: Millis) -> String {
 }
 
 /// SNS's string to sign for a Notification: each present field's name and value on their
-/// own lines, in this order (SNS guide, "Verifying the signatures of Amazon SNS messages").
+/// own lines, in this order (SNS guide, "Verifying the signatures of Amazon SNS messages";
+/// SequenceNumber is not among them).
 pub fn canonical_string(note: &Note<'_>, timestamp: &str) -> String {
     let mut out = String::new();
     let mut field = |name: &str, value: &str| {
@@ -66,22 +64,10 @@ pub fn canonical_string(note: &Note<'_>, timestamp: &str) -> String {
     if let Some(subject) = note.subject {
         field("Subject", subject);
     }
-    if let Some(seq) = note.sequence_number {
-        field("SequenceNumber", seq);
-    }
     field("Timestamp", timestamp);
     field("TopicArn", &note.topic.arn);
     field("Type", "Notification");
     out
-}
-
-fn signature(version: &str, canonical: &str) -> String {
-    if version == "2" {
-        STANDARD.encode(Sha256::digest(canonical.as_bytes()))
-    } else {
-        // SHA-1 is not in the tree: version 1's placeholder is SHA-256 cut to 20 bytes.
-        STANDARD.encode(&Sha256::digest(canonical.as_bytes())[..20])
-    }
 }
 
 fn json(text: &str) -> String {
@@ -92,7 +78,9 @@ fn json(text: &str) -> String {
 pub fn notification(note: &Note<'_>, subscription_arn: &str, origin: &Origin<'_>) -> String {
     let timestamp = timestamp(note.now);
     let version = note.topic.signature_version();
-    let canonical = canonical_string(note, &timestamp);
+    let signature = note
+        .signature
+        .get_or_init(|| super::signing::sign(version, &canonical_string(note, &timestamp)));
     let mut fields: Vec<(&str, String)> = vec![
         ("Type", json("Notification")),
         ("MessageId", json(note.message_id)),
@@ -108,13 +96,10 @@ pub fn notification(note: &Note<'_>, subscription_arn: &str, origin: &Origin<'_>
         ("Message", json(note.message)),
         ("Timestamp", json(&timestamp)),
         ("SignatureVersion", json(version)),
-        ("Signature", json(&signature(version, &canonical))),
+        ("Signature", json(signature)),
         (
             "SigningCertURL",
-            json(&format!(
-                "{}/_sqslite/sns/SimpleNotificationService.pem",
-                origin.base_url
-            )),
+            json(&format!("{}{}", origin.base_url, super::signing::CERT_PATH)),
         ),
         (
             "UnsubscribeURL",

@@ -5,6 +5,7 @@
 
 pub mod envelope;
 pub mod publish;
+pub mod signing;
 pub mod subscriptions;
 #[cfg(test)]
 mod tests;

@@ -269,6 +269,13 @@ impl Sns {
             );
         }
         let topic = topic.clone();
+        let matching: Vec<Subscription> = state
+            .subscriptions_of(topic_arn)
+            .filter(|s| p.matches(s, &sqs_message))
+            .cloned()
+            .collect();
+        // Notifications are signed outside the lock: RSA is the slow part of a publish.
+        drop(state);
         let note = envelope::Note {
             message_id: &message_id,
             topic: &topic,
@@ -277,10 +284,10 @@ impl Sns {
             attributes: &p.attributes,
             sequence_number: sequence_number.as_deref(),
             now,
+            signature: std::cell::OnceCell::new(),
         };
-        let deliveries = state
-            .subscriptions_of(topic_arn)
-            .filter(|s| p.matches(s, &sqs_message))
+        let deliveries = matching
+            .iter()
             .map(|s| Delivery {
                 subscription_arn: s.arn.clone(),
                 queue_arn: s.endpoint.clone(),

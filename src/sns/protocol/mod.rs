@@ -80,3 +80,14 @@ pub fn respond(status: u16, request_id: &str, body: String) -> HttpResponse {
 pub fn error_response(request_id: &str, err: &SnsError) -> HttpResponse {
     respond(err.status(), request_id, xml::error(request_id, err))
 }
+
+/// The certificate of the key that signs notifications ([`crate::sns::engine::signing`]).
+pub fn certificate() -> HttpResponse {
+    let pem = crate::sns::engine::signing::CERTIFICATE_PEM;
+    let mut response = Response::new(Bytes::from_static(pem.as_bytes()).into());
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("application/x-x509-ca-cert"),
+    );
+    response
+}
