@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use aws_sdk_sns::types::{MessageAttributeValue, PublishBatchRequestEntry};
 use aws_sdk_sqs::types::Message;
-use common::{code, message, raw, sns_client_at, TestServer};
+use common::{code, message, raw, sns_client_at, sns_client_with, TestServer};
 use md5::{Digest, Md5};
 use serde_json::Value;
 
@@ -893,4 +893,31 @@ async fn notifications_verify_with_the_served_certificate() {
         assert!(cert.body.starts_with("-----BEGIN CERTIFICATE-----"));
         verify_notification(&envelope, &cert.body);
     }
+}
+
+/// With credentials configured, SNS requests are verified against the `sns` scope and act
+/// as the key's account; a bad signature is refused in SNS's error shape.
+#[tokio::test]
+async fn signed_sns_requests_act_as_the_keys_account() {
+    let config = sqslite::Config::ephemeral().with_credential(sqslite::config::Credential::new(
+        "AKIDEXAMPLE",
+        "secret",
+        "111122223333",
+    ));
+    let s = start_with(config).await;
+    let topic = s.topic("mine", &[]).await;
+    assert_eq!(topic, "arn:aws:sns:us-east-1:111122223333:mine");
+    let (url, arn) = s.queue("mine-q", &[]).await;
+    s.subscribe(&topic, &arn, &[("RawMessageDelivery", "true")])
+        .await;
+    s.publish(&topic, "signed").await;
+    assert_eq!(s.receive(&url).await[0].body(), Some("signed"));
+
+    let forged = sns_client_with(&s.t.endpoint(), "AKIDEXAMPLE", "wrong", &s.t.clock);
+    let err = forged.list_topics().send().await.unwrap_err();
+    assert_eq!(code(&err), "SignatureDoesNotMatch");
+    assert_eq!(err.raw_response().unwrap().status().as_u16(), 403);
+    let unknown = sns_client_with(&s.t.endpoint(), "AKIDNOBODY", "secret", &s.t.clock);
+    let err = unknown.list_topics().send().await.unwrap_err();
+    assert_eq!(code(&err), "InvalidClientTokenId");
 }
