@@ -74,6 +74,22 @@ fn json(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
+/// `{"Name" : {"Type":…,"Value":…}, …}`, binary values in base64.
+fn attributes_object(attributes: &BTreeMap<String, Attribute>) -> String {
+    let entries: Vec<String> = attributes
+        .iter()
+        .map(|(name, a)| {
+            format!(
+                "    {} : {{\"Type\":{},\"Value\":{}}}",
+                json(name),
+                json(&a.data_type),
+                json(&a.envelope_value())
+            )
+        })
+        .collect();
+    format!("{{\n{}\n  }}", entries.join(",\n"))
+}
+
 /// The notification body for one subscription.
 pub fn notification(note: &Note<'_>, subscription_arn: &str, origin: &Origin<'_>) -> String {
     let timestamp = timestamp(note.now);
@@ -110,22 +126,7 @@ pub fn notification(note: &Note<'_>, subscription_arn: &str, origin: &Origin<'_>
         ),
     ]);
     if !note.attributes.is_empty() {
-        let entries: Vec<String> = note
-            .attributes
-            .iter()
-            .map(|(name, a)| {
-                format!(
-                    "    {} : {{\"Type\":{},\"Value\":{}}}",
-                    json(name),
-                    json(&a.data_type),
-                    json(&a.envelope_value())
-                )
-            })
-            .collect();
-        fields.push((
-            "MessageAttributes",
-            format!("{{\n{}\n  }}", entries.join(",\n")),
-        ));
+        fields.push(("MessageAttributes", attributes_object(note.attributes)));
     }
     let lines: Vec<String> = fields
         .into_iter()

@@ -234,6 +234,73 @@ fn hex(bytes: &[u8]) -> String {
         })
 }
 
+/// A message's identity on its topic: a new one, or the first of a FIFO duplicate.
+enum Stamp {
+    New {
+        message_id: String,
+        sequence_number: Option<String>,
+        deduplication_id: Option<String>,
+    },
+    Duplicate(Published),
+}
+
+impl Topic {
+    /// Gives the message its id and, on a FIFO topic, its sequence number, unless its
+    /// deduplication id was seen within the window.
+    fn stamp(&mut self, p: &Publication, now: Millis) -> SnsResult<Stamp> {
+        let dedup = check_fifo(self, p)?;
+        self.dedup.retain(|_, (until, _, _)| *until > now);
+        if let Some((_, id, seq)) = dedup.as_ref().and_then(|d| self.dedup.get(d)) {
+            return Ok(Stamp::Duplicate(Published {
+                message_id: id.clone(),
+                sequence_number: Some(seq.clone()),
+                deliveries: Vec::new(),
+            }));
+        }
+        let message_id = uuid::Uuid::new_v4().to_string();
+        let sequence_number = self.fifo.then(|| {
+            self.sequence += 1;
+            crate::engine::fifo::sequence_number(self.sequence)
+        });
+        if let (Some(d), Some(seq)) = (&dedup, &sequence_number) {
+            let first = (now + DEDUP_WINDOW_MS, message_id.clone(), seq.clone());
+            self.dedup.insert(d.clone(), first);
+        }
+        Ok(Stamp::New {
+            message_id,
+            sequence_number,
+            deduplication_id: dedup,
+        })
+    }
+}
+
+/// What one subscription receives of a publish.
+fn delivery(
+    s: &Subscription,
+    p: &Publication,
+    note: &envelope::Note<'_>,
+    origin: &Origin<'_>,
+    deduplication_id: Option<&String>,
+) -> Delivery {
+    let (body, attributes) = if s.raw {
+        (note.message.to_owned(), p.attributes.clone())
+    } else {
+        (
+            envelope::notification(note, &s.arn, origin),
+            BTreeMap::new(),
+        )
+    };
+    Delivery {
+        subscription_arn: s.arn.clone(),
+        queue_arn: s.endpoint.clone(),
+        dead_letter_arn: s.dead_letter_arn.clone(),
+        body,
+        attributes,
+        group_id: p.group_id.clone(),
+        deduplication_id: deduplication_id.cloned(),
+    }
+}
+
 impl Sns {
     /// Publishes one checked message to a topic: its id, its FIFO sequence number, and one
     /// delivery per subscription whose filter policy matches.
@@ -248,26 +315,14 @@ impl Sns {
         let sqs_message = p.message_for_sqs()?;
         let mut state = self.lock();
         let topic = state.topic_mut(topic_arn)?;
-        let dedup = check_fifo(topic, p)?;
-        topic.dedup.retain(|_, (until, _, _)| *until > now);
-        if let Some((_, id, seq)) = dedup.as_ref().and_then(|d| topic.dedup.get(d)) {
-            return Ok(Published {
-                message_id: id.clone(),
-                sequence_number: Some(seq.clone()),
-                deliveries: Vec::new(),
-            });
-        }
-        let message_id = uuid::Uuid::new_v4().to_string();
-        let sequence_number = topic.fifo.then(|| {
-            topic.sequence += 1;
-            crate::engine::fifo::sequence_number(topic.sequence)
-        });
-        if let (Some(d), Some(seq)) = (&dedup, &sequence_number) {
-            topic.dedup.insert(
-                d.clone(),
-                (now + DEDUP_WINDOW_MS, message_id.clone(), seq.clone()),
-            );
-        }
+        let (message_id, sequence_number, deduplication_id) = match topic.stamp(p, now)? {
+            Stamp::Duplicate(first) => return Ok(first),
+            Stamp::New {
+                message_id,
+                sequence_number,
+                deduplication_id,
+            } => (message_id, sequence_number, deduplication_id),
+        };
         let topic = topic.clone();
         let matching: Vec<Subscription> = state
             .subscriptions_of(topic_arn)
@@ -288,23 +343,7 @@ impl Sns {
         };
         let deliveries = matching
             .iter()
-            .map(|s| Delivery {
-                subscription_arn: s.arn.clone(),
-                queue_arn: s.endpoint.clone(),
-                dead_letter_arn: s.dead_letter_arn.clone(),
-                body: if s.raw {
-                    sqs_message.clone()
-                } else {
-                    envelope::notification(&note, &s.arn, origin)
-                },
-                attributes: if s.raw {
-                    p.attributes.clone()
-                } else {
-                    BTreeMap::new()
-                },
-                group_id: p.group_id.clone(),
-                deduplication_id: dedup.clone(),
-            })
+            .map(|s| delivery(s, p, &note, origin, deduplication_id.as_ref()))
             .collect();
         Ok(Published {
             message_id,

@@ -176,51 +176,63 @@ pub struct NewTopic {
     pub tags: BTreeMap<String, String>,
 }
 
-impl Sns {
-    /// Creates a topic, or returns the ARN of the same-named one when the request agrees
-    /// with it (SNS's CreateTopic is idempotent).
-    pub fn create_topic(&self, owner: Owner<'_>, new: NewTopic) -> SnsResult<String> {
-        let fifo = new
+impl NewTopic {
+    /// The name, attributes and tags against SNS's rules; whether the topic is FIFO.
+    fn check(&self) -> SnsResult<bool> {
+        let fifo = self
             .attributes
             .get("FifoTopic")
             .is_some_and(|v| v.eq_ignore_ascii_case("true"));
-        if fifo != is_fifo_name(&new.name) || !valid_name(&new.name) {
+        if fifo != is_fifo_name(&self.name) || !valid_name(&self.name) {
             return Err(if fifo {
                 SnsError::invalid("Fifo Topic names must end with .fifo and must be made up of only uppercase and lowercase ASCII letters, numbers, underscores, and hyphens, and must be between 1 and 256 characters long.")
             } else {
                 SnsError::invalid("Topic Name")
             });
         }
-        for (name, value) in &new.attributes {
+        for (name, value) in &self.attributes {
             check_attribute(name, value, fifo, true).map_err(|e| {
-                SnsError::new(
-                    e.kind,
-                    e.message.replace(
-                        "Invalid parameter: ",
-                        "Invalid parameter: Attributes Reason: ",
-                    ),
-                )
+                let message = e.message.replace(
+                    "Invalid parameter: ",
+                    "Invalid parameter: Attributes Reason: ",
+                );
+                SnsError::new(e.kind, message)
             })?;
         }
-        check_tags(&new.tags)?;
+        check_tags(&self.tags)?;
+        Ok(fifo)
+    }
+
+    /// A CreateTopic of an existing name succeeds only if it asks for what the topic has.
+    fn agrees_with(&self, existing: &Topic) -> SnsResult<()> {
+        let current = existing.attributes(0);
+        if self
+            .attributes
+            .iter()
+            .any(|(k, v)| current.get(k) != Some(v))
+        {
+            return Err(SnsError::invalid(
+                "Attributes Reason: Topic already exists with different attributes",
+            ));
+        }
+        if !self.tags.is_empty() && self.tags != existing.tags {
+            return Err(SnsError::invalid(
+                "Tags Reason: Topic already exists with different tags",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Sns {
+    /// Creates a topic, or returns the ARN of the same-named one when the request agrees
+    /// with it (SNS's CreateTopic is idempotent).
+    pub fn create_topic(&self, owner: Owner<'_>, new: NewTopic) -> SnsResult<String> {
+        let fifo = new.check()?;
         let arn = owner.topic_arn(&new.name);
         let mut state = self.lock();
         if let Some(existing) = state.topics.get(&arn) {
-            let current = existing.attributes(0);
-            if new
-                .attributes
-                .iter()
-                .any(|(k, v)| current.get(k) != Some(v))
-            {
-                return Err(SnsError::invalid(
-                    "Attributes Reason: Topic already exists with different attributes",
-                ));
-            }
-            if !new.tags.is_empty() && new.tags != existing.tags {
-                return Err(SnsError::invalid(
-                    "Tags Reason: Topic already exists with different tags",
-                ));
-            }
+            new.agrees_with(existing)?;
             return Ok(arn);
         }
         if new.tags.len() > MAX_TAGS {
@@ -228,20 +240,18 @@ impl Sns {
         }
         let mut set = new.attributes;
         set.remove("FifoTopic");
-        state.topics.insert(
-            arn.clone(),
-            Topic {
-                arn: arn.clone(),
-                name: new.name,
-                owner: owner.account.to_owned(),
-                fifo,
-                set,
-                tags: new.tags,
-                dedup: HashMap::new(),
-                sequence: 0,
-                subscriptions_deleted: 0,
-            },
-        );
+        let topic = Topic {
+            arn: arn.clone(),
+            name: new.name,
+            owner: owner.account.to_owned(),
+            fifo,
+            set,
+            tags: new.tags,
+            dedup: HashMap::new(),
+            sequence: 0,
+            subscriptions_deleted: 0,
+        };
+        state.topics.insert(arn.clone(), topic);
         Ok(arn)
     }
 
