@@ -1,6 +1,8 @@
 //! Shared test harness: a real sqslite on an ephemeral port, a manual clock, the real SDK.
 #![allow(dead_code)]
 
+pub mod sns;
+
 use std::sync::Arc;
 use std::time::Duration;
 
