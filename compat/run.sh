@@ -181,7 +181,8 @@ run_client() {
             go_env go test -count=1 -json . | "$PYTHON" "$COMPAT/go/gotest_junit.py" "$report" ;;
         boto3-json)
             COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_scenarios.py" --junitxml="$report" -q ;;
+                "$COMPAT/python/test_scenarios.py" "$COMPAT/python/test_sns.py" \
+                --junitxml="$report" -q ;;
         boto3-query)
             COMPAT_PROTOCOL=query "$COMPAT/.venv-query/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_scenarios.py" --junitxml="$report" -q ;;

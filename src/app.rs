@@ -8,6 +8,8 @@ use crate::engine::Registry;
 
 pub struct App {
     pub registry: Registry,
+    /// SNS topics and subscriptions, which deliver into `registry`'s queues.
+    pub sns: crate::sns::engine::Sns,
     pub clock: SharedClock,
     pub config: Config,
     /// Wakes the ticker when its schedule changes.
@@ -36,6 +38,7 @@ impl App {
     ) -> Self {
         App {
             registry: registry.with_max_queues(config.max_queues),
+            sns: crate::sns::engine::Sns::new(),
             clock,
             config,
             ticker: tokio::sync::Notify::new(),

@@ -35,6 +35,12 @@
 //! the SNS filter-policy / Lambda event-pattern matcher, on the floor beside [`clock`] and
 //! [`error`] (it imports neither) for the SNS and trigger services to share.
 //!
+//! [`sns`] is a second service on the same port, with its own protocol, actions, engine and
+//! error table: [`service`] hands it the requests whose credential scope names `sns` (or,
+//! unsigned, whose `Version` or action is SNS's). Its engine keeps topics and subscriptions
+//! and turns a publish into plain deliveries; its actions send each through the SQS engine's
+//! own [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
+//!
 //! # Glossary
 //!
 //! - **Queue**: one SQS queue, its attributes and messages behind one short-held mutex.
@@ -100,6 +106,7 @@ pub mod patterns;
 pub mod protocol;
 pub mod server;
 pub mod service;
+pub mod sns;
 pub mod ticker;
 
 use std::net::SocketAddr;

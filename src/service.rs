@@ -30,6 +30,10 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
     if req.uri().path() == "/health" && req.method() == Method::GET {
         return Ok(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
     }
+    // SNS's SigningCertURL: public, as AWS's certificates are.
+    if req.uri().path() == crate::sns::engine::signing::CERT_PATH && req.method() == Method::GET {
+        return Ok(crate::sns::protocol::certificate());
+    }
     let accept = req.headers().get("accept").and_then(|v| v.to_str().ok());
     if app.config.admin.enabled && ui::wants_dashboard(req.method(), req.uri(), accept) {
         return Ok(ui::redirect());
@@ -120,6 +124,13 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         ));
         return Ok(protocol::encode_error(protocol, &request_id, &err));
     };
+    // The one registration of a second service: SNS requests share the port and the body
+    // limits, then leave the SQS path.
+    if crate::sns::protocol::is_sns(&parts, &body) {
+        let mut response = crate::sns::handle(&app, &parts, &body, request_id).await;
+        stamp_date(&app, &mut response);
+        return Ok(response);
+    }
     let params = if parts.headers.contains_key(protocol::X_AMZ_TARGET) {
         Ok(Params::default())
     } else {
@@ -192,15 +203,19 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         .observe(&name, result.as_ref().err(), started.elapsed());
     app.alarms.touch(&app.ticker);
     let mut response = protocol::encode(protocol, &ctx.request_id, result);
-    // On a manual clock the Date header tells the server's time, as SQS's does: the SDKs
-    // correct their signing clock by it, so signed requests keep working as the clock moves.
+    stamp_date(&app, &mut response);
+    Ok(response)
+}
+
+/// On a manual clock the Date header tells the server's time, as SQS's does: the SDKs
+/// correct their signing clock by it, so signed requests keep working as the clock moves.
+fn stamp_date(app: &App, response: &mut HttpResponse) {
     if let Some(clock) = app.clock.as_manual() {
         use crate::clock::Clock;
         if let Ok(date) = HeaderValue::from_str(&crate::auth::http_date(clock.now())) {
             response.headers_mut().insert(hyper::header::DATE, date);
         }
     }
-    Ok(response)
 }
 
 async fn run(

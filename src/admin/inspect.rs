@@ -143,10 +143,11 @@ fn message(m: &Message, now: Millis) -> Value {
     })
 }
 
-/// Back to the started state: every queue gone, declared ones recreated empty, move tasks
+/// Back to the started state: every queue and SNS topic gone, declared ones recreated empty, move tasks
 /// and runtime fault rules dropped, configured rules re-armed, alarms forgotten.
 pub fn reset(app: &App) -> Answer {
     app.registry.reset();
+    app.sns.reset();
     app.registry.clear_move_tasks();
     crate::declare::declare_all(app).map_err(Problem::bad)?;
     app.faults.clear();

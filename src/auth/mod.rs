@@ -22,13 +22,24 @@ pub use principal::Principal;
 /// errors name 15 minutes (e.g. aws/aws-sdk-go#487, aws/aws-sdk-php#642).
 const SKEW_MS: Millis = 15 * 60 * 1000;
 
-/// Checks the request's signature (as [`read`] gave it); `Ok(None)` when the server has no
-/// credentials configured.
+/// Checks the request's signature (as [`read`] gave it) for SQS; `Ok(None)` when the server
+/// has no credentials configured.
 pub fn verify(
     app: &App,
     parts: &Parts,
     body: &[u8],
     signed: SqsResult<Option<&Signed>>,
+) -> SqsResult<Option<Principal>> {
+    verify_for(app, parts, body, signed, "sqs")
+}
+
+/// [`verify`] for a request to `service` (`sqs`, `sns`): the credential scope must name it.
+pub fn verify_for(
+    app: &App,
+    parts: &Parts,
+    body: &[u8],
+    signed: SqsResult<Option<&Signed>>,
+    service: &str,
 ) -> SqsResult<Option<Principal>> {
     let credentials = &app.config.credentials;
     if credentials.is_empty() {
@@ -39,7 +50,7 @@ pub fn verify(
         .iter()
         .find(|c| c.access_key_id == signed.access_key)
         .ok_or_else(|| SqsError::of(ErrorKind::InvalidClientTokenId))?;
-    check_scope(signed, host_region(parts))?;
+    check_scope(signed, host_region(parts), service)?;
     sigv4::check_signed_headers(&parts.headers, signed)?;
     let request = sigv4::Request {
         method: &parts.method,
@@ -95,7 +106,7 @@ fn is_region(name: &str) -> bool {
 /// The scope's date, region, service and terminator, with AWS's messages [aws-recorded, via
 /// DynamoDB's identical checks]. A region must look like one and, when the Host names one,
 /// be that one (a request signed for another region is refused there on AWS too).
-fn check_scope(signed: &Signed, host_region: Option<&str>) -> SqsResult<()> {
+fn check_scope(signed: &Signed, host_region: Option<&str>, service: &str) -> SqsResult<()> {
     let mismatch = |message: String| SqsError::new(ErrorKind::SignatureDoesNotMatch, message);
     if !is_region(&signed.region) || host_region.is_some_and(|r| r != signed.region) {
         return Err(mismatch(format!(
@@ -111,9 +122,9 @@ fn check_scope(signed: &Signed, host_region: Option<&str>) -> SqsResult<()> {
             signed.amz_date
         )));
     }
-    if signed.service != "sqs" {
+    if signed.service != service {
         return Err(mismatch(format!(
-            "Credential should be scoped to correct service: 'sqs'. Got '{}'.",
+            "Credential should be scoped to correct service: '{service}'. Got '{}'.",
             signed.service
         )));
     }

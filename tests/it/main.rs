@@ -44,5 +44,7 @@ mod queues;
 mod receipt_handles;
 mod security;
 mod signatures;
+mod sns;
+mod sns_api;
 mod strict;
 mod validation_fidelity;

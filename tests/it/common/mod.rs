@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod signing;
+pub mod sns;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -251,6 +252,28 @@ pub fn client_at(endpoint: &str, access_key: &str, secret: &str, clock: &ManualC
         .time_source(ClockTime(clock.clone()))
         .build();
     Client::from_conf(config)
+}
+
+/// An SNS client on the same endpoint, credentials and clock as [`client_at`]'s.
+pub fn sns_client_at(endpoint: &str, clock: &ManualClock) -> aws_sdk_sns::Client {
+    sns_client_with(endpoint, "AKIDEXAMPLE", "secret", clock)
+}
+
+pub fn sns_client_with(
+    endpoint: &str,
+    access_key: &str,
+    secret: &str,
+    clock: &ManualClock,
+) -> aws_sdk_sns::Client {
+    let config = aws_sdk_sns::Config::builder()
+        .behavior_version(aws_sdk_sns::config::BehaviorVersion::latest())
+        .region(aws_sdk_sns::config::Region::new("us-east-1"))
+        .endpoint_url(endpoint)
+        .credentials_provider(Credentials::new(access_key, secret, None, None, "test"))
+        .retry_config(aws_sdk_sns::config::retry::RetryConfig::disabled())
+        .time_source(ClockTime(clock.clone()))
+        .build();
+    aws_sdk_sns::Client::from_conf(config)
 }
 
 /// The manual clock as the SDK's time source.

@@ -1,0 +1,203 @@
+//! Publish and PublishBatch: decode the message, publish it in the engine, then hand each
+//! delivery to [`super::deliver`].
+
+use std::collections::{BTreeMap, HashSet};
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+
+use super::{deliver, Decode};
+use crate::app::App;
+use crate::protocol::Context;
+use crate::sns::engine::envelope::Origin;
+use crate::sns::engine::publish::{AttrData, Attribute, MAX_MESSAGE_BYTES};
+use crate::sns::engine::{parse_topic_arn, Publication, Published};
+use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
+use crate::sns::protocol::xml::Xml;
+use crate::sns::protocol::Form;
+
+/// PublishBatch takes at most 10 entries (SNS API reference, PublishBatch).
+const MAX_BATCH: usize = 10;
+
+/// `MessageAttributes.entry.N.Name` / `.Value.DataType|StringValue|BinaryValue`.
+fn attributes(form: &Form) -> SnsResult<BTreeMap<String, Attribute>> {
+    form.struct_map("MessageAttributes")
+        .into_iter()
+        .map(|(name, value)| {
+            let data_type = value.get("DataType").unwrap_or_default().to_owned();
+            let data = match value.get("BinaryValue") {
+                Some(b64) => AttrData::Binary(STANDARD.decode(b64.trim()).map_err(|_| {
+                    SnsError::invalid(format_args!(
+                        "MessageAttributes: The message attribute '{name}' has an invalid binary value."
+                    ))
+                })?),
+                None => AttrData::Text(value.get("StringValue").unwrap_or_default().to_owned()),
+            };
+            Ok((name, Attribute { data_type, data }))
+        })
+        .collect()
+}
+
+fn publication(form: &Form) -> SnsResult<Publication> {
+    let structure = form.get("MessageStructure");
+    if structure.is_some_and(|s| s != "json") {
+        return Err(SnsError::invalid("MessageStructure"));
+    }
+    Ok(Publication {
+        message: form.required("Message")?,
+        subject: form.optional("Subject"),
+        json_structure: structure.is_some(),
+        attributes: attributes(form)?,
+        group_id: form.optional("MessageGroupId"),
+        deduplication_id: form.optional("MessageDeduplicationId"),
+    })
+}
+
+#[derive(Debug)]
+pub struct Publish {
+    topic_arn: String,
+    publication: Publication,
+}
+
+impl Decode for Publish {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        if form.get("PhoneNumber").is_some() {
+            return Err(SnsError::invalid(
+                "PhoneNumber: sqslite does not send SMS yet",
+            ));
+        }
+        let topic_arn = form
+            .optional("TopicArn")
+            .or_else(|| form.optional("TargetArn"))
+            .ok_or_else(|| {
+                SnsError::invalid("TopicArn or TargetArn Reason: no value for required parameter")
+            })?;
+        parse_topic_arn(&topic_arn, "TopicArn")?;
+        Ok(Publish {
+            topic_arn,
+            publication: publication(form)?,
+        })
+    }
+}
+
+fn origin(ctx: &Context) -> Origin<'_> {
+    Origin {
+        base_url: &ctx.base_url,
+    }
+}
+
+/// Publishes one message and makes its deliveries.
+fn publish_one(app: &App, ctx: &Context, topic_arn: &str, p: &Publication) -> SnsResult<Published> {
+    let now = app.now();
+    let mut published = app.sns.publish(topic_arn, p, &origin(ctx), now)?;
+    deliver::deliver_all(
+        app,
+        topic_arn,
+        std::mem::take(&mut published.deliveries),
+        now,
+    );
+    Ok(published)
+}
+
+pub async fn publish(input: Publish, app: &App, ctx: &Context) -> SnsResult<Xml> {
+    let published = publish_one(app, ctx, &input.topic_arn, &input.publication)?;
+    let mut xml = Xml::default();
+    xml.text("MessageId", &published.message_id)
+        .opt("SequenceNumber", published.sequence_number.as_deref());
+    Ok(xml)
+}
+
+#[derive(Debug)]
+pub struct PublishBatch {
+    topic_arn: String,
+    /// Each entry's Id and its decoded message (or why it could not be decoded).
+    entries: Vec<(String, SnsResult<Publication>)>,
+}
+
+impl Decode for PublishBatch {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        let topic_arn = super::topic_arn(form, "TopicArn")?;
+        let entries = form
+            .structs("PublishBatchRequestEntries")
+            .iter()
+            .map(|e| (e.get("Id").unwrap_or_default().to_owned(), publication(e)))
+            .collect();
+        Ok(PublishBatch { topic_arn, entries })
+    }
+}
+
+/// The whole-batch refusals, in SNS's wording (SNS API reference, PublishBatch errors).
+fn check_batch(entries: &[(String, SnsResult<Publication>)]) -> SnsResult<()> {
+    let fail = |kind, message: &'static str| Err(SnsError::new(kind, message));
+    if entries.is_empty() {
+        return fail(
+            SnsErrorKind::EmptyBatchRequest,
+            "The batch request doesn't contain any entries.",
+        );
+    }
+    if entries.len() > MAX_BATCH {
+        return fail(
+            SnsErrorKind::TooManyEntriesInBatchRequest,
+            "The batch request contains more entries than permissible.",
+        );
+    }
+    let valid_id = |id: &str| {
+        !id.is_empty()
+            && id.len() <= 80
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    if entries.iter().any(|(id, _)| !valid_id(id)) {
+        return fail(
+            SnsErrorKind::InvalidBatchEntryId,
+            "The Id of a batch entry in a batch request doesn't abide by the specification.",
+        );
+    }
+    let mut seen = HashSet::new();
+    if !entries.iter().all(|(id, _)| seen.insert(id.as_str())) {
+        return fail(
+            SnsErrorKind::BatchEntryIdsNotDistinct,
+            "Two or more batch entries in the request have the same Id.",
+        );
+    }
+    let total: usize = entries
+        .iter()
+        .filter_map(|(_, p)| p.as_ref().ok())
+        .map(Publication::size)
+        .sum();
+    if total > MAX_MESSAGE_BYTES {
+        return fail(
+            SnsErrorKind::BatchRequestTooLong,
+            "The length of all the messages put together is more than the limit.",
+        );
+    }
+    Ok(())
+}
+
+pub async fn publish_batch(input: PublishBatch, app: &App, ctx: &Context) -> SnsResult<Xml> {
+    check_batch(&input.entries)?;
+    // A missing topic fails the request, not each entry.
+    app.sns.topic(&input.topic_arn)?;
+    let mut successful = Vec::new();
+    let mut failed = Vec::new();
+    for (id, entry) in input.entries {
+        match entry.and_then(|p| publish_one(app, ctx, &input.topic_arn, &p)) {
+            Ok(published) => successful.push((id, published)),
+            Err(e) => failed.push((id, e)),
+        }
+    }
+    let mut xml = Xml::default();
+    xml.members("Successful", &successful, |x, (id, p)| {
+        x.text("Id", id)
+            .text("MessageId", &p.message_id)
+            .opt("SequenceNumber", p.sequence_number.as_deref());
+    })
+    .members("Failed", &failed, |x, (id, e)| {
+        x.text("Id", id)
+            .text("Code", e.code())
+            .text("Message", &e.message)
+            .text("SenderFault", "true");
+    });
+    Ok(xml)
+}

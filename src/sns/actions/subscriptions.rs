@@ -1,0 +1,173 @@
+//! Subscribe, Unsubscribe, the two List operations and Get/SetSubscriptionAttributes.
+
+use super::{owner, topic_arn, Decode};
+use crate::app::App;
+use crate::protocol::Context;
+use crate::sns::engine::subscriptions::NewSubscription;
+use crate::sns::engine::Subscription;
+use crate::sns::error::{SnsError, SnsResult};
+use crate::sns::protocol::xml::Xml;
+use crate::sns::protocol::Form;
+
+#[derive(Debug)]
+pub struct Subscribe {
+    new: NewSubscription,
+}
+
+impl Decode for Subscribe {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(Subscribe {
+            new: NewSubscription {
+                topic_arn: topic_arn(form, "TopicArn")?,
+                protocol: form.required("Protocol")?,
+                endpoint: form.optional("Endpoint").unwrap_or_default(),
+                attributes: form.string_map("Attributes"),
+            },
+        })
+    }
+}
+
+/// `sqs` subscriptions are confirmed at once, so the ARN is returned whatever
+/// ReturnSubscriptionArn says (SNS returns "pending confirmation" only for unconfirmed ones).
+pub async fn subscribe(input: Subscribe, app: &App, ctx: &Context) -> SnsResult<Xml> {
+    let arn = app.sns.subscribe(owner(ctx), input.new)?;
+    let mut xml = Xml::default();
+    xml.text("SubscriptionArn", &arn);
+    Ok(xml)
+}
+
+/// A subscription ARN is its topic's ARN and one more `:`-separated part.
+fn subscription_arn(form: &Form, member: &str) -> SnsResult<String> {
+    let arn = form.required(member)?;
+    let valid = arn.rsplit_once(':').is_some_and(|(topic, id)| {
+        !id.is_empty() && crate::sns::engine::parse_topic_arn(topic, member).is_ok()
+    });
+    if !valid {
+        return Err(SnsError::invalid(member));
+    }
+    Ok(arn)
+}
+
+#[derive(Debug)]
+pub struct SubscriptionRef {
+    arn: String,
+}
+
+impl Decode for SubscriptionRef {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(SubscriptionRef {
+            arn: subscription_arn(form, "SubscriptionArn")?,
+        })
+    }
+}
+
+pub type Unsubscribe = SubscriptionRef;
+pub type GetSubscriptionAttributes = SubscriptionRef;
+
+pub async fn unsubscribe(input: SubscriptionRef, app: &App, _: &Context) -> SnsResult<Xml> {
+    app.sns.unsubscribe(&input.arn)?;
+    Ok(Xml::default())
+}
+
+pub async fn get_subscription_attributes(
+    input: SubscriptionRef,
+    app: &App,
+    _: &Context,
+) -> SnsResult<Xml> {
+    let sub = app.sns.subscription(&input.arn)?;
+    let mut xml = Xml::default();
+    xml.map("Attributes", &sub.attributes());
+    Ok(xml)
+}
+
+#[derive(Debug)]
+pub struct SetSubscriptionAttributes {
+    arn: String,
+    name: String,
+    value: String,
+}
+
+impl Decode for SetSubscriptionAttributes {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(SetSubscriptionAttributes {
+            arn: subscription_arn(form, "SubscriptionArn")?,
+            name: form.required("AttributeName")?,
+            value: form.optional("AttributeValue").unwrap_or_default(),
+        })
+    }
+}
+
+pub async fn set_subscription_attributes(
+    input: SetSubscriptionAttributes,
+    app: &App,
+    _: &Context,
+) -> SnsResult<Xml> {
+    app.sns
+        .set_subscription_attribute(&input.arn, &input.name, &input.value)?;
+    Ok(Xml::default())
+}
+
+#[derive(Debug)]
+pub struct ListSubscriptions {
+    next_token: Option<String>,
+}
+
+impl Decode for ListSubscriptions {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(ListSubscriptions {
+            next_token: form.optional("NextToken").filter(|t| !t.is_empty()),
+        })
+    }
+}
+
+#[derive(Debug)]
+pub struct ListSubscriptionsByTopic {
+    topic_arn: String,
+    next_token: Option<String>,
+}
+
+impl Decode for ListSubscriptionsByTopic {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(ListSubscriptionsByTopic {
+            topic_arn: topic_arn(form, "TopicArn")?,
+            next_token: form.optional("NextToken").filter(|t| !t.is_empty()),
+        })
+    }
+}
+
+fn subscriptions_page(subs: &[Subscription], next: Option<&str>) -> Xml {
+    let mut xml = Xml::default();
+    xml.members("Subscriptions", subs, |x, s| {
+        x.text("SubscriptionArn", &s.arn)
+            .text("Owner", &s.owner)
+            .text("Protocol", &s.protocol)
+            .text("Endpoint", &s.endpoint)
+            .text("TopicArn", &s.topic_arn);
+    })
+    .opt("NextToken", next);
+    xml
+}
+
+pub async fn list_subscriptions(
+    input: ListSubscriptions,
+    app: &App,
+    ctx: &Context,
+) -> SnsResult<Xml> {
+    let (subs, next) = app
+        .sns
+        .list_subscriptions(owner(ctx), None, input.next_token.as_deref())?;
+    Ok(subscriptions_page(&subs, next.as_deref()))
+}
+
+pub async fn list_subscriptions_by_topic(
+    input: ListSubscriptionsByTopic,
+    app: &App,
+    ctx: &Context,
+) -> SnsResult<Xml> {
+    let (subs, next) = app.sns.list_subscriptions(
+        owner(ctx),
+        Some(&input.topic_arn),
+        input.next_token.as_deref(),
+    )?;
+    Ok(subscriptions_page(&subs, next.as_deref()))
+}

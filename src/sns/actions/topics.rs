@@ -1,0 +1,189 @@
+//! CreateTopic, Get/SetTopicAttributes, ListTopics, DeleteTopic and the tag operations.
+
+use std::collections::BTreeMap;
+
+use super::{owner, topic_arn, Decode};
+use crate::app::App;
+use crate::protocol::Context;
+use crate::sns::engine::topics::NewTopic;
+use crate::sns::error::SnsResult;
+use crate::sns::protocol::xml::Xml;
+use crate::sns::protocol::Form;
+
+/// Tags travel as `Tags.member.N.Key` / `.Value`.
+fn tags(form: &Form) -> BTreeMap<String, String> {
+    form.structs("Tags")
+        .into_iter()
+        .filter_map(|t| {
+            Some((
+                t.get("Key")?.to_owned(),
+                t.get("Value").unwrap_or_default().to_owned(),
+            ))
+        })
+        .collect()
+}
+
+#[derive(Debug)]
+pub struct CreateTopic(NewTopic);
+
+impl Decode for CreateTopic {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(CreateTopic(NewTopic {
+            name: form.required("Name")?,
+            attributes: form.string_map("Attributes"),
+            tags: tags(form),
+        }))
+    }
+}
+
+pub async fn create_topic(input: CreateTopic, app: &App, ctx: &Context) -> SnsResult<Xml> {
+    let arn = app.sns.create_topic(owner(ctx), input.0)?;
+    let mut xml = Xml::default();
+    xml.text("TopicArn", &arn);
+    Ok(xml)
+}
+
+/// The operations that name one topic and nothing else.
+#[derive(Debug)]
+pub struct TopicRef {
+    pub topic_arn: String,
+}
+
+impl Decode for TopicRef {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(TopicRef {
+            topic_arn: topic_arn(form, "TopicArn")?,
+        })
+    }
+}
+
+pub type GetTopicAttributes = TopicRef;
+pub type DeleteTopic = TopicRef;
+
+pub async fn get_topic_attributes(input: TopicRef, app: &App, _: &Context) -> SnsResult<Xml> {
+    let attributes = app.sns.topic_attributes(&input.topic_arn)?;
+    let mut xml = Xml::default();
+    xml.map("Attributes", &attributes);
+    Ok(xml)
+}
+
+pub async fn delete_topic(input: TopicRef, app: &App, _: &Context) -> SnsResult<Xml> {
+    app.sns.delete_topic(&input.topic_arn);
+    Ok(Xml::default())
+}
+
+#[derive(Debug)]
+pub struct SetTopicAttributes {
+    topic_arn: String,
+    name: String,
+    value: String,
+}
+
+impl Decode for SetTopicAttributes {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(SetTopicAttributes {
+            topic_arn: topic_arn(form, "TopicArn")?,
+            name: form.required("AttributeName")?,
+            value: form.optional("AttributeValue").unwrap_or_default(),
+        })
+    }
+}
+
+pub async fn set_topic_attributes(
+    input: SetTopicAttributes,
+    app: &App,
+    _: &Context,
+) -> SnsResult<Xml> {
+    app.sns
+        .set_topic_attribute(&input.topic_arn, &input.name, &input.value)?;
+    Ok(Xml::default())
+}
+
+#[derive(Debug)]
+pub struct ListTopics {
+    next_token: Option<String>,
+}
+
+impl Decode for ListTopics {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(ListTopics {
+            next_token: form.optional("NextToken").filter(|t| !t.is_empty()),
+        })
+    }
+}
+
+pub async fn list_topics(input: ListTopics, app: &App, ctx: &Context) -> SnsResult<Xml> {
+    let (topics, next) = app.sns.list_topics(owner(ctx), input.next_token.as_deref());
+    let mut xml = Xml::default();
+    xml.members("Topics", &topics, |x, arn| {
+        x.text("TopicArn", arn);
+    })
+    .opt("NextToken", next.as_deref());
+    Ok(xml)
+}
+
+#[derive(Debug)]
+pub struct TagResource {
+    arn: String,
+    tags: BTreeMap<String, String>,
+}
+
+impl Decode for TagResource {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(TagResource {
+            arn: form.required("ResourceArn")?,
+            tags: tags(form),
+        })
+    }
+}
+
+pub async fn tag_resource(input: TagResource, app: &App, _: &Context) -> SnsResult<Xml> {
+    app.sns.tag_topic(&input.arn, input.tags)?;
+    Ok(Xml::default())
+}
+
+#[derive(Debug)]
+pub struct UntagResource {
+    arn: String,
+    keys: Vec<String>,
+}
+
+impl Decode for UntagResource {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(UntagResource {
+            arn: form.required("ResourceArn")?,
+            keys: form.strings("TagKeys"),
+        })
+    }
+}
+
+pub async fn untag_resource(input: UntagResource, app: &App, _: &Context) -> SnsResult<Xml> {
+    app.sns.untag_topic(&input.arn, &input.keys)?;
+    Ok(Xml::default())
+}
+
+#[derive(Debug)]
+pub struct ListTagsForResource {
+    arn: String,
+}
+
+impl Decode for ListTagsForResource {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(ListTagsForResource {
+            arn: form.required("ResourceArn")?,
+        })
+    }
+}
+
+pub async fn list_tags_for_resource(
+    input: ListTagsForResource,
+    app: &App,
+    _: &Context,
+) -> SnsResult<Xml> {
+    let tags: Vec<(String, String)> = app.sns.topic_tags(&input.arn)?.into_iter().collect();
+    let mut xml = Xml::default();
+    xml.members("Tags", &tags, |x, (k, v)| {
+        x.text("Key", k).text("Value", v);
+    });
+    Ok(xml)
+}

@@ -1,0 +1,146 @@
+//! The JSON notification SNS delivers to a non-raw `sqs` subscription, field for field as
+//! SNS writes it (SNS developer guide, "Parsing message formats"; the example body of
+//! "Fanout to Amazon SQS queues"): `"Key" : value` lines, two-space indent.
+//!
+//! Signature is an RSA signature with sqslite's own key ([`super::signing`]), whose
+//! certificate SigningCertURL names.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::publish::Attribute;
+use super::Topic;
+use crate::clock::Millis;
+
+/// Where the server is reached, for the URLs in a notification.
+#[derive(Debug, Clone, Copy)]
+pub struct Origin<'a> {
+    /// Scheme, host and port, without a trailing slash.
+    pub base_url: &'a str,
+}
+
+/// What a notification says, shared by every subscription of one publish.
+#[derive(Debug)]
+pub struct Note<'a> {
+    pub message_id: &'a str,
+    pub topic: &'a Topic,
+    pub subject: Option<&'a str>,
+    pub message: &'a str,
+    pub attributes: &'a BTreeMap<String, Attribute>,
+    pub sequence_number: Option<&'a str>,
+    pub now: Millis,
+    /// The signature covers no per-subscription field: made once per publish, on first use.
+    pub signature: std::cell::OnceCell<String>,
+}
+
+/// `2026-12-01T20:30:00.123Z`: ISO 8601 in UTC with milliseconds, as SNS stamps messages.
+pub fn timestamp(millis: Millis) -> String {
+    let at = i64::try_from(millis / 1000)
+        .ok()
+        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second(),
+        millis % 1000
+    )
+}
+
+/// SNS's string to sign for a Notification: each present field's name and value on their
+/// own lines, in this order (SNS guide, "Verifying the signatures of Amazon SNS messages";
+/// SequenceNumber is not among them).
+pub fn canonical_string(note: &Note<'_>, timestamp: &str) -> String {
+    let mut out = String::new();
+    let mut field = |name: &str, value: &str| {
+        let _ = write!(out, "{name}\n{value}\n");
+    };
+    field("Message", note.message);
+    field("MessageId", note.message_id);
+    if let Some(subject) = note.subject {
+        field("Subject", subject);
+    }
+    field("Timestamp", timestamp);
+    field("TopicArn", &note.topic.arn);
+    field("Type", "Notification");
+    out
+}
+
+fn json(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+/// `{"Name" : {"Type":…,"Value":…}, …}`, binary values in base64.
+fn attributes_object(attributes: &BTreeMap<String, Attribute>) -> String {
+    let entries: Vec<String> = attributes
+        .iter()
+        .map(|(name, a)| {
+            format!(
+                "    {} : {{\"Type\":{},\"Value\":{}}}",
+                json(name),
+                json(&a.data_type),
+                json(&a.envelope_value())
+            )
+        })
+        .collect();
+    format!("{{\n{}\n  }}", entries.join(",\n"))
+}
+
+/// The notification body for one subscription.
+pub fn notification(note: &Note<'_>, subscription_arn: &str, origin: &Origin<'_>) -> String {
+    let timestamp = timestamp(note.now);
+    let version = note.topic.signature_version();
+    let signature = note
+        .signature
+        .get_or_init(|| super::signing::sign(version, &canonical_string(note, &timestamp)));
+    let mut fields: Vec<(&str, String)> = vec![
+        ("Type", json("Notification")),
+        ("MessageId", json(note.message_id)),
+    ];
+    if let Some(seq) = note.sequence_number {
+        fields.push(("SequenceNumber", json(seq)));
+    }
+    fields.push(("TopicArn", json(&note.topic.arn)));
+    if let Some(subject) = note.subject {
+        fields.push(("Subject", json(subject)));
+    }
+    fields.extend([
+        ("Message", json(note.message)),
+        ("Timestamp", json(&timestamp)),
+        ("SignatureVersion", json(version)),
+        ("Signature", json(signature)),
+        (
+            "SigningCertURL",
+            json(&format!("{}{}", origin.base_url, super::signing::CERT_PATH)),
+        ),
+        (
+            "UnsubscribeURL",
+            json(&format!(
+                "{}/?Action=Unsubscribe&SubscriptionArn={subscription_arn}",
+                origin.base_url
+            )),
+        ),
+    ]);
+    if !note.attributes.is_empty() {
+        fields.push(("MessageAttributes", attributes_object(note.attributes)));
+    }
+    let lines: Vec<String> = fields
+        .into_iter()
+        .map(|(k, v)| format!("  \"{k}\" : {v}"))
+        .collect();
+    format!("{{\n{}\n}}", lines.join(",\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_carry_milliseconds() {
+        assert_eq!(timestamp(1_700_000_000_123), "2023-11-14T22:13:20.123Z");
+    }
+}

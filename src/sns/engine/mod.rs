@@ -1,0 +1,126 @@
+//! The SNS engine: topics, their subscriptions and what one publish delivers, behind one
+//! short-held mutex. It knows nothing of HTTP or of SQS: a publish returns plain
+//! [`Delivery`] values that the action layer hands to the SQS engine's own send.
+//! Every operation that depends on time receives `now`.
+
+pub mod envelope;
+pub mod publish;
+pub mod signing;
+pub mod subscriptions;
+#[cfg(test)]
+mod tests;
+pub mod topics;
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+use crate::sns::error::{SnsError, SnsResult};
+pub use publish::{Delivery, Publication, Published};
+pub use subscriptions::Subscription;
+pub use topics::Topic;
+
+/// At most this many topics or subscriptions per List page (SNS's page size).
+pub const PAGE: usize = 100;
+
+/// Who asks and where: topics belong to a region and an account, as queues do.
+#[derive(Debug, Clone, Copy)]
+pub struct Owner<'a> {
+    pub region: &'a str,
+    pub account: &'a str,
+}
+
+impl Owner<'_> {
+    pub fn topic_arn(&self, name: &str) -> String {
+        format!("arn:aws:sns:{}:{}:{name}", self.region, self.account)
+    }
+
+    /// What every ARN of this region and account starts with.
+    fn arn_prefix(&self) -> String {
+        format!("arn:aws:sns:{}:{}:", self.region, self.account)
+    }
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    /// By topic ARN, so a region and account's topics are one ordered range.
+    topics: BTreeMap<String, Topic>,
+    /// By subscription ARN (`<topic ARN>:<uuid>`), so a topic's are one range too.
+    subscriptions: BTreeMap<String, Subscription>,
+}
+
+/// All topics and subscriptions of the server.
+#[derive(Debug, Default)]
+pub struct Sns {
+    state: Mutex<State>,
+    /// Deliveries that did not reach their queue (missing queue, refused send).
+    failed_deliveries: AtomicU64,
+}
+
+impl Sns {
+    pub fn new() -> Self {
+        Sns::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves plain data behind: keep serving it.
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Counts a delivery that did not reach its queue.
+    pub fn delivery_failed(&self) {
+        self.failed_deliveries.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn failed_deliveries(&self) -> u64 {
+        self.failed_deliveries.load(Ordering::Relaxed)
+    }
+
+    /// Forgets every topic and subscription (the admin reset).
+    pub fn reset(&self) {
+        *self.lock() = State::default();
+    }
+}
+
+impl State {
+    fn topic(&self, arn: &str) -> SnsResult<&Topic> {
+        self.topics.get(arn).ok_or_else(SnsError::topic_not_found)
+    }
+
+    fn topic_mut(&mut self, arn: &str) -> SnsResult<&mut Topic> {
+        self.topics
+            .get_mut(arn)
+            .ok_or_else(SnsError::topic_not_found)
+    }
+}
+
+/// A topic ARN's parts `(region, account, name)`, or SNS's refusal of the parameter.
+pub fn parse_topic_arn<'a>(
+    arn: &'a str,
+    parameter: &str,
+) -> SnsResult<(&'a str, &'a str, &'a str)> {
+    let mut parts = arn.splitn(6, ':');
+    let fields: [Option<&str>; 6] = std::array::from_fn(|_| parts.next());
+    match fields {
+        [Some("arn"), Some("aws"), Some("sns"), Some(region), Some(account), Some(name)]
+            if !region.is_empty() && !account.is_empty() && topics::valid_name(name) =>
+        {
+            Ok((region, account, name))
+        }
+        _ => Err(SnsError::invalid(parameter)),
+    }
+}
+
+/// One page of `items` after the `NextToken` (an ARN, as SNS's tokens are opaque) and the
+/// token of the next page.
+fn page<'a, T: 'a>(
+    range: impl Iterator<Item = (&'a String, &'a T)>,
+    next_token: Option<&str>,
+) -> (Vec<&'a T>, Option<String>) {
+    let mut items = range.filter(|(k, _)| next_token.is_none_or(|t| k.as_str() >= t));
+    let page: Vec<(&String, &T)> = items.by_ref().take(PAGE).collect();
+    let next = items.next().map(|(k, _)| k.clone());
+    (page.into_iter().map(|(_, v)| v).collect(), next)
+}

@@ -1,0 +1,353 @@
+//! Topics: names, attributes with SNS's defaults and rules, idempotent create, tags.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::{page, Owner, Sns};
+use crate::clock::Millis;
+use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
+
+/// SNS's tag quota per topic (SNS developer guide, "Amazon SNS tags": 50 per resource).
+const MAX_TAGS: usize = 50;
+
+/// Attributes a topic takes besides the delivery-status logging ones
+/// (`<Protocol>SuccessFeedbackRoleArn`…, accepted as given).
+const SETTABLE: &[&str] = &[
+    "DeliveryPolicy",
+    "DisplayName",
+    "Policy",
+    "SignatureVersion",
+    "TracingConfig",
+    "KmsMasterKeyId",
+    "ContentBasedDeduplication",
+    "ArchivePolicy",
+    "FifoThroughputScope",
+    "DataProtectionPolicy",
+];
+
+/// SNS's EffectiveDeliveryPolicy for a topic without a DeliveryPolicy (as GetTopicAttributes
+/// returns it on AWS).
+const EFFECTIVE_DELIVERY_POLICY: &str = r#"{"http":{"defaultHealthyRetryPolicy":{"minDelayTarget":20,"maxDelayTarget":20,"numRetries":3,"numMaxDelayRetries":0,"numNoDelayRetries":0,"numMinDelayRetries":0,"backoffFunction":"linear"},"disableSubscriptionOverrides":false,"defaultRequestPolicy":{"headerContentType":"text/plain; charset=UTF-8"}}}"#;
+
+#[derive(Debug, Clone)]
+pub struct Topic {
+    pub arn: String,
+    pub name: String,
+    pub owner: String,
+    pub fifo: bool,
+    /// Attributes set by CreateTopic or SetTopicAttributes, as given.
+    set: BTreeMap<String, String>,
+    pub tags: BTreeMap<String, String>,
+    /// FIFO deduplication: id -> (until, message id, sequence number) of the first publish.
+    pub(super) dedup: HashMap<String, (Millis, String, String)>,
+    pub(super) sequence: u64,
+    pub(super) subscriptions_deleted: u64,
+}
+
+impl Topic {
+    pub fn content_based_deduplication(&self) -> bool {
+        self.set
+            .get("ContentBasedDeduplication")
+            .is_some_and(|v| v == "true")
+    }
+
+    pub fn signature_version(&self) -> &str {
+        self.set.get("SignatureVersion").map_or("1", String::as_str)
+    }
+
+    pub fn policy(&self) -> String {
+        self.set
+            .get("Policy")
+            .cloned()
+            .unwrap_or_else(|| default_policy(&self.arn, &self.owner))
+    }
+
+    /// Every attribute as GetTopicAttributes returns it, the subscription counts given.
+    pub fn attributes(&self, confirmed: usize) -> BTreeMap<String, String> {
+        let mut out = self.set.clone();
+        out.insert("TopicArn".into(), self.arn.clone());
+        out.insert("Owner".into(), self.owner.clone());
+        out.insert("Policy".into(), self.policy());
+        out.entry("DisplayName".into()).or_default();
+        out.insert("SubscriptionsConfirmed".into(), confirmed.to_string());
+        out.insert("SubscriptionsPending".into(), "0".into());
+        out.insert(
+            "SubscriptionsDeleted".into(),
+            self.subscriptions_deleted.to_string(),
+        );
+        let effective = self
+            .set
+            .get("DeliveryPolicy")
+            .cloned()
+            .unwrap_or_else(|| EFFECTIVE_DELIVERY_POLICY.to_owned());
+        out.insert("EffectiveDeliveryPolicy".into(), effective);
+        if self.fifo {
+            out.insert("FifoTopic".into(), "true".into());
+            out.entry("ContentBasedDeduplication".into())
+                .or_insert_with(|| "false".into());
+        }
+        out
+    }
+}
+
+/// The policy a topic has until one is set: the owner's account may do the topic's
+/// actions (the document AWS returns for a new topic).
+fn default_policy(arn: &str, owner: &str) -> String {
+    format!(
+        r#"{{"Version":"2008-10-17","Id":"__default_policy_ID","Statement":[{{"Sid":"__default_statement_ID","Effect":"Allow","Principal":{{"AWS":"*"}},"Action":["SNS:GetTopicAttributes","SNS:SetTopicAttributes","SNS:AddPermission","SNS:RemovePermission","SNS:DeleteTopic","SNS:Subscribe","SNS:ListSubscriptionsByTopic","SNS:Publish"],"Resource":"{arn}","Condition":{{"StringEquals":{{"AWS:SourceOwner":"{owner}"}}}}}}]}}"#
+    )
+}
+
+/// FIFO topics and queues are named `….fifo`, in lower case.
+pub fn is_fifo_name(name: &str) -> bool {
+    name.strip_suffix(".fifo").is_some()
+}
+
+/// 1 to 256 of ASCII letters, digits, `-` and `_`, plus `.fifo` for FIFO topics.
+pub fn valid_name(name: &str) -> bool {
+    let base = name.strip_suffix(".fifo").unwrap_or(name);
+    !base.is_empty()
+        && name.len() <= 256
+        && base
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// One attribute's value against SNS's rules; `create` allows FifoTopic.
+fn check_attribute(name: &str, value: &str, fifo: bool, create: bool) -> SnsResult<()> {
+    let bool_value = || {
+        if value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false") {
+            Ok(())
+        } else {
+            Err(SnsError::invalid(format_args!("{name}")))
+        }
+    };
+    match name {
+        "FifoTopic" if create => bool_value(),
+        "ContentBasedDeduplication" => {
+            bool_value()?;
+            if !fifo && value.eq_ignore_ascii_case("true") {
+                return Err(SnsError::invalid(
+                    "ContentBasedDeduplication Reason: Content based deduplication can only be set for FIFO topics",
+                ));
+            }
+            Ok(())
+        }
+        "SignatureVersion" if value != "1" && value != "2" => {
+            Err(SnsError::invalid("SignatureVersion"))
+        }
+        "TracingConfig" if value != "PassThrough" && value != "Active" => {
+            Err(SnsError::invalid("TracingConfig"))
+        }
+        "Policy" | "DeliveryPolicy" | "ArchivePolicy" | "DataProtectionPolicy"
+            if serde_json::from_str::<serde_json::Value>(value).is_err() =>
+        {
+            Err(SnsError::invalid(format_args!("{name}")))
+        }
+        _ if SETTABLE.contains(&name) || is_feedback_attribute(name) => Ok(()),
+        _ => Err(SnsError::invalid("AttributeName")),
+    }
+}
+
+fn is_feedback_attribute(name: &str) -> bool {
+    [
+        "SuccessFeedbackRoleArn",
+        "SuccessFeedbackSampleRate",
+        "FailureFeedbackRoleArn",
+    ]
+    .iter()
+    .any(|suffix| name.strip_suffix(suffix).is_some_and(|p| !p.is_empty()))
+}
+
+/// Tags against SNS's limits: keys 1-128 characters, values at most 256.
+fn check_tags(tags: &BTreeMap<String, String>) -> SnsResult<()> {
+    for (k, v) in tags {
+        if k.is_empty() || k.chars().count() > 128 || v.chars().count() > 256 {
+            return Err(SnsError::invalid("Tags"));
+        }
+    }
+    Ok(())
+}
+
+/// What CreateTopic asks for.
+#[derive(Debug, Default)]
+pub struct NewTopic {
+    pub name: String,
+    pub attributes: BTreeMap<String, String>,
+    pub tags: BTreeMap<String, String>,
+}
+
+impl NewTopic {
+    /// The name, attributes and tags against SNS's rules; whether the topic is FIFO.
+    fn check(&self) -> SnsResult<bool> {
+        let fifo = self
+            .attributes
+            .get("FifoTopic")
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+        if fifo != is_fifo_name(&self.name) || !valid_name(&self.name) {
+            return Err(if fifo {
+                SnsError::invalid("Fifo Topic names must end with .fifo and must be made up of only uppercase and lowercase ASCII letters, numbers, underscores, and hyphens, and must be between 1 and 256 characters long.")
+            } else {
+                SnsError::invalid("Topic Name")
+            });
+        }
+        for (name, value) in &self.attributes {
+            check_attribute(name, value, fifo, true).map_err(|e| {
+                let message = e.message.replace(
+                    "Invalid parameter: ",
+                    "Invalid parameter: Attributes Reason: ",
+                );
+                SnsError::new(e.kind, message)
+            })?;
+        }
+        check_tags(&self.tags)?;
+        Ok(fifo)
+    }
+
+    /// A CreateTopic of an existing name succeeds only if it asks for what the topic has.
+    fn agrees_with(&self, existing: &Topic) -> SnsResult<()> {
+        let current = existing.attributes(0);
+        if self
+            .attributes
+            .iter()
+            .any(|(k, v)| current.get(k) != Some(v))
+        {
+            return Err(SnsError::invalid(
+                "Attributes Reason: Topic already exists with different attributes",
+            ));
+        }
+        if !self.tags.is_empty() && self.tags != existing.tags {
+            return Err(SnsError::invalid(
+                "Tags Reason: Topic already exists with different tags",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Sns {
+    /// Creates a topic, or returns the ARN of the same-named one when the request agrees
+    /// with it (SNS's CreateTopic is idempotent).
+    pub fn create_topic(&self, owner: Owner<'_>, new: NewTopic) -> SnsResult<String> {
+        let fifo = new.check()?;
+        let arn = owner.topic_arn(&new.name);
+        let mut state = self.lock();
+        if let Some(existing) = state.topics.get(&arn) {
+            new.agrees_with(existing)?;
+            return Ok(arn);
+        }
+        if new.tags.len() > MAX_TAGS {
+            return Err(tag_quota());
+        }
+        let mut set = new.attributes;
+        set.remove("FifoTopic");
+        let topic = Topic {
+            arn: arn.clone(),
+            name: new.name,
+            owner: owner.account.to_owned(),
+            fifo,
+            set,
+            tags: new.tags,
+            dedup: HashMap::new(),
+            sequence: 0,
+            subscriptions_deleted: 0,
+        };
+        state.topics.insert(arn.clone(), topic);
+        Ok(arn)
+    }
+
+    /// GetTopicAttributes.
+    pub fn topic_attributes(&self, arn: &str) -> SnsResult<BTreeMap<String, String>> {
+        let state = self.lock();
+        let topic = state.topic(arn)?;
+        let confirmed = state.subscriptions_of(arn).count();
+        Ok(topic.attributes(confirmed))
+    }
+
+    /// A copy of the topic, for reading its settings outside the lock.
+    pub fn topic(&self, arn: &str) -> SnsResult<Topic> {
+        self.lock().topic(arn).cloned()
+    }
+
+    /// SetTopicAttributes: one attribute; an empty Policy or DeliveryPolicy reverts it.
+    pub fn set_topic_attribute(&self, arn: &str, name: &str, value: &str) -> SnsResult<()> {
+        let mut state = self.lock();
+        let topic = state.topic_mut(arn)?;
+        if value.is_empty() && name != "DisplayName" {
+            if !SETTABLE.contains(&name) && !is_feedback_attribute(name) {
+                return Err(SnsError::invalid("AttributeName"));
+            }
+            topic.set.remove(name);
+            return Ok(());
+        }
+        check_attribute(name, value, topic.fifo, false)?;
+        topic.set.insert(name.to_owned(), value.to_owned());
+        Ok(())
+    }
+
+    /// ListTopics: the owner's topics in ARN order, 100 a page.
+    pub fn list_topics(
+        &self,
+        owner: Owner<'_>,
+        next_token: Option<&str>,
+    ) -> (Vec<String>, Option<String>) {
+        let prefix = owner.arn_prefix();
+        let state = self.lock();
+        let range = state
+            .topics
+            .range(prefix.clone()..)
+            .take_while(|(k, _)| k.starts_with(&prefix));
+        let (topics, next) = page(range, next_token);
+        (topics.into_iter().map(|t| t.arn.clone()).collect(), next)
+    }
+
+    /// DeleteTopic, with its subscriptions; deleting a missing topic succeeds.
+    pub fn delete_topic(&self, arn: &str) {
+        let mut state = self.lock();
+        state.topics.remove(arn);
+        let lead = format!("{arn}:");
+        state.subscriptions.retain(|k, _| !k.starts_with(&lead));
+    }
+
+    pub fn tag_topic(&self, arn: &str, tags: BTreeMap<String, String>) -> SnsResult<()> {
+        check_tags(&tags)?;
+        let mut state = self.lock();
+        let topic = state.topics.get_mut(arn).ok_or_else(resource_not_found)?;
+        let added = tags.keys().filter(|k| !topic.tags.contains_key(*k)).count();
+        if topic.tags.len() + added > MAX_TAGS {
+            return Err(tag_quota());
+        }
+        topic.tags.extend(tags);
+        Ok(())
+    }
+
+    pub fn untag_topic(&self, arn: &str, keys: &[String]) -> SnsResult<()> {
+        let mut state = self.lock();
+        let topic = state.topics.get_mut(arn).ok_or_else(resource_not_found)?;
+        for key in keys {
+            topic.tags.remove(key);
+        }
+        Ok(())
+    }
+
+    pub fn topic_tags(&self, arn: &str) -> SnsResult<BTreeMap<String, String>> {
+        let state = self.lock();
+        Ok(state
+            .topics
+            .get(arn)
+            .ok_or_else(resource_not_found)?
+            .tags
+            .clone())
+    }
+}
+
+/// [unverified] wording for tagging a topic that does not exist.
+fn resource_not_found() -> SnsError {
+    SnsError::new(SnsErrorKind::ResourceNotFound, "Resource does not exist")
+}
+
+fn tag_quota() -> SnsError {
+    SnsError::new(
+        SnsErrorKind::TagLimitExceeded,
+        "Could not complete request: tag quota of per resource exceeded",
+    )
+}

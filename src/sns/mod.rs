@@ -1,0 +1,84 @@
+//! Amazon SNS beside SQS on the same port: topics whose subscriptions fan messages out into
+//! sqslite's queues. The service owns its wire protocol ([`protocol`]: AWS Query in, XML
+//! out), its [`actions`] and its [`engine`]; it reaches SQS only through the SQS engine's
+//! own send ([`actions::deliver`]). [`error`] is its error table.
+
+pub mod actions;
+pub mod engine;
+pub mod error;
+pub mod protocol;
+
+use bytes::Bytes;
+use hyper::http::request::Parts;
+
+use crate::app::App;
+use crate::protocol::{Context, HttpResponse};
+use actions::Action;
+use error::{SnsError, SnsResult};
+use protocol::xml::Xml;
+use protocol::Form;
+
+/// One SNS request: authenticate, decode, apply, encode.
+pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) -> HttpResponse {
+    let signed = crate::auth::read(parts).ok().flatten();
+    let mut ctx = Context::new(
+        &app.config,
+        &parts.headers,
+        "/",
+        signed.as_ref(),
+        request_id,
+    );
+    let result = match Form::parse(parts.uri.query(), Some(body)) {
+        Ok(form) => run(app, parts, body, &form, &mut ctx).await,
+        Err(e) => Err(e),
+    };
+    let (name, result) = match result {
+        Ok((name, xml)) => (name, Ok(xml)),
+        Err(e) => ("", Err(e)),
+    };
+    match &result {
+        Ok(xml) => {
+            tracing::debug!(action = name, "sns request ok");
+            protocol::respond(
+                200,
+                &ctx.request_id,
+                protocol::xml::success(name, &ctx.request_id, xml),
+            )
+        }
+        Err(e) => {
+            tracing::debug!(code = e.code(), message = %e.message, "sns request failed");
+            protocol::error_response(&ctx.request_id, e)
+        }
+    }
+}
+
+async fn run(
+    app: &App,
+    parts: &Parts,
+    body: &[u8],
+    form: &Form,
+    ctx: &mut Context,
+) -> SnsResult<(&'static str, Xml)> {
+    // Authentication first: an unsigned caller learns nothing about the request.
+    let signed = crate::auth::read(parts);
+    let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
+    let principal = crate::auth::verify_for(app, parts, body, signed, "sns")
+        .map_err(|e| SnsError::from_auth(&e))?;
+    let name = form.get("Action").unwrap_or_default();
+    let action = Action::decode(name, form)?;
+    let name = action.name();
+    if let Some(principal) = principal {
+        ctx.authenticate(principal, name);
+    }
+    let xml = if app.durable.is_some() {
+        // Deliveries into durable queues are stored before the publish is answered.
+        let stored = crate::durable::journal::durable(async {
+            Ok::<_, crate::error::SqsError>(action.apply(app, ctx).await)
+        })
+        .await;
+        stored.map_err(|e| SnsError::new(error::SnsErrorKind::InternalError, e.message))??
+    } else {
+        action.apply(app, ctx).await?
+    };
+    Ok((name, xml))
+}
