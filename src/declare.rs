@@ -104,7 +104,7 @@ fn reconcile(
     // SetQueueAttributes refuses FifoQueue itself.
     attributes.remove("FifoQueue");
     let unchanged = {
-        let state = queue.lock(now);
+        let state = queue.lock_settled(now);
         tags.iter().all(|(k, v)| state.tags.get(k) == Some(v))
             && state.attributes.first_difference(&attributes).is_none()
     };

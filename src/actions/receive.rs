@@ -90,7 +90,7 @@ pub async fn receive_message(
     let wait = wait.map_or_else(
         || {
             queue
-                .lock(start)
+                .lock_settled(start)
                 .attributes
                 .receive_message_wait_time_seconds
         },
@@ -113,17 +113,18 @@ pub async fn receive_message(
             return Err(SqsError::queue_does_not_exist());
         }
         let now = app.now();
-        let delivered = app.registry.receive(&queue, &params, now)?;
-        if !delivered.is_empty() || now >= deadline || closing {
-            if delivered.is_empty() {
-                queue.count_empty_receive(now);
-            }
+        let last = now >= deadline || closing;
+        let pass = app.registry.receive_pass(&queue, &params, last, now)?;
+        if !pass.is_empty() || last {
             return Ok(ReceiveOutput {
-                messages: delivered.into_iter().map(|d| selection.render(d)).collect(),
+                messages: pass
+                    .delivered
+                    .into_iter()
+                    .map(|d| selection.render(d))
+                    .collect(),
             });
         }
-        let next_visible = queue.lock(now).next_change();
-        let wake_at = next_visible.map_or(deadline, |t| t.min(deadline));
+        let wake_at = pass.next_change.map_or(deadline, |t| t.min(deadline));
         let _parked = queue.park();
         tokio::select! {
             () = notified => {}

@@ -217,7 +217,10 @@ pub async fn send_message_batch(
 /// On a FIFO queue an entry without its group, or without a deduplication id the queue
 /// cannot derive, fails the whole batch, not the entry [aws-recorded].
 fn check_fifo_entries(entries: &[SendEntry], queue: &Queue, now: Millis) -> SqsResult<()> {
-    let content_based = queue.lock(now).attributes.content_based_deduplication;
+    let content_based = queue
+        .lock_settled(now)
+        .attributes
+        .content_based_deduplication;
     for entry in entries {
         if entry.message_group_id.is_none() {
             return Err(SqsError::invalid_parameter(

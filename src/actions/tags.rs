@@ -73,7 +73,7 @@ pub async fn list_queue_tags(
     ctx: &Context,
 ) -> SqsResult<TagsOutput> {
     let queue = queue(app, ctx, &input.queue_url)?;
-    let tags = queue.lock(app.now()).tags.clone();
+    let tags = queue.lock_settled(app.now()).tags.clone();
     Ok(TagsOutput { tags })
 }
 

@@ -48,7 +48,7 @@ fn summary(app: &App, q: &Queue, now: Millis) -> Value {
         .iter()
         .map(|s| s.key.name.clone())
         .collect();
-    let state = q.lock(now);
+    let state = q.lock_settled(now);
     let s = &state.store;
     let redrive = state.attributes.redrive_policy.as_ref().map(|p| {
         json!({
@@ -100,7 +100,7 @@ fn summary(app: &App, q: &Queue, now: Millis) -> Value {
 pub fn messages(app: &App, name: &str, params: &[(String, String)]) -> Answer {
     let q = find(app, name, params)?;
     let now = app.now();
-    let state = q.lock(now);
+    let state = q.lock_settled(now);
     let list: Vec<Value> = state.store.iter().map(|(_, m)| message(m, now)).collect();
     Ok(ok(
         &json!({"queue": q.key.name, "now": now, "messages": list}),

@@ -47,7 +47,7 @@ pub fn messages(app: &App, rest: &[&str], params: &[(String, String)], accept: &
     let (show_invisible, show_delayed) = (flag("ShowInvisible"), flag("ShowDelayed"));
     let now = app.now();
     let list: Vec<Value> = {
-        let state = queue.lock(now);
+        let state = queue.lock_settled(now);
         state
             .store
             .iter()

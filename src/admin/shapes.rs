@@ -117,7 +117,7 @@ fn render(groups: BTreeMap<String, Group>, key: &str) -> Vec<Value> {
 pub fn dead_letters(app: &App, name: &str, params: &[(String, String)]) -> Answer {
     let q = find(app, name, params)?;
     let now = app.now();
-    let state = q.lock(now);
+    let state = q.lock_settled(now);
     let triples: Vec<(String, Option<String>, String, &'static str)> = state
         .store
         .iter()

@@ -24,7 +24,7 @@ pub fn take(app: &App, endpoint: &str, now: Millis) -> Snapshot {
 }
 
 fn view(q: &Queue, endpoint: &str, now: Millis) -> QueueView {
-    let state = q.lock(now);
+    let state = q.lock_settled(now);
     let a = &state.attributes;
     QueueView {
         name: q.key.name.clone(),

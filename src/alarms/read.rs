@@ -22,7 +22,7 @@ struct Numbers {
 }
 
 fn numbers(q: &Queue, now: Millis) -> Numbers {
-    let s = q.lock(now);
+    let s = q.lock_settled(now);
     let policy = s.attributes.redrive_policy.as_ref();
     Numbers {
         depth: s.store.len(),
@@ -54,7 +54,7 @@ impl<'a> Reader<'a> {
         targets.extend(queues.iter().filter_map(|q| {
             // Copied under the queue's lock, resolved after it (the registry has locks too).
             let arn = q
-                .lock(now)
+                .lock_settled(now)
                 .attributes
                 .redrive_policy
                 .as_ref()?

@@ -41,7 +41,7 @@ impl Registry {
             .into_iter()
             .filter(|q| q.key.region == dlq.region && q.key.account == dlq.account)
             .filter(|q| {
-                q.lock_mut(now)
+                q.lock_settled_mut(now)
                     .attributes
                     .redrive_policy
                     .as_ref()
@@ -79,7 +79,7 @@ impl Registry {
             ));
         }
         let allowed = target
-            .lock_mut(now)
+            .lock_settled_mut(now)
             .attributes
             .redrive_allow_policy
             .as_ref()
@@ -118,7 +118,7 @@ impl Registry {
     ) -> Result<bool, String> {
         loop {
             let (seq, origin) = {
-                let state = source.lock_mut(now);
+                let state = source.lock_settled_mut(now);
                 let Some((seq, msg)) = state.store.iter().next() else {
                     return Ok(false);
                 };

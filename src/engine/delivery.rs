@@ -32,7 +32,39 @@ pub struct Delivered {
     pub sequence_number: Option<String>,
 }
 
+/// What one receive pass did, all read under the lock it held.
+#[derive(Debug, Default)]
+pub struct Pass {
+    pub delivered: Vec<Delivered>,
+    /// When nothing was delivered: the next visibility, delay or retention deadline, when a
+    /// message may become receivable without a request.
+    pub next_change: Option<Millis>,
+}
+
+impl Pass {
+    pub fn is_empty(&self) -> bool {
+        self.delivered.is_empty()
+    }
+}
+
 impl QueueState {
+    /// Ends a receive pass under the lock it took: an empty last pass is an empty receive
+    /// (NumberOfEmptyReceives), and an empty pass learns when to look again.
+    pub(crate) fn finish_pass(&mut self, delivered: Vec<Delivered>, last: bool) -> Pass {
+        let next_change = if delivered.is_empty() {
+            if last {
+                self.stats.empty_receives += 1;
+            }
+            self.next_change()
+        } else {
+            None
+        };
+        Pass {
+            delivered,
+            next_change,
+        }
+    }
+
     /// Receives under this queue's lock; messages `decide` dead-letters come back separately
     /// for the caller to put into the dead-letter queue under the same critical section.
     pub(crate) fn receive(

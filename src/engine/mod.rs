@@ -34,7 +34,7 @@ use crate::clock::Millis;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use arn::{KeyParts, QueueKey};
 use attributes::QueueAttributes;
-use delivery::{Delivered, ReceiveParams};
+use delivery::{Delivered, Pass, ReceiveParams};
 use move_task::MoveTasks;
 use mutation::{Journal, Mutation};
 use queue::{Queue, QueueState};
@@ -248,7 +248,7 @@ impl Registry {
         map: &BTreeMap<String, String>,
         now: Millis,
     ) -> SqsResult<()> {
-        let mut trial = queue.lock_mut(now).attributes.clone();
+        let mut trial = queue.lock_settled_mut(now).attributes.clone();
         trial.apply(map, false)?;
         if let (Some(policy), true) = (&trial.redrive_policy, map.contains_key("RedrivePolicy")) {
             self.check_redrive(&queue.arn(), queue.fifo, policy, now)?;
@@ -256,29 +256,46 @@ impl Registry {
         queue.set_attributes(map, now)
     }
 
-    /// One receive attempt (no waiting). Messages past their maxReceiveCount move to the
-    /// dead-letter queue under both queues' locks, so no caller ever sees them in both or neither.
+    /// One receive attempt (no waiting), as [`Registry::receive_pass`] but what it delivered only.
     pub fn receive(&self, q: &Queue, p: &ReceiveParams, now: Millis) -> SqsResult<Vec<Delivered>> {
-        let delivered = self.receive_pass(q, p, now)?;
-        if let Some(most) = delivered.iter().map(|d| d.message.receive_count).max() {
-            q.note_receive_count(most);
-        }
-        Ok(delivered)
+        Ok(self.receive_pass(q, p, false, now)?.delivered)
     }
 
-    fn receive_pass(&self, q: &Queue, p: &ReceiveParams, now: Millis) -> SqsResult<Vec<Delivered>> {
-        let policy = q.lock_mut(now).attributes.redrive_policy.clone();
-        let dlq = policy
-            .as_ref()
-            .and_then(|p| self.dead_letter_target(q, &p.dead_letter_target_arn));
-        let (Some(policy), Some(dlq)) = (policy, dlq) else {
-            return Ok(q
-                .lock_mut(now)
-                .receive(q, p, now, |_| Disposition::Deliver)?
-                .0);
+    /// One receive attempt (no waiting) under one hold of the queue's lock: what was delivered
+    /// and, when nothing was, the next deadline a parked poll should wake at; `last` says no
+    /// pass follows, so an empty one counts as an empty receive. With a dead-letter queue the
+    /// lock is taken to read the policy, then with the dead-letter queue's in order: messages
+    /// past their maxReceiveCount move under both, so no caller sees them in both or neither.
+    pub fn receive_pass(
+        &self,
+        q: &Queue,
+        p: &ReceiveParams,
+        last: bool,
+        now: Millis,
+    ) -> SqsResult<Pass> {
+        let pass = self.pass(q, p, last, now)?;
+        if let Some(most) = pass.delivered.iter().map(|d| d.message.receive_count).max() {
+            q.note_receive_count(most);
+        }
+        Ok(pass)
+    }
+
+    fn pass(&self, q: &Queue, p: &ReceiveParams, last: bool, now: Millis) -> SqsResult<Pass> {
+        let deliver = |mut state: MutexGuard<'_, QueueState>| {
+            let delivered = state.receive(q, p, now, |_| Disposition::Deliver)?.0;
+            Ok(state.finish_pass(delivered, last))
+        };
+        let state = q.lock_settled_mut(now);
+        let Some(policy) = state.attributes.redrive_policy.clone() else {
+            return deliver(state);
+        };
+        drop(state);
+        let dlq = self.dead_letter_target(q, &policy.dead_letter_target_arn);
+        let Some(dlq) = dlq else {
+            return deliver(q.lock_settled_mut(now));
         };
         let source_arn = q.arn();
-        let (delivered, moved) = {
+        let (pass, moved) = {
             let (mut source, mut target) = lock_pair(q, &dlq, now);
             let (delivered, dead) = source.receive(q, p, now, |m| {
                 if m.receive_count >= policy.max_receive_count {
@@ -291,12 +308,12 @@ impl Registry {
             for msg in dead {
                 target.accept_dead_letter(&dlq, msg, &source_arn, now);
             }
-            (delivered, moved)
+            (source.finish_pass(delivered, last), moved)
         };
         for _ in 0..moved {
             dlq.wake_one();
         }
-        Ok(delivered)
+        Ok(pass)
     }
 }
 
@@ -308,11 +325,11 @@ fn lock_pair<'a>(
     now: Millis,
 ) -> (MutexGuard<'a, QueueState>, MutexGuard<'a, QueueState>) {
     if a.uid < b.uid {
-        let ga = a.lock_mut(now);
-        (ga, b.lock_mut(now))
+        let ga = a.lock_settled_mut(now);
+        (ga, b.lock_settled_mut(now))
     } else {
-        let gb = b.lock_mut(now);
-        (a.lock_mut(now), gb)
+        let gb = b.lock_settled_mut(now);
+        (a.lock_settled_mut(now), gb)
     }
 }
 
@@ -321,7 +338,7 @@ fn same_queue(
     attributes: &BTreeMap<String, String>,
     now: Millis,
 ) -> SqsResult<Arc<Queue>> {
-    match existing.lock_mut(now).attributes.first_difference(attributes) {
+    match existing.lock_settled_mut(now).attributes.first_difference(attributes) {
         None => Ok(existing.clone()),
         Some(name) => Err(SqsError::new(
             ErrorKind::QueueNameExists,

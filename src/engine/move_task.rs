@@ -198,7 +198,7 @@ impl MoveTasks {
             max_per_second,
             status: Status::Running,
             moved: 0,
-            to_move: source.lock_mut(now).store.len() as u64,
+            to_move: source.lock_settled_mut(now).store.len() as u64,
             failure_reason: None,
             started_at: now,
             next_due: now,

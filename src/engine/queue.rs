@@ -183,27 +183,23 @@ impl Queue {
         state.attributes.policy.clone()
     }
 
-    /// The state for reading, settled to `now` so every count and visibility is exact.
-    /// Only the engine changes it ([`Queue::lock_mut`]), each change reported as a mutation.
-    pub fn lock(&self, now: Millis) -> StateRef<'_> {
-        StateRef(self.lock_mut(now))
+    /// The state for reading, settled to `now` first (expired messages removed, elapsed
+    /// visibility and delays applied) so every count and visibility is exact. Only the engine
+    /// changes it ([`Queue::lock_settled_mut`]), each change reported as a mutation.
+    pub fn lock_settled(&self, now: Millis) -> StateRef<'_> {
+        StateRef(self.lock_settled_mut(now))
     }
 
-    /// The state for the engine's operations to change, settled to `now`.
-    pub(super) fn lock_mut(&self, now: Millis) -> MutexGuard<'_, QueueState> {
+    /// The state for the engine's operations to change, settled to `now` first.
+    pub(super) fn lock_settled_mut(&self, now: Millis) -> MutexGuard<'_, QueueState> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.settle(now);
         state
     }
 
-    /// Counts a receive that answered with no message (CloudWatch's NumberOfEmptyReceives).
-    pub fn count_empty_receive(&self, now: Millis) {
-        self.lock_mut(now).stats.empty_receives += 1;
-    }
-
     /// How many messages are visible, in flight and delayed at `now`.
     pub fn depth(&self, now: Millis) -> Depth {
-        let state = self.lock_mut(now);
+        let state = self.lock_settled_mut(now);
         Depth {
             visible: state.store.visible(),
             in_flight: state.store.in_flight(),
@@ -244,7 +240,7 @@ impl Queue {
 
     /// Changes the queue's settings through `f`, then reports them.
     pub(super) fn edit<R>(&self, now: Millis, f: impl FnOnce(&mut QueueState) -> R) -> R {
-        let mut state = self.lock_mut(now);
+        let mut state = self.lock_settled_mut(now);
         let result = f(&mut state);
         if self.journal.is_some() {
             self.emit(&Mutation::Queue(self.meta(&state)));
@@ -303,7 +299,7 @@ impl Queue {
         if self.receive_high_water.load(Ordering::Relaxed) < threshold {
             return None;
         }
-        let state = self.lock_mut(now);
+        let state = self.lock_settled_mut(now);
         let most = state
             .store
             .iter()
@@ -321,7 +317,7 @@ impl Queue {
 
     pub fn send(&self, msg: NewMessage, now: Millis) -> SqsResult<Sent> {
         let prepared = Prepared::new(msg)?;
-        let sent = self.lock_mut(now).send(self, prepared, now)?;
+        let sent = self.lock_settled_mut(now).send(self, prepared, now)?;
         self.wake_one();
         Ok(sent)
     }
@@ -330,7 +326,7 @@ impl Queue {
     /// receives are woken then, and only then.
     pub fn delete_message(&self, handle: &str, now: Millis) -> SqsResult<()> {
         let released = {
-            let mut state = self.lock_mut(now);
+            let mut state = self.lock_settled_mut(now);
             let before = state.store.receivable_groups();
             state.delete(self, handle, now)?;
             state.store.receivable_groups() > before
@@ -347,7 +343,7 @@ impl Queue {
     /// asleep past it). Rare next to sends, so waking all here costs little.
     pub fn change_visibility(&self, handle: &str, seconds: u32, now: Millis) -> SqsResult<()> {
         let sooner = self
-            .lock_mut(now)
+            .lock_settled_mut(now)
             .change_visibility(self, handle, seconds, now)?;
         if sooner {
             self.notify.notify_waiters();
@@ -357,7 +353,7 @@ impl Queue {
 
     /// Empties the queue; refused while `guard` ms have not passed since the last purge.
     pub fn purge(&self, now: Millis, guard: Millis) -> SqsResult<()> {
-        let mut state = self.lock_mut(now);
+        let mut state = self.lock_settled_mut(now);
         if let Some(last) = state.last_purge {
             if now < last.saturating_add(guard) {
                 return Err(SqsError::new(
@@ -382,7 +378,7 @@ impl Queue {
 
     /// Every attribute, stored and computed, in SQS's string form.
     pub fn attribute_values(&self, now: Millis) -> Vec<(&'static str, String)> {
-        let state = self.lock_mut(now);
+        let state = self.lock_settled_mut(now);
         let mut out = vec![
             (
                 "ApproximateNumberOfMessages",

@@ -100,7 +100,7 @@ impl<'a> Replayer<'a> {
 
     fn with(&self, uid: u64, f: impl FnOnce(&mut QueueState)) {
         if let Some(q) = self.by_uid.get(&uid) {
-            f(&mut q.lock_mut(self.now));
+            f(&mut q.lock_settled_mut(self.now));
         }
     }
 
@@ -144,7 +144,7 @@ impl<'a> Replayer<'a> {
             ))
         });
         registry.queues.put(queue.clone());
-        let mut state = queue.lock_mut(self.now);
+        let mut state = queue.lock_settled_mut(self.now);
         state.attributes = attributes;
         state.tags = meta.tags;
         state.last_modified = meta.last_modified;
@@ -169,7 +169,7 @@ impl Registry {
         }
         for queue in self.all() {
             {
-                let state = queue.lock_mut(now);
+                let state = queue.lock_settled_mut(now);
                 emit(&Mutation::Queue(queue.meta(&state)))?;
                 for d in state.dedup.entries(queue.uid) {
                     emit(&Mutation::Dedup(d))?;
@@ -180,7 +180,7 @@ impl Registry {
             }
             let mut after = None;
             loop {
-                let state = queue.lock_mut(now);
+                let state = queue.lock_settled_mut(now);
                 let mut taken = 0;
                 for (position, message) in state.store.iter_after(after).take(SNAPSHOT_TURN) {
                     emit(&Mutation::Put {
@@ -231,6 +231,6 @@ mod tests {
             .unwrap();
         let queue = registry.get(&key).unwrap();
         assert!(queue.policy().is_none());
-        assert_eq!(queue.lock(0).attributes.visibility_timeout, 31);
+        assert_eq!(queue.lock_settled(0).attributes.visibility_timeout, 31);
     }
 }

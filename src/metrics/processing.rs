@@ -75,7 +75,7 @@ pub(super) fn write(all: &[Arc<Queue>], now: Millis, out: &mut impl fmt::Write) 
 fn observe(all: &[Arc<Queue>], now: Millis) -> Vec<(&Queue, Observed)> {
     all.iter()
         .filter_map(|q| {
-            let state = q.lock(now);
+            let state = q.lock_settled(now);
             let p = state.processing();
             if p.deleted.count() == 0 && p.extended.count() == 0 {
                 return None;

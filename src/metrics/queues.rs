@@ -92,7 +92,7 @@ const QUEUE_SERIES: [(&str, &str, &str); 11] = [
 
 fn read_queue(q: Arc<Queue>, now: Millis) -> QueueReading {
     let (counts, oldest, stats) = {
-        let state = q.lock(now);
+        let state = q.lock_settled(now);
         let s = &state.store;
         (
             [s.visible(), s.in_flight(), s.delayed()],

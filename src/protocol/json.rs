@@ -34,6 +34,12 @@ pub fn decode<T: DeserializeOwned>(body: &[u8]) -> SqsResult<T> {
 /// Refuses, before any decoding, bodies with more values or deeper nesting than any valid SQS
 /// request, so that what decoding keeps is bounded whatever the body holds.
 pub fn check_budget(body: &[u8]) -> SqsResult<()> {
+    // Brackets and commas bound depth and values from above (those inside strings count too),
+    // so a body with few of them is within budget without the byte-by-byte walk below.
+    let (opens, commas) = structural_bytes(body);
+    if opens <= MAX_DEPTH && opens + commas <= MAX_PARAMS {
+        return Ok(());
+    }
     let (mut depth, mut values, mut in_string, mut escaped) = (0usize, 0usize, false, false);
     for &b in body {
         if in_string {
@@ -65,6 +71,23 @@ pub fn check_budget(body: &[u8]) -> SqsResult<()> {
         }
     }
     Ok(())
+}
+
+/// How many `{` or `[` and how many `,` the body holds. Counted in byte-wide lanes, 255 bytes
+/// at a time so no lane overflows: the compiler vectorises this to under one instruction a
+/// byte, where the walk costs about eleven (it was most of a batch's decoding).
+fn structural_bytes(body: &[u8]) -> (usize, usize) {
+    let (mut opens, mut commas) = (0usize, 0usize);
+    for chunk in body.chunks(255) {
+        let (mut o, mut c) = (0u8, 0u8);
+        for &b in chunk {
+            o += u8::from(b == b'{' || b == b'[');
+            c += u8::from(b == b',');
+        }
+        opens += usize::from(o);
+        commas += usize::from(c);
+    }
+    (opens, commas)
 }
 
 /// The error path: decodes the body again through a deserializer whose errors are SQS's.
@@ -248,5 +271,36 @@ impl<'de> IntoDeserializer<'de, JsonError> for Key<'de> {
 
     fn into_deserializer(self) -> Self::Deserializer {
         de::value::BorrowedStrDeserializer::new(self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested(depth: usize, inner: &str) -> String {
+        format!("{}{inner}{}", "[".repeat(depth), "]".repeat(depth))
+    }
+
+    #[test]
+    fn budget_bounds_hold_on_both_sides_of_the_quick_count() {
+        // Within the count's bound, and past it only inside a string: both accepted.
+        assert!(check_budget(nested(MAX_DEPTH, "").as_bytes()).is_ok());
+        let quoted = format!(r#"{{"a":"{}{}"}}"#, "[{".repeat(40), ",".repeat(2000));
+        assert!(check_budget(quoted.as_bytes()).is_ok());
+        // One level or one value too many: refused.
+        assert!(check_budget(nested(MAX_DEPTH + 1, "").as_bytes()).is_err());
+        let values = |n: usize| format!("[{}]", vec!["1"; n].join(","));
+        assert!(check_budget(values(MAX_PARAMS).as_bytes()).is_ok());
+        assert!(check_budget(values(MAX_PARAMS + 1).as_bytes()).is_err());
+        // Counted past 255 bytes (the count's lanes) and with escaped quotes in strings.
+        let long = format!(
+            r#"{{"a":"{}\"[[[[","b":{}}}"#,
+            "x".repeat(600),
+            nested(15, "1")
+        );
+        assert!(check_budget(long.as_bytes()).is_ok());
+        let deep = format!(r#"{{"a":"{}","b":{}}}"#, "x".repeat(600), nested(16, "1"));
+        assert!(check_budget(deep.as_bytes()).is_err());
     }
 }

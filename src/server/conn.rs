@@ -38,8 +38,6 @@ struct Activity {
     born: Stopwatch,
     phase: AtomicU8,
     since_ms: AtomicU64,
-    /// Wakes the watchdog to re-plan when the phase changes.
-    changed: tokio::sync::Notify,
 }
 
 impl Activity {
@@ -49,7 +47,6 @@ impl Activity {
             born: Stopwatch::start(),
             phase: AtomicU8::new(HEAD),
             since_ms: AtomicU64::new(0),
-            changed: tokio::sync::Notify::new(),
         }
     }
 
@@ -57,10 +54,14 @@ impl Activity {
         u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
+    /// Two stores and no wake-up: the watchdog finds the change when it next looks, which is
+    /// before any deadline the change can set (see [`watchdog`]). A busy phase has no
+    /// deadline, so it needs no clock reading either.
     fn enter(&self, phase: u8) {
-        self.since_ms.store(self.now_ms(), Ordering::SeqCst);
+        if phase != BUSY {
+            self.since_ms.store(self.now_ms(), Ordering::SeqCst);
+        }
         self.phase.store(phase, Ordering::SeqCst);
-        self.changed.notify_one();
     }
 
     /// Bytes arrived: an idle connection has started its next request head.
@@ -168,8 +169,13 @@ pub fn spawn(
 }
 
 /// Resolves when the connection has been in its head or idle phase for too long.
+///
+/// It sleeps at most `recheck` (the shorter timeout) at a time instead of being woken at each
+/// phase change: a phase entered at or after this look has its deadline at least `recheck`
+/// later, so no deadline is overslept, and a request costs no notification and no new timer.
 async fn watchdog(activity: &Activity, header: Duration, idle: Duration) -> &'static str {
     let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    let recheck = ms(header.min(idle)).max(1);
     loop {
         let phase = activity.phase.load(Ordering::SeqCst);
         let since = activity.since_ms.load(Ordering::SeqCst);
@@ -180,21 +186,14 @@ async fn watchdog(activity: &Activity, header: Duration, idle: Duration) -> &'st
             ),
             IDLE => (ms(idle), "idle for the idle timeout"),
             // A request in flight (a long poll included) is never cut by these timeouts.
-            _ => (0, ""),
+            _ => (u64::MAX, ""),
         };
         let now = activity.now_ms();
         let due = since.saturating_add(limit);
-        if phase != BUSY && now >= due {
+        if now >= due {
             return why;
         }
-        if phase == BUSY {
-            activity.changed.notified().await;
-        } else {
-            tokio::select! {
-                () = tokio::time::sleep(Duration::from_millis(due - now)) => {}
-                () = activity.changed.notified() => {}
-            }
-        }
+        tokio::time::sleep(Duration::from_millis((due - now).min(recheck))).await;
     }
 }
 
