@@ -136,6 +136,74 @@ impl Clock for ManualClock {
     }
 }
 
+/// The wire formats of time: SigV4's `X-Amz-Date`, HTTP's `Date`.
+/// `20240101T000000Z` as milliseconds since the epoch.
+pub fn parse_amz_date(text: &str) -> Option<Millis> {
+    let b = text.as_bytes();
+    if b.len() != 16 || b[8] != b'T' || b[15] != b'Z' {
+        return None;
+    }
+    let num = |range: std::ops::Range<usize>| -> Option<u32> {
+        let s = text.get(range)?;
+        s.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| s.parse().ok())?
+    };
+    let month = time::Month::try_from(u8::try_from(num(4..6)?).ok()?).ok()?;
+    let date = time::Date::from_calendar_date(
+        i32::try_from(num(0..4)?).ok()?,
+        month,
+        u8::try_from(num(6..8)?).ok()?,
+    )
+    .ok()?;
+    let clock = time::Time::from_hms(
+        u8::try_from(num(9..11)?).ok()?,
+        u8::try_from(num(11..13)?).ok()?,
+        u8::try_from(num(13..15)?).ok()?,
+    )
+    .ok()?;
+    let seconds = time::PrimitiveDateTime::new(date, clock)
+        .assume_utc()
+        .unix_timestamp();
+    Millis::try_from(seconds).ok().map(|s| s * 1000)
+}
+
+pub fn format_amz_date(millis: Millis) -> String {
+    let at = i64::try_from(millis / 1000)
+        .ok()
+        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    format!(
+        "{:04}{:02}{:02}T{:02}{:02}{:02}Z",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second()
+    )
+}
+
+/// An HTTP `Date` header value (`Mon, 30 Nov 2026 23:17:28 GMT`).
+pub fn http_date(millis: Millis) -> String {
+    let at = i64::try_from(millis / 1000)
+        .ok()
+        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    let weekday = at.weekday().to_string();
+    let month = at.month().to_string();
+    format!(
+        "{}, {:02} {} {} {:02}:{:02}:{:02} GMT",
+        &weekday[..3],
+        at.day(),
+        &month[..3],
+        at.year(),
+        at.hour(),
+        at.minute(),
+        at.second()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,5 +244,27 @@ mod tests {
         );
         assert_eq!(clock.now(), LATEST - 1_000);
         assert_eq!(clock.try_advance(1_000), Ok(LATEST));
+    }
+}
+
+#[cfg(test)]
+mod wire_format_tests {
+    use super::*;
+
+    #[test]
+    fn amz_dates_round_trip() {
+        let t = parse_amz_date("20231114T221320Z").unwrap();
+        assert_eq!(t, 1_700_000_000_000);
+        assert_eq!(format_amz_date(t), "20231114T221320Z");
+        assert_eq!(http_date(t), "Tue, 14 Nov 2023 22:13:20 GMT");
+        for bad in [
+            "",
+            "20231114T221320",
+            "20231314T221320Z",
+            "2023-11-14T22:13Z",
+            "+0231114T221320Z",
+        ] {
+            assert_eq!(parse_amz_date(bad), None, "{bad}");
+        }
     }
 }

@@ -338,7 +338,7 @@ fn date(text: &str) -> Option<i64> {
 
 /// `now` as aws:CurrentTime's value, `2026-12-01T19:37:54Z`: SigV4's basic format spelled out.
 fn iso8601(now: Millis) -> String {
-    let basic = crate::auth::format_amz_date(now);
+    let basic = crate::clock::format_amz_date(now);
     let at = |r: std::ops::Range<usize>| basic.get(r).unwrap_or_default();
     format!(
         "{}-{}-{}T{}:{}:{}Z",
