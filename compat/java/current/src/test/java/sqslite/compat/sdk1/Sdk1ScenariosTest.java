@@ -1,7 +1,9 @@
 package sqslite.compat.sdk1;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,7 +20,11 @@ import com.amazonaws.services.sqs.model.BatchEntryIdsNotDistinctException;
 import com.amazonaws.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
 import com.amazonaws.services.sqs.model.CreateQueueRequest;
 import com.amazonaws.services.sqs.model.DeleteMessageBatchRequestEntry;
+import com.amazonaws.services.sqs.model.EmptyBatchRequestException;
 import com.amazonaws.services.sqs.model.GetQueueAttributesRequest;
+import com.amazonaws.services.sqs.model.InvalidBatchEntryIdException;
+import com.amazonaws.services.sqs.model.ListMessageMoveTasksRequest;
+import com.amazonaws.services.sqs.model.ListMessageMoveTasksResultEntry;
 import com.amazonaws.services.sqs.model.Message;
 import com.amazonaws.services.sqs.model.MessageAttributeValue;
 import com.amazonaws.services.sqs.model.QueueDoesNotExistException;
@@ -27,13 +33,16 @@ import com.amazonaws.services.sqs.model.SendMessageBatchRequestEntry;
 import com.amazonaws.services.sqs.model.SendMessageBatchResult;
 import com.amazonaws.services.sqs.model.SendMessageRequest;
 import com.amazonaws.services.sqs.model.SendMessageResult;
+import com.amazonaws.services.sqs.model.StartMessageMoveTaskRequest;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import sqslite.compat.Compat;
@@ -92,6 +101,14 @@ class Sdk1ScenariosTest {
         List<Message> messages = SQS.receiveMessage(request).getMessages();
         assertEquals(1, messages.size(), messages::toString);
         return messages.get(0);
+    }
+
+    private static List<String> bodies(List<Message> messages) {
+        return messages.stream().map(Message::getBody).toList();
+    }
+
+    private static String arn(String url) {
+        return SQS.getQueueAttributes(url, List.of("QueueArn")).getAttributes().get("QueueArn");
     }
 
     private static String code(org.junit.jupiter.api.function.Executable call) {
@@ -298,5 +315,148 @@ class Sdk1ScenariosTest {
                 .getMessages().stream().map(Message::getBody).toList());
         assertEquals("MissingParameter", code(() -> SQS.sendMessage(
                 new SendMessageRequest(url, "no group").withMessageDeduplicationId("x"))));
+    }
+
+    @Test
+    void long_poll_wakes_on_send() throws Exception {
+        String url = makeQueue("compat", false, Map.of());
+        long start = System.nanoTime();
+        CompletableFuture<List<Message>> polled = CompletableFuture.supplyAsync(
+                () -> SQS.receiveMessage(new ReceiveMessageRequest(url).withWaitTimeSeconds(20)).getMessages());
+        Compat.waitParked(url);
+        SQS.sendMessage(url, "wake up");
+        List<Message> messages = polled.get(25, TimeUnit.SECONDS);
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        assertEquals(List.of("wake up"), bodies(messages));
+        assertTrue(elapsed < 10, "long poll took " + elapsed + " s to see the send");
+    }
+
+    @Test
+    void receipt_handle_rules() {
+        String url = makeQueue("compat", false, Map.of("VisibilityTimeout", "30"));
+        SQS.sendMessage(url, "twice");
+        Message old = receiveOne(new ReceiveMessageRequest(url).withVisibilityTimeout(0));
+        Message newer = receiveOne(new ReceiveMessageRequest(url));
+        assertNotEquals(old.getReceiptHandle(), newer.getReceiptHandle());
+        // On a standard queue an older handle still changes the visibility of the message...
+        SQS.changeMessageVisibility(url, old.getReceiptHandle(), 0);
+        Message third = receiveOne(new ReceiveMessageRequest(url).withAttributeNames("ApproximateReceiveCount"));
+        assertEquals("3", third.getAttributes().get("ApproximateReceiveCount"));
+        // ...and deletes it.
+        SQS.deleteMessage(url, old.getReceiptHandle());
+        assertEquals(List.of(0, 0), counts(url));
+    }
+
+    @Test
+    void move_task() throws InterruptedException {
+        String dlq = makeQueue("dlq", false, Map.of());
+        String dlqArn = arn(dlq);
+        String source = makeQueue("src", false, Map.of("RedrivePolicy",
+                "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"1\"}"));
+        String id = SQS.sendMessage(source, "redrive me").getMessageId();
+        receiveOne(new ReceiveMessageRequest(source).withVisibilityTimeout(0));
+        assertTrue(SQS.receiveMessage(new ReceiveMessageRequest(source)).getMessages().isEmpty());
+        assertEquals(List.of(1, 0), counts(dlq));
+
+        assertFalse(SQS.startMessageMoveTask(new StartMessageMoveTaskRequest().withSourceArn(dlqArn))
+                .getTaskHandle().isEmpty());
+        // The move runs in the background; its own status is the event to wait for.
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        ListMessageMoveTasksResultEntry task;
+        while (true) {
+            List<ListMessageMoveTasksResultEntry> tasks = SQS.listMessageMoveTasks(
+                    new ListMessageMoveTasksRequest().withSourceArn(dlqArn)).getResults();
+            assertEquals(1, tasks.size());
+            task = tasks.get(0);
+            if (!"RUNNING".equals(task.getStatus()) || System.nanoTime() > deadline) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertEquals("COMPLETED", task.getStatus(), task::toString);
+        assertEquals(dlqArn, task.getSourceArn());
+        assertEquals(1L, task.getApproximateNumberOfMessagesMoved());
+        assertNotNull(task.getStartedTimestamp());
+        Message back = receiveOne(new ReceiveMessageRequest(source).withWaitTimeSeconds(1));
+        assertEquals(List.of(id, "redrive me"), List.of(back.getMessageId(), back.getBody()));
+        assertEquals(List.of(0, 0), counts(dlq));
+    }
+
+    @Test
+    void fifo_group_visibility() throws Exception {
+        String url = makeQueue("groups", true, Map.of("ContentBasedDeduplication", "true"));
+        for (String body : List.of("a1", "a2", "a3")) {
+            SQS.sendMessage(new SendMessageRequest(url, body).withMessageGroupId("g1"));
+        }
+        List<Message> both = SQS.receiveMessage(new ReceiveMessageRequest(url).withMaxNumberOfMessages(2)).getMessages();
+        assertEquals(List.of("a1", "a2"), bodies(both));
+        // Ending a1's visibility makes a1 receivable again; a2 stays in flight and a3 behind it.
+        SQS.changeMessageVisibility(url, both.get(0).getReceiptHandle(), 0);
+        List<Message> again = SQS.receiveMessage(new ReceiveMessageRequest(url).withMaxNumberOfMessages(10)).getMessages();
+        assertEquals(List.of("a1"), bodies(again));
+
+        // A long poll parked on the queue wakes when the group's in-flight head is deleted.
+        SQS.deleteMessage(url, again.get(0).getReceiptHandle());
+        SQS.changeMessageVisibility(url, both.get(1).getReceiptHandle(), 30);
+        long start = System.nanoTime();
+        CompletableFuture<List<Message>> polled = CompletableFuture.supplyAsync(
+                () -> SQS.receiveMessage(new ReceiveMessageRequest(url).withWaitTimeSeconds(20)).getMessages());
+        Compat.waitParked(url); // parked, so that the delete is what wakes it
+        SQS.deleteMessage(url, both.get(1).getReceiptHandle());
+        assertEquals(List.of("a3"), bodies(polled.get(25, TimeUnit.SECONDS)));
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        assertTrue(elapsed < 10, "the delete woke the long poll after " + elapsed + " s");
+
+        // Between groups, the group received last goes to the back.
+        String rotation = makeQueue("rotation", true, Map.of("ContentBasedDeduplication", "true"));
+        for (String group : List.of("g1", "g2", "g3")) {
+            SQS.sendMessage(new SendMessageRequest(rotation, group).withMessageGroupId(group));
+        }
+        assertEquals(List.of("g1", "g2"), bodies(SQS.receiveMessage(new ReceiveMessageRequest(rotation)
+                .withMaxNumberOfMessages(2).withVisibilityTimeout(0)).getMessages()));
+        assertEquals(List.of("g3"), bodies(SQS.receiveMessage(new ReceiveMessageRequest(rotation)
+                .withMaxNumberOfMessages(1)).getMessages()));
+    }
+
+    @Test
+    void validation_fidelity() {
+        AmazonServiceException e = assertThrows(AmazonServiceException.class, () -> SQS.createQueue(
+                new CreateQueueRequest(Compat.uniqueName("std", false)).withAttributes(Map.of("FifoQueue", "false"))));
+        assertEquals("InvalidAttributeName", e.getErrorCode());
+        assertEquals("Unknown Attribute FifoQueue.", e.getErrorMessage());
+
+        String fifo = makeQueue("vfifo", true, Map.of());
+        assertEquals("InvalidParameterValue", code(() -> SQS.sendMessageBatch(fifo, List.of(
+                new SendMessageBatchRequestEntry("a", "a").withMessageGroupId("g").withMessageDeduplicationId("a"),
+                new SendMessageBatchRequestEntry("b", "b").withMessageDeduplicationId("b")))));
+        assertEquals(List.of(0, 0), counts(fifo));
+
+        String url = makeQueue("compat", false, Map.of());
+        assertThrows(InvalidBatchEntryIdException.class, () -> SQS.sendMessageBatch(url,
+                List.of(new SendMessageBatchRequestEntry("", "x"))));
+        assertThrows(EmptyBatchRequestException.class, () -> SQS.sendMessageBatch(url, List.of()));
+
+        Map<String, MessageAttributeValue> unicode = Map.of("attr.1\u00f8\u00df\u00e4", string("String", "Valida"));
+        SQS.sendMessage(new SendMessageRequest(url, "m").withMessageAttributes(unicode));
+        assertEquals("InvalidParameterValue", code(() -> SQS.sendMessage(new SendMessageRequest(url, "m")
+                .withMessageAttributes(Map.of("attr1", string("String", "Invalid-\b,\u000b"))))));
+        assertEquals(unicode, receiveOne(new ReceiveMessageRequest(url).withMessageAttributeNames("*")
+                .withVisibilityTimeout(0)).getMessageAttributes());
+        // No system attributes asked for: an empty list means none.
+        assertTrue(receiveOne(new ReceiveMessageRequest(url).withAttributeNames(List.<String>of())
+                .withVisibilityTimeout(0)).getAttributes().isEmpty());
+    }
+
+    @Test
+    void recreate_deleted_queue() {
+        String name = Compat.uniqueName("again", false);
+        String url = SQS.createQueue(name).getQueueUrl();
+        SQS.sendMessage(url, "old");
+        SQS.deleteQueue(url);
+        // SQS makes a name wait 60 s after a delete; sqslite does so only under --strict.
+        String again = SQS.createQueue(name).getQueueUrl();
+        assertEquals(url, again);
+        assertEquals(List.of(0, 0), counts(again));
+        SQS.deleteQueue(again);
     }
 }
