@@ -23,6 +23,9 @@ pub async fn delete_message(input: DeleteMessage, app: &App, ctx: &Context) -> S
 #[serde(rename_all = "PascalCase")]
 pub struct DeleteMessageBatch {
     pub queue_url: String,
+    /// Absent means empty: SDK v1's Query serializer sends no parameter for an empty list, and
+    /// SQS answered it EmptyBatchRequest (quoted in localstack#1658, openzipkin/zipkin-aws#167).
+    #[serde(default)]
     pub entries: Vec<DeleteEntry>,
 }
 

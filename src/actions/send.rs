@@ -169,6 +169,9 @@ pub async fn send_message(input: SendMessage, app: &App, ctx: &Context) -> SqsRe
 #[serde(rename_all = "PascalCase")]
 pub struct SendMessageBatch {
     pub queue_url: String,
+    /// Absent means empty: SDK v1's Query serializer sends no parameter for an empty list, and
+    /// SQS answered it EmptyBatchRequest (quoted in localstack#1658, openzipkin/zipkin-aws#167).
+    #[serde(default)]
     pub entries: Vec<SendEntry>,
 }
 

@@ -280,3 +280,33 @@ async fn java_v1_query_tag_queue_plural_prefix() {
     assert_eq!(tags.get("team").map(String::as_str), Some("core"));
     assert_eq!(tags.get("empty").map(String::as_str), Some(""));
 }
+
+/// SDK v1's Query serializer sends an empty batch with no entry parameter at all; SQS answers
+/// EmptyBatchRequest (quoted in localstack#1658 and openzipkin/zipkin-aws#167), as the compat
+/// suite's `java-sdk1-query` `validation_fidelity` row expects. Before: MissingParameter
+/// "The request must contain the parameter Entries."
+#[tokio::test]
+async fn java_v1_query_empty_batch_is_an_empty_batch() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("v1-empty").await;
+    for action in [
+        "SendMessageBatch",
+        "DeleteMessageBatch",
+        "ChangeMessageVisibilityBatch",
+    ] {
+        let r = t
+            .query(&[
+                ("Action", action),
+                ("Version", "2012-11-05"),
+                ("QueueUrl", &url),
+            ])
+            .await;
+        assert_eq!(r.status, 400, "{action}: {}", r.body);
+        assert_eq!(
+            r.xml("Code").as_deref(),
+            Some("AWS.SimpleQueueService.EmptyBatchRequest"),
+            "{action}: {}",
+            r.body
+        );
+    }
+}
