@@ -30,7 +30,7 @@
 //! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
 //! the one background task (move tasks, alarms) sleeping on the server's clock; [`admin`]
 //! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`]
-//! (the large ones streamed while written, [`server::body`]);
+//! (the large ones streamed while written, [`http::body`]);
 //! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
 //! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
 //! replays snapshot + log; [`faults`] injects errors before an action runs; [`alarms`]
@@ -104,6 +104,7 @@ pub mod error;
 pub mod faults;
 pub mod guard;
 pub mod health;
+pub mod http;
 pub mod http_client;
 pub mod metrics;
 pub mod patterns;

@@ -151,7 +151,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         return Ok(refusal);
     }
     let mut ctx = Context::new(
-        &app.config,
+        &app.config.defaults(),
         &parts.headers,
         parts.uri.path(),
         signed.as_ref().ok().and_then(Option::as_ref),
@@ -160,7 +160,8 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     ctx.peer = parts.extensions.get::<protocol::Peer>().map(|p| p.0.ip());
     // Authentication comes first: an unsigned caller learns nothing about the request.
     let verified = crate::auth::verify(
-        &app,
+        &app.config.credentials,
+        app.now(),
         &parts,
         &body,
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),

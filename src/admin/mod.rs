@@ -23,8 +23,8 @@ use serde_json::{json, Value};
 
 use crate::app::App;
 use crate::faults::FaultSpec;
+use crate::http::body::{Body, ChunkWriter};
 use crate::protocol::HttpResponse;
-use crate::server::body::{Body, ChunkWriter};
 
 const MAX_ADMIN_BODY: usize = 64 * 1024;
 
@@ -290,7 +290,7 @@ pub fn error_response(status: StatusCode, message: &str) -> HttpResponse {
     respond(status, &json!({"error": message}))
 }
 
-/// 200 with a body `produce` writes while it is sent (see [`crate::server::body`]).
+/// 200 with a body `produce` writes while it is sent (see [`crate::http::body`]).
 fn streamed(
     content_type: &'static str,
     produce: impl FnOnce(&mut ChunkWriter) -> std::io::Result<()> + Send + 'static,

@@ -11,7 +11,8 @@ mod tree;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-pub use credentials::Credential;
+pub use crate::auth::Credential;
+pub use crate::protocol::context::UrlStyle;
 pub use tree::ConfigError;
 
 /// Which clock the server runs on.
@@ -21,19 +22,6 @@ pub enum ClockKind {
     System,
     /// Time stands still until advanced through the admin API or the embedding test.
     Manual,
-}
-
-/// How minted queue URLs begin when no fixed `public_url` is set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum UrlStyle {
-    /// `http://<Host header>/<account>/<name>`: right for callers in and out of containers.
-    #[default]
-    Host,
-    /// `/<account>/<name>`: for clients that always call their configured endpoint.
-    Path,
-    /// `http://sqs.<region>.<Host header>/<account>/<name>`: AWS's own shape, for setups that
-    /// map such names to sqslite (docker-compose aliases, `/etc/hosts`, `*.localhost`).
-    Region,
 }
 
 #[derive(Debug, Clone)]
@@ -110,6 +98,16 @@ impl Config {
         Config {
             port: 0,
             ..Config::default()
+        }
+    }
+
+    /// What a request's [`crate::protocol::Context`] falls back on and mints URLs from.
+    pub fn defaults(&self) -> crate::protocol::context::Defaults<'_> {
+        crate::protocol::context::Defaults {
+            region: &self.region,
+            account_id: &self.account_id,
+            public_url: self.public_url.as_deref(),
+            url_style: self.url_style,
         }
     }
 

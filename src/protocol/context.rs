@@ -7,12 +7,35 @@ use std::sync::Arc;
 use hyper::header::{HeaderMap, HeaderName, HOST};
 
 use crate::auth::principal::{unverified_sender_id, ANONYMOUS};
-use crate::auth::Signed;
-use crate::config::{Config, UrlStyle};
+use crate::auth::{host_region, Signed};
 use crate::engine::arn::{KeyRef, QueueKey};
 use crate::error::{SqsError, SqsResult};
 
 const X_AMZN_TRACE_ID: HeaderName = HeaderName::from_static("x-amzn-trace-id");
+
+/// How minted queue URLs begin when no fixed `public_url` is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UrlStyle {
+    /// `http://<Host header>/<account>/<name>`: right for callers in and out of containers.
+    #[default]
+    Host,
+    /// `/<account>/<name>`: for clients that always call their configured endpoint.
+    Path,
+    /// `http://sqs.<region>.<Host header>/<account>/<name>`: AWS's own shape, for setups that
+    /// map such names to sqslite (docker-compose aliases, `/etc/hosts`, `*.localhost`).
+    Region,
+}
+
+/// The server's settings a [`Context`] reads: the region and account a request that names
+/// neither acts in, and how minted queue URLs begin.
+#[derive(Debug, Clone, Copy)]
+pub struct Defaults<'a> {
+    pub region: &'a str,
+    pub account_id: &'a str,
+    /// Fixed base written into queue URLs; wins over `url_style`.
+    pub public_url: Option<&'a str>,
+    pub url_style: UrlStyle,
+}
 
 #[derive(Debug, Clone)]
 pub struct Context {
@@ -47,7 +70,7 @@ impl Context {
     /// The region is the signature's, else the one a `sqs.<region>.…` Host names, else the
     /// server's; the account is a 12-digit access key id, else the server's.
     pub fn new(
-        config: &Config,
+        config: &Defaults<'_>,
         headers: &HeaderMap,
         path: &str,
         signed: Option<&Signed>,
@@ -61,15 +84,15 @@ impl Context {
             .map(|s| s.region.as_str())
             .filter(|r| !r.is_empty())
             .or_else(|| host.and_then(host_region))
-            .unwrap_or(&config.region)
+            .unwrap_or(config.region)
             .to_owned();
         let account = access_key
             .filter(|k| k.len() == 12 && k.bytes().all(|b| b.is_ascii_digit()))
-            .unwrap_or(&config.account_id)
+            .unwrap_or(config.account_id)
             .to_owned();
-        let mut base_url = match (&config.public_url, config.url_style) {
+        let mut base_url = match (config.public_url, config.url_style) {
             (Some(url), UrlStyle::Region) => regional_url(url, &region),
-            (Some(url), _) => url.clone(),
+            (Some(url), _) => url.to_owned(),
             (None, UrlStyle::Path) => String::new(),
             (None, style) => {
                 let host = host.unwrap_or("localhost:9324");
@@ -180,17 +203,6 @@ impl Context {
     }
 }
 
-/// The region a host name starts with: `sqs.<region>.…` (AWS, LocalStack, `--url-style
-/// region`) or `<region>.queue.…` (legacy AWS, LocalStack).
-pub fn host_region(host: &str) -> Option<&str> {
-    let mut labels = pieces(host, b'.');
-    match (labels.next(), labels.next()) {
-        (Some("sqs"), Some(region)) | (Some(region), Some("queue")) => Some(region),
-        _ => None,
-    }
-    .filter(|r| r.bytes().any(|b| b == b'-'))
-}
-
 /// A Host without its `sqs.<region>.` prefix, so a regional URL is not minted twice over.
 /// A `--public-url` with the request's region put in front of its host (in place of one it
 /// names already): `http://localhost.localstack.cloud:4566` becomes
@@ -234,6 +246,7 @@ fn pieces(text: &str, byte: u8) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
 
     fn ctx() -> Context {
         let mut headers = HeaderMap::new();
@@ -252,7 +265,7 @@ mod tests {
         };
         let signed = crate::auth::read(&parts).unwrap();
         Context::new(
-            &Config::default(),
+            &Config::default().defaults(),
             &headers,
             "/",
             signed.as_ref(),
@@ -349,7 +362,8 @@ mod tests {
             h.insert(HOST, "sqs:9324".parse().unwrap());
             h
         };
-        let make = |config: &Config| Context::new(config, &headers, "/", None, "r".into());
+        let make =
+            |config: &Config| Context::new(&config.defaults(), &headers, "/", None, "r".into());
         let key = QueueKey::new("us-east-1", "000000000000", "q");
         let host = Config::default();
         assert_eq!(

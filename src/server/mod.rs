@@ -1,7 +1,6 @@
 //! The accept loop: a bounded number of connections, each on its own task; accept failures back
 //! off instead of spinning; graceful shutdown that answers parked long polls.
 
-pub mod body;
 mod conn;
 
 use std::sync::Arc;

@@ -22,7 +22,7 @@ use protocol::Form;
 pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) -> HttpResponse {
     let signed = crate::auth::read(parts).ok().flatten();
     let mut ctx = Context::new(
-        &app.config,
+        &app.config.defaults(),
         &parts.headers,
         "/",
         signed.as_ref(),
@@ -62,8 +62,15 @@ async fn run(
     // Authentication first: an unsigned caller learns nothing about the request.
     let signed = crate::auth::read(parts);
     let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
-    let principal = crate::auth::verify_for(app, parts, body, signed, "sns")
-        .map_err(|e| SnsError::from_auth(&e))?;
+    let principal = crate::auth::verify_for(
+        &app.config.credentials,
+        app.now(),
+        parts,
+        body,
+        signed,
+        "sns",
+    )
+    .map_err(|e| SnsError::from_auth(&e))?;
     let name = form.get("Action").unwrap_or_default();
     let action = Action::decode(name, form)?;
     let name = action.name();
