@@ -1,24 +1,25 @@
 //! The state every request shares: the queues, the clock and the settings.
 
-use tokio::sync::watch;
+use std::sync::Arc;
 
+use crate::actions::Sqs;
 use crate::clock::SharedClock;
 use crate::config::Config;
+use crate::durable::mode::Durable;
 use crate::engine::Registry;
 
 pub struct App {
-    pub registry: Registry,
+    /// The SQS service: its queues, clock, ticker wake-up and shutdown signal.
+    pub sqs: Sqs,
     /// SNS topics and subscriptions, which deliver into `registry`'s queues.
     pub sns: crate::sns::engine::Sns,
     pub clock: SharedClock,
     pub config: Config,
     /// Wakes the ticker when its schedule changes.
-    pub ticker: tokio::sync::Notify,
+    pub ticker: Arc<tokio::sync::Notify>,
     pub faults: crate::faults::Faults,
     pub metrics: crate::metrics::Metrics,
     pub alarms: crate::alarms::Alarms,
-    /// The shutdown signal that answers parked long polls.
-    pub waiters: Waiters,
     /// The data directory (`--data-dir`); `None` keeps everything in memory only.
     pub durable: Option<crate::durable::mode::Durable>,
 }
@@ -36,16 +37,18 @@ impl App {
         registry: Registry,
         durable: Option<crate::durable::mode::Durable>,
     ) -> Self {
+        let ticker = Arc::new(tokio::sync::Notify::new());
+        let alarms = crate::alarms::Alarms::new(config.admin.alarms.clone());
+        let registry = registry.with_max_queues(config.max_queues);
         App {
-            registry: registry.with_max_queues(config.max_queues),
+            sqs: Sqs::new(registry, clock.clone(), ticker.clone()),
             sns: crate::sns::engine::Sns::new(),
             clock,
             config,
-            ticker: tokio::sync::Notify::new(),
+            ticker,
             faults: crate::faults::Faults::default(),
             metrics: crate::metrics::Metrics::new(),
-            alarms: crate::alarms::Alarms::default(),
-            waiters: Waiters::default(),
+            alarms,
             durable,
         }
     }
@@ -53,25 +56,38 @@ impl App {
     pub fn now(&self) -> crate::clock::Millis {
         self.clock.now()
     }
-}
 
-/// The shutdown signal parked long polls listen for, so they answer (empty) instead of
-/// being cut when the server stops.
-#[derive(Debug, Default)]
-pub struct Waiters {
-    closing: watch::Sender<bool>,
-}
-
-impl Waiters {
-    /// Tells every parked long poll, and any that parks later, to answer now.
-    pub fn close(&self) {
-        self.closing.send_replace(true);
+    /// What the SNS service gets: its topics, the SQS service and the settings it reads.
+    pub fn sns_service(&self) -> crate::sns::Service<'_> {
+        crate::sns::Service {
+            sns: &self.sns,
+            sqs: &self.sqs,
+            defaults: self.config.defaults(),
+            credentials: &self.config.credentials,
+            strict: self.config.strict,
+            durable: self.durable.is_some(),
+        }
     }
 
-    /// Resolves once the server is shutting down.
-    pub async fn closed(&self) {
-        let mut rx = self.closing.subscribe();
-        // An error means the sender is gone with the App: nothing left to wait for.
-        let _ = rx.wait_for(|closing| *closing).await;
+    /// The ticker's jobs: move-task steps, then the alarms' rounds.
+    pub fn ticker_jobs(self: &Arc<Self>) -> Vec<crate::ticker::Job> {
+        let (moves, alarms) = (self.clone(), self.clone());
+        vec![
+            Box::new(move |now| moves.sqs.registry.step_move_tasks(now)),
+            Box::new(move |now| alarms.alarms.tick(&alarms.sqs.registry, now)),
+        ]
+    }
+
+    /// Compacts the data directory on a blocking thread when its log has grown enough.
+    pub fn maybe_compact(self: &Arc<Self>) {
+        if !self.durable.as_ref().is_some_and(Durable::claim_compaction) {
+            return;
+        }
+        let app = self.clone();
+        tokio::task::spawn_blocking(move || {
+            if let Some(d) = &app.durable {
+                d.compact_claimed(&app.sqs.registry, app.now());
+            }
+        });
     }
 }

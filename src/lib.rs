@@ -99,6 +99,7 @@ pub mod config;
 pub mod declare;
 pub mod drill;
 pub mod durable;
+pub mod endpoint;
 pub mod engine;
 pub mod error;
 pub mod faults;
@@ -168,7 +169,7 @@ impl Server {
             }
         });
         // Queues first: nothing can connect, so `/health` and every request see them all.
-        declare::declare_all(&app)
+        declare::declare_all(&app.sqs.registry, &app.config.plan(), app.now())
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         for spec in &app.config.admin.faults {
             app.faults.add(spec.clone(), app.now()).map_err(|e| {
@@ -186,9 +187,14 @@ impl Server {
         }
         let (stop, stopped) = oneshot::channel();
         let served = app.clone();
-        let ticker = tokio::spawn(ticker::run(app.clone()));
+        let ticker = tokio::spawn(ticker::run(
+            app.clock.clone(),
+            app.ticker.clone(),
+            app.ticker_jobs(),
+        ));
         let task = tokio::spawn(async move {
-            server::serve(listener, served, stopped).await;
+            let limits = served.config.connections.clone();
+            server::serve(listener, served, limits, stopped).await;
             ticker.abort();
         });
         Ok(Server {

@@ -127,7 +127,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     // The one registration of a second service: SNS requests share the port and the body
     // limits, then leave the SQS path.
     if crate::sns::protocol::is_sns(&parts, &body) {
-        let mut response = crate::sns::handle(&app, &parts, &body, request_id).await;
+        let mut response = crate::sns::handle(&app.sns_service(), &parts, &body, request_id).await;
         stamp_date(&app, &mut response);
         return Ok(response);
     }
@@ -190,7 +190,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
                 None if app.durable.is_some() => {
                     let ran = run(&app, &ctx, protocol, &name, &body, &params);
                     let result = crate::durable::journal::durable(ran).await;
-                    crate::durable::mode::Durable::maybe_compact(&app);
+                    app.maybe_compact();
                     result
                 }
                 None => run(&app, &ctx, protocol, &name, &body, &params).await,
@@ -249,8 +249,8 @@ async fn run(
         ),
         _ => e,
     })?;
-    crate::declare::on_first_use(app, ctx, &action);
-    action.apply(app, ctx, protocol).await
+    crate::declare::on_first_use(&app.sqs, &app.config.plan(), ctx, &action);
+    action.apply(&app.sqs, ctx, protocol).await
 }
 
 /// Applies the fault rule this call matches, if any, before anything else happens to it:
@@ -318,4 +318,34 @@ pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
+}
+
+/// The router is what the accept loop serves.
+impl crate::server::Handler for App {
+    fn handle(
+        self: Arc<Self>,
+        req: Request<Incoming>,
+    ) -> impl std::future::Future<Output = Result<HttpResponse, DropConnection>> + Send {
+        handle(self, req)
+    }
+
+    async fn health(self: Arc<Self>, req: Request<Incoming>) -> HttpResponse {
+        handle(self, req)
+            .await
+            .unwrap_or_else(|DropConnection| plain_json(StatusCode::OK, "{}"))
+    }
+
+    fn refuse_over_cap(&self, req: &Request<Incoming>, message: &str) -> HttpResponse {
+        if crate::admin::owns(req.uri().path()) {
+            return crate::admin::error_response(StatusCode::SERVICE_UNAVAILABLE, message);
+        }
+        let (protocol, _) = protocol::detect(req.method(), req.headers(), &Params::default());
+        let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
+        let err = SqsError::new(ErrorKind::ServiceUnavailable, message);
+        protocol::encode_error(protocol, &request_id, &err)
+    }
+
+    fn closing(&self) {
+        self.sqs.waiters.close();
+    }
 }

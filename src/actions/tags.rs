@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::Sqs;
 use super::{is_empty_map, queue};
-use crate::app::App;
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
 
@@ -18,13 +18,13 @@ pub struct TagQueue {
     pub tags: BTreeMap<String, String>,
 }
 
-pub async fn tag_queue(input: TagQueue, app: &App, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(app, ctx, &input.queue_url)?;
+pub async fn tag_queue(input: TagQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(sqs, ctx, &input.queue_url)?;
     if input.tags.is_empty() {
         return Err(SqsError::missing("Tags"));
     }
     check_tags(&input.tags, queue.name())?;
-    queue.edit_tags(app.now(), |tags| {
+    queue.edit_tags(sqs.now(), |tags| {
         let mut next = tags.clone();
         next.extend(input.tags);
         if next.len() > MAX_TAGS {
@@ -42,12 +42,12 @@ pub struct UntagQueue {
     pub tag_keys: Vec<String>,
 }
 
-pub async fn untag_queue(input: UntagQueue, app: &App, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(app, ctx, &input.queue_url)?;
+pub async fn untag_queue(input: UntagQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(sqs, ctx, &input.queue_url)?;
     if input.tag_keys.is_empty() {
         return Err(bad_key());
     }
-    queue.edit_tags(app.now(), |tags| {
+    queue.edit_tags(sqs.now(), |tags| {
         for key in &input.tag_keys {
             tags.remove(key);
         }
@@ -69,11 +69,11 @@ pub struct TagsOutput {
 
 pub async fn list_queue_tags(
     input: ListQueueTags,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<TagsOutput> {
-    let queue = queue(app, ctx, &input.queue_url)?;
-    let tags = queue.lock_settled(app.now()).tags.clone();
+    let queue = queue(sqs, ctx, &input.queue_url)?;
+    let tags = queue.lock_settled(sqs.now()).tags.clone();
     Ok(TagsOutput { tags })
 }
 

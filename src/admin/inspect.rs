@@ -15,7 +15,7 @@ use crate::engine::queue::Queue;
 
 pub fn queues(app: &App) -> crate::protocol::HttpResponse {
     let now = app.now();
-    let mut all = app.registry.all();
+    let mut all = app.sqs.registry.all();
     all.sort_by(|a, b| a.key.cmp(&b.key));
     let list: Vec<Value> = all.iter().map(|q| summary(app, q, now)).collect();
     ok(&json!({"now": now, "queues": list}))
@@ -31,7 +31,8 @@ pub fn find(app: &App, name: &str, params: &[(String, String)]) -> Result<Arc<Qu
     let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
     let region = param("region").unwrap_or(&app.config.region);
     let account = param("account").unwrap_or(&app.config.account_id);
-    app.registry
+    app.sqs
+        .registry
         .get(&QueueKey::new(region, account, name))
         .map_err(|_| {
             Problem(
@@ -43,6 +44,7 @@ pub fn find(app: &App, name: &str, params: &[(String, String)]) -> Result<Arc<Qu
 
 fn summary(app: &App, q: &Queue, now: Millis) -> Value {
     let sources: Vec<String> = app
+        .sqs
         .registry
         .dead_letter_sources(&q.arn(), now)
         .iter()
@@ -146,10 +148,11 @@ fn message(m: &Message, now: Millis) -> Value {
 /// Back to the started state: every queue and SNS topic gone, declared ones recreated empty, move tasks
 /// and runtime fault rules dropped, configured rules re-armed, alarms forgotten.
 pub fn reset(app: &App) -> Answer {
-    app.registry.reset();
+    app.sqs.registry.reset();
     app.sns.reset();
-    app.registry.clear_move_tasks();
-    crate::declare::declare_all(app).map_err(Problem::bad)?;
+    app.sqs.registry.clear_move_tasks();
+    crate::declare::declare_all(&app.sqs.registry, &app.config.plan(), app.now())
+        .map_err(Problem::bad)?;
     app.faults.clear();
     let now = app.now();
     for spec in &app.config.admin.faults {

@@ -35,7 +35,7 @@ pub fn messages(app: &App, rest: &[&str], params: &[(String, String)], accept: &
             ))
         }
     };
-    let queue = app.registry.get(&key).map_err(|_| {
+    let queue = app.sqs.registry.get(&key).map_err(|_| {
         Problem(
             hyper::StatusCode::NOT_FOUND,
             format!(

@@ -6,7 +6,6 @@ mod advice;
 mod inspect;
 mod localstack;
 mod ops;
-pub mod settings;
 mod shapes;
 mod snapshot;
 pub mod ui;
@@ -58,7 +57,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         }
         return streamed("text/plain; version=0.0.4; charset=utf-8", move |out| {
             app.metrics
-                .write(&app, out)
+                .write(&app.sqs.registry, &app.alarms, app.now(), out)
                 .map_err(|_| std::io::Error::other("the client went away"))
         });
     }
@@ -133,7 +132,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         (&Method::GET, ["_sqslite", "alarms"]) => {
             let app = app.clone();
             Ok(streamed("application/json", move |out| {
-                let alarms = app.alarms.evaluate(&app, app.now());
+                let alarms = app.alarms.evaluate(&app.sqs.registry, app.now());
                 crate::alarms::render::write_json(&alarms, out)
             }))
         }
@@ -156,13 +155,14 @@ async fn stored(app: &Arc<App>, action: impl std::future::Future<Output = Answer
         Problem(StatusCode::INTERNAL_SERVER_ERROR, text)
     })
     .await;
-    crate::durable::mode::Durable::maybe_compact(app);
+    app.maybe_compact();
     answer
 }
 
 /// Long polls parked now, in all and by queue name, so a test can wait for one to park.
 fn waiters(app: &App) -> HttpResponse {
     let busy: Vec<_> = app
+        .sqs
         .registry
         .all()
         .into_iter()

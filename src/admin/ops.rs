@@ -45,7 +45,7 @@ pub async fn call(app: &App, action: &str, body: &[u8], params: &[(String, Strin
     let body: &[u8] = if body.is_empty() { b"{}" } else { body };
     let run = async {
         let decoded = crate::actions::Action::decode(action, Input::Json(body))?;
-        decoded.apply(app, &ctx, Protocol::Json).await
+        decoded.apply(&app.sqs, &ctx, Protocol::Json).await
     };
     match run.await {
         Ok(bytes) => {

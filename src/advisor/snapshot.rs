@@ -2,15 +2,15 @@
 //! at a time, plus how its alarms are delivered.
 
 use super::{AlarmView, QueueView, Redrive, Snapshot};
-use crate::admin::settings::AlarmConfig;
-use crate::app::App;
+use crate::alarms::AlarmConfig;
 use crate::clock::Millis;
 use crate::engine::queue::Queue;
+use crate::engine::Registry;
 
-/// Every queue of the server; `endpoint` is what the fix commands will name.
-pub fn take(app: &App, endpoint: &str, now: Millis) -> Snapshot {
-    let mut queues: Vec<QueueView> = app
-        .registry
+/// Every queue in `registry`; `alarms` is how the server delivers its alarms, `endpoint` what
+/// the fix commands will name.
+pub fn take(registry: &Registry, alarms: &AlarmConfig, endpoint: &str, now: Millis) -> Snapshot {
+    let mut queues: Vec<QueueView> = registry
         .all()
         .iter()
         .map(|q| view(q, endpoint, now))
@@ -19,7 +19,7 @@ pub fn take(app: &App, endpoint: &str, now: Millis) -> Snapshot {
     Snapshot {
         endpoint: endpoint.to_owned(),
         queues,
-        alarms: alarm_view(&app.config.admin.alarms),
+        alarms: alarm_view(alarms),
     }
 }
 

@@ -11,18 +11,50 @@ pub mod protocol;
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use crate::app::App;
+use crate::actions::Sqs;
+use crate::auth::Credential;
+use crate::clock::Millis;
+use crate::protocol::context::Defaults;
 use crate::protocol::{Context, HttpResponse};
 use actions::Action;
 use error::{SnsError, SnsResult};
 use protocol::xml::Xml;
 use protocol::Form;
 
+/// What an SNS request may use, lent by the router: the topics, the SQS service deliveries
+/// go into, and the few settings SNS reads.
+pub struct Service<'a> {
+    /// Topics and subscriptions.
+    pub sns: &'a engine::Sns,
+    /// The queues deliveries go into, through SQS's own send.
+    pub sqs: &'a Sqs,
+    /// The region and account of a request that names neither, and how queue URLs begin.
+    pub defaults: Defaults<'a>,
+    /// The access keys a signed request must use; empty: any signature is accepted.
+    pub credentials: &'a [Credential],
+    /// `--strict`: a delivery the queue's Policy would refuse on AWS is refused.
+    pub strict: bool,
+    /// `--data-dir`: deliveries are stored before a publish is answered.
+    pub durable: bool,
+}
+
+impl Service<'_> {
+    /// The server's time now.
+    pub fn now(&self) -> Millis {
+        self.sqs.now()
+    }
+}
+
 /// One SNS request: authenticate, decode, apply, encode.
-pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) -> HttpResponse {
+pub async fn handle(
+    app: &Service<'_>,
+    parts: &Parts,
+    body: &Bytes,
+    request_id: String,
+) -> HttpResponse {
     let signed = crate::auth::read(parts).ok().flatten();
     let mut ctx = Context::new(
-        &app.config.defaults(),
+        &app.defaults,
         &parts.headers,
         "/",
         signed.as_ref(),
@@ -53,7 +85,7 @@ pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) 
 }
 
 async fn run(
-    app: &App,
+    app: &Service<'_>,
     parts: &Parts,
     body: &[u8],
     form: &Form,
@@ -62,22 +94,15 @@ async fn run(
     // Authentication first: an unsigned caller learns nothing about the request.
     let signed = crate::auth::read(parts);
     let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
-    let principal = crate::auth::verify_for(
-        &app.config.credentials,
-        app.now(),
-        parts,
-        body,
-        signed,
-        "sns",
-    )
-    .map_err(|e| SnsError::from_auth(&e))?;
+    let principal = crate::auth::verify_for(app.credentials, app.now(), parts, body, signed, "sns")
+        .map_err(|e| SnsError::from_auth(&e))?;
     let name = form.get("Action").unwrap_or_default();
     let action = Action::decode(name, form)?;
     let name = action.name();
     if let Some(principal) = principal {
         ctx.authenticate(principal, name);
     }
-    let xml = if app.durable.is_some() {
+    let xml = if app.durable {
         // Deliveries into durable queues are stored before the publish is answered.
         let stored = crate::durable::journal::durable(async {
             Ok::<_, crate::error::SqsError>(action.apply(app, ctx).await)

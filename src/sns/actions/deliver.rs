@@ -6,12 +6,12 @@
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use crate::app::App;
 use crate::clock::Millis;
 use crate::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
 use crate::engine::queue::Queue;
 use crate::sns::engine::publish::AttrData;
 use crate::sns::engine::Delivery;
+use crate::sns::Service;
 
 /// The SenderId SQS shows on messages SNS delivers.
 static SNS_SENDER: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from("AIDAIT2UOQQY3AUEKVGXU"));
@@ -19,7 +19,7 @@ static SNS_SENDER: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from("AIDAIT2UOQQY
 /// Queues already warned about (their Policy would refuse the topic), so each is logged once.
 static WARNED: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(|| Mutex::new(HashSet::new()));
 
-pub fn deliver_all(app: &App, topic_arn: &str, deliveries: Vec<Delivery>, now: Millis) {
+pub fn deliver_all(app: &Service<'_>, topic_arn: &str, deliveries: Vec<Delivery>, now: Millis) {
     for d in deliveries {
         let Err(reason) = deliver(app, topic_arn, &d.queue_arn, &d, now) else {
             continue;
@@ -40,18 +40,19 @@ pub fn deliver_all(app: &App, topic_arn: &str, deliveries: Vec<Delivery>, now: M
 }
 
 fn deliver(
-    app: &App,
+    app: &Service<'_>,
     topic_arn: &str,
     queue_arn: &str,
     d: &Delivery,
     now: Millis,
 ) -> Result<(), String> {
     let queue = app
+        .sqs
         .registry
         .get_by_arn(queue_arn)
         .ok_or_else(|| "the queue does not exist".to_owned())?;
     if !policy_admits(&queue, topic_arn) {
-        if app.config.strict {
+        if app.strict {
             return Err("the queue's Policy does not allow the topic to send (--strict)".into());
         }
         let first = WARNED

@@ -7,12 +7,12 @@ pub mod publish;
 pub mod subscriptions;
 pub mod topics;
 
-use crate::app::App;
 use crate::protocol::Context;
 use crate::sns::engine::Owner;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
+use crate::sns::Service;
 
 /// Decoding one operation's input from its form parameters.
 pub trait Decode: Sized {
@@ -44,7 +44,7 @@ macro_rules! actions {
             }
 
             /// Runs the action; its result members as XML.
-            pub async fn apply(self, app: &App, ctx: &Context) -> SnsResult<Xml> {
+            pub async fn apply(self, app: &Service<'_>, ctx: &Context) -> SnsResult<Xml> {
                 match self {
                     $(Action::$name(input) => $module::$func(input, app, ctx).await),*
                 }

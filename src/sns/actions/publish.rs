@@ -7,7 +7,6 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
 use super::{deliver, Decode};
-use crate::app::App;
 use crate::protocol::Context;
 use crate::sns::engine::envelope::Origin;
 use crate::sns::engine::publish::{AttrData, Attribute, MAX_MESSAGE_BYTES};
@@ -15,6 +14,7 @@ use crate::sns::engine::{parse_topic_arn, Publication, Published};
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
+use crate::sns::Service;
 
 /// PublishBatch takes at most 10 entries (SNS API reference, PublishBatch).
 const MAX_BATCH: usize = 10;
@@ -87,7 +87,12 @@ fn origin(ctx: &Context) -> Origin<'_> {
 }
 
 /// Publishes one message and makes its deliveries.
-fn publish_one(app: &App, ctx: &Context, topic_arn: &str, p: &Publication) -> SnsResult<Published> {
+fn publish_one(
+    app: &Service<'_>,
+    ctx: &Context,
+    topic_arn: &str,
+    p: &Publication,
+) -> SnsResult<Published> {
     let now = app.now();
     let mut published = app.sns.publish(topic_arn, p, &origin(ctx), now)?;
     deliver::deliver_all(
@@ -99,7 +104,7 @@ fn publish_one(app: &App, ctx: &Context, topic_arn: &str, p: &Publication) -> Sn
     Ok(published)
 }
 
-pub async fn publish(input: Publish, app: &App, ctx: &Context) -> SnsResult<Xml> {
+pub async fn publish(input: Publish, app: &Service<'_>, ctx: &Context) -> SnsResult<Xml> {
     let published = publish_one(app, ctx, &input.topic_arn, &input.publication)?;
     let mut xml = Xml::default();
     xml.text("MessageId", &published.message_id)
@@ -175,7 +180,11 @@ fn check_batch(entries: &[(String, SnsResult<Publication>)]) -> SnsResult<()> {
     Ok(())
 }
 
-pub async fn publish_batch(input: PublishBatch, app: &App, ctx: &Context) -> SnsResult<Xml> {
+pub async fn publish_batch(
+    input: PublishBatch,
+    app: &Service<'_>,
+    ctx: &Context,
+) -> SnsResult<Xml> {
     check_batch(&input.entries)?;
     // A missing topic fails the request, not each entry.
     app.sns.topic(&input.topic_arn)?;
