@@ -31,9 +31,8 @@ pub struct AccessConfig {
 }
 
 impl AccessConfig {
-    /// Settings that would silently open the admin API are refused at startup: an empty token
-    /// (`SQSLITE_ADMIN_TOKEN=` from an unset compose variable) would match a request without
-    /// `Authorization`.
+    /// Refuses at startup settings that would silently open the admin API: an empty token
+    /// (`SQSLITE_ADMIN_TOKEN=` from an unset compose variable) matches a request sending none.
     pub fn check(&self) -> Result<(), String> {
         match &self.admin_token {
             Some(token) if token.is_empty() => Err(
@@ -84,13 +83,10 @@ pub fn loopback_only(host: &str) -> bool {
         })
 }
 
-/// What the guard checks a request against: where the server listens, the host of its public
-/// URL and the access settings. The configuration lends one per request ([`From`] a config).
+/// What requests are checked against (`--host`, `--public-url`, access), lent by the config.
 #[derive(Debug, Clone, Copy)]
 pub struct Exposure<'a> {
-    /// The listening address (`--host`).
     pub host: &'a str,
-    /// The `--public-url`, whose host may reach the admin API too.
     pub public_url: Option<&'a str>,
     pub access: &'a AccessConfig,
 }

@@ -5,9 +5,9 @@
 //! A request takes four hops, each in its own place:
 //!
 //! 1. [`server`] accepts connections (hyper 1.x, HTTP/1.1 keep-alive, header and idle
-//!    timeouts, a connection cap, graceful shutdown) and hands each request to [`service`],
-//!    which first asks [`guard`] whether the caller may reach it (browser origins, the admin
-//!    API's Host and token).
+//!    timeouts, a connection cap, graceful shutdown) and hands each request to whatever
+//!    [`server::Handler`] it serves: [`service`], the router, which first asks [`guard`]
+//!    whether the caller may reach it (browser origins, the admin API's Host and token).
 //! 2. [`protocol`] tells AWS JSON 1.0 (`X-Amz-Target`) from AWS Query (form or GET `Action=`),
 //!    and turns either into an action name, its input and the caller's [`protocol::Context`]
 //!    (region and account from the SigV4 credential, the base for queue URLs). Query input is
@@ -16,7 +16,8 @@
 //!    makes the context act as the key's account (its principal then meets queue policies).
 //! 3. [`actions`] holds the [`actions::Action`] enum, one variant per SQS operation, with the
 //!    input and output types of each family (`queues`, `send`, `receive`, …). Applying an
-//!    action reads `now` from the [`clock`] and calls the engine.
+//!    action takes the SQS service's state, [`actions::Sqs`] (the queues, the clock, the
+//!    ticker's wake-up and the shutdown signal), and nothing else of the server.
 //! 4. [`engine`] knows every queue rule and nothing of HTTP: the [`engine::Registry`] of
 //!    queues, each queue's messages in a [`engine::store::Store`], attributes (one row each in
 //!    [`engine::attribute_table`], every numeric limit in [`engine::limits`]), receipt
@@ -26,24 +27,44 @@
 //! A request for a service sqslite does not serve (an S3 call, another `X-Amz-Target`) is
 //! refused in its SDK's shape by [`protocol::foreign`], naming what sqslite serves.
 //!
-//! Beside the request path: [`config`] reads flags, `sqslite.toml` and ElasticMQ files;
-//! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
-//! the one background task (move tasks, alarms) sleeping on the server's clock; [`admin`]
-//! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`]
-//! (the large ones streamed while written, [`http::body`]);
-//! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
-//! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
-//! replays snapshot + log; [`faults`] injects errors before an action runs; [`alarms`]
-//! evaluates DLQ depth, stalls and message age; [`drill`] runs the game-day drills against
-//! any endpoint through [`http_client`]; [`health`] is the container probe. [`patterns`] is
-//! the SNS filter-policy / Lambda event-pattern matcher, on the floor beside [`clock`] and
-//! [`error`] (it imports neither) for the SNS and trigger services to share.
-//!
 //! [`sns`] is a second service on the same port, with its own protocol, actions, engine and
 //! error table: [`service`] hands it the requests whose credential scope names `sns` (or,
-//! unsigned, whose `Version` or action is SNS's). Its engine keeps topics and subscriptions
-//! and turns a publish into plain deliveries; its actions send each through the SQS engine's
-//! own [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
+//! unsigned, whose `Version` or action is SNS's), with an [`sns::Service`] lending its topics,
+//! the SQS state and the settings it reads. Its actions deliver through the SQS engine's own
+//! [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
+//!
+//! ## Layers
+//!
+//! Imports point down only; no top-level module imports one above it, so there is no
+//! import circle (`module-circles src`, in the shared tools, prints 0):
+//!
+//! - **Root**: [`app`] builds the [`app::App`] and hands each part only what it needs (the
+//!   SQS state, [`app::App::sns_service`], [`app::App::ticker_jobs`], the store to compact);
+//!   [`service`] (the router) and [`admin`] (`/_sqslite/...`, the dashboard, `/metrics`) serve
+//!   it. Only these two name `App`.
+//! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one
+//!   [`Config`]; each setting's type lives in its own module ([`server::Limits`],
+//!   [`guard::AccessConfig`], [`alarms::AlarmConfig`], [`advisor::Thresholds`],
+//!   [`durable::FsyncPolicy`], [`auth::Credential`], [`declare::QueueDecl`]) and nothing below
+//!   imports `config`; they get a view ([`protocol::context::Defaults`], [`declare::Plan`],
+//!   [`guard::Exposure`]).
+//! - **Plumbing**: [`server`], [`guard`], and [`ticker`], the one background task, sleeping on
+//!   the server's clock until the next deadline of the jobs it was handed (move tasks, alarms).
+//! - **Observers**: [`metrics`] (exposition), [`alarms`] (DLQ depth, stalls, message age) and
+//!   [`advisor`] read the queues through [`engine::Registry`] and their own settings;
+//!   [`drill`] runs the game-day drills against any endpoint.
+//! - **Services**: SQS ([`protocol`], [`actions`], [`declare`], which creates declared queues
+//!   before the port opens and on first use, and [`faults`], which injects errors before an
+//!   action runs) and [`sns`].
+//! - **Floors**: [`engine`]; [`durable`], which keeps queues and messages across restarts
+//!   (`--data-dir`: the engine reports every change as an [`engine::mutation::Mutation`], a log
+//!   writer appends it, recovery replays snapshot + log); [`auth`]; [`http`] (the response
+//!   body, streamed for the large ones, and form decoding); [`http_client`] and [`endpoint`]
+//!   (a running sqslite seen from outside); [`health`], the container probe; [`patterns`], the
+//!   SNS filter-policy / Lambda event-pattern matcher; [`clock`] and [`error`].
+//!
+//! A new service is a folder beside [`sns`] with its own protocol, actions and engine, a state
+//! type built in [`app`], and one registration in [`service`].
 //!
 //! # Glossary
 //!
