@@ -10,9 +10,9 @@ use crate::engine::Registry;
 
 pub struct App {
     /// The SQS service: its queues, clock, ticker wake-up and shutdown signal.
-    pub sqs: Sqs,
-    /// SNS topics and subscriptions, which deliver into `registry`'s queues.
-    pub sns: crate::sns::engine::Sns,
+    pub sqs: Arc<Sqs>,
+    /// The SNS service: topics and subscriptions, which deliver into `sqs`'s queues.
+    pub sns: Arc<crate::sns::Service>,
     pub clock: SharedClock,
     pub config: Config,
     /// Wakes the ticker when its schedule changes.
@@ -40,9 +40,11 @@ impl App {
         let ticker = Arc::new(tokio::sync::Notify::new());
         let alarms = crate::alarms::Alarms::new(config.admin.alarms.clone());
         let registry = registry.with_max_queues(config.max_queues);
+        let sqs = Arc::new(Sqs::new(registry, clock.clone(), ticker.clone()));
+        let sns = crate::sns::Service::new(sqs.clone(), config.strict, durable.is_some());
         App {
-            sqs: Sqs::new(registry, clock.clone(), ticker.clone()),
-            sns: crate::sns::engine::Sns::new(),
+            sqs,
+            sns: Arc::new(sns),
             clock,
             config,
             ticker,
@@ -57,15 +59,11 @@ impl App {
         self.clock.now()
     }
 
-    /// What the SNS service gets: its topics, the SQS service and the settings it reads.
-    pub fn sns_service(&self) -> crate::sns::Service<'_> {
-        crate::sns::Service {
-            sns: &self.sns,
-            sqs: &self.sqs,
+    /// What an SNS request is authenticated and answered with, from the settings.
+    pub fn sns_caller(&self) -> crate::sns::Caller<'_> {
+        crate::sns::Caller {
             defaults: self.config.defaults(),
             credentials: &self.config.credentials,
-            strict: self.config.strict,
-            durable: self.durable.is_some(),
         }
     }
 

@@ -29,8 +29,8 @@
 //!
 //! [`sns`] is a second service on the same port, with its own protocol, actions, engine and
 //! error table: [`service`] hands it the requests whose credential scope names `sns` (or,
-//! unsigned, whose `Version` or action is SNS's), with an [`sns::Service`] lending its topics,
-//! the SQS state and the settings it reads. Its actions deliver through the SQS engine's own
+//! unsigned, whose `Version` or action is SNS's). The [`sns::Service`] holds its topics, the
+//! SQS state it delivers into and the two settings it reads. Its actions deliver through the SQS engine's own
 //! [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
 //!
 //! ## Layers
@@ -39,7 +39,7 @@
 //! import circle (`module-circles src`, in the shared tools, prints 0):
 //!
 //! - **Root**: [`app`] builds the [`app::App`] and hands each part only what it needs (the
-//!   SQS state, [`app::App::sns_service`], [`app::App::ticker_jobs`], the store to compact);
+//!   SQS state, the SNS service, [`app::App::ticker_jobs`], the store to compact);
 //!   [`service`] (the router) and [`admin`] (`/_sqslite/...`, the dashboard, `/metrics`) serve
 //!   it. Only these two name `App`.
 //! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one

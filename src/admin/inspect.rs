@@ -149,7 +149,7 @@ fn message(m: &Message, now: Millis) -> Value {
 /// and runtime fault rules dropped, configured rules re-armed, alarms forgotten.
 pub fn reset(app: &App) -> Answer {
     app.sqs.registry.reset();
-    app.sns.reset();
+    app.sns.sns.reset();
     app.sqs.registry.clear_move_tasks();
     crate::declare::declare_all(&app.sqs.registry, &app.config.plan(), app.now())
         .map_err(Problem::bad)?;

@@ -11,6 +11,10 @@ pub mod protocol;
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
+use std::sync::Arc;
+
+use tokio::sync::Notify;
+
 use crate::actions::Sqs;
 use crate::auth::Credential;
 use crate::clock::Millis;
@@ -21,47 +25,65 @@ use error::{SnsError, SnsResult};
 use protocol::xml::Xml;
 use protocol::Form;
 
-/// What an SNS request may use, lent by the router: the topics, the SQS service deliveries
-/// go into, and the few settings SNS reads.
-pub struct Service<'a> {
+/// The SNS service: its topics, and what it reaches beyond them (the SQS service deliveries
+/// go into, the ticker) with the two settings it reads. The composition root builds it.
+pub struct Service {
     /// Topics and subscriptions.
-    pub sns: &'a engine::Sns,
+    pub sns: engine::Sns,
     /// The queues deliveries go into, through SQS's own send.
-    pub sqs: &'a Sqs,
-    /// The region and account of a request that names neither, and how queue URLs begin.
-    pub defaults: Defaults<'a>,
-    /// The access keys a signed request must use; empty: any signature is accepted.
-    pub credentials: &'a [Credential],
+    pub sqs: Arc<Sqs>,
+    /// Wakes the ticker when its schedule changes.
+    pub ticker: Arc<Notify>,
     /// `--strict`: a delivery the queue's Policy would refuse on AWS is refused.
     pub strict: bool,
     /// `--data-dir`: deliveries are stored before a publish is answered.
     pub durable: bool,
 }
 
-impl Service<'_> {
+impl Service {
+    /// The service over `sqs`, with no topics yet.
+    pub fn new(sqs: Arc<Sqs>, strict: bool, durable: bool) -> Self {
+        Service {
+            sns: engine::Sns::new(),
+            ticker: sqs.ticker.clone(),
+            sqs,
+            strict,
+            durable,
+        }
+    }
+
     /// The server's time now.
     pub fn now(&self) -> Millis {
         self.sqs.now()
     }
 }
 
+/// How the server authenticates and mints URLs, lent by the router for one request.
+pub struct Caller<'a> {
+    /// The region and account of a request that names neither, and how queue URLs begin.
+    pub defaults: Defaults<'a>,
+    /// The access keys a signed request must use; empty: any signature is accepted.
+    pub credentials: &'a [Credential],
+}
+
 /// One SNS request: authenticate, decode, apply, encode.
 pub async fn handle(
-    app: &Service<'_>,
+    app: &Service,
+    caller: &Caller<'_>,
     parts: &Parts,
     body: &Bytes,
     request_id: String,
 ) -> HttpResponse {
     let signed = crate::auth::read(parts).ok().flatten();
     let mut ctx = Context::new(
-        &app.defaults,
+        &caller.defaults,
         &parts.headers,
         "/",
         signed.as_ref(),
         request_id,
     );
     let result = match Form::parse(parts.uri.query(), Some(body)) {
-        Ok(form) => run(app, parts, body, &form, &mut ctx).await,
+        Ok(form) => run(app, caller, parts, body, &form, &mut ctx).await,
         Err(e) => Err(e),
     };
     let (name, result) = match result {
@@ -85,7 +107,8 @@ pub async fn handle(
 }
 
 async fn run(
-    app: &Service<'_>,
+    app: &Service,
+    caller: &Caller<'_>,
     parts: &Parts,
     body: &[u8],
     form: &Form,
@@ -94,8 +117,9 @@ async fn run(
     // Authentication first: an unsigned caller learns nothing about the request.
     let signed = crate::auth::read(parts);
     let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
-    let principal = crate::auth::verify_for(app.credentials, app.now(), parts, body, signed, "sns")
-        .map_err(|e| SnsError::from_auth(&e))?;
+    let principal =
+        crate::auth::verify_for(caller.credentials, app.now(), parts, body, signed, "sns")
+            .map_err(|e| SnsError::from_auth(&e))?;
     let name = form.get("Action").unwrap_or_default();
     let action = Action::decode(name, form)?;
     let name = action.name();

@@ -19,7 +19,7 @@ static SNS_SENDER: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from("AIDAIT2UOQQY
 /// Queues already warned about (their Policy would refuse the topic), so each is logged once.
 static WARNED: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(|| Mutex::new(HashSet::new()));
 
-pub fn deliver_all(app: &Service<'_>, topic_arn: &str, deliveries: Vec<Delivery>, now: Millis) {
+pub fn deliver_all(app: &Service, topic_arn: &str, deliveries: Vec<Delivery>, now: Millis) {
     for d in deliveries {
         let Err(reason) = deliver(app, topic_arn, &d.queue_arn, &d, now) else {
             continue;
@@ -40,7 +40,7 @@ pub fn deliver_all(app: &Service<'_>, topic_arn: &str, deliveries: Vec<Delivery>
 }
 
 fn deliver(
-    app: &Service<'_>,
+    app: &Service,
     topic_arn: &str,
     queue_arn: &str,
     d: &Delivery,

@@ -44,7 +44,7 @@ macro_rules! actions {
             }
 
             /// Runs the action; its result members as XML.
-            pub async fn apply(self, app: &Service<'_>, ctx: &Context) -> SnsResult<Xml> {
+            pub async fn apply(self, app: &Service, ctx: &Context) -> SnsResult<Xml> {
                 match self {
                     $(Action::$name(input) => $module::$func(input, app, ctx).await),*
                 }

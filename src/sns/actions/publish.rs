@@ -88,7 +88,7 @@ fn origin(ctx: &Context) -> Origin<'_> {
 
 /// Publishes one message and makes its deliveries.
 fn publish_one(
-    app: &Service<'_>,
+    app: &Service,
     ctx: &Context,
     topic_arn: &str,
     p: &Publication,
@@ -104,7 +104,7 @@ fn publish_one(
     Ok(published)
 }
 
-pub async fn publish(input: Publish, app: &Service<'_>, ctx: &Context) -> SnsResult<Xml> {
+pub async fn publish(input: Publish, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let published = publish_one(app, ctx, &input.topic_arn, &input.publication)?;
     let mut xml = Xml::default();
     xml.text("MessageId", &published.message_id)
@@ -180,11 +180,7 @@ fn check_batch(entries: &[(String, SnsResult<Publication>)]) -> SnsResult<()> {
     Ok(())
 }
 
-pub async fn publish_batch(
-    input: PublishBatch,
-    app: &Service<'_>,
-    ctx: &Context,
-) -> SnsResult<Xml> {
+pub async fn publish_batch(input: PublishBatch, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     check_batch(&input.entries)?;
     // A missing topic fails the request, not each entry.
     app.sns.topic(&input.topic_arn)?;

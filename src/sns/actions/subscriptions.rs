@@ -29,7 +29,7 @@ impl Decode for Subscribe {
 
 /// `sqs` subscriptions are confirmed at once, so the ARN is returned whatever
 /// ReturnSubscriptionArn says (SNS returns "pending confirmation" only for unconfirmed ones).
-pub async fn subscribe(input: Subscribe, app: &Service<'_>, ctx: &Context) -> SnsResult<Xml> {
+pub async fn subscribe(input: Subscribe, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let arn = app.sns.subscribe(owner(ctx), input.new)?;
     let mut xml = Xml::default();
     xml.text("SubscriptionArn", &arn);
@@ -64,14 +64,14 @@ impl Decode for SubscriptionRef {
 pub type Unsubscribe = SubscriptionRef;
 pub type GetSubscriptionAttributes = SubscriptionRef;
 
-pub async fn unsubscribe(input: SubscriptionRef, app: &Service<'_>, _: &Context) -> SnsResult<Xml> {
+pub async fn unsubscribe(input: SubscriptionRef, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.unsubscribe(&input.arn)?;
     Ok(Xml::default())
 }
 
 pub async fn get_subscription_attributes(
     input: SubscriptionRef,
-    app: &Service<'_>,
+    app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
     let sub = app.sns.subscription(&input.arn)?;
@@ -99,7 +99,7 @@ impl Decode for SetSubscriptionAttributes {
 
 pub async fn set_subscription_attributes(
     input: SetSubscriptionAttributes,
-    app: &Service<'_>,
+    app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
     app.sns
@@ -150,7 +150,7 @@ fn subscriptions_page(subs: &[Subscription], next: Option<&str>) -> Xml {
 
 pub async fn list_subscriptions(
     input: ListSubscriptions,
-    app: &Service<'_>,
+    app: &Service,
     ctx: &Context,
 ) -> SnsResult<Xml> {
     let (subs, next) = app
@@ -161,7 +161,7 @@ pub async fn list_subscriptions(
 
 pub async fn list_subscriptions_by_topic(
     input: ListSubscriptionsByTopic,
-    app: &Service<'_>,
+    app: &Service,
     ctx: &Context,
 ) -> SnsResult<Xml> {
     let (subs, next) = app.sns.list_subscriptions(

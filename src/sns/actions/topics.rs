@@ -36,7 +36,7 @@ impl Decode for CreateTopic {
     }
 }
 
-pub async fn create_topic(input: CreateTopic, app: &Service<'_>, ctx: &Context) -> SnsResult<Xml> {
+pub async fn create_topic(input: CreateTopic, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let arn = app.sns.create_topic(owner(ctx), input.0)?;
     let mut xml = Xml::default();
     xml.text("TopicArn", &arn);
@@ -60,18 +60,14 @@ impl Decode for TopicRef {
 pub type GetTopicAttributes = TopicRef;
 pub type DeleteTopic = TopicRef;
 
-pub async fn get_topic_attributes(
-    input: TopicRef,
-    app: &Service<'_>,
-    _: &Context,
-) -> SnsResult<Xml> {
+pub async fn get_topic_attributes(input: TopicRef, app: &Service, _: &Context) -> SnsResult<Xml> {
     let attributes = app.sns.topic_attributes(&input.topic_arn)?;
     let mut xml = Xml::default();
     xml.map("Attributes", &attributes);
     Ok(xml)
 }
 
-pub async fn delete_topic(input: TopicRef, app: &Service<'_>, _: &Context) -> SnsResult<Xml> {
+pub async fn delete_topic(input: TopicRef, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.delete_topic(&input.topic_arn);
     Ok(Xml::default())
 }
@@ -95,7 +91,7 @@ impl Decode for SetTopicAttributes {
 
 pub async fn set_topic_attributes(
     input: SetTopicAttributes,
-    app: &Service<'_>,
+    app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
     app.sns
@@ -116,7 +112,7 @@ impl Decode for ListTopics {
     }
 }
 
-pub async fn list_topics(input: ListTopics, app: &Service<'_>, ctx: &Context) -> SnsResult<Xml> {
+pub async fn list_topics(input: ListTopics, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let (topics, next) = app.sns.list_topics(owner(ctx), input.next_token.as_deref());
     let mut xml = Xml::default();
     xml.members("Topics", &topics, |x, arn| {
@@ -141,7 +137,7 @@ impl Decode for TagResource {
     }
 }
 
-pub async fn tag_resource(input: TagResource, app: &Service<'_>, _: &Context) -> SnsResult<Xml> {
+pub async fn tag_resource(input: TagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.tag_topic(&input.arn, input.tags)?;
     Ok(Xml::default())
 }
@@ -161,11 +157,7 @@ impl Decode for UntagResource {
     }
 }
 
-pub async fn untag_resource(
-    input: UntagResource,
-    app: &Service<'_>,
-    _: &Context,
-) -> SnsResult<Xml> {
+pub async fn untag_resource(input: UntagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.untag_topic(&input.arn, &input.keys)?;
     Ok(Xml::default())
 }
@@ -185,7 +177,7 @@ impl Decode for ListTagsForResource {
 
 pub async fn list_tags_for_resource(
     input: ListTagsForResource,
-    app: &Service<'_>,
+    app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
     let tags: Vec<(String, String)> = app.sns.topic_tags(&input.arn)?.into_iter().collect();
