@@ -59,9 +59,15 @@ impl App {
         self.clock.now()
     }
 
-    /// What an SNS request is authenticated and answered with, from the settings.
-    pub fn sns_caller(&self) -> crate::sns::Caller<'_> {
-        crate::sns::Caller {
+    /// Creates everything the configuration declares (before the port opens, and again after
+    /// a reset); the message names the declaration that failed and why.
+    pub fn declare_all(&self) -> Result<(), String> {
+        crate::declare::declare_all(&self.sqs.registry, &self.config.plan(), self.now())
+    }
+
+    /// What a request to a service is authenticated and answered with, from the settings.
+    pub fn gate(&self) -> crate::protocol::context::Gate<'_> {
+        crate::protocol::context::Gate {
             defaults: self.config.defaults(),
             credentials: &self.config.credentials,
         }

@@ -29,8 +29,9 @@
 //!
 //! [`sns`] is a second service on the same port, with its own protocol, actions, engine and
 //! error table: [`service`] hands it the requests whose credential scope names `sns` (or,
-//! unsigned, whose `Version` or action is SNS's). The [`sns::Service`] holds its topics, the
-//! SQS state it delivers into and the two settings it reads. Its actions deliver through the SQS engine's own
+//! unsigned, whose `Version` or action is SNS's), with the [`protocol::context::Gate`] it
+//! authenticates against. The [`sns::Service`] holds its topics, the SQS state it delivers
+//! into and the two settings it reads; its actions deliver through the SQS engine's own
 //! [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
 //!
 //! ## Layers
@@ -190,7 +191,7 @@ impl Server {
             }
         });
         // Queues first: nothing can connect, so `/health` and every request see them all.
-        declare::declare_all(&app.sqs.registry, &app.config.plan(), app.now())
+        app.declare_all()
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         for spec in &app.config.admin.faults {
             app.faults.add(spec.clone(), app.now()).map_err(|e| {

@@ -128,7 +128,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     // limits, then leave the SQS path.
     if crate::sns::protocol::is_sns(&parts, &body) {
         let mut response =
-            crate::sns::handle(&app.sns, &app.sns_caller(), &parts, &body, request_id).await;
+            crate::sns::handle(&app.sns, &app.gate(), &parts, &body, request_id).await;
         stamp_date(&app, &mut response);
         return Ok(response);
     }

@@ -151,8 +151,7 @@ pub fn reset(app: &App) -> Answer {
     app.sqs.registry.reset();
     app.sns.sns.reset();
     app.sqs.registry.clear_move_tasks();
-    crate::declare::declare_all(&app.sqs.registry, &app.config.plan(), app.now())
-        .map_err(Problem::bad)?;
+    app.declare_all().map_err(Problem::bad)?;
     app.faults.clear();
     let now = app.now();
     for spec in &app.config.admin.faults {

@@ -16,9 +16,8 @@ use std::sync::Arc;
 use tokio::sync::Notify;
 
 use crate::actions::Sqs;
-use crate::auth::Credential;
 use crate::clock::Millis;
-use crate::protocol::context::Defaults;
+use crate::protocol::context::Gate;
 use crate::protocol::{Context, HttpResponse};
 use actions::Action;
 use error::{SnsError, SnsResult};
@@ -58,32 +57,24 @@ impl Service {
     }
 }
 
-/// How the server authenticates and mints URLs, lent by the router for one request.
-pub struct Caller<'a> {
-    /// The region and account of a request that names neither, and how queue URLs begin.
-    pub defaults: Defaults<'a>,
-    /// The access keys a signed request must use; empty: any signature is accepted.
-    pub credentials: &'a [Credential],
-}
-
 /// One SNS request: authenticate, decode, apply, encode.
 pub async fn handle(
     app: &Service,
-    caller: &Caller<'_>,
+    gate: &Gate<'_>,
     parts: &Parts,
     body: &Bytes,
     request_id: String,
 ) -> HttpResponse {
     let signed = crate::auth::read(parts).ok().flatten();
     let mut ctx = Context::new(
-        &caller.defaults,
+        &gate.defaults,
         &parts.headers,
         "/",
         signed.as_ref(),
         request_id,
     );
     let result = match Form::parse(parts.uri.query(), Some(body)) {
-        Ok(form) => run(app, caller, parts, body, &form, &mut ctx).await,
+        Ok(form) => run(app, gate, parts, body, &form, &mut ctx).await,
         Err(e) => Err(e),
     };
     let (name, result) = match result {
@@ -108,7 +99,7 @@ pub async fn handle(
 
 async fn run(
     app: &Service,
-    caller: &Caller<'_>,
+    gate: &Gate<'_>,
     parts: &Parts,
     body: &[u8],
     form: &Form,
@@ -118,7 +109,7 @@ async fn run(
     let signed = crate::auth::read(parts);
     let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
     let principal =
-        crate::auth::verify_for(caller.credentials, app.now(), parts, body, signed, "sns")
+        crate::auth::verify_for(gate.credentials, app.now(), parts, body, signed, "sns")
             .map_err(|e| SnsError::from_auth(&e))?;
     let name = form.get("Action").unwrap_or_default();
     let action = Action::decode(name, form)?;
