@@ -65,6 +65,15 @@ impl App {
         crate::declare::declare_all(&self.sqs.registry, &self.config.plan(), self.now())
     }
 
+    /// What a `/metrics` scrape reads.
+    pub fn metric_sources(&self) -> crate::metrics::Sources<'_> {
+        crate::metrics::Sources {
+            queues: &self.sqs.registry,
+            alarms: &self.alarms,
+            now: self.now(),
+        }
+    }
+
     /// What a request to a service is authenticated and answered with, from the settings.
     pub fn gate(&self) -> crate::protocol::context::Gate<'_> {
         crate::protocol::context::Gate {

@@ -109,15 +109,10 @@ impl Metrics {
 
     /// The whole exposition, queue gauges read now, written to `out` as it goes (a streamed
     /// response body: 13 MB with 10,000 queues).
-    pub fn write(
-        &self,
-        queues: &Queues,
-        alarms: &Alarms,
-        now: crate::clock::Millis,
-        out: &mut impl fmt::Write,
-    ) -> fmt::Result {
+    pub fn write(&self, from: &Sources<'_>, out: &mut impl fmt::Write) -> fmt::Result {
+        let now = from.now;
         // One list of the queues for every series, in the order they are listed in.
-        let mut all = queues.sorted();
+        let mut all = from.queues.sorted();
         crate::alarms::render::order_by_name(&mut all);
         let mut families = self.registry.gather();
         drop_unused_actions(&mut families);
@@ -129,16 +124,25 @@ impl Metrics {
         processing::write(&all, now, out)?;
         queues::write_series(&all, now, out)?;
         // Last, so the series above are already on their way while alarms are evaluated.
-        let alarms = alarms.evaluate_ordered(queues, &all, now);
+        let alarms = from.alarms.evaluate_ordered(from.queues, &all, now);
         alarms::write_metric(&alarms, out)
     }
 
     /// [`Metrics::write`] into a string.
-    pub fn render(&self, queues: &Queues, alarms: &Alarms, now: crate::clock::Millis) -> String {
+    pub fn render(&self, from: &Sources<'_>) -> String {
         let mut text = String::new();
-        let _ = self.write(queues, alarms, now, &mut text);
+        let _ = self.write(from, &mut text);
         text
     }
+}
+
+/// What a scrape reads besides the request counters, lent by the composition root.
+pub struct Sources<'a> {
+    /// The SQS engine's queues.
+    pub queues: &'a Queues,
+    pub alarms: &'a Alarms,
+    /// The server's time the gauges are read at.
+    pub now: crate::clock::Millis,
 }
 
 /// Per-action series are registered up front (no lookup on the request path), so a scrape

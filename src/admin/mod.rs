@@ -57,7 +57,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         }
         return streamed("text/plain; version=0.0.4; charset=utf-8", move |out| {
             app.metrics
-                .write(&app.sqs.registry, &app.alarms, app.now(), out)
+                .write(&app.metric_sources(), out)
                 .map_err(|_| std::io::Error::other("the client went away"))
         });
     }
