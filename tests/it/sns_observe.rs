@@ -1,33 +1,9 @@
-//! SNS seen from the side: `/metrics` under CloudWatch's SNS metric names, the advisor's
-//! findings for subscriptions, and the admin API the dashboard's topic page reads (topics with
-//! counts, and a sample message tested against each filter policy), all driven by the real
-//! `aws-sdk-sns` and `aws-sdk-sqs` clients.
+//! SNS seen from the side: `/metrics` under CloudWatch's SNS metric names and the advisor's
+//! findings for subscriptions, driven by the real `aws-sdk-sns` and `aws-sdk-sqs` clients
+//! (the dashboard's admin API is in `sns_topics_api`).
 
-use crate::common::sns::{start, string_attr, Sns};
+use crate::common::sns::{start, Sns};
 use serde_json::{json, Value};
-
-async fn get(s: &Sns, path: &str) -> (u16, Value) {
-    let r = s.t.raw("GET", path, &[], "").await;
-    (
-        r.status,
-        serde_json::from_str(&r.body).unwrap_or(Value::Null),
-    )
-}
-
-async fn post(s: &Sns, path: &str, body: &Value) -> (u16, Value) {
-    let r =
-        s.t.raw(
-            "POST",
-            path,
-            &[("content-type", "application/json")],
-            &body.to_string(),
-        )
-        .await;
-    (
-        r.status,
-        serde_json::from_str(&r.body).unwrap_or(Value::Null),
-    )
-}
 
 async fn set_policy(s: &Sns, url: &str, policy: &str) {
     s.t.set_attribute(url, aws_sdk_sqs::types::QueueAttributeName::Policy, policy)
@@ -42,15 +18,6 @@ async fn delete_queue(s: &Sns, url: &str) {
         .send()
         .await
         .unwrap();
-}
-
-/// Publishes with String attributes.
-async fn publish_with(s: &Sns, topic: &str, message: &str, attributes: &[(&str, &str)]) {
-    let mut req = s.sns.publish().topic_arn(topic).message(message);
-    for (k, v) in attributes {
-        req = req.message_attributes(*k, string_attr(v));
-    }
-    req.send().await.expect("publish");
 }
 
 /// The value of the one series line that starts with `series` (name and labels).
@@ -92,9 +59,9 @@ async fn metrics_count_publishes_deliveries_filters_and_dead_letters() {
     delete_queue(&s, &gone_url).await;
     delete_queue(&s, &lost_url).await;
 
-    publish_with(&s, &topic, "hello", &[("color", "blue")]).await;
-    publish_with(&s, &topic, r#"{"kind":"order"}"#, &[]).await;
-    publish_with(&s, &topic, "not json", &[]).await;
+    s.publish_with(&topic, "hello", &[("color", "blue")]).await;
+    s.publish_with(&topic, r#"{"kind":"order"}"#, &[]).await;
+    s.publish_with(&topic, "not json", &[]).await;
 
     let metrics = s.t.raw("GET", "/metrics", &[], "").await.body;
     let t = r#"{account="000000000000",region="us-east-1",topic="orders"}"#;
@@ -247,7 +214,7 @@ async fn the_advisor_flags_subscriptions_aws_would_refuse_lose_or_mix() {
     s.subscribe(&other, &mixed, &[("RedrivePolicy", &mixed_redrive)])
         .await;
 
-    let (status, advice) = get(&s, "/_sqslite/advice").await;
+    let (status, advice) = s.admin_get("/_sqslite/advice").await;
     assert_eq!(status, 200);
     assert_eq!(advice["subscriptions"], 5);
     assert_eq!(
@@ -303,163 +270,7 @@ async fn the_advisor_flags_subscriptions_aws_would_refuse_lose_or_mix() {
         .unwrap();
     s.set_subscription(&audit_sub, "RedrivePolicy", redrive)
         .await;
-    let (_, advice) = get(&s, "/_sqslite/advice").await;
+    let (_, advice) = s.admin_get("/_sqslite/advice").await;
     let left = sns_rules(&advice);
     assert!(!left.iter().any(|(_, _, q)| q == "audit"), "{left:?}");
-}
-
-#[tokio::test]
-async fn the_topics_endpoint_lists_subscriptions_with_their_counts() {
-    let s = start().await;
-    let topic = s.topic("orders", &[]).await;
-    let (_, red) = s.queue("red", &[]).await;
-    let sub = s
-        .subscribe(
-            &topic,
-            &red,
-            &[
-                ("FilterPolicy", r#"{"color": ["red"]}"#),
-                ("RawMessageDelivery", "true"),
-            ],
-        )
-        .await;
-    publish_with(&s, &topic, "one", &[("color", "red")]).await;
-    publish_with(&s, &topic, "two", &[("color", "blue")]).await;
-    let (status, answer) = get(&s, "/_sqslite/topics").await;
-    assert_eq!(status, 200);
-    let t = &answer["topics"][0];
-    assert_eq!(t["name"], "orders");
-    assert_eq!(t["arn"], topic.as_str());
-    assert_eq!(t["published"], 2);
-    let sub_json = &t["subscriptions"][0];
-    assert_eq!(sub_json["arn"], sub.as_str());
-    assert_eq!(sub_json["protocol"], "sqs");
-    assert_eq!(sub_json["endpoint"], red.as_str());
-    assert_eq!(sub_json["raw"], true);
-    assert_eq!(sub_json["filter_policy"], r#"{"color": ["red"]}"#);
-    assert_eq!(sub_json["filter_policy_scope"], "MessageAttributes");
-    assert_eq!(sub_json["counts"]["delivered"], 1);
-    assert_eq!(sub_json["counts"]["filtered_out"], 1);
-}
-
-#[tokio::test]
-async fn a_sample_message_is_tested_against_every_filter_policy_and_nothing_is_published() {
-    let s = start().await;
-    let topic = s.topic("orders", &[]).await;
-    let (all_url, all) = s.queue("all", &[]).await;
-    let (_, red) = s.queue("red", &[]).await;
-    let (_, body) = s.queue("body", &[]).await;
-    s.subscribe(&topic, &all, &[]).await;
-    s.subscribe(
-        &topic,
-        &red,
-        &[(
-            "FilterPolicy",
-            r#"{"color": ["red"], "size": [{"numeric": [">", 5]}]}"#,
-        )],
-    )
-    .await;
-    s.subscribe(
-        &topic,
-        &body,
-        &[
-            ("FilterPolicyScope", "MessageBody"),
-            ("FilterPolicy", r#"{"order": {"kind": ["refund"]}}"#),
-        ],
-    )
-    .await;
-    let sample = json!({
-        "topic_arn": topic,
-        "message": r#"{"order": {"kind": "sale"}}"#,
-        "attributes": {"color": "blue", "size": 9},
-    });
-    let (status, answer) = post(&s, "/_sqslite/topics/test", &sample).await;
-    assert_eq!(status, 200, "{answer}");
-    let by_queue = |q: &str| {
-        answer["subscriptions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["endpoint"].as_str().unwrap().ends_with(&format!(":{q}")))
-            .unwrap()
-            .clone()
-    };
-    assert_eq!(by_queue("all")["delivers"], true);
-    assert_eq!(by_queue("all")["explanation"], Value::Null);
-    let r = by_queue("red");
-    assert_eq!(r["delivers"], false);
-    let misses = &r["explanation"]["branches"][0]["misses"];
-    assert_eq!(
-        misses.as_array().unwrap().len(),
-        1,
-        "size 9 > 5 matches: {misses}"
-    );
-    assert_eq!(misses[0]["key"], "color");
-    assert_eq!(misses[0]["found"], json!([r#""blue""#]));
-    assert_eq!(
-        misses[0]["reason"],
-        r#"color is "blue"; the policy needs ["red"]"#
-    );
-    let b = by_queue("body");
-    assert_eq!(b["filter_policy_scope"], "MessageBody");
-    assert_eq!(
-        b["explanation"]["branches"][0]["misses"][0]["key"],
-        "order.kind"
-    );
-
-    let (_, answer) = post(
-        &s,
-        "/_sqslite/topics/test",
-        &json!({"topic_arn": topic, "message": "plain", "attributes": {"color": "red", "size": 7}}),
-    )
-    .await;
-    let red = answer["subscriptions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["endpoint"].as_str().unwrap().ends_with(":red"))
-        .unwrap();
-    assert_eq!(red["delivers"], true, "a JSON number is a Number attribute");
-    let body = answer["subscriptions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["endpoint"].as_str().unwrap().ends_with(":body"))
-        .unwrap();
-    assert!(body["explanation"]["unreadable"]
-        .as_str()
-        .unwrap()
-        .contains("not a JSON"));
-    assert!(
-        s.receive(&all_url).await.is_empty(),
-        "a test publishes nothing"
-    );
-    let (_, topics) = get(&s, "/_sqslite/topics").await;
-    assert_eq!(topics["topics"][0]["published"], 0);
-}
-
-#[tokio::test]
-async fn the_test_endpoint_refuses_an_unknown_topic_and_malformed_samples() {
-    let s = start().await;
-    let topic = s.topic("orders", &[]).await;
-    let (status, e) = post(
-        &s,
-        "/_sqslite/topics/test",
-        &json!({"topic_arn": "arn:aws:sns:us-east-1:000000000000:nope"}),
-    )
-    .await;
-    assert_eq!(status, 404, "{e}");
-    let (status, e) = post(
-        &s,
-        "/_sqslite/topics/test",
-        &json!({"topic_arn": topic, "attributes": {"a": true}}),
-    )
-    .await;
-    assert_eq!(status, 400);
-    assert!(
-        e["error"].as_str().unwrap().contains("attribute `a`"),
-        "{e}"
-    );
-    let (status, _) = post(&s, "/_sqslite/topics/test", &json!({"topic": topic})).await;
-    assert_eq!(status, 400);
 }
