@@ -114,7 +114,15 @@ fn extended_policy(existing: Option<&str>, statement: Value) -> String {
     doc.to_string()
 }
 
-fn set_policy(snap: &Snapshot, queue: &QueueView, summary: String, policy: String) -> Fix {
+/// A fix adding [`allow_topic`] to `queue`'s Policy (`existing`, kept).
+fn open_to_topic(
+    snap: &Snapshot,
+    queue: &QueueView,
+    existing: Option<&str>,
+    s: &SubscriptionView,
+) -> Fix {
+    let policy = extended_policy(existing, allow_topic(&queue.arn, &s.topic_arn));
+    let summary = format!("allow {} to send to {}", s.topic, queue.name);
     super::rules::set_attributes(snap, queue, summary, &[("Policy", policy)])
 }
 
@@ -134,16 +142,7 @@ fn policy_refuses(snap: &Snapshot, s: &SubscriptionView, queue: &QueueView) -> O
             queue.name, s.topic
         ),
     );
-    let policy = extended_policy(
-        s.queue_policy.as_deref(),
-        allow_topic(&queue.arn, &s.topic_arn),
-    );
-    f.fix = set_policy(
-        snap,
-        queue,
-        format!("allow {} to send to {}", s.topic, queue.name),
-        policy,
-    );
+    f.fix = open_to_topic(snap, queue, s.queue_policy.as_deref(), s);
     Some(f)
 }
 
@@ -201,16 +200,7 @@ fn dead_letter(
                 s.topic
             ),
         );
-        let policy = extended_policy(
-            s.dead_letter_policy.as_deref(),
-            allow_topic(&dlq.arn, &s.topic_arn),
-        );
-        f.fix = set_policy(
-            snap,
-            dlq,
-            format!("allow {} to send to {name}", s.topic),
-            policy,
-        );
+        f.fix = open_to_topic(snap, dlq, s.dead_letter_policy.as_deref(), s);
         return Some(f);
     }
     None

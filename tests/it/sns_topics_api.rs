@@ -5,6 +5,17 @@
 use crate::common::sns::start;
 use serde_json::{json, Value};
 
+/// The test endpoint's answer for the subscription into `queue`.
+fn for_queue<'a>(answer: &'a Value, queue: &str) -> &'a Value {
+    let end = format!(":{queue}");
+    answer["subscriptions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["endpoint"].as_str().unwrap().ends_with(&end))
+        .unwrap()
+}
+
 #[tokio::test]
 async fn the_topics_endpoint_lists_subscriptions_with_their_counts() {
     let s = start().await;
@@ -72,18 +83,9 @@ async fn a_sample_message_is_tested_against_every_filter_policy_and_nothing_is_p
     });
     let (status, answer) = s.admin_post("/_sqslite/topics/test", &sample).await;
     assert_eq!(status, 200, "{answer}");
-    let by_queue = |q: &str| {
-        answer["subscriptions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["endpoint"].as_str().unwrap().ends_with(&format!(":{q}")))
-            .unwrap()
-            .clone()
-    };
-    assert_eq!(by_queue("all")["delivers"], true);
-    assert_eq!(by_queue("all")["explanation"], Value::Null);
-    let r = by_queue("red");
+    assert_eq!(for_queue(&answer, "all")["delivers"], true);
+    assert_eq!(for_queue(&answer, "all")["explanation"], Value::Null);
+    let r = for_queue(&answer, "red");
     assert_eq!(r["delivers"], false);
     let misses = &r["explanation"]["branches"][0]["misses"];
     assert_eq!(
@@ -97,7 +99,7 @@ async fn a_sample_message_is_tested_against_every_filter_policy_and_nothing_is_p
         misses[0]["reason"],
         r#"color is "blue"; the policy needs ["red"]"#
     );
-    let b = by_queue("body");
+    let b = for_queue(&answer, "body");
     assert_eq!(b["filter_policy_scope"], "MessageBody");
     assert_eq!(
         b["explanation"]["branches"][0]["misses"][0]["key"],
@@ -109,19 +111,9 @@ async fn a_sample_message_is_tested_against_every_filter_policy_and_nothing_is_p
         &json!({"topic_arn": topic, "message": "plain", "attributes": {"color": "red", "size": 7}}),
     )
     .await;
-    let red = answer["subscriptions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["endpoint"].as_str().unwrap().ends_with(":red"))
-        .unwrap();
+    let red = for_queue(&answer, "red");
     assert_eq!(red["delivers"], true, "a JSON number is a Number attribute");
-    let body = answer["subscriptions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["endpoint"].as_str().unwrap().ends_with(":body"))
-        .unwrap();
+    let body = for_queue(&answer, "body");
     assert!(body["explanation"]["unreadable"]
         .as_str()
         .unwrap()
