@@ -1,6 +1,7 @@
 //! The advisor's rules for SNS subscriptions into queues: what AWS would do with them that
 //! sqslite lets pass (a queue Policy that refuses the topic), what loses notifications (no
-//! dead-letter queue, a missing one), and type mismatches between a topic and its queues.
+//! dead-letter queue, a missing one or one elsewhere), and type mismatches between a topic
+//! and its queues.
 
 use std::collections::{HashMap, HashSet};
 
@@ -41,6 +42,11 @@ fn finding(rule: &str, severity: Severity, s: &SubscriptionView, message: String
         figures: figures(&[]),
         fix: Fix::default(),
     }
+}
+
+/// An ARN's region and account.
+fn place(arn: &str) -> Vec<&str> {
+    arn.split(':').skip(3).take(2).collect()
 }
 
 fn kind(fifo: bool) -> &'static str {
@@ -164,6 +170,22 @@ fn dead_letter(
         return Some(redrive_policy_missing(snap, s));
     };
     let name = queue_name(dlq_arn);
+    if place(dlq_arn) != place(&s.topic_arn) {
+        let mut f = finding(
+            "sns_dlq_elsewhere",
+            Severity::Error,
+            s,
+            format!(
+                "the dead-letter queue {dlq_arn} is in another region or account than the \
+                 subscription: SNS needs both in the same ones"
+            ),
+        );
+        f.fix.summary = format!(
+            "use a dead-letter queue in {}",
+            place(&s.topic_arn).join(", ")
+        );
+        return Some(f);
+    }
     let Some(dlq) = queues.get(dlq_arn.as_str()) else {
         let mut f = finding(
             "sns_dlq_missing",
@@ -296,22 +318,5 @@ fn mixed_raw(snap: &Snapshot) -> Vec<Finding> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::policy::Policy;
-
-    const QUEUE: &str = "arn:aws:sqs:us-east-1:000000000000:audit";
-    const TOPIC: &str = "arn:aws:sns:us-east-1:000000000000:orders";
-
-    #[test]
-    fn a_policy_fix_keeps_the_statements_there_and_is_one_sqs_accepts() {
-        let fresh = extended_policy(None, allow_topic(QUEUE, TOPIC));
-        Policy::parse(&fresh).unwrap_or_else(|e| panic!("{fresh}: {}", e.message));
-        let existing = r#"{"Version":"2012-10-17","Statement":{"Effect":"Deny","Principal":"*","Action":"sqs:DeleteQueue"}}"#;
-        let kept = extended_policy(Some(existing), allow_topic(QUEUE, TOPIC));
-        let parsed = Policy::parse(&kept).unwrap_or_else(|e| panic!("{kept}: {}", e.message));
-        assert!(
-            parsed.text().contains("DeleteQueue") && parsed.text().contains("sns.amazonaws.com")
-        );
-    }
-}
+#[path = "fanout_tests.rs"]
+mod tests;

@@ -274,3 +274,26 @@ async fn the_advisor_flags_subscriptions_aws_would_refuse_lose_or_mix() {
     let left = sns_rules(&advice);
     assert!(!left.iter().any(|(_, _, q)| q == "audit"), "{left:?}");
 }
+
+#[tokio::test]
+async fn sqslite_doctor_prints_a_subscription_finding_as_topic_to_queue() {
+    let s = start().await;
+    let topic = s.topic("orders", &[]).await;
+    let (_, audit) = s.queue("audit", &[]).await;
+    s.subscribe(&topic, &audit, &[]).await;
+    let (code, text) = crate::advisor::doctor(&s.t, &["--queue", "audit"]).await;
+    assert_eq!(code, Some(1), "an error finding fails CI: {text}");
+    assert!(
+        text.contains("ERROR  orders → audit  [sns_policy_refuses]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("WARN   orders → audit  [sns_redrive_policy_missing]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("aws sns set-subscription-attributes --endpoint-url"),
+        "{text}"
+    );
+    assert!(text.contains("--attribute-name RedrivePolicy"), "{text}");
+}
