@@ -70,26 +70,34 @@ fn queue_missing(s: &SubscriptionView) -> Finding {
     f
 }
 
-/// A FIFO topic delivers only to FIFO queues and a standard topic only to standard ones
-/// (SNS refuses such a Subscribe; a queue declared or recreated later can still disagree).
+/// A standard topic cannot deliver into a FIFO queue (SNS refuses the Subscribe; a queue
+/// declared later can still disagree). A FIFO topic may deliver into a standard queue (SNS
+/// guide, "Message delivery for FIFO topics"), but only with best-effort ordering and
+/// at-least-once delivery: worth saying where order or deduplication was the point.
 fn fifo_mismatch(s: &SubscriptionView, queue: &QueueView) -> Option<Finding> {
-    if s.fifo_topic == queue.fifo {
-        return None;
-    }
-    let mut f = finding(
-        "sns_fifo_mismatch",
-        Severity::Error,
-        s,
-        format!(
-            "{} topic {} delivers into {} queue {}: SNS delivers a {} topic's messages only to {} queues",
-            kind(s.fifo_topic),
-            s.topic,
-            kind(queue.fifo),
-            queue.name,
-            kind(s.fifo_topic),
-            kind(s.fifo_topic)
+    let mut f = match (s.fifo_topic, queue.fifo) {
+        (false, true) => finding(
+            "sns_fifo_mismatch",
+            Severity::Error,
+            s,
+            format!(
+                "standard topic {} delivers into FIFO queue {}: SNS delivers a standard \
+                 topic's messages only to standard queues",
+                s.topic, queue.name
+            ),
         ),
-    );
+        (true, false) => finding(
+            "sns_fifo_to_standard",
+            Severity::Warn,
+            s,
+            format!(
+                "FIFO topic {} delivers into standard queue {}: its order is best-effort and \
+                 a message may arrive twice (no MessageGroupId, no deduplication)",
+                s.topic, queue.name
+            ),
+        ),
+        _ => return None,
+    };
     f.fix.summary = format!("subscribe a {} queue instead", kind(s.fifo_topic));
     Some(f)
 }

@@ -70,6 +70,12 @@ fn a_missing_queue_or_dead_letter_queue_and_a_type_mismatch_are_errors() {
         rules(&["q.fifo", "dlq"], vec![subscription("q.fifo", Some(dlq))]),
         ["sns_fifo_mismatch"]
     );
+    let mut fifo = subscription("q", Some("arn:aws:sqs:us-east-1:000000000000:dlq.fifo"));
+    fifo.fifo_topic = true;
+    assert_eq!(
+        rules(&["q", "dlq.fifo"], vec![fifo]),
+        ["sns_fifo_to_standard"]
+    );
     let elsewhere = "arn:aws:sqs:eu-west-1:000000000000:dlq";
     assert_eq!(
         rules(&["q"], vec![subscription("q", Some(elsewhere))]),
