@@ -149,7 +149,7 @@ while read -r id; do
     grep -q "^def test_${id}(" "$COMPAT/python/test_sns.py" || { echo "boto3: no SNS scenario $id"; missing=1; }
     grep -q "^test(\"${id}\"" "$COMPAT/js/sns.test.mjs" || { echo "js-sdk: no SNS scenario $id"; missing=1; }
     grep -q "^func Test_${id}(t \*testing.T)" "$COMPAT/go/sns_test.go" || { echo "go-sdk: no SNS scenario $id"; missing=1; }
-    grep -q "void ${id}()" "$COMPAT/java/current/src/test/java/sqslite/compat/sdk2/SnsScenariosTest.java" \
+    grep -q "void ${id}()" "$COMPAT/java/current/src/test/java/sqslite/compat/sdk2/SnsScenarios.java" \
         || { echo "java-sdk2: no SNS scenario $id"; missing=1; }
 done < <(scenario_ids "SNS fan-out")
 part_done "coverage"

@@ -14,6 +14,7 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sns.SnsAsyncClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -66,5 +67,10 @@ public final class Clients {
     /** SNS's synchronous client (AWS Query), on the same endpoint as SQS's. */
     public static SnsClient sns() {
         return local(SnsClient.builder()).build();
+    }
+
+    /** SNS's asynchronous client (AWS Query, Netty), on the same endpoint as SQS's. */
+    public static SnsAsyncClient snsAsync() {
+        return local(SnsAsyncClient.builder()).build();
     }
 }

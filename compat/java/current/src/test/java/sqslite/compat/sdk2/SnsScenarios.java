@@ -10,6 +10,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,6 @@ import sqslite.compat.Compat;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
-import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sns.model.InvalidParameterException;
 import software.amazon.awssdk.services.sns.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sns.model.NotFoundException;
@@ -32,11 +32,10 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 
 /**
- * The SNS rows of compat/SCENARIOS.md through SDK v2's SnsClient (AWS Query), fanning out into
- * sqslite's queues on the same endpoint as the SqsClient.
+ * The SNS rows of compat/SCENARIOS.md through one of SDK v2's SNS clients (AWS Query, behind
+ * {@link Sns}), fanning out into sqslite's queues, which the synchronous SqsClient sets up and reads.
  */
-class SnsScenariosTest {
-    private static final SnsClient SNS = Clients.sns();
+abstract class SnsScenarios {
     private static final SqsClient SQS = Clients.sync();
     // What every SNS suite publishes and expects (SCENARIOS.md, "SNS fan-out").
     private static final byte[] BLOB = {0, 1, (byte) 0xfe, (byte) 0xff};
@@ -45,12 +44,16 @@ class SnsScenariosTest {
             "UnsubscribeURL", "MessageAttributes")));
     private static final String TIMESTAMP = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z";
 
+    private final Sns sns = client();
     private final List<String> topics = new ArrayList<>();
+
+    /** The SNS client this run drives. */
+    protected abstract Sns client();
     private final List<String> queues = new ArrayList<>();
 
     @AfterEach
     void cleanUp() {
-        topics.forEach(arn -> SNS.deleteTopic(r -> r.topicArn(arn)));
+        topics.forEach(arn -> sns.deleteTopic(r -> r.topicArn(arn)));
         for (String url : queues) {
             try {
                 SQS.deleteQueue(r -> r.queueUrl(url));
@@ -62,7 +65,7 @@ class SnsScenariosTest {
 
     private String makeTopic(boolean fifo) {
         Map<String, String> attributes = fifo ? Map.of("FifoTopic", "true") : Map.of();
-        String arn = SNS.createTopic(r -> r.name(Compat.uniqueName("compat", fifo)).attributes(attributes)).topicArn();
+        String arn = sns.createTopic(r -> r.name(Compat.uniqueName("compat", fifo)).attributes(attributes)).topicArn();
         topics.add(arn);
         return arn;
     }
@@ -80,8 +83,8 @@ class SnsScenariosTest {
                 .attributesAsStrings().get("QueueArn");
     }
 
-    private static String subscribe(String topic, String queueArn, Map<String, String> attributes) {
-        String sub = SNS.subscribe(r -> r.topicArn(topic).protocol("sqs").endpoint(queueArn).attributes(attributes)
+    private String subscribe(String topic, String queueArn, Map<String, String> attributes) {
+        String sub = sns.subscribe(r -> r.topicArn(topic).protocol("sqs").endpoint(queueArn).attributes(attributes)
                 .returnSubscriptionArn(true)).subscriptionArn();
         assertTrue(sub.startsWith(topic + ":"), sub);
         return sub;
@@ -139,10 +142,12 @@ class SnsScenariosTest {
     }
 
     /** SQS message attributes as comparable text: type, string value, hex binary value. */
-    private static Map<String, String> plain(Map<String, software.amazon.awssdk.services.sqs.model.MessageAttributeValue> attributes) {
+    private static Map<String, String> plain(
+            Map<String, software.amazon.awssdk.services.sqs.model.MessageAttributeValue> attributes) {
         Map<String, String> out = new HashMap<>();
-        attributes.forEach((name, v) -> out.put(name, v.dataType() + "|" + (v.stringValue() == null ? "" : v.stringValue())
-                + "|" + (v.binaryValue() == null ? "" : java.util.HexFormat.of().formatHex(v.binaryValue().asByteArray()))));
+        attributes.forEach((name, v) -> out.put(name, v.dataType() + "|"
+                + (v.stringValue() == null ? "" : v.stringValue()) + "|"
+                + (v.binaryValue() == null ? "" : HexFormat.of().formatHex(v.binaryValue().asByteArray()))));
         return out;
     }
 
@@ -157,13 +162,13 @@ class SnsScenariosTest {
         String rawSub = subscribe(topic, queueArn(rawUrl), Map.of("RawMessageDelivery", "true"));
         String bodySub = subscribe(topic, queueArn(bodyUrl), Map.of("FilterPolicyScope", "MessageBody",
                 "FilterPolicy", "{\"kind\": [\"order\"], \"total\": [{\"numeric\": [\">\", 100]}]}"));
-        List<Subscription> listed = SNS.listSubscriptionsByTopic(r -> r.topicArn(topic)).subscriptions();
+        List<Subscription> listed = sns.listSubscriptionsByTopic(r -> r.topicArn(topic)).subscriptions();
         assertEquals(new TreeSet<>(List.of(envSub, rawSub, bodySub)),
                 new TreeSet<>(listed.stream().map(Subscription::subscriptionArn).toList()));
         assertEquals(List.of("sqs"), listed.stream().map(Subscription::protocol).distinct().toList());
-        assertEquals("true", SNS.getSubscriptionAttributes(r -> r.subscriptionArn(rawSub)).attributes()
+        assertEquals("true", sns.getSubscriptionAttributes(r -> r.subscriptionArn(rawSub)).attributes()
                 .get("RawMessageDelivery"));
-        assertEquals("MessageBody", SNS.getSubscriptionAttributes(r -> r.subscriptionArn(bodySub)).attributes()
+        assertEquals("MessageBody", sns.getSubscriptionAttributes(r -> r.subscriptionArn(bodySub)).attributes()
                 .get("FilterPolicyScope"));
 
         // 1 matches every filter; 2 fails the envelope one on color and the body one on total;
@@ -177,11 +182,11 @@ class SnsScenariosTest {
         full.put("tags", attr("String.Array", "[\"urgent\",\"late\"]"));
         full.put("blob", MessageAttributeValue.builder().dataType("Binary").binaryValue(SdkBytes.fromByteArray(BLOB))
                 .build());
-        String firstId = SNS.publish(r -> r.topicArn(topic).message(first).subject("compat fan-out")
+        String firstId = sns.publish(r -> r.topicArn(topic).message(first).subject("compat fan-out")
                 .messageAttributes(full)).messageId();
-        SNS.publish(r -> r.topicArn(topic).message(second).messageAttributes(Map.of(
+        sns.publish(r -> r.topicArn(topic).message(second).messageAttributes(Map.of(
                 "color", attr("String", "blue"), "size", attr("Number", "5"))));
-        SNS.publish(r -> r.topicArn(topic).message(third).messageAttributes(Map.of(
+        sns.publish(r -> r.topicArn(topic).message(third).messageAttributes(Map.of(
                 "color", attr("String", "red"), "size", attr("Number", "2"), "tags", attr("String.Array", "[\"urgent\"]"))));
 
         for (String[] q : new String[][] {{envUrl, envSub}, {bodyUrl, bodySub}}) {
@@ -205,7 +210,7 @@ class SnsScenariosTest {
     @Test
     void sns_fifo_order_dedup() {
         String topic = makeTopic(true);
-        Map<String, String> attrs = SNS.getTopicAttributes(r -> r.topicArn(topic)).attributes();
+        Map<String, String> attrs = sns.getTopicAttributes(r -> r.topicArn(topic)).attributes();
         assertEquals("true", attrs.get("FifoTopic"));
         assertEquals("false", attrs.get("ContentBasedDeduplication"));
         String url = makeQueue("sns-fifo", true);
@@ -214,7 +219,7 @@ class SnsScenariosTest {
         Map<String, PublishResponse> published = new HashMap<>();
         BigInteger last = BigInteger.valueOf(-1);
         for (String[] gb : new String[][] {{"g1", "a1"}, {"g2", "b1"}, {"g1", "a2"}, {"g2", "b2"}}) {
-            PublishResponse out = SNS.publish(r -> r.topicArn(topic).message(gb[1]).messageGroupId(gb[0])
+            PublishResponse out = sns.publish(r -> r.topicArn(topic).message(gb[1]).messageGroupId(gb[0])
                     .messageDeduplicationId("d-" + gb[1]));
             BigInteger seq = new BigInteger(out.sequenceNumber());
             assertTrue(seq.compareTo(last) > 0, seq + " after " + last);
@@ -222,7 +227,7 @@ class SnsScenariosTest {
             published.put(gb[1], out);
         }
         // A repeated deduplication id is accepted, answered as the first, and delivers nothing.
-        PublishResponse again = SNS.publish(r -> r.topicArn(topic).message("a1 again").messageGroupId("g1")
+        PublishResponse again = sns.publish(r -> r.topicArn(topic).message("a1 again").messageGroupId("g1")
                 .messageDeduplicationId("d-a1"));
         assertEquals(published.get("a1").messageId(), again.messageId());
         assertEquals(new BigInteger(published.get("a1").sequenceNumber()), new BigInteger(again.sequenceNumber()));
@@ -235,11 +240,11 @@ class SnsScenariosTest {
 
         fails(InvalidParameterException.class, "InvalidParameter", 400,
                 "Invalid parameter: The MessageGroupId parameter is required for FIFO topics",
-                () -> SNS.publish(r -> r.topicArn(topic).message("no group").messageDeduplicationId("d-x")));
+                () -> sns.publish(r -> r.topicArn(topic).message("no group").messageDeduplicationId("d-x")));
         fails(InvalidParameterException.class, "InvalidParameter", 400,
                 "Invalid parameter: The topic should either have ContentBasedDeduplication enabled or "
                         + "MessageDeduplicationId provided explicitly",
-                () -> SNS.publish(r -> r.topicArn(topic).message("no dedup").messageGroupId("g1")));
+                () -> sns.publish(r -> r.topicArn(topic).message("no dedup").messageGroupId("g1")));
     }
 
     /** `call` fails with the SDK's modelled type (chosen by the wire code), code, status, message, fault. */
@@ -258,14 +263,14 @@ class SnsScenariosTest {
     void sns_errors() {
         String missing = "arn:aws:sns:us-east-1:000000000000:compat-missing";
         fails(NotFoundException.class, "NotFound", 404, "Topic does not exist",
-                () -> SNS.getTopicAttributes(r -> r.topicArn(missing)));
+                () -> sns.getTopicAttributes(r -> r.topicArn(missing)));
         fails(NotFoundException.class, "NotFound", 404, "Topic does not exist",
-                () -> SNS.publish(r -> r.topicArn(missing).message("m")));
+                () -> sns.publish(r -> r.topicArn(missing).message("m")));
         String topic = makeTopic(false);
         fails(NotFoundException.class, "NotFound", 404, "Subscription does not exist",
-                () -> SNS.getSubscriptionAttributes(r -> r.subscriptionArn(topic + ":00000000-0000-0000-0000-000000000000")));
+                () -> sns.getSubscriptionAttributes(r -> r.subscriptionArn(topic + ":00000000-0000-0000-0000-000000000000")));
         fails(InvalidParameterException.class, "InvalidParameter", 400, "Invalid parameter: Topic Name",
-                () -> SNS.createTopic(r -> r.name("bad name")));
+                () -> sns.createTopic(r -> r.name("bad name")));
         String arn = queueArn(makeQueue("sns-errors", false));
         fails(InvalidParameterException.class, "InvalidParameter", 400,
                 "Invalid parameter: Attributes Reason: FilterPolicy: Only one key allowed in match expression",
@@ -278,6 +283,6 @@ class SnsScenariosTest {
         fails(InvalidParameterException.class, "InvalidParameter", 400,
                 "Invalid parameter: MessageDeduplicationId Reason: The request includes MessageDeduplicationId "
                         + "parameter that is not valid for this topic type",
-                () -> SNS.publish(r -> r.topicArn(topic).message("m").messageDeduplicationId("d")));
+                () -> sns.publish(r -> r.topicArn(topic).message("m").messageDeduplicationId("d")));
     }
 }
