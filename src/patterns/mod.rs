@@ -200,6 +200,12 @@ impl FilterPolicy {
     }
 }
 
+/// Whether a body is one a `MessageBody` policy can read (a JSON object or array); SNS
+/// counts the others as `NumberOfNotificationsFilteredOut-InvalidMessageBody`.
+pub fn is_json_body(body: &str) -> bool {
+    attributes::parse_json_body(body).is_some()
+}
+
 /// What the policy's `body` keys expect: nested keys under `body` mean a JSON body.
 fn body_shape(branches: &[Branch]) -> BodyShape {
     let mut fields = branches.iter().flatten().filter(|f| f.top == "body");

@@ -74,12 +74,7 @@ impl FilteredOut {
     pub(super) fn of(p: &Publication, s: &Subscription, message: &str) -> FilteredOut {
         match s.scope {
             Scope::MessageAttributes if p.attributes.is_empty() => FilteredOut::NoMessageAttributes,
-            Scope::MessageBody
-                if !matches!(
-                    serde_json::from_str::<serde_json::Value>(message),
-                    Ok(serde_json::Value::Object(_) | serde_json::Value::Array(_))
-                ) =>
-            {
+            Scope::MessageBody if !crate::patterns::is_json_body(message) => {
                 FilteredOut::InvalidMessageBody
             }
             _ => FilteredOut::Unmatched,
