@@ -41,7 +41,8 @@ pub struct SubscriptionView {
 
 impl Sns {
     /// Every topic of the server in ARN order (region, account, name), with its
-    /// subscriptions and counts.
+    /// subscriptions and counts. The counts of topics and subscriptions deleted since are
+    /// forgotten here, so deleting needs no hook.
     pub fn view(&self) -> Vec<TopicView> {
         let state = self.lock();
         // Taken in publish's order (state, then counts); both are held only for the copy.
