@@ -297,3 +297,27 @@ async fn sqslite_doctor_prints_a_subscription_finding_as_topic_to_queue() {
     );
     assert!(text.contains("--attribute-name RedrivePolicy"), "{text}");
 }
+
+/// Under `--strict` a queue whose Policy refuses the topic refuses the notification, as on
+/// AWS: it counts as failed, and its dead-letter queue (refusing too) as failed to redrive.
+#[tokio::test]
+async fn strict_refusals_count_as_failed_notifications() {
+    let s = crate::common::sns::start_with(sqslite::Config {
+        strict: true,
+        ..sqslite::Config::ephemeral()
+    })
+    .await;
+    let topic = s.topic("guarded", &[]).await;
+    let (_, closed) = s.queue("closed", &[]).await;
+    let (_, dlq) = s.queue("closed-dlq", &[]).await;
+    let redrive = format!(r#"{{"deadLetterTargetArn":"{dlq}"}}"#);
+    s.subscribe(&topic, &closed, &[("RedrivePolicy", &redrive)])
+        .await;
+    s.publish(&topic, "refused").await;
+    let (_, topics) = s.admin_get("/_sqslite/topics").await;
+    let counts = &topics["topics"][0]["subscriptions"][0]["counts"];
+    assert_eq!(counts["delivered"], 0, "{counts}");
+    assert_eq!(counts["failed"], 1);
+    assert_eq!(counts["redriven_to_dlq"], 0);
+    assert_eq!(counts["failed_to_redrive_to_dlq"], 1);
+}
