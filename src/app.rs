@@ -70,6 +70,7 @@ impl App {
         crate::metrics::Sources {
             queues: &self.sqs.registry,
             alarms: &self.alarms,
+            sns: &self.sns.sns,
             now: self.now(),
         }
     }

@@ -33,6 +33,10 @@
 //! authenticates against. The [`sns::Service`] holds its topics, the SQS state it delivers
 //! into and the two settings it reads; its actions deliver through the SQS engine's own
 //! [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
+//! Observers read SNS only through [`sns::engine::view`] (topics, subscriptions and the
+//! counts [`sns::engine::counts`] keeps under CloudWatch's SNS metric names): `/metrics`,
+//! the advisor's subscription rules and the dashboard's Topics page with its filter-policy
+//! test ([`patterns::FilterPolicy::explain`]).
 //!
 //! ## Layers
 //!

@@ -1,5 +1,6 @@
 //! `GET /metrics`: Prometheus text with per-queue gauges named after CloudWatch's SQS
-//! metrics, and per-action request counters and latency histograms.
+//! metrics, per-topic and per-subscription counters named after CloudWatch's SNS metrics
+//! ([`sns`]), and per-action request counters and latency histograms.
 //!
 //! Request series are registered once, indexed by the action's position in
 //! [`Action::NAMES`], so a request costs a short name lookup and two atomic updates.
@@ -18,6 +19,7 @@ use prometheus::{
 mod alarms;
 mod processing;
 mod queues;
+mod sns;
 
 use crate::actions::Action;
 use crate::alarms::Alarms;
@@ -123,6 +125,7 @@ impl Metrics {
         }
         processing::write(&all, now, out)?;
         queues::write_series(&all, now, out)?;
+        sns::write_series(&from.sns.view(), out)?;
         // Last, so the series above are already on their way while alarms are evaluated.
         let alarms = from.alarms.evaluate_ordered(from.queues, &all, now);
         alarms::write_metric(&alarms, out)
@@ -141,6 +144,8 @@ pub struct Sources<'a> {
     /// The SQS engine's queues.
     pub queues: &'a Queues,
     pub alarms: &'a Alarms,
+    /// The SNS engine, read through its view.
+    pub sns: &'a crate::sns::engine::Sns,
     /// The server's time the gauges are read at.
     pub now: crate::clock::Millis,
 }

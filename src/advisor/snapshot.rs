@@ -1,15 +1,23 @@
 //! Reads a running server into the advisor's [`Snapshot`]: each queue under its own lock, one
-//! at a time, plus how its alarms are delivered.
+//! at a time, how its alarms are delivered, and the SNS subscriptions into queues (through the
+//! SNS engine's view, each queue's Policy read as SNS's delivery reads it).
 
-use super::{AlarmView, QueueView, Redrive, Snapshot};
+use super::{AlarmView, QueueView, Redrive, Snapshot, SubscriptionView};
 use crate::alarms::AlarmConfig;
 use crate::clock::Millis;
 use crate::engine::queue::Queue;
 use crate::engine::Registry;
+use crate::sns::engine::Sns;
 
-/// Every queue in `registry`; `alarms` is how the server delivers its alarms, `endpoint` what
-/// the fix commands will name.
-pub fn take(registry: &Registry, alarms: &AlarmConfig, endpoint: &str, now: Millis) -> Snapshot {
+/// Every queue in `registry` and every subscription of `sns`; `alarms` is how the server
+/// delivers its alarms, `endpoint` what the fix commands will name.
+pub fn take(
+    registry: &Registry,
+    sns: &Sns,
+    alarms: &AlarmConfig,
+    endpoint: &str,
+    now: Millis,
+) -> Snapshot {
     let mut queues: Vec<QueueView> = registry
         .all()
         .iter()
@@ -20,7 +28,40 @@ pub fn take(registry: &Registry, alarms: &AlarmConfig, endpoint: &str, now: Mill
         endpoint: endpoint.to_owned(),
         queues,
         alarms: alarm_view(alarms),
+        subscriptions: subscriptions(registry, sns),
     }
+}
+
+/// Every `sqs` subscription, with what its queues' Policies say to its topic.
+fn subscriptions(registry: &Registry, sns: &Sns) -> Vec<SubscriptionView> {
+    // Whether the queue's Policy admits the topic, and the Policy's text.
+    let policy = |queue_arn: &str, topic_arn: &str| {
+        registry.get_by_arn(queue_arn).map(|q| {
+            let admits = crate::sns::actions::deliver::policy_admits(&q, topic_arn);
+            (admits, q.policy().map(|p| p.text().to_owned()))
+        })
+    };
+    let mut out = Vec::new();
+    for t in sns.view() {
+        for s in t.subscriptions.into_iter().filter(|s| s.protocol == "sqs") {
+            let queue = policy(&s.endpoint, &t.arn);
+            let dlq = s.dead_letter_arn.as_deref().and_then(|d| policy(d, &t.arn));
+            out.push(SubscriptionView {
+                arn: s.arn,
+                topic: t.name.clone(),
+                topic_arn: t.arn.clone(),
+                fifo_topic: t.fifo,
+                queue_arn: s.endpoint,
+                raw: s.raw,
+                dead_letter_arn: s.dead_letter_arn,
+                queue_admits: queue.as_ref().map(|q| q.0),
+                dead_letter_admits: dlq.as_ref().map(|q| q.0),
+                queue_policy: queue.and_then(|q| q.1),
+                dead_letter_policy: dlq.and_then(|q| q.1),
+            });
+        }
+    }
+    out
 }
 
 fn view(q: &Queue, endpoint: &str, now: Millis) -> QueueView {
