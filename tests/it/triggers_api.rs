@@ -4,14 +4,14 @@
 
 use aws_sdk_lambda::types::{Filter, FilterCriteria, FunctionResponseType, ScalingConfig};
 
-use crate::common::lambda::{self, failure, function, Lambda};
+use crate::common::lambda_api::{self, failure, function, Lambda};
 
 const ORDERS_ARN: &str = "arn:aws:lambda:us-east-1:000000000000:function:orders";
 
 async fn server() -> Lambda {
     let mut slow = function("slow");
     slow.timeout = std::time::Duration::from_secs(60);
-    lambda::start(vec![function("orders"), function("audit"), slow]).await
+    lambda_api::start(vec![function("orders"), function("audit"), slow]).await
 }
 
 #[tokio::test]
