@@ -47,4 +47,6 @@ mod signatures;
 mod sns;
 mod sns_api;
 mod strict;
+mod triggers;
+mod triggers_kinds;
 mod validation_fidelity;
