@@ -15,7 +15,6 @@ async fn server() -> Lambda {
 }
 
 #[tokio::test]
-#[ignore = "waits for the triggers runtime (branch `triggers`) to settle states"]
 async fn create_answers_creating_and_the_mapping_settles_enabled() {
     let l = server().await;
     let (_, queue) = l.queue("orders", &[]).await;
@@ -218,7 +217,6 @@ async fn list_refuses_an_unknown_function_and_bad_max_items() {
 }
 
 #[tokio::test]
-#[ignore = "waits for the triggers runtime (branch `triggers`) to settle states"]
 async fn update_disables_enables_and_changes_settings() {
     let l = server().await;
     let (_, queue) = l.queue("orders", &[]).await;
@@ -481,7 +479,6 @@ async fn create_refuses_settings_against_the_queue_kind_and_function() {
 }
 
 #[tokio::test]
-#[ignore = "waits for the triggers runtime (branch `triggers`) to settle states"]
 async fn a_second_mapping_of_one_queue_to_one_function_conflicts() {
     let l = server().await;
     let (_, queue) = l.queue("orders", &[]).await;
@@ -511,7 +508,6 @@ async fn a_second_mapping_of_one_queue_to_one_function_conflicts() {
 }
 
 #[tokio::test]
-#[ignore = "waits for the triggers runtime (branch `triggers`) to settle states"]
 async fn update_refuses_with_the_same_rules() {
     let l = server().await;
     let (_, queue) = l.queue("orders", &[]).await;
