@@ -650,3 +650,41 @@ async fn a_declared_mapping_keeps_the_visibility_rule() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn a_mapping_created_through_the_api_invokes_its_function_until_disabled() {
+    let handler = crate::common::lambda::Handler::start(vec![]).await;
+    let target = sqslite::triggers::Target::Url(handler.url.clone());
+    let l = lambda_api::start(vec![sqslite::triggers::Function::new("live", target)]).await;
+    let (url, queue) = l.queue("live-orders", &[]).await;
+    let uuid = l.map("live", &queue).await.uuid.unwrap();
+    assert_eq!(l.settled(&uuid).await, "Enabled");
+    l.t.send(&url, "first").await;
+    let events = crate::common::lambda::within("an invocation", handler.wait_events(1)).await;
+    assert_eq!(events[0]["Records"][0]["body"], "first");
+    assert_eq!(events[0]["Records"][0]["eventSourceARN"], queue.as_str());
+    // Deleted after the function succeeded, as Lambda deletes a successful batch.
+    l.t.wait_counts(&url, (0, 0)).await;
+
+    let out = l
+        .lambda
+        .update_event_source_mapping()
+        .uuid(&uuid)
+        .enabled(false)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.state.as_deref(), Some("Disabling"));
+    assert_eq!(l.settled(&uuid).await, "Disabled");
+    l.t.send(&url, "second").await;
+    // A disabled mapping leaves the message in the queue, visible, for anyone to receive.
+    let got =
+        l.t.client
+            .receive_message()
+            .queue_url(&url)
+            .send()
+            .await
+            .unwrap();
+    assert_eq!(got.messages()[0].body(), Some("second"));
+    assert_eq!(handler.events().len(), 1);
+}
