@@ -688,3 +688,34 @@ async fn a_mapping_created_through_the_api_invokes_its_function_until_disabled()
     assert_eq!(got.messages()[0].body(), Some("second"));
     assert_eq!(handler.events().len(), 1);
 }
+
+#[tokio::test]
+async fn with_credentials_configured_the_api_checks_signatures() {
+    use crate::common::lambda_api::lambda_client_with;
+    let t = crate::common::signed_server().await;
+    let ok = lambda_client_with(&t.endpoint(), "AKIDEXAMPLE", "secret", &t.clock);
+    let listed = ok.list_event_source_mappings().send().await.unwrap();
+    assert!(listed.event_source_mappings().is_empty());
+    let refused = [
+        ("AKIDEXAMPLE", "wrong", "InvalidSignatureException"),
+        ("AKIDNOBODY", "secret", "UnrecognizedClientException"),
+    ];
+    for (key, secret, code) in refused {
+        let client = lambda_client_with(&t.endpoint(), key, secret, &t.clock);
+        let err = client
+            .list_event_source_mappings()
+            .send()
+            .await
+            .unwrap_err();
+        let (got, status, _) = failure(&err);
+        assert_eq!((got.as_str(), status), (code, 403), "{key}");
+    }
+    // Unsigned, a Lambda path is refused before anything else is looked at.
+    let r = t
+        .raw("GET", "/2015-03-31/event-source-mappings/", &[], "")
+        .await;
+    assert_eq!(
+        (r.status, r.header("x-amzn-errortype")),
+        (403, Some("MissingAuthenticationTokenException"))
+    );
+}
