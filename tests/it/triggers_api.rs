@@ -634,24 +634,6 @@ async fn statuses_and_error_shapes_on_the_wire() {
 }
 
 #[tokio::test]
-async fn a_declared_mapping_keeps_the_visibility_rule() {
-    let mut config = sqslite::Config::ephemeral()
-        .with_queue(sqslite::QueueDecl::new("quick").attribute("VisibilityTimeout", 2));
-    config.triggers.functions = vec![function("orders")];
-    config.triggers.mappings = vec![sqslite::triggers::MappingDecl::new("orders", "quick")];
-    let err = crate::common::TestServer::try_start_with(config)
-        .await
-        .err()
-        .expect("refused at start");
-    assert!(
-        err.to_string().contains(
-            "Queue visibility timeout: 2 seconds is less than Function timeout: 3 seconds"
-        ),
-        "{err}"
-    );
-}
-
-#[tokio::test]
 async fn a_mapping_created_through_the_api_invokes_its_function_until_disabled() {
     let handler = crate::common::lambda::Handler::start(vec![]).await;
     let target = sqslite::triggers::Target::Url(handler.url.clone());
