@@ -701,3 +701,62 @@ async fn with_credentials_configured_the_api_checks_signatures() {
         (403, Some("MissingAuthenticationTokenException"))
     );
 }
+
+#[tokio::test]
+async fn a_mapping_of_another_region_and_account_runs_there() {
+    use sqslite::config::Credential;
+    let handler = crate::common::lambda::Handler::start(vec![]).await;
+    let target = sqslite::triggers::Target::Url(handler.url.clone());
+    let mut config = sqslite::Config::ephemeral().with_credential(Credential::new(
+        "AKIDOTHER",
+        "other-secret",
+        "111111111111",
+    ));
+    config.triggers.functions = vec![sqslite::triggers::Function::new("live", target)];
+    let t = crate::common::TestServer::start_with(config).await;
+    let sqs = crate::common::client_at(&t.endpoint(), "AKIDOTHER", "other-secret", &t.clock);
+    let sqs = aws_sdk_sqs::Client::from_conf(
+        sqs.config()
+            .to_builder()
+            .region(aws_sdk_sqs::config::Region::new("eu-west-1"))
+            .build(),
+    );
+    let url = sqs
+        .create_queue()
+        .queue_name("far")
+        .send()
+        .await
+        .unwrap()
+        .queue_url
+        .unwrap();
+    let lambda =
+        lambda_api::lambda_client_with(&t.endpoint(), "AKIDOTHER", "other-secret", &t.clock);
+    let lambda = aws_sdk_lambda::Client::from_conf(
+        lambda
+            .config()
+            .to_builder()
+            .region(aws_sdk_lambda::config::Region::new("eu-west-1"))
+            .build(),
+    );
+    let queue = "arn:aws:sqs:eu-west-1:111111111111:far";
+    let out = lambda
+        .create_event_source_mapping()
+        .function_name("live")
+        .event_source_arn(queue)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        out.function_arn.as_deref(),
+        Some("arn:aws:lambda:eu-west-1:111111111111:function:live")
+    );
+    sqs.send_message()
+        .queue_url(&url)
+        .message_body("far away")
+        .send()
+        .await
+        .unwrap();
+    let events = crate::common::lambda::within("an invocation", handler.wait_events(1)).await;
+    assert_eq!(events[0]["Records"][0]["awsRegion"], "eu-west-1");
+    assert_eq!(events[0]["Records"][0]["eventSourceARN"], queue);
+}
