@@ -28,7 +28,8 @@
 //!
 //! Beside the request path: [`config`] reads flags, `sqslite.toml` and ElasticMQ files;
 //! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
-//! the one background task (move tasks, alarms) sleeping on the server's clock; [`admin`]
+//! the one periodic background task (move tasks, alarms) sleeping on the server's clock (the
+//! trigger pollers, below, wait on their queues); [`admin`]
 //! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`]
 //! (the large ones streamed while written, [`server::body`]);
 //! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports

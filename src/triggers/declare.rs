@@ -4,9 +4,7 @@
 use std::sync::Arc;
 
 use super::functions::Functions;
-use super::mapping::{
-    check_visibility_timeout, Filters, FunctionResponseType, Mapping, Settings, State,
-};
+use super::mapping::{Filters, FunctionResponseType, Mapping, Settings, State};
 use super::registry::Mappings;
 use crate::clock::Millis;
 use crate::engine::arn::QueueKey;
@@ -115,10 +113,8 @@ pub fn declare(decl: &MappingDecl, scope: &Scope<'_>, into: &Mappings) -> Result
     let queue = find_queue(scope.registry, &decl.queue, scope.region, scope.account)
         .ok_or_else(|| format!("mapping{at}: no queue `{}`", decl.queue))?;
     let settings = decl.settings().map_err(|e| format!("mapping{at}: {e}"))?;
-    let visibility = queue.lock_settled(scope.now).attributes.visibility_timeout;
     settings
         .validate(queue.fifo)
-        .and_then(|()| check_visibility_timeout(visibility, function.timeout))
         .map_err(|e| format!("mapping{at}: {}", e.message()))?;
     let mut mapping = Mapping::new(
         function.arn(scope.region, scope.account),

@@ -186,22 +186,6 @@ impl Settings {
     }
 }
 
-/// Lambda refuses a mapping whose queue could return a message while the function may still
-/// be working on it: the queue's VisibilityTimeout must be at least the function's timeout
-/// (Lambda's text, as Terraform and CDK users have quoted it).
-pub fn check_visibility_timeout(
-    visibility_seconds: u32,
-    function_timeout: std::time::Duration,
-) -> Result<(), RuleError> {
-    let timeout = function_timeout.as_secs();
-    if u64::from(visibility_seconds) < timeout {
-        return Err(RuleError::invalid(format!(
-            "Queue visibility timeout: {visibility_seconds} seconds is less than Function timeout: {timeout} seconds"
-        )));
-    }
-    Ok(())
-}
-
 /// Lambda's range check, worded as its request validation words it ("1 validation error
 /// detected: Value '0' at 'batchSize' failed to satisfy constraint: …").
 /// The Lambda API checks its request members (some wider than `u32`) the same way.
@@ -385,18 +369,6 @@ mod tests {
         };
         assert!(cap(2).validate(false).is_ok() && cap(1000).validate(false).is_ok());
         assert!(cap(1).validate(false).is_err() && cap(1001).validate(false).is_err());
-    }
-
-    #[test]
-    fn the_queue_must_hide_a_message_as_long_as_the_function_may_run() {
-        let secs = std::time::Duration::from_secs;
-        assert_eq!(check_visibility_timeout(30, secs(30)), Ok(()));
-        assert_eq!(
-            check_visibility_timeout(30, secs(300))
-                .unwrap_err()
-                .message(),
-            "Queue visibility timeout: 30 seconds is less than Function timeout: 300 seconds"
-        );
     }
 
     #[test]

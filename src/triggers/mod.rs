@@ -23,9 +23,7 @@ use dashmap::DashMap;
 
 pub use declare::MappingDecl;
 pub use functions::{Function, Functions, Target};
-pub use mapping::{
-    check_visibility_timeout, Filters, FunctionResponseType, Mapping, RuleError, Settings, State,
-};
+pub use mapping::{Filters, FunctionResponseType, Mapping, RuleError, Settings, State};
 pub use registry::Mappings;
 
 /// `[[functions]]` and `[[event_source_mappings]]` from `sqslite.toml`.

@@ -227,22 +227,6 @@ batch_size = 11
             .contains("Batch size must not exceed 10 for FIFO queues"),
         "{err}"
     );
-    // The queue's default visibility (30 s) is shorter than the function may run.
-    let mut config = Config::ephemeral().with_queue(QueueDecl::new("orders"));
-    let mut slow = Function::new("orders-handler", Target::Url("http://127.0.0.1:9/".into()));
-    slow.timeout = std::time::Duration::from_secs(60);
-    config.triggers.functions.push(slow);
-    config.triggers.mappings.push(mapping("orders"));
-    let err = crate::common::TestServer::try_start_with(config)
-        .await
-        .err()
-        .unwrap();
-    assert!(
-        err.to_string().contains(
-            "Queue visibility timeout: 30 seconds is less than Function timeout: 60 seconds"
-        ),
-        "{err}"
-    );
     let two = "[[functions]]\nname = \"f\"\nurl = \"http://x/\"\ncommand = [\"sh\"]\n";
     let err = Config::from_text("sqslite.toml", two).unwrap_err();
     assert!(err.to_string().contains("exactly one of"), "{err}");
