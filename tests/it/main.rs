@@ -49,5 +49,7 @@ mod sns_api;
 mod strict;
 mod triggers;
 mod triggers_api;
+mod triggers_api_errors;
+mod triggers_api_live;
 mod triggers_kinds;
 mod validation_fidelity;
