@@ -61,10 +61,17 @@ async fn run(
 ) -> SnsResult<(&'static str, Xml)> {
     // Authentication first: an unsigned caller learns nothing about the request.
     let signed = crate::auth::read(parts);
-    let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
-    let principal = crate::auth::verify_for(app, parts, body, signed, "sns")
-        .map_err(|e| SnsError::from_auth(&e))?;
     let name = form.get("Action").unwrap_or_default();
+    // The SubscribeURL and UnsubscribeURL of SNS's messages are followed by plain GETs, so
+    // these two are served unsigned, as on AWS; signed, they are checked like any other.
+    let link = matches!(name, "ConfirmSubscription" | "Unsubscribe");
+    let principal = if link && matches!(signed, Ok(None)) {
+        None
+    } else {
+        let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
+        crate::auth::verify_for(app, parts, body, signed, "sns")
+            .map_err(|e| SnsError::from_auth(&e))?
+    };
     let action = Action::decode(name, form)?;
     let name = action.name();
     if let Some(principal) = principal {

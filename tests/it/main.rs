@@ -46,5 +46,7 @@ mod security;
 mod signatures;
 mod sns;
 mod sns_api;
+mod sns_http;
+mod sns_recorded;
 mod strict;
 mod validation_fidelity;

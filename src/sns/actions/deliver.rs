@@ -1,7 +1,8 @@
-//! Deliveries from a topic into sqslite's queues, through the SQS engine's own send
+//! Deliveries from a topic: into sqslite's queues through the SQS engine's own send
 //! ([`crate::engine::queue::Queue::send`], what SendMessage calls), never by writing queue
-//! state. A delivery that fails goes to the subscription's dead-letter queue when it has
-//! one; either way the publish itself succeeds, as on SNS.
+//! state; to HTTP/S endpoints through [`super::http`]; into the records for the protocols
+//! sqslite cannot reach. A delivery that fails goes to the subscription's dead-letter queue
+//! when it has one; either way the publish itself succeeds, as on SNS.
 
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock, Mutex};
@@ -10,6 +11,8 @@ use crate::app::App;
 use crate::clock::Millis;
 use crate::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
 use crate::engine::queue::Queue;
+use crate::sns::engine::endpoints::{self, Reach};
+use crate::sns::engine::outbox::{MessageType, Post, Record};
 use crate::sns::engine::publish::AttrData;
 use crate::sns::engine::Delivery;
 
@@ -19,22 +22,62 @@ static SNS_SENDER: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from("AIDAIT2UOQQY
 /// Queues already warned about (their Policy would refuse the topic), so each is logged once.
 static WARNED: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(|| Mutex::new(HashSet::new()));
 
+/// Sends each delivery its way: into its queue now, to its HTTP/S endpoint through the
+/// outbox (never holding up the publish), or into the records.
 pub fn deliver_all(app: &App, topic_arn: &str, deliveries: Vec<Delivery>, now: Millis) {
     for d in deliveries {
-        let Err(reason) = deliver(app, topic_arn, &d.queue_arn, &d, now) else {
-            continue;
-        };
-        tracing::warn!(
-            subscription = %d.subscription_arn,
-            queue = %d.queue_arn,
-            %reason,
-            "SNS delivery failed"
-        );
-        app.sns.delivery_failed();
-        if let Some(dlq) = &d.dead_letter_arn {
-            if let Err(reason) = deliver(app, topic_arn, dlq, &d, now) {
-                tracing::warn!(dead_letter_queue = %dlq, %reason, "SNS dead-letter delivery failed");
-            }
+        match endpoints::reach(&d.protocol) {
+            Some(Reach::Http) => super::http::enqueue(app, post(d), now),
+            Some(Reach::Recorded) => app.sns.outbox.record(Record {
+                subscription_arn: Some(d.subscription_arn.clone()),
+                protocol: d.protocol.clone(),
+                endpoint: d.endpoint.clone(),
+                message_type: MessageType::Notification,
+                message_id: d.message_id.clone(),
+                payload: d.body,
+                at: now,
+            }),
+            Some(Reach::Queue) | None => to_queue(app, topic_arn, &d, now),
+        }
+    }
+}
+
+/// A notification for an HTTP/S endpoint, dead-lettered as it is once retries are spent.
+fn post(d: Delivery) -> Post {
+    Post {
+        message_type: MessageType::Notification,
+        url: d.endpoint.clone(),
+        message_id: d.message_id.clone(),
+        topic_arn: d.topic_arn.clone(),
+        subscription_arn: d.subscription_arn.clone(),
+        raw: d.raw,
+        content_type: d.content_type.clone(),
+        body: d.body.clone(),
+        retry: d.retry,
+        retries: 0,
+        dead_letter: d.dead_letter_arn.is_some().then_some(d),
+    }
+}
+
+fn to_queue(app: &App, topic_arn: &str, d: &Delivery, now: Millis) {
+    let Err(reason) = deliver(app, topic_arn, &d.queue_arn, d, now) else {
+        return;
+    };
+    tracing::warn!(
+        subscription = %d.subscription_arn,
+        queue = %d.queue_arn,
+        %reason,
+        "SNS delivery failed"
+    );
+    app.sns.delivery_failed();
+    dead_letter(app, d, now);
+}
+
+/// A delivery that failed, into its subscription's dead-letter queue if it has one.
+pub fn dead_letter(app: &App, d: &Delivery, now: Millis) {
+    if let Some(dlq) = &d.dead_letter_arn {
+        if let Err(reason) = deliver(app, &d.topic_arn, dlq, d, now) {
+            tracing::warn!(dead_letter_queue = %dlq, %reason, "SNS dead-letter delivery failed");
         }
     }
 }

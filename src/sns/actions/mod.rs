@@ -2,7 +2,9 @@
 //! and dispatched by one `match`; each family file holds its operations' input decoding,
 //! logic and XML output.
 
+pub mod confirm;
 pub mod deliver;
+pub mod http;
 pub mod publish;
 pub mod subscriptions;
 pub mod topics;
@@ -63,6 +65,7 @@ actions! {
     UntagResource => topics::untag_resource,
     ListTagsForResource => topics::list_tags_for_resource,
     Subscribe => subscriptions::subscribe,
+    ConfirmSubscription => confirm::confirm_subscription,
     Unsubscribe => subscriptions::unsubscribe,
     ListSubscriptions => subscriptions::list_subscriptions,
     ListSubscriptionsByTopic => subscriptions::list_subscriptions_by_topic,
