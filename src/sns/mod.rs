@@ -1,7 +1,8 @@
 //! Amazon SNS beside SQS on the same port: topics whose subscriptions fan messages out into
-//! sqslite's queues. The service owns its wire protocol ([`protocol`]: AWS Query in, XML
-//! out), its [`actions`] and its [`engine`]; it reaches SQS only through the SQS engine's
-//! own send ([`actions::deliver`]). [`error`] is its error table.
+//! sqslite's queues, to HTTP endpoints ([`actions::http`]) and into the delivery records
+//! (email, SMS, push, Lambda, Firehose). The service owns its wire protocol ([`protocol`]:
+//! AWS Query in, XML out), its [`actions`] and its [`engine`]; it reaches SQS only through
+//! the SQS engine's own send ([`actions::deliver`]). [`error`] is its error table.
 
 pub mod actions;
 pub mod engine;

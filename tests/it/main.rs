@@ -47,6 +47,7 @@ mod signatures;
 mod sns;
 mod sns_api;
 mod sns_http;
+mod sns_policies;
 mod sns_recorded;
 mod strict;
 mod validation_fidelity;

@@ -1,4 +1,4 @@
-//! The protocols sqslite cannot deliver to (email, email-json, sms, application, lambda,
+//! Subscribe's endpoint checks for every protocol, and the protocols sqslite cannot deliver to (email, email-json, sms, application, lambda,
 //! firehose): Subscribe checks their endpoints as SNS does, email stays pending until
 //! confirmed with the recorded token, and every delivery is recorded at
 //! `GET /_sqslite/sns/deliveries` with exactly what would be sent. Also: opaque list tokens.
@@ -46,6 +46,22 @@ async fn endpoints_are_validated_per_protocol() {
     let s = start().await;
     let topic = s.topic("checked", &[]).await;
     for (protocol, endpoint, expected) in [
+        (
+            "https",
+            "http://example.com/",
+            "Invalid parameter: Endpoint must match the specified protocol",
+        ),
+        (
+            "http",
+            "example.com",
+            "Invalid parameter: Endpoint must match the specified protocol",
+        ),
+        ("http", "http://", "Invalid parameter: Endpoint"),
+        (
+            "carrier-pigeon",
+            "coop",
+            "Invalid parameter: Amazon SNS does not support this protocol string: carrier-pigeon",
+        ),
         (
             "email",
             "not an address",

@@ -20,7 +20,7 @@ pub fn evaluate(
         s.effect == effect
             && principal_matches(s, req)
             && listed(s.action.negated, &s.action.items, |p| {
-                action_matches(p, action)
+                action_matches(p, req.service, action)
             })
             && s.resource
                 .as_ref()
@@ -34,10 +34,10 @@ pub fn evaluate(
     if statements.iter().any(|s| applies(s, Effect::Deny)) {
         return Decision::ExplicitDeny;
     }
-    if req.caller.account == owner {
+    if req.service_principal.is_none() && req.caller.account == owner {
         return Decision::Allow;
     }
-    if OWNER_ONLY.contains(&req.operation) {
+    if req.service == "sqs" && OWNER_ONLY.contains(&req.operation) {
         return Decision::NotAllowed;
     }
     if statements.iter().any(|s| applies(s, Effect::Allow)) {
@@ -54,22 +54,26 @@ fn listed(negated: bool, items: &[String], matches: impl Fn(&str) -> bool) -> bo
 
 fn principal_matches(s: &Statement, req: &Request<'_>) -> bool {
     let caller = req.caller;
-    let root = format!("arn:aws:iam::{}:root", caller.account);
     let p = &s.principal.items;
     let named = p.anyone
-        || p.aws
-            .iter()
-            .any(|n| n == caller.account || n == caller.arn || *n == root);
+        || if let Some(service) = req.service_principal {
+            p.services.iter().any(|n| n == service)
+        } else {
+            let root = format!("arn:aws:iam::{}:root", caller.account);
+            p.aws
+                .iter()
+                .any(|n| n == caller.account || n == caller.arn || *n == root)
+        };
     named != s.principal.negated
 }
 
-/// `sqs:Send*`, `SQS:SendMessage`, `*`: the service prefix and the name are case-insensitive.
-fn action_matches(pattern: &str, action: &str) -> bool {
+/// `sqs:Send*`, `SNS:Publish`, `*`: the service prefix and the name are case-insensitive.
+fn action_matches(pattern: &str, service: &str, action: &str) -> bool {
     if pattern == "*" {
         return true;
     }
     match pattern.split_once(':') {
-        Some((service, name)) if service.eq_ignore_ascii_case("sqs") => {
+        Some((prefix, name)) if prefix.eq_ignore_ascii_case(service) => {
             wildcard(name, action, true)
         }
         _ => false,

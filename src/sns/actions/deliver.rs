@@ -10,6 +10,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 use crate::app::App;
 use crate::clock::Millis;
 use crate::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
+use crate::engine::policy;
 use crate::engine::queue::Queue;
 use crate::sns::engine::endpoints::{self, Reach};
 use crate::sns::engine::outbox::{MessageType, Post, Record};
@@ -93,7 +94,7 @@ fn deliver(
         .registry
         .get_by_arn(queue_arn)
         .ok_or_else(|| "the queue does not exist".to_owned())?;
-    if !policy_admits(&queue, topic_arn) {
+    if !policy_admits(&queue, topic_arn, now) {
         if app.config.strict {
             return Err("the queue's Policy does not allow the topic to send (--strict)".into());
         }
@@ -133,69 +134,26 @@ fn deliver(
     queue.send(message, now).map(drop).map_err(|e| e.message)
 }
 
-/// Whether the queue's Policy lets SNS send this topic's messages: an Allow statement for
-/// the `sns.amazonaws.com` service (or `*`) with a matching action and, if it has one, an
-/// `aws:SourceArn` condition naming the topic. Deny statements are not read [a narrow
-/// reading of IAM, enough for the policies SNS's console and guides write].
-fn policy_admits(queue: &Queue, topic_arn: &str) -> bool {
-    let Some(policy) = queue.policy() else {
-        return false;
+/// Whether the queue's Policy lets SNS send this topic's messages: the one policy evaluator
+/// of the queues, with the caller the `sns.amazonaws.com` service acting for the topic
+/// (aws:SourceArn, aws:SourceAccount), which a statement must name even in the queue's own
+/// account.
+fn policy_admits(queue: &Queue, topic_arn: &str, now: Millis) -> bool {
+    let topic_account = crate::sns::engine::parse_topic_arn(topic_arn, "TopicArn")
+        .map_or("", |(_, account, _)| account);
+    let caller = policy::Caller {
+        account: topic_account,
+        arn: topic_arn,
     };
-    let Ok(doc) = serde_json::from_str::<serde_json::Value>(policy.text()) else {
-        return false;
-    };
-    let statements = match &doc["Statement"] {
-        serde_json::Value::Array(list) => list.clone(),
-        one => vec![one.clone()],
-    };
-    statements.iter().any(|s| {
-        s["Effect"] == "Allow"
-            && principal_is_sns(&s["Principal"])
-            && any_string(&s["Action"], |a| {
-                let a = a.to_ascii_lowercase();
-                a == "*" || a == "sqs:*" || a == "sqs:sendmessage"
-            })
-            && source_arn_matches(&s["Condition"], topic_arn)
-    })
-}
-
-fn any_string(v: &serde_json::Value, f: impl Fn(&str) -> bool) -> bool {
-    match v {
-        serde_json::Value::String(s) => f(s),
-        serde_json::Value::Array(items) => items.iter().filter_map(|i| i.as_str()).any(f),
-        _ => false,
-    }
-}
-
-fn principal_is_sns(p: &serde_json::Value) -> bool {
-    p == "*"
-        || any_string(&p["Service"], |s| s == "sns.amazonaws.com")
-        || any_string(&p["AWS"], |s| s == "*")
-}
-
-/// No condition, or an `aws:SourceArn` one (any operator) whose value names the topic
-/// (`*` wildcards allowed).
-fn source_arn_matches(condition: &serde_json::Value, topic_arn: &str) -> bool {
-    let Some(ops) = condition.as_object() else {
-        return true;
-    };
-    ops.values().all(|keys| {
-        keys.as_object().is_none_or(|keys| {
-            keys.iter()
-                .filter(|(k, _)| k.eq_ignore_ascii_case("aws:SourceArn"))
-                .all(|(_, v)| any_string(v, |pattern| wildcard(pattern, topic_arn)))
-        })
-    })
-}
-
-fn wildcard(pattern: &str, text: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == text,
-        Some((head, rest)) => {
-            text.starts_with(head)
-                && (0..=text.len() - head.len()).any(|i| {
-                    text.is_char_boundary(head.len() + i) && wildcard(rest, &text[head.len() + i..])
-                })
-        }
-    }
+    let request = policy::Request::direct(caller, "SendMessage", now)
+        .by_service("sns.amazonaws.com")
+        .on_behalf_of(topic_arn, topic_account);
+    let queue_arn = queue.arn();
+    let decision = policy::evaluate(
+        queue.policy().as_deref(),
+        &queue_arn,
+        &queue.key.account,
+        &request,
+    );
+    decision == policy::Decision::Allow
 }

@@ -148,7 +148,10 @@ fn publish_one(app: &App, ctx: &Context, topic_arn: &str, p: &Publication) -> Sn
 
 pub async fn publish(input: Publish, app: &App, ctx: &Context) -> SnsResult<Xml> {
     let published = match &input.target {
-        Target::Topic(arn) => publish_one(app, ctx, arn, &input.publication)?,
+        Target::Topic(arn) => {
+            super::authorize(app, ctx, arn, "Publish")?;
+            publish_one(app, ctx, arn, &input.publication)?
+        }
         Target::Phone(phone) => publish_direct(app, ("sms", phone, "sms"), &input.publication)?,
         Target::Endpoint(arn) => {
             // `arn:…:endpoint/<PLATFORM>/<app>/<id>`: MessageStructure keys are platforms.
@@ -235,6 +238,7 @@ pub async fn publish_batch(input: PublishBatch, app: &App, ctx: &Context) -> Sns
     check_batch(&input.entries)?;
     // A missing topic fails the request, not each entry.
     app.sns.topic(&input.topic_arn)?;
+    super::authorize(app, ctx, &input.topic_arn, "Publish")?;
     let mut successful = Vec::new();
     let mut failed = Vec::new();
     for (id, entry) in input.entries {

@@ -36,6 +36,7 @@ impl Decode for Subscribe {
 /// ReturnSubscriptionArn asks for its ARN (SNS API reference, Subscribe); its endpoint is
 /// sent a SubscriptionConfirmation, again for each repeated Subscribe.
 pub async fn subscribe(input: Subscribe, app: &App, ctx: &Context) -> SnsResult<Xml> {
+    super::authorize(app, ctx, &input.new.topic_arn, "Subscribe")?;
     let subscribed = app.sns.subscribe_at(owner(ctx), input.new, app.now())?;
     if let Some(c) = &subscribed.confirmation {
         super::confirm::send(app, ctx, MessageType::SubscriptionConfirmation, c);

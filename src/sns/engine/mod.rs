@@ -4,6 +4,7 @@
 //! to HTTP/S endpoints ([`outbox`]), or records.
 //! Every operation that depends on time receives `now`.
 
+pub mod access;
 pub mod confirm;
 mod delivery;
 pub mod delivery_policy;

@@ -139,7 +139,8 @@ fn check_attribute(name: &str, value: &str, fifo: bool, create: bool) -> SnsResu
         "TracingConfig" if value != "PassThrough" && value != "Active" => {
             Err(SnsError::invalid("TracingConfig"))
         }
-        "Policy" | "DeliveryPolicy" | "ArchivePolicy" | "DataProtectionPolicy"
+        "Policy" => super::access::check_policy(value).map(drop),
+        "DeliveryPolicy" | "ArchivePolicy" | "DataProtectionPolicy"
             if serde_json::from_str::<serde_json::Value>(value).is_err() =>
         {
             Err(SnsError::invalid(format_args!("{name}")))
@@ -288,6 +289,21 @@ impl Sns {
         }
         check_attribute(name, value, topic.fifo, false)?;
         topic.set.insert(name.to_owned(), value.to_owned());
+        Ok(())
+    }
+
+    /// Rewrites the topic's Policy under the lock (AddPermission, RemovePermission), so two
+    /// edits at once never lose one; the result is validated as SetTopicAttributes would.
+    pub fn edit_policy(
+        &self,
+        arn: &str,
+        edit: impl FnOnce(&str) -> SnsResult<String>,
+    ) -> SnsResult<()> {
+        let mut state = self.lock();
+        let topic = state.topic_mut(arn)?;
+        let text = edit(&topic.policy())?;
+        super::access::check_policy(&text)?;
+        topic.set.insert("Policy".to_owned(), text);
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 use aws_sdk_sns::types::MessageAttributeValue;
 use aws_sdk_sqs::types::Message;
 use serde_json::Value;
+use std::collections::HashMap;
 
 use super::{sns_client_at, TestServer};
 
@@ -59,6 +60,30 @@ impl Sns {
             .expect("subscribe")
             .subscription_arn
             .unwrap()
+    }
+
+    pub async fn topic_attributes(&self, topic: &str) -> HashMap<String, String> {
+        let got = self
+            .sns
+            .get_topic_attributes()
+            .topic_arn(topic)
+            .send()
+            .await;
+        got.expect("topic attributes")
+            .attributes
+            .unwrap_or_default()
+    }
+
+    pub async fn subscription_attributes(&self, arn: &str) -> HashMap<String, String> {
+        let got = self
+            .sns
+            .get_subscription_attributes()
+            .subscription_arn(arn)
+            .send()
+            .await;
+        got.expect("subscription attributes")
+            .attributes
+            .unwrap_or_default()
     }
 
     pub async fn set_subscription(&self, arn: &str, name: &str, value: &str) {
