@@ -47,6 +47,10 @@
 //! the http/s ones through [`http_client`] (retries wait in the SNS outbox and the
 //! [`ticker`] starts them when due on the server's clock), and record the rest for
 //! `/_sqslite/sns/deliveries`. Topic policies are read by the queues' [`engine::policy`].
+//! Observers read SNS only through [`sns::engine::view`] (topics, subscriptions and the
+//! counts [`sns::engine::counts`] keeps under CloudWatch's SNS metric names): `/metrics`,
+//! the advisor's subscription rules and the dashboard's Topics page with its filter-policy
+//! test ([`patterns::FilterPolicy::explain`]).
 //!
 //! # Glossary
 //!

@@ -12,6 +12,7 @@ use crate::clock::Millis;
 use crate::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
 use crate::engine::policy;
 use crate::engine::queue::Queue;
+use crate::sns::engine::counts::Outcome;
 use crate::sns::engine::endpoints::{self, Reach};
 use crate::sns::engine::outbox::{MessageType, Post, Record};
 use crate::sns::engine::publish::AttrData;
@@ -29,15 +30,19 @@ pub fn deliver_all(app: &App, topic_arn: &str, deliveries: Vec<Delivery>, now: M
     for d in deliveries {
         match endpoints::reach(&d.protocol) {
             Some(Reach::Http) => super::http::enqueue(app, post(d), now),
-            Some(Reach::Recorded) => app.sns.outbox.record(Record {
-                subscription_arn: Some(d.subscription_arn.clone()),
-                protocol: d.protocol.clone(),
-                endpoint: d.endpoint.clone(),
-                message_type: MessageType::Notification,
-                message_id: d.message_id.clone(),
-                payload: d.body,
-                at: now,
-            }),
+            Some(Reach::Recorded) => {
+                app.sns
+                    .count_notification(&d.subscription_arn, Outcome::Delivered);
+                app.sns.outbox.record(Record {
+                    subscription_arn: Some(d.subscription_arn.clone()),
+                    protocol: d.protocol.clone(),
+                    endpoint: d.endpoint.clone(),
+                    message_type: MessageType::Notification,
+                    message_id: d.message_id.clone(),
+                    payload: d.body,
+                    at: now,
+                });
+            }
             Some(Reach::Queue) | None => to_queue(app, topic_arn, &d, now),
         }
     }
@@ -56,12 +61,14 @@ fn post(d: Delivery) -> Post {
         body: d.body.clone(),
         retry: d.retry,
         retries: 0,
-        dead_letter: d.dead_letter_arn.is_some().then_some(d),
+        dead_letter: Some(d),
     }
 }
 
 fn to_queue(app: &App, topic_arn: &str, d: &Delivery, now: Millis) {
     let Err(reason) = deliver(app, topic_arn, &d.queue_arn, d, now) else {
+        app.sns
+            .count_notification(&d.subscription_arn, Outcome::Delivered);
         return;
     };
     tracing::warn!(
@@ -70,16 +77,24 @@ fn to_queue(app: &App, topic_arn: &str, d: &Delivery, now: Millis) {
         %reason,
         "SNS delivery failed"
     );
-    app.sns.delivery_failed();
-    dead_letter(app, d, now);
+    failed(app, d, now);
 }
 
-/// A delivery that failed, into its subscription's dead-letter queue if it has one.
-pub fn dead_letter(app: &App, d: &Delivery, now: Millis) {
+/// A delivery that failed for good: counted, then into its subscription's dead-letter queue
+/// if it has one.
+pub fn failed(app: &App, d: &Delivery, now: Millis) {
+    app.sns.delivery_failed();
+    app.sns
+        .count_notification(&d.subscription_arn, Outcome::Failed);
     if let Some(dlq) = &d.dead_letter_arn {
-        if let Err(reason) = deliver(app, &d.topic_arn, dlq, d, now) {
-            tracing::warn!(dead_letter_queue = %dlq, %reason, "SNS dead-letter delivery failed");
-        }
+        let outcome = match deliver(app, &d.topic_arn, dlq, d, now) {
+            Ok(()) => Outcome::RedrivenToDlq,
+            Err(reason) => {
+                tracing::warn!(dead_letter_queue = %dlq, %reason, "SNS dead-letter delivery failed");
+                Outcome::FailedToRedriveToDlq
+            }
+        };
+        app.sns.count_notification(&d.subscription_arn, outcome);
     }
 }
 
@@ -94,7 +109,7 @@ fn deliver(
         .registry
         .get_by_arn(queue_arn)
         .ok_or_else(|| "the queue does not exist".to_owned())?;
-    if !policy_admits(&queue, topic_arn, now) {
+    if !policy_admits_at(&queue, topic_arn, now) {
         if app.config.strict {
             return Err("the queue's Policy does not allow the topic to send (--strict)".into());
         }
@@ -134,11 +149,17 @@ fn deliver(
     queue.send(message, now).map(drop).map_err(|e| e.message)
 }
 
+/// Whether the queue's Policy lets SNS send this topic's messages, for observers without a
+/// clock (the advisor): [`policy_admits_at`] with time conditions read at the epoch.
+pub(crate) fn policy_admits(queue: &Queue, topic_arn: &str) -> bool {
+    policy_admits_at(queue, topic_arn, 0)
+}
+
 /// Whether the queue's Policy lets SNS send this topic's messages: the one policy evaluator
 /// of the queues, with the caller the `sns.amazonaws.com` service acting for the topic
 /// (aws:SourceArn, aws:SourceAccount), which a statement must name even in the queue's own
 /// account.
-fn policy_admits(queue: &Queue, topic_arn: &str, now: Millis) -> bool {
+fn policy_admits_at(queue: &Queue, topic_arn: &str, now: Millis) -> bool {
     let topic_account = crate::sns::engine::parse_topic_arn(topic_arn, "TopicArn")
         .map_or("", |(_, account, _)| account);
     let caller = policy::Caller {

@@ -68,7 +68,15 @@ async fn attempt(app: Arc<App>, mut post: Post) {
     )
     .await;
     let reason = match outcome {
-        Ok(reply) if reply.status < 500 => return,
+        Ok(reply) if reply.status < 500 => {
+            if post.message_type == MessageType::Notification {
+                app.sns.count_notification(
+                    &post.subscription_arn,
+                    crate::sns::engine::counts::Outcome::Delivered,
+                );
+            }
+            return;
+        }
         Ok(reply) => format!("the endpoint answered {}", reply.status),
         Err(e) => e,
     };
@@ -88,7 +96,6 @@ async fn attempt(app: Arc<App>, mut post: Post) {
         "SNS HTTP delivery failed; retries spent"
     );
     if let Some(d) = &post.dead_letter {
-        app.sns.delivery_failed();
-        super::deliver::dead_letter(&app, d, started);
+        super::deliver::failed(&app, d, started);
     }
 }

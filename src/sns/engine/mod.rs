@@ -6,6 +6,7 @@
 
 pub mod access;
 pub mod confirm;
+pub mod counts;
 mod delivery;
 pub mod delivery_policy;
 pub mod endpoints;
@@ -18,6 +19,7 @@ pub mod subscriptions;
 #[cfg(test)]
 mod tests;
 pub mod topics;
+pub mod view;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -64,6 +66,8 @@ pub struct Sns {
     failed_deliveries: AtomicU64,
     /// HTTP/S POSTs awaiting an attempt and the records of deliveries sqslite cannot make.
     pub outbox: outbox::Outbox,
+    /// What each topic and subscription did, for observers ([`view`]).
+    counts: Mutex<counts::Counts>,
 }
 
 impl Sns {
@@ -91,6 +95,7 @@ impl Sns {
     pub fn reset(&self) {
         *self.lock() = State::default();
         self.outbox.clear();
+        *self.counts() = counts::Counts::default();
     }
 }
 

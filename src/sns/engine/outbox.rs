@@ -47,8 +47,8 @@ pub struct Post {
     pub retry: RetryPolicy,
     /// Retries made so far (0 before the first attempt).
     pub retries: u64,
-    /// A notification goes to the subscription's dead-letter queue once its retries are
-    /// spent: this is what that queue receives.
+    /// A notification's delivery (`None` for a confirmation): counted as failed once its
+    /// retries are spent, and sent to the subscription's dead-letter queue if it has one.
     pub dead_letter: Option<Delivery>,
 }
 

@@ -8,6 +8,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
+use super::counts::FilteredOut;
 use super::delivery_policy::RetryPolicy;
 use super::envelope::{self, Origin};
 use super::{Sns, Subscription, Topic};
@@ -315,11 +316,20 @@ impl Sns {
             } => (message_id, sequence_number, deduplication_id),
         };
         let topic = topic.clone();
+        self.count_published(topic_arn, p.size());
         // The filter reads the message sqs would get (a body-scope policy on a `json`
-        // structure message reads its sqs text) [unverified for the other protocols].
+        // structure message reads its sqs text) [unverified for the other protocols]; an
+        // unconfirmed subscription receives nothing.
         let matching: Vec<Subscription> = state
             .subscriptions_of(topic_arn)
-            .filter(|s| !s.confirmation.pending && p.matches(s, &sqs_message))
+            .filter(|s| !s.confirmation.pending)
+            .filter(|s| {
+                let pass = p.matches(s, &sqs_message);
+                if !pass {
+                    self.count_filtered_out(&s.arn, FilteredOut::of(p, s, &sqs_message));
+                }
+                pass
+            })
             .cloned()
             .collect();
         // Notifications are signed outside the lock: RSA is the slow part of a publish.
