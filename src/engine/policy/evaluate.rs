@@ -237,4 +237,36 @@ mod tests {
             Decision::NotAllowed
         );
     }
+
+    #[test]
+    fn a_service_principal_must_be_named_even_in_the_owners_account() {
+        let sns = |p: Option<&Policy>| {
+            let req = Request::direct(OWNER_ROOT, "SendMessage", 0)
+                .by_service("sns.amazonaws.com")
+                .on_behalf_of("arn:aws:sns:us-east-1:111111111111:t", OWNER);
+            evaluate(p, ARN, OWNER, &req)
+        };
+        assert_eq!(sns(None), Decision::NotAllowed);
+        let named = doc(&format!(
+            r#"[{{"Effect":"Allow","Principal":{{"Service":"sns.amazonaws.com"}},"Action":"sqs:SendMessage","Resource":"{ARN}","Condition":{{"ArnEquals":{{"aws:SourceArn":"arn:aws:sns:us-east-1:111111111111:t"}}}}}}]"#
+        ));
+        assert_eq!(sns(Some(&named)), Decision::Allow);
+        let accounts_only = doc(&format!(
+            r#"[{{"Effect":"Allow","Principal":{{"AWS":"111111111111"}},"Action":"sqs:*","Resource":"{ARN}"}}]"#
+        ));
+        assert_eq!(sns(Some(&accounts_only)), Decision::NotAllowed);
+    }
+
+    #[test]
+    fn sns_actions_are_read_for_sns_calls_only() {
+        let p = doc(r#"[{"Effect":"Allow","Principal":"*","Action":"SNS:Publish"}]"#);
+        let topic = "arn:aws:sns:us-east-1:111111111111:t";
+        let call = |op| {
+            let req = Request::direct(OTHER, op, 0).for_service("sns");
+            evaluate(Some(&p), topic, OWNER, &req)
+        };
+        assert_eq!(call("Publish"), Decision::Allow);
+        assert_eq!(call("Subscribe"), Decision::NotAllowed);
+        assert_eq!(eval(Some(&p), OTHER, "SendMessage"), Decision::NotAllowed);
+    }
 }
