@@ -28,7 +28,8 @@
 //!
 //! Beside the request path: [`config`] reads flags, `sqslite.toml` and ElasticMQ files;
 //! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
-//! the one background task (move tasks, alarms) sleeping on the server's clock; [`admin`]
+//! the one periodic background task (move tasks, alarms) sleeping on the server's clock (the
+//! trigger pollers, below, wait on their queues); [`admin`]
 //! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`]
 //! (the large ones streamed while written, [`server::body`]);
 //! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
@@ -52,6 +53,14 @@
 //! the advisor's subscription rules and the dashboard's Topics page with its filter-policy
 //! test ([`patterns::FilterPolicy::explain`]).
 //!
+//! [`triggers`] is the third service: Lambda-style event source mappings. Its model
+//! ([`triggers::mapping`], [`triggers::registry`], [`triggers::functions`]) is what
+//! `sqslite.toml` declares and the Lambda API edits; its runtime ([`triggers::runtime`]) runs
+//! one poller per enabled mapping, receiving through the SQS engine's own
+//! [`engine::Registry::receive_pass`] (so receive counts and redrive apply), invoking the
+//! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command) with Lambda's
+//! event ([`triggers::event`]) and deleting what succeeded.
+//!
 //! # Glossary
 //!
 //! - **Queue**: one SQS queue, its attributes and messages behind one short-held mutex.
@@ -64,6 +73,8 @@
 //! - **Group**: a FIFO message group; receivable while its head is visible, served in the
 //!   order its head became available (`engine/groups.rs`).
 //! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
+//! - **Mapping**: an event source mapping: a queue, a function, batching and filter
+//!   settings and a State; its **poller** gathers batches and invokes the function.
 //! - **Ticker**: the single background task that wakes at the next move-task or alarm
 //!   deadline on the server's clock (visibility and retention need none: they settle lazily).
 //!
@@ -119,6 +130,7 @@ pub mod server;
 pub mod service;
 pub mod sns;
 pub mod ticker;
+pub mod triggers;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -193,9 +205,12 @@ impl Server {
         let (stop, stopped) = oneshot::channel();
         let served = app.clone();
         let ticker = tokio::spawn(ticker::run(app.clone()));
+        let triggers = tokio::spawn(triggers::runtime::run(app.clone()));
         let task = tokio::spawn(async move {
             server::serve(listener, served, stopped).await;
             ticker.abort();
+            // Stops every poller and, with them, their invocations.
+            triggers.abort();
         });
         Ok(Server {
             addr,

@@ -52,4 +52,6 @@ mod sns_policies;
 mod sns_recorded;
 mod sns_topics_api;
 mod strict;
+mod triggers;
+mod triggers_kinds;
 mod validation_fidelity;

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod endpoint;
+pub mod lambda;
 pub mod signing;
 pub mod sns;
 
