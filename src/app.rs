@@ -13,6 +13,8 @@ pub struct App {
     pub sqs: Arc<Sqs>,
     /// The SNS service: topics and subscriptions, which deliver into `sqs`'s queues.
     pub sns: Arc<crate::sns::Service>,
+    /// The triggers service: event source mappings, the functions they invoke, their pollers.
+    pub triggers: Arc<crate::triggers::Service>,
     pub clock: SharedClock,
     pub config: Config,
     /// Wakes the ticker when its schedule changes.
@@ -42,9 +44,17 @@ impl App {
         let registry = registry.with_max_queues(config.max_queues);
         let sqs = Arc::new(Sqs::new(registry, clock.clone(), ticker.clone()));
         let sns = crate::sns::Service::new(sqs.clone(), config.strict, durable.is_some());
+        let triggers = crate::triggers::Triggers::new(config.triggers.functions.clone());
+        let triggers = crate::triggers::Service::new(
+            triggers,
+            sqs.clone(),
+            &config.region,
+            &config.account_id,
+        );
         App {
             sqs,
             sns: Arc::new(sns),
+            triggers: Arc::new(triggers),
             clock,
             config,
             ticker,
@@ -62,7 +72,21 @@ impl App {
     /// Creates everything the configuration declares (before the port opens, and again after
     /// a reset); the message names the declaration that failed and why.
     pub fn declare_all(&self) -> Result<(), String> {
-        crate::declare::declare_all(&self.sqs.registry, &self.config.plan(), self.now())
+        let (config, now) = (&self.config, self.now());
+        crate::declare::declare_all(&self.sqs.registry, &config.plan(), now)?;
+        // The declared event source mappings, once their queues exist.
+        let triggers = &self.triggers.triggers;
+        let scope = crate::triggers::declare::Scope {
+            registry: &self.sqs.registry,
+            functions: &triggers.functions,
+            region: &config.region,
+            account: &config.account_id,
+            now,
+        };
+        for decl in &config.triggers.mappings {
+            crate::triggers::declare::declare(decl, &scope, &triggers.mappings)?;
+        }
+        Ok(())
     }
 
     /// What a `/metrics` scrape reads.
@@ -71,6 +95,7 @@ impl App {
             queues: &self.sqs.registry,
             alarms: &self.alarms,
             sns: &self.sns.sns,
+            triggers: &self.triggers.triggers,
             now: self.now(),
         }
     }
@@ -83,12 +108,14 @@ impl App {
         }
     }
 
-    /// The ticker's jobs: move-task steps, then the alarms' rounds.
+    /// The ticker's jobs: move-task steps, the alarms' rounds, SNS's due HTTP/S deliveries.
     pub fn ticker_jobs(self: &Arc<Self>) -> Vec<crate::ticker::Job> {
-        let (moves, alarms) = (self.clone(), self.clone());
+        let (moves, alarms, sns) = (self.clone(), self.clone(), self.sns.clone());
         vec![
             Box::new(move |now| moves.sqs.registry.step_move_tasks(now)),
             Box::new(move |now| alarms.alarms.tick(&alarms.sqs.registry, now)),
+            // SNS's HTTP/S deliveries that are due, retries included.
+            Box::new(move |now| crate::sns::actions::http::step(&sns, now)),
         ]
     }
 

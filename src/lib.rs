@@ -32,11 +32,26 @@
 //! unsigned, whose `Version` or action is SNS's), with the [`protocol::context::Gate`] it
 //! authenticates against. The [`sns::Service`] holds its topics, the SQS state it delivers
 //! into and the two settings it reads; its actions deliver through the SQS engine's own
-//! [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
+//! [`engine::queue::Queue::send`], so a topic writes queues only as a client would, POST
+//! the http/s ones through [`http_client`] (retries wait in the SNS outbox and the
+//! [`ticker`] starts them when due on the server's clock), and record the rest for
+//! `/_sqslite/sns/deliveries`. Topic policies are read by the queues' [`engine::policy`].
 //! Observers read SNS only through [`sns::engine::view`] (topics, subscriptions and the
 //! counts [`sns::engine::counts`] keeps under CloudWatch's SNS metric names): `/metrics`,
 //! the advisor's subscription rules and the dashboard's Topics page with its filter-policy
 //! test ([`patterns::FilterPolicy::explain`]).
+//!
+//! [`triggers`] is the third service: Lambda-style event source mappings. Its model
+//! ([`triggers::mapping`], [`triggers::registry`], [`triggers::functions`]) is what
+//! `sqslite.toml` declares and the Lambda API edits; its runtime ([`triggers::runtime`]) runs
+//! one poller per enabled mapping, receiving through the SQS engine's own
+//! [`engine::Registry::receive_pass`] (so receive counts and redrive apply), invoking the
+//! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command) with Lambda's
+//! event ([`triggers::event`]) and deleting what succeeded.
+//! Its management API, [`triggers::api`], answers Lambda's event-source-mapping operations
+//! (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the requests
+//! whose credential scope names `lambda` (or, unsigned, whose path is under `/2015-03-31/`);
+//! it checks each mapping with the same model rules as declared ones.
 //!
 //! ## Layers
 //!
@@ -44,7 +59,8 @@
 //! import circle (`module-circles src`, in the shared tools, prints 0):
 //!
 //! - **Root**: [`app`] builds the [`app::App`] and hands each part only what it needs (the
-//!   SQS state, the SNS service, [`app::App::ticker_jobs`], the store to compact);
+//!   SQS state, the SNS and triggers services, [`app::App::ticker_jobs`], the store to
+//!   compact);
 //!   [`service`] (the router) and [`admin`] (`/_sqslite/...`, the dashboard, `/metrics`) serve
 //!   it. Only these two name `App`.
 //! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one
@@ -54,13 +70,14 @@
 //!   imports `config`; they get a view ([`protocol::context::Defaults`], [`declare::Plan`],
 //!   [`guard::Exposure`]).
 //! - **Plumbing**: [`server`], [`guard`], and [`ticker`], the one background task, sleeping on
-//!   the server's clock until the next deadline of the jobs it was handed (move tasks, alarms).
+//!   the server's clock until the next deadline of the jobs it was handed (move tasks, alarms,
+//!   SNS's HTTP/S deliveries).
 //! - **Observers**: [`metrics`] (exposition), [`alarms`] (DLQ depth, stalls, message age) and
 //!   [`advisor`] read the queues through [`engine::Registry`] and their own settings;
 //!   [`drill`] runs the game-day drills against any endpoint.
 //! - **Services**: SQS ([`protocol`], [`actions`], [`declare`], which creates declared queues
 //!   before the port opens and on first use, and [`faults`], which injects errors before an
-//!   action runs) and [`sns`].
+//!   action runs), [`sns`] and [`triggers`].
 //! - **Floors**: [`engine`]; [`durable`], which keeps queues and messages across restarts
 //!   (`--data-dir`: the engine reports every change as an [`engine::mutation::Mutation`], a log
 //!   writer appends it, recovery replays snapshot + log); [`auth`]; [`http`] (the response
@@ -83,6 +100,8 @@
 //! - **Group**: a FIFO message group; receivable while its head is visible, served in the
 //!   order its head became available (`engine/groups.rs`).
 //! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
+//! - **Mapping**: an event source mapping: a queue, a function, batching and filter
+//!   settings and a State; its **poller** gathers batches and invokes the function.
 //! - **Ticker**: the single background task that wakes at the next move-task or alarm
 //!   deadline on the server's clock (visibility and retention need none: they settle lazily).
 //!
@@ -140,6 +159,7 @@ pub mod server;
 pub mod service;
 pub mod sns;
 pub mod ticker;
+pub mod triggers;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -218,10 +238,13 @@ impl Server {
             app.ticker.clone(),
             app.ticker_jobs(),
         ));
+        let triggers = tokio::spawn(triggers::runtime::run(app.triggers.clone()));
         let task = tokio::spawn(async move {
             let limits = served.config.connections.clone();
             server::serve(listener, served, limits, stopped).await;
             ticker.abort();
+            // Stops every poller and, with them, their invocations.
+            triggers.abort();
         });
         Ok(Server {
             addr,

@@ -20,6 +20,7 @@ mod alarms;
 mod processing;
 mod queues;
 mod sns;
+mod triggers;
 
 use crate::actions::Action;
 use crate::alarms::Alarms;
@@ -126,6 +127,7 @@ impl Metrics {
         processing::write(&all, now, out)?;
         queues::write_series(&all, now, out)?;
         sns::write_series(&from.sns.view(), out)?;
+        triggers::write(&from.triggers.observe(), out)?;
         // Last, so the series above are already on their way while alarms are evaluated.
         let alarms = from.alarms.evaluate_ordered(from.queues, &all, now);
         alarms::write_metric(&alarms, out)
@@ -146,6 +148,8 @@ pub struct Sources<'a> {
     pub alarms: &'a Alarms,
     /// The SNS engine, read through its view.
     pub sns: &'a crate::sns::engine::Sns,
+    /// The trigger mappings and their counters, read through their view.
+    pub triggers: &'a crate::triggers::Triggers,
     /// The server's time the gauges are read at.
     pub now: crate::clock::Millis,
 }

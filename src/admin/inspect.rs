@@ -145,11 +145,14 @@ fn message(m: &Message, now: Millis) -> Value {
     })
 }
 
-/// Back to the started state: every queue and SNS topic gone, declared ones recreated empty, move tasks
-/// and runtime fault rules dropped, configured rules re-armed, alarms forgotten.
+/// Back to the started state: every queue, SNS topic and event source mapping gone, declared
+/// ones recreated empty, move tasks and runtime fault rules dropped, configured rules
+/// re-armed, alarms forgotten.
 pub fn reset(app: &App) -> Answer {
     app.sqs.registry.reset();
     app.sns.sns.reset();
+    // Declared mappings are added again below; their pollers restart on the new queues.
+    app.triggers.triggers.mappings.clear();
     app.sqs.registry.clear_move_tasks();
     app.declare_all().map_err(Problem::bad)?;
     app.faults.clear();

@@ -1,0 +1,119 @@
+//! Lambda-style triggers: event source mappings that poll an SQS queue and invoke a declared
+//! function with Lambda's SQS event, as Lambda's event source mapping does.
+//!
+//! A third service beside SQS and SNS. The model ([`mapping`], [`registry`], [`functions`])
+//! is what the Lambda management API and `sqslite.toml` ([`declare`]) edit; the runtime
+//! polls the queues of enabled mappings through the SQS engine's own receive.
+
+pub mod api;
+pub mod declare;
+pub mod event;
+pub mod functions;
+pub mod invoke;
+pub mod mapping;
+pub mod poller;
+pub mod registry;
+pub mod response;
+pub mod runtime;
+pub mod stats;
+
+use std::sync::Arc;
+
+use dashmap::DashMap;
+
+pub use declare::MappingDecl;
+pub use functions::{Function, Functions, Target};
+pub use mapping::{Filters, FunctionResponseType, Mapping, RuleError, Settings, State};
+pub use registry::Mappings;
+
+/// `[[functions]]` and `[[event_source_mappings]]` from `sqslite.toml`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TriggersConfig {
+    /// The functions mappings may invoke.
+    pub functions: Vec<Function>,
+    /// The mappings to add before the port opens.
+    pub mappings: Vec<MappingDecl>,
+}
+
+/// The triggers service's state: its mappings and the functions they may invoke.
+#[derive(Debug, Default)]
+pub struct Triggers {
+    /// Every event source mapping, by UUID.
+    pub mappings: Mappings,
+    /// The declared functions.
+    pub functions: Functions,
+    /// Each mapping's counters, by UUID.
+    stats: DashMap<String, Arc<stats::Stats>>,
+}
+
+impl Triggers {
+    /// A service over the declared functions, with no mappings yet.
+    pub fn new(functions: Vec<Function>) -> Self {
+        Triggers {
+            mappings: Mappings::new(),
+            functions: Functions::new(functions),
+            stats: DashMap::new(),
+        }
+    }
+
+    /// The counters of one mapping, made on first use.
+    pub fn stats_of(&self, uuid: &str) -> Arc<stats::Stats> {
+        self.stats.entry(uuid.to_owned()).or_default().clone()
+    }
+
+    /// Every mapping's counters with its mapping, by UUID: the read view `/metrics` uses.
+    pub fn observe(&self) -> Vec<(Mapping, stats::Snapshot)> {
+        self.mappings
+            .list()
+            .into_iter()
+            .map(|m| {
+                let snapshot = self
+                    .stats
+                    .get(&m.uuid)
+                    .map(|s| s.snapshot())
+                    .unwrap_or_default();
+                (m, snapshot)
+            })
+            .collect()
+    }
+
+    /// Drops the counters of mappings that no longer exist.
+    pub(crate) fn retain_stats(&self, keep: impl Fn(&str) -> bool) {
+        self.stats.retain(|uuid, _| keep(uuid));
+    }
+}
+
+/// The triggers service: its mappings and functions, the SQS service its pollers receive
+/// from and delete through, and the region and account function names resolve in. The
+/// composition root builds it; its pollers hold it beyond any request.
+pub struct Service {
+    /// Event source mappings and the declared functions they invoke.
+    pub triggers: Triggers,
+    /// The queues mappings poll, through SQS's own receive and delete.
+    pub sqs: Arc<crate::actions::Sqs>,
+    /// The server's region and account (`[server]`).
+    pub region: String,
+    pub account_id: String,
+}
+
+impl Service {
+    /// The service over `sqs` with `triggers`' mappings and functions.
+    pub fn new(
+        triggers: Triggers,
+        sqs: Arc<crate::actions::Sqs>,
+        region: &str,
+        account_id: &str,
+    ) -> Self {
+        Service {
+            triggers,
+            sqs,
+            region: region.to_owned(),
+            account_id: account_id.to_owned(),
+        }
+    }
+
+    /// The server's time now.
+    pub fn now(&self) -> crate::clock::Millis {
+        self.sqs.now()
+    }
+}
