@@ -36,7 +36,8 @@
 //! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
 //! replays snapshot + log; [`faults`] injects errors before an action runs; [`alarms`]
 //! evaluates DLQ depth, stalls and message age; [`drill`] runs the game-day drills against
-//! any endpoint through [`http_client`]; [`health`] is the container probe. [`patterns`] is
+//! any endpoint through [`http_client`] (the `trigger` drill starts its own [`Server`] and
+//! handler); [`health`] is the container probe. [`patterns`] is
 //! the SNS filter-policy / Lambda event-pattern matcher, on the floor beside [`clock`] and
 //! [`error`] (it imports neither) for the SNS and trigger services to share.
 //!
