@@ -1,7 +1,10 @@
 //! Fault injection: rules that make matching SQS calls fail, slow down or lose their
 //! connection, checked before the action runs so an injected failure never half-applies.
 //!
-//! The SQS path pays one relaxed atomic load while no rule exists (`armed`).
+//! The SQS path pays one relaxed atomic load while no rule exists (`armed`). Rules on
+//! Lambda-style invocations live in [`invoke`].
+
+pub mod invoke;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -45,6 +48,15 @@ pub struct FaultSpec {
     pub after_seconds: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub for_seconds: Option<f64>,
+    /// Invoke rules: matches invocations of this declared function only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    /// Invoke rules: matches invocations by this event source mapping (UUID) only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mapping: Option<String>,
+    /// Invoke rules: server-clock delay before the invocation (or its injected failure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_seconds: Option<f64>,
 }
 
 /// A live rule: the spec plus what it has done so far.
@@ -93,6 +105,9 @@ pub struct Faults {
 impl FaultSpec {
     /// Checks the rule; the message names the field at fault.
     pub fn validate(&self) -> Result<Option<ErrorKind>, String> {
+        if let Some(checked) = invoke::validate(self) {
+            return checked.and_then(|()| self.validate_limits()).map(|()| None);
+        }
         if let Some(action) = &self.action {
             if !Action::NAMES.contains(&action.as_str()) {
                 let hint = Action::NAMES
@@ -116,6 +131,12 @@ impl FaultSpec {
                 "a rule needs an effect: `error`, `latency_ms` or `drop_connection`".into(),
             );
         }
+        self.validate_limits()?;
+        Ok(kind)
+    }
+
+    /// The checks SQS and Invoke rules share: probability, count and window.
+    fn validate_limits(&self) -> Result<(), String> {
         if let Some(p) = self.probability {
             if !(p > 0.0 && p <= 1.0) {
                 return Err(format!("`probability` must be in (0, 1], not {p}"));
@@ -132,7 +153,7 @@ impl FaultSpec {
                 return Err(format!("`{name}` must be a number of seconds >= 0"));
             }
         }
-        Ok(kind)
+        Ok(())
     }
 }
 

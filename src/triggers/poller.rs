@@ -21,6 +21,7 @@ use crate::clock::Millis;
 use crate::engine::delivery::{Delivered, ReceiveParams};
 use crate::engine::limits;
 use crate::engine::queue::Queue;
+use crate::faults::invoke::InvokeTarget;
 
 /// Concurrent invocations of a mapping without `MaximumConcurrency`: Lambda starts an SQS
 /// mapping with five concurrent batches (Lambda guide, services-sqs-scaling); sqslite does
@@ -171,7 +172,11 @@ fn delete(job: &Job, record: &Record) {
 async fn settle(job: &Job, batch: Vec<Record>) {
     let event = event::event(batch.iter().map(Record::full).collect());
     job.stats.invoked(batch.len());
-    let failed = match invoke(&job.function, &event).await {
+    let outcome = match injected(job).await {
+        Some(reason) => Outcome::Failed(reason),
+        None => invoke(&job.function, &event).await,
+    };
+    let failed = match outcome {
         Outcome::Failed(reason) => {
             job.stats.failed();
             tracing::info!(mapping = %job.mapping.uuid, function = %job.function.name, "invocation failed: {reason}");
@@ -204,6 +209,32 @@ async fn settle(job: &Job, batch: Vec<Record>) {
     for record in batch.iter().filter(|r| !failed.contains(&r.message_id)) {
         delete(job, record);
     }
+}
+
+/// Applies the first matching Invoke fault rule: waits out its delay (server clock) and
+/// latency (wall time); `Some` is the function error it injects instead of the call.
+async fn injected(job: &Job) -> Option<String> {
+    let faults = &job.app.faults;
+    if !faults.armed() {
+        return None;
+    }
+    let target = InvokeTarget {
+        function: &job.function.name,
+        mapping: &job.mapping.uuid,
+        queue: &job.queue.key.name,
+    };
+    let fault = faults.check_invoke(&target, job.app.now())?;
+    tracing::warn!(mapping = %job.mapping.uuid, rule = fault.rule, "fault injected on an invocation");
+    if fault.delay > 0 {
+        let at = job.app.now().saturating_add(fault.delay);
+        job.app.clock.sleep_until(at).await;
+    }
+    if let Some(latency) = fault.latency {
+        tokio::time::sleep(latency).await;
+    }
+    fault
+        .error
+        .map(|e| format!("injected function error (fault rule {}): {e}", fault.rule))
 }
 
 /// On a FIFO queue a failed record stops its group: the group's later records in the batch

@@ -52,6 +52,7 @@ mod sns_policies;
 mod sns_recorded;
 mod sns_topics_api;
 mod strict;
+mod trigger_faults;
 mod triggers;
 mod triggers_kinds;
 mod validation_fidelity;
