@@ -13,15 +13,14 @@ use crate::triggers::{mapping, send_all, serve};
 const INVOCATIONS: &str = "sqslite_trigger_invocations_total";
 const ERRORS: &str = "sqslite_trigger_errors_total";
 
+async fn post_fault(s: &TestServer, rule: &Value) -> crate::common::RawResponse {
+    let headers = [("content-type", "application/json")];
+    s.raw("POST", "/_sqslite/faults", &headers, &rule.to_string())
+        .await
+}
+
 async fn add_fault(s: &TestServer, rule: &Value) -> Value {
-    let r = s
-        .raw(
-            "POST",
-            "/_sqslite/faults",
-            &[("content-type", "application/json")],
-            &rule.to_string(),
-        )
-        .await;
+    let r = post_fault(s, rule).await;
     assert_eq!(r.status, 201, "{}", r.body);
     serde_json::from_str(&r.body).unwrap()
 }
@@ -94,14 +93,7 @@ async fn invoke_rules_are_checked_when_added() {
         ),
         (json!({"function": "f", "error": "InternalError"}), "Invoke"),
     ] {
-        let r = s
-            .raw(
-                "POST",
-                "/_sqslite/faults",
-                &[("content-type", "application/json")],
-                &rule.to_string(),
-            )
-            .await;
+        let r = post_fault(&s, &rule).await;
         assert_eq!(r.status, 400, "{rule}: {}", r.body);
         assert!(r.body.contains(says), "{rule}: {}", r.body);
     }
