@@ -160,10 +160,10 @@ impl Server {
                 } else {
                     durable::Mode::Strict
                 };
-                let (registry, durable) =
+                let (registry, sns, durable) =
                     durable::mode::open(dir, config.fsync, config.strict, mode, clock.now())
                         .map_err(|e| std::io::Error::other(e.to_string()))?;
-                app::App::with_registry(config, clock, registry, Some(durable))
+                app::App::with_registry(config, clock, (registry, sns), Some(durable))
             }
         });
         // Queues first: nothing can connect, so `/health` and every request see them all.

@@ -46,5 +46,6 @@ mod security;
 mod signatures;
 mod sns;
 mod sns_api;
+mod sns_durable;
 mod strict;
 mod validation_fidelity;

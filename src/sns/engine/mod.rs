@@ -6,6 +6,7 @@
 pub mod envelope;
 pub mod publish;
 pub mod signing;
+pub mod state;
 pub mod subscriptions;
 #[cfg(test)]
 mod tests;
@@ -55,6 +56,8 @@ pub struct Sns {
     state: Mutex<State>,
     /// Deliveries that did not reach their queue (missing queue, refused send).
     failed_deliveries: AtomicU64,
+    /// Where every change is reported (the data directory's log); `None` in memory only.
+    journal: Option<std::sync::Arc<dyn state::SnsJournal>>,
 }
 
 impl Sns {
@@ -80,7 +83,9 @@ impl Sns {
 
     /// Forgets every topic and subscription (the admin reset).
     pub fn reset(&self) {
-        *self.lock() = State::default();
+        let mut state = self.lock();
+        *state = State::default();
+        self.log_cleared();
     }
 }
 

@@ -323,6 +323,9 @@ impl Sns {
                 deduplication_id,
             } => (message_id, sequence_number, deduplication_id),
         };
+        if let Some(id) = &deduplication_id {
+            self.log_dedup(topic, id);
+        }
         let topic = topic.clone();
         let matching: Vec<Subscription> = state
             .subscriptions_of(topic_arn)

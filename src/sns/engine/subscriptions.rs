@@ -45,7 +45,7 @@ pub struct Subscription {
     /// The DLQ's ARN from the RedrivePolicy.
     pub dead_letter_arn: Option<String>,
     /// Every attribute set, as given (FilterPolicy, RedrivePolicy… as text).
-    set: BTreeMap<String, String>,
+    pub(super) set: BTreeMap<String, String>,
 }
 
 impl Subscription {
@@ -78,7 +78,7 @@ impl Subscription {
     }
 
     /// Applies one attribute after checking it; `via` words a filter-policy refusal.
-    fn apply(&mut self, name: &str, value: &str, via: SnsVia) -> SnsResult<()> {
+    pub(super) fn apply(&mut self, name: &str, value: &str, via: SnsVia) -> SnsResult<()> {
         let reason = |detail: &str| match via {
             SnsVia::Subscribe => SnsError::invalid(format_args!("Attributes Reason: {detail}")),
             SnsVia::SetSubscriptionAttributes => SnsError::invalid(detail),
@@ -251,6 +251,7 @@ impl Sns {
         }
         let arn = sub.arn.clone();
         state.subscriptions.insert(arn.clone(), sub);
+        self.log_subscription(&state, &arn);
         Ok(arn)
     }
 
@@ -264,6 +265,8 @@ impl Sns {
         if let Some(topic) = state.topics.get_mut(&sub.topic_arn) {
             topic.subscriptions_deleted += 1;
         }
+        self.log_subscription(&state, arn);
+        self.log_topic(&state, &sub.topic_arn);
         Ok(())
     }
 
@@ -285,6 +288,7 @@ impl Sns {
         let mut changed = sub.clone();
         changed.apply(name, value, SnsVia::SetSubscriptionAttributes)?;
         *sub = changed;
+        self.log_subscription(&state, arn);
         Ok(())
     }
 

@@ -35,7 +35,7 @@ pub struct Topic {
     pub owner: String,
     pub fifo: bool,
     /// Attributes set by CreateTopic or SetTopicAttributes, as given.
-    set: BTreeMap<String, String>,
+    pub(super) set: BTreeMap<String, String>,
     pub tags: BTreeMap<String, String>,
     /// FIFO deduplication: id -> (until, message id, sequence number) of the first publish.
     pub(super) dedup: HashMap<String, (Millis, String, String)>,
@@ -252,6 +252,7 @@ impl Sns {
             subscriptions_deleted: 0,
         };
         state.topics.insert(arn.clone(), topic);
+        self.log_topic(&state, &arn);
         Ok(arn)
     }
 
@@ -277,10 +278,11 @@ impl Sns {
                 return Err(SnsError::invalid("AttributeName"));
             }
             topic.set.remove(name);
-            return Ok(());
+        } else {
+            check_attribute(name, value, topic.fifo, false)?;
+            topic.set.insert(name.to_owned(), value.to_owned());
         }
-        check_attribute(name, value, topic.fifo, false)?;
-        topic.set.insert(name.to_owned(), value.to_owned());
+        self.log_topic(&state, arn);
         Ok(())
     }
 
@@ -303,9 +305,12 @@ impl Sns {
     /// DeleteTopic, with its subscriptions; deleting a missing topic succeeds.
     pub fn delete_topic(&self, arn: &str) {
         let mut state = self.lock();
-        state.topics.remove(arn);
+        if state.topics.remove(arn).is_none() {
+            return;
+        }
         let lead = format!("{arn}:");
         state.subscriptions.retain(|k, _| !k.starts_with(&lead));
+        self.log_topic(&state, arn);
     }
 
     pub fn tag_topic(&self, arn: &str, tags: BTreeMap<String, String>) -> SnsResult<()> {
@@ -317,6 +322,7 @@ impl Sns {
             return Err(tag_quota());
         }
         topic.tags.extend(tags);
+        self.log_topic(&state, arn);
         Ok(())
     }
 
@@ -326,6 +332,7 @@ impl Sns {
         for key in keys {
             topic.tags.remove(key);
         }
+        self.log_topic(&state, arn);
         Ok(())
     }
 
