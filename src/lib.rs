@@ -123,6 +123,7 @@ use tokio::task::JoinHandle;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{ClockKind, Config, ConfigError, DeadLetter, QueueDecl, QueueTemplate, UrlStyle};
 pub use error::{ErrorKind, SqsError};
+pub use sns::declare::{SubscriptionDecl, TopicDecl};
 
 /// A running sqslite server; it stops when dropped or when [`Server::shutdown`] is awaited.
 pub struct Server {

@@ -1,9 +1,11 @@
 //! Amazon SNS beside SQS on the same port: topics whose subscriptions fan messages out into
 //! sqslite's queues. The service owns its wire protocol ([`protocol`]: AWS Query in, XML
 //! out), its [`actions`] and its [`engine`]; it reaches SQS only through the SQS engine's
-//! own send ([`actions::deliver`]). [`error`] is its error table.
+//! own send ([`actions::deliver`]). [`error`] is its error table; [`declare`] creates the
+//! topics a configuration declares.
 
 pub mod actions;
+pub mod declare;
 pub mod engine;
 pub mod error;
 pub mod protocol;

@@ -46,6 +46,7 @@ mod security;
 mod signatures;
 mod sns;
 mod sns_api;
+mod sns_declare;
 mod sns_durable;
 mod strict;
 mod validation_fidelity;

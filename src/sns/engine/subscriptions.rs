@@ -9,7 +9,7 @@ use crate::patterns::{FilterPolicy, Scope, SnsVia};
 use crate::sns::error::{SnsError, SnsResult};
 
 /// The attributes Subscribe and SetSubscriptionAttributes take.
-const SETTABLE: &[&str] = &[
+pub const SETTABLE: &[&str] = &[
     "DeliveryPolicy",
     "FilterPolicy",
     "FilterPolicyScope",

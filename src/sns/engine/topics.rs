@@ -11,7 +11,7 @@ const MAX_TAGS: usize = 50;
 
 /// Attributes a topic takes besides the delivery-status logging ones
 /// (`<Protocol>SuccessFeedbackRoleArn`…, accepted as given).
-const SETTABLE: &[&str] = &[
+pub const SETTABLE: &[&str] = &[
     "DeliveryPolicy",
     "DisplayName",
     "Policy",
@@ -148,7 +148,7 @@ fn check_attribute(name: &str, value: &str, fifo: bool, create: bool) -> SnsResu
     }
 }
 
-fn is_feedback_attribute(name: &str) -> bool {
+pub fn is_feedback_attribute(name: &str) -> bool {
     [
         "SuccessFeedbackRoleArn",
         "SuccessFeedbackSampleRate",
