@@ -127,7 +127,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     // The one registration of a second service: SNS requests share the port and the body
     // limits, then leave the SQS path.
     if crate::sns::protocol::is_sns(&parts, &body) {
-        let mut response = crate::sns::handle(&app, &parts, &body, request_id).await;
+        let mut response = crate::sns::handle(&app, &parts, &body, request_id).await?;
         stamp_date(&app, &mut response);
         return Ok(response);
     }

@@ -48,5 +48,6 @@ mod sns;
 mod sns_api;
 mod sns_declare;
 mod sns_durable;
+mod sns_faults;
 mod strict;
 mod validation_fidelity;

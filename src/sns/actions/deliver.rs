@@ -21,7 +21,11 @@ static WARNED: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(|| Mutex::new(Ha
 
 pub fn deliver_all(app: &App, topic_arn: &str, deliveries: Vec<Delivery>, now: Millis) {
     for d in deliveries {
-        let Err(reason) = deliver(app, topic_arn, &d.queue_arn, &d, now) else {
+        let sent = match crate::faults::inject::delivery(app, topic_arn, &d.queue_arn, now) {
+            Some(injected) => Err(injected),
+            None => deliver(app, topic_arn, &d.queue_arn, &d, now),
+        };
+        let Err(reason) = sent else {
             continue;
         };
         tracing::warn!(
