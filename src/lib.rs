@@ -27,13 +27,16 @@
 //! refused in its SDK's shape by [`protocol::foreign`], naming what sqslite serves.
 //!
 //! Beside the request path: [`config`] reads flags, `sqslite.toml` and ElasticMQ files;
-//! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
+//! [`declare`] creates declared queues before the port opens (and on first use), then the
+//! declared SNS topics ([`sns::declare`]); [`ticker`] is
 //! the one background task (move tasks, alarms) sleeping on the server's clock; [`admin`]
 //! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`]
 //! (the large ones streamed while written, [`server::body`]);
 //! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
 //! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
-//! replays snapshot + log; [`faults`] injects errors before an action runs; [`alarms`]
+//! replays snapshot + log (SNS's changes arrive the same way, as
+//! [`sns::engine::state::SnsRecord`]s); [`faults`] injects errors before an SQS or SNS
+//! action runs and into SNS's deliveries; [`alarms`]
 //! evaluates DLQ depth, stalls and message age; [`drill`] runs the game-day drills against
 //! any endpoint through [`http_client`]; [`health`] is the container probe. [`patterns`] is
 //! the SNS filter-policy / Lambda event-pattern matcher, on the floor beside [`clock`] and
