@@ -1,4 +1,5 @@
-//! Where the SNS service meets the fault rules: before an SNS action runs, and before each
+//! Where the services meet the fault rules: what a hit does to a call ([`take_effect`],
+//! for both services), the check before an SNS action runs, and the one before each
 //! delivery of a publish into a queue. (The SQS path's own check sits in
 //! [`crate::service`], before the SQS action is decoded.)
 
@@ -7,7 +8,7 @@ use crate::clock::Millis;
 use crate::sns::error::SnsError;
 use crate::sns::protocol::Form;
 
-use super::{target_topic, Call, DropConnection};
+use super::{target_topic, Call, DropConnection, Effect};
 
 /// Applies the fault rule this SNS call matches, if any: its latency, then its dropped
 /// connection or SNS error (the action then never runs).
@@ -20,12 +21,38 @@ pub async fn sns(app: &App, action: &str, form: &Form) -> Result<Option<SnsError
     let Some(effect) = app.faults.check_call(&call, app.now()) else {
         return Ok(None);
     };
+    let error = effect.sns_error.as_ref().map(SnsError::code);
+    let target = Target {
+        queue: None,
+        topic: Some(topic.as_deref().unwrap_or("-")),
+    };
+    take_effect(app, &effect, action, target, error).await?;
+    Ok(effect.sns_error)
+}
+
+/// What a hit call names, for its log line: a queue (SQS) or a topic (SNS).
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    pub queue: Option<&'a str>,
+    pub topic: Option<&'a str>,
+}
+
+/// A hit on a call of either service: counted and logged, then its latency, then its
+/// dropped connection.
+pub async fn take_effect(
+    app: &App,
+    effect: &Effect,
+    action: &str,
+    target: Target<'_>,
+    error: Option<&str>,
+) -> Result<(), DropConnection> {
     app.metrics.fault_injected();
     tracing::warn!(
         rule = effect.rule,
         action,
-        topic = topic.as_deref().unwrap_or("-"),
-        error = effect.sns_error.as_ref().map(SnsError::code),
+        queue = target.queue,
+        topic = target.topic,
+        error,
         latency_ms = effect.latency.map(|d| d.as_millis() as u64),
         drop_connection = effect.drop_connection,
         "fault injected"
@@ -36,7 +63,7 @@ pub async fn sns(app: &App, action: &str, form: &Form) -> Result<Option<SnsError
     if effect.drop_connection {
         return Err(DropConnection);
     }
-    Ok(effect.sns_error)
+    Ok(())
 }
 
 /// Why a fault rule fails this delivery from the topic into the queue (both by ARN), if
