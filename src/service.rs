@@ -128,6 +128,8 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     // limits, then leave the SQS path.
     if crate::sns::protocol::is_sns(&parts, &body) {
         let mut response = crate::sns::handle(&app, &parts, &body, request_id).await?;
+        // A publish's deliveries grow the log as sends do.
+        crate::durable::mode::Durable::maybe_compact(&app);
         stamp_date(&app, &mut response);
         return Ok(response);
     }

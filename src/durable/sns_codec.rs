@@ -1,6 +1,6 @@
 //! The byte form of SNS's records ([`SnsRecord`]) in the same log and snapshots as the SQS
 //! engine's: one tag byte from a range of its own (32 and up, where SQS's are below 32),
-//! then the fields in [`super::wire`]'s form. A directory written before SNS was durable
+//! then the fields in `wire`'s form. A directory written before SNS was durable
 //! holds none of these tags, so it reads as it always did; a build older than these
 //! records refuses such a directory at start ("unknown record type") rather than lose them.
 

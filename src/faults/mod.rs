@@ -1,6 +1,6 @@
 //! Fault injection: rules that make matching SQS or SNS calls fail, slow down or lose
 //! their connection, checked before the action runs so an injected failure never
-//! half-applies, and rules that fail SNS's deliveries into queues ([`spec`]: what a rule
+//! half-applies, and rules that fail SNS's deliveries into queues ([`FaultSpec`]: what a rule
 //! says and which calls it hits).
 //!
 //! The request path pays one relaxed atomic load while no rule exists (`armed`).
