@@ -49,5 +49,7 @@ mod sns_api;
 mod sns_declare;
 mod sns_durable;
 mod sns_faults;
+mod sns_observe;
+mod sns_topics_api;
 mod strict;
 mod validation_fidelity;

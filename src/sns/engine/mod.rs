@@ -3,6 +3,7 @@
 //! [`Delivery`] values that the action layer hands to the SQS engine's own send.
 //! Every operation that depends on time receives `now`.
 
+pub mod counts;
 pub mod envelope;
 pub mod publish;
 pub mod signing;
@@ -11,6 +12,7 @@ pub mod subscriptions;
 #[cfg(test)]
 mod tests;
 pub mod topics;
+pub mod view;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -58,6 +60,8 @@ pub struct Sns {
     failed_deliveries: AtomicU64,
     /// Where every change is reported (the data directory's log); `None` in memory only.
     journal: Option<std::sync::Arc<dyn state::SnsJournal>>,
+    /// What each topic and subscription did, for observers ([`view`]).
+    counts: Mutex<counts::Counts>,
 }
 
 impl Sns {
@@ -85,6 +89,7 @@ impl Sns {
     pub fn reset(&self) {
         let mut state = self.lock();
         *state = State::default();
+        *self.counts() = counts::Counts::default();
         self.log_cleared();
     }
 }
