@@ -70,6 +70,7 @@ pub fn open(
         dir = %dir.display(),
         fsync = %policy,
         queues = registry.all().len(),
+        topics = sns.topic_count(),
         snapshot_records = recovery.snapshot_records,
         log_records = recovery.log_records,
         millis = started.elapsed().as_millis() as u64,

@@ -209,6 +209,11 @@ impl Sns {
         self.log(|| SnsRecord::Cleared);
     }
 
+    /// How many topics there are, in all regions and accounts (recovery's log line).
+    pub fn topic_count(&self) -> usize {
+        self.lock().topics.len()
+    }
+
     /// Writes every topic, subscription and open deduplication entry as records. The state
     /// is copied under the lock at one instant and written after it is let go.
     pub fn snapshot(
