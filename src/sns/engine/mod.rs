@@ -8,6 +8,8 @@ pub mod envelope;
 pub mod publish;
 pub mod signing;
 pub mod state;
+#[cfg(test)]
+mod state_tests;
 pub mod subscriptions;
 #[cfg(test)]
 mod tests;
