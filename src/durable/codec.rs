@@ -2,7 +2,6 @@
 //! fixed-width little-endian integers and length-prefixed strings. Written by hand: it is on
 //! every durable request's path, and a format of our own is one the version number covers.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use uuid::Uuid;
@@ -218,11 +217,7 @@ fn queue_meta(w: &mut W<'_>, m: &QueueMeta) {
         w.str(k);
         w.str(v);
     }
-    w.u32(m.tags.len() as u32);
-    for (k, v) in &m.tags {
-        w.str(k);
-        w.str(v);
-    }
+    w.map(&m.tags);
     w.u64(m.last_modified);
     w.opt_u64(m.last_purge);
     w.u64(m.next_seq);
@@ -237,10 +232,7 @@ fn read_queue_meta(r: &mut R<'_>) -> Result<QueueMeta, String> {
     for _ in 0..r.u32()? {
         attributes.push((r.string()?, r.string()?));
     }
-    let mut tags = BTreeMap::new();
-    for _ in 0..r.u32()? {
-        tags.insert(r.string()?, r.string()?);
-    }
+    let tags = r.map()?;
     Ok(QueueMeta {
         uid,
         key,

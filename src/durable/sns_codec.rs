@@ -4,8 +4,6 @@
 //! holds none of these tags, so it reads as it always did; a build older than these
 //! records refuses such a directory at start ("unknown record type") rather than lose them.
 
-use std::collections::BTreeMap;
-
 use super::wire::{R, W};
 use crate::sns::engine::state::{DedupMeta, SnsRecord, SubscriptionMeta, TopicMeta};
 
@@ -31,8 +29,8 @@ pub fn encode(r: &SnsRecord, out: &mut Vec<u8>) {
             w.str(&t.name);
             w.str(&t.owner);
             w.u8(u8::from(t.fifo));
-            map(&mut w, &t.attributes);
-            map(&mut w, &t.tags);
+            w.map(&t.attributes);
+            w.map(&t.tags);
             w.u64(t.sequence);
             w.u64(t.subscriptions_deleted);
         }
@@ -45,7 +43,7 @@ pub fn encode(r: &SnsRecord, out: &mut Vec<u8>) {
             for field in [&s.arn, &s.topic_arn, &s.owner, &s.protocol, &s.endpoint] {
                 w.str(field);
             }
-            map(&mut w, &s.attributes);
+            w.map(&s.attributes);
         }
         SnsRecord::SubscriptionDeleted { arn } => {
             w.u8(SUBSCRIPTION_DELETED);
@@ -73,8 +71,8 @@ pub fn decode(bytes: &[u8]) -> Result<SnsRecord, String> {
             name: r.string()?,
             owner: r.string()?,
             fifo: r.u8()? == 1,
-            attributes: read_map(&mut r)?,
-            tags: read_map(&mut r)?,
+            attributes: r.map()?,
+            tags: r.map()?,
             sequence: r.u64()?,
             subscriptions_deleted: r.u64()?,
         }),
@@ -85,7 +83,7 @@ pub fn decode(bytes: &[u8]) -> Result<SnsRecord, String> {
             owner: r.string()?,
             protocol: r.string()?,
             endpoint: r.string()?,
-            attributes: read_map(&mut r)?,
+            attributes: r.map()?,
         }),
         SUBSCRIPTION_DELETED => SnsRecord::SubscriptionDeleted { arn: r.string()? },
         DEDUP => SnsRecord::Dedup(DedupMeta {
@@ -105,22 +103,10 @@ pub fn decode(bytes: &[u8]) -> Result<SnsRecord, String> {
     Ok(record)
 }
 
-fn map(w: &mut W<'_>, m: &BTreeMap<String, String>) {
-    w.u32(m.len() as u32);
-    for (k, v) in m {
-        w.str(k);
-        w.str(v);
-    }
-}
-
-fn read_map(r: &mut R<'_>) -> Result<BTreeMap<String, String>, String> {
-    (0..r.u32()?)
-        .map(|_| Ok((r.string()?, r.string()?)))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
 
     fn round_trip(r: &SnsRecord) {

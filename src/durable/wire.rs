@@ -1,6 +1,8 @@
 //! The byte primitives of the record codecs ([`super::codec`], [`super::sns_codec`]):
 //! little-endian integers, optional values and length-prefixed strings.
 
+use std::collections::BTreeMap;
+
 /// Writes fixed-width little-endian integers and length-prefixed strings.
 pub(super) struct W<'a>(pub(super) &'a mut Vec<u8>);
 
@@ -32,6 +34,14 @@ impl W<'_> {
     }
     pub(super) fn str(&mut self, s: &str) {
         self.bytes(s.as_bytes());
+    }
+    /// A string map: its length, then each key and value.
+    pub(super) fn map(&mut self, m: &BTreeMap<String, String>) {
+        self.u32(m.len() as u32);
+        for (k, v) in m {
+            self.str(k);
+            self.str(v);
+        }
     }
     pub(super) fn opt_str(&mut self, s: Option<&str>) {
         match s {
@@ -83,6 +93,11 @@ impl<'a> R<'a> {
     }
     pub(super) fn string(&mut self) -> Result<String, String> {
         String::from_utf8(self.bytes()?.to_vec()).map_err(|_| "a string is not UTF-8".to_owned())
+    }
+    pub(super) fn map(&mut self) -> Result<BTreeMap<String, String>, String> {
+        (0..self.u32()?)
+            .map(|_| Ok((self.string()?, self.string()?)))
+            .collect()
     }
     pub(super) fn opt_string(&mut self) -> Result<Option<String>, String> {
         Ok(if self.u8()? == 1 {
