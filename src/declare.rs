@@ -26,7 +26,12 @@ pub fn declare_all(app: &App) -> Result<(), String> {
         create(app, decl, &keys[i], now).map_err(|e| describe(decl, &e.to_string()))?;
     }
     // Topics after queues: a subscription's queue is then there for its first publish.
-    crate::sns::declare::declare_all(&app.sns, &config.topics, &config.region, &config.account_id)
+    crate::sns::declare::declare_all(
+        &app.sns,
+        &config.topics,
+        (&config.region, &config.account_id),
+        now,
+    )
 }
 
 /// Before a SendMessage, ReceiveMessage or GetQueueUrl, creates its missing queue when

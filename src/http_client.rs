@@ -1,5 +1,6 @@
-//! A minimal HTTP/1.1 client over hyper, for alarm webhooks and the drill runner: plain
-//! `http://` only, one connection per request, every call bounded by a timeout.
+//! A minimal HTTP/1.1 client over hyper, for alarm webhooks, the drill runner and SNS's http
+//! subscriptions: plain `http://` only, one connection per request, every call bounded by a
+//! timeout.
 
 use std::time::Duration;
 

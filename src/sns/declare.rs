@@ -11,6 +11,7 @@ use super::engine::subscriptions::NewSubscription;
 use super::engine::topics::NewTopic;
 use super::engine::{Owner, Sns};
 use super::error::SnsResult;
+use crate::clock::Millis;
 
 /// A topic to create at startup, with SNS attribute names and string values.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -84,13 +85,15 @@ impl SubscriptionDecl {
     }
 }
 
-/// Creates (or brings up to date) every declared topic and subscription; the message names
-/// the declaration that failed and SNS's error.
+/// Creates (or brings up to date) every declared topic and subscription, in the default
+/// `(region, account)` unless a declaration names its own; the message names the declaration
+/// that failed and SNS's error. A pending (http/s, email) subscription's token is issued at
+/// `now`, so it can be confirmed for the two days SNS gives it.
 pub fn declare_all(
     sns: &Sns,
     topics: &[TopicDecl],
-    region: &str,
-    account: &str,
+    (region, account): (&str, &str),
+    now: Millis,
 ) -> Result<(), String> {
     for decl in topics {
         let owner = Owner {
@@ -99,7 +102,7 @@ pub fn declare_all(
         };
         let arn = declare_topic(sns, owner, decl).map_err(|e| describe(decl, None, &e))?;
         for sub in &decl.subscriptions {
-            declare_subscription(sns, owner, &arn, sub)
+            declare_subscription(sns, owner, &arn, sub, now)
                 .map_err(|e| describe(decl, Some(sub), &e))?;
         }
     }
@@ -137,6 +140,7 @@ fn declare_subscription(
     owner: Owner<'_>,
     topic_arn: &str,
     decl: &SubscriptionDecl,
+    now: Millis,
 ) -> SnsResult<()> {
     let protocol = decl.protocol.to_ascii_lowercase();
     let endpoint = if protocol == "sqs" {
@@ -158,6 +162,7 @@ fn declare_subscription(
                 endpoint,
                 attributes,
             },
+            now,
         )?;
         return Ok(());
     };

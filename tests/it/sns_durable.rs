@@ -312,3 +312,52 @@ async fn a_snapshot_holds_the_topics_and_the_log_after_it_replays_over_it() {
     assert!(topics(&sns_client_for(&p.endpoint)).await.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The token of the one SubscriptionConfirmation recorded for an email-json endpoint.
+async fn recorded_token(p: &Proc) -> String {
+    let got = crate::common::raw(&p.endpoint, "GET", "/_sqslite/sns/deliveries", &[], "").await;
+    let records = got.json()["deliveries"].as_array().unwrap().clone();
+    let confirmation = records
+        .iter()
+        .find(|r| r["type"] == "SubscriptionConfirmation")
+        .expect("a recorded confirmation");
+    let doc: serde_json::Value =
+        serde_json::from_str(confirmation["payload"].as_str().unwrap()).unwrap();
+    doc["Token"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_pending_subscription_and_its_token_survive_a_restart() {
+    let dir = temp_dir("sns-pending");
+    let p = Proc::start_manual(&dir);
+    let sns = sns_client_for(&p.endpoint);
+    let topic = sns.create_topic().name("alerts").send().await.unwrap();
+    let topic = topic.topic_arn.unwrap();
+    let subscribed = sns.subscribe().topic_arn(&topic).protocol("email-json");
+    let subscribed = subscribed
+        .endpoint("ops@example.com")
+        .return_subscription_arn(true);
+    let sub = subscribed.send().await.unwrap().subscription_arn.unwrap();
+    let token = recorded_token(&p).await;
+    p.kill();
+
+    let p = Proc::start_manual(&dir);
+    let sns = sns_client_for(&p.endpoint);
+    let attributes = subscription_attributes(&sns, &sub).await;
+    assert_eq!(attributes["PendingConfirmation"], "true");
+    let confirmed = sns.confirm_subscription().topic_arn(&topic).token(&token);
+    let confirmed = confirmed.authenticate_on_unsubscribe("true").send().await;
+    assert_eq!(confirmed.unwrap().subscription_arn.unwrap(), sub);
+    p.kill();
+
+    // The confirmation itself is stored: still confirmed, and only a signed Unsubscribe.
+    let p = Proc::start_manual(&dir);
+    let sns = sns_client_for(&p.endpoint);
+    let attributes = subscription_attributes(&sns, &sub).await;
+    assert_eq!(attributes["PendingConfirmation"], "false");
+    assert_eq!(attributes["ConfirmationWasAuthenticated"], "true");
+    let unsigned = format!("/?Action=Unsubscribe&SubscriptionArn={sub}");
+    let refused = crate::common::raw(&p.endpoint, "GET", &unsigned, &[], "").await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 use std::io;
 
+use super::subscriptions::ConfirmationState;
 use super::{Sns, State, Subscription, Topic};
 use crate::clock::Millis;
 use crate::patterns::{Scope, SnsVia};
@@ -49,8 +50,9 @@ pub struct TopicMeta {
     pub subscriptions_deleted: u64,
 }
 
-/// A subscription's identity and the attributes set on it, as given; what they mean (raw
-/// delivery, filter policy, dead-letter queue) is read from them again on restore.
+/// A subscription's identity, the attributes set on it, as given (what they mean: raw
+/// delivery, filter policy, dead-letter queue, is read from them again on restore), and
+/// its confirmation, so a pending one keeps its token across a restart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubscriptionMeta {
     pub arn: String,
@@ -59,6 +61,7 @@ pub struct SubscriptionMeta {
     pub protocol: String,
     pub endpoint: String,
     pub attributes: BTreeMap<String, String>,
+    pub confirmation: ConfirmationState,
 }
 
 /// The first publish of a deduplication id on a FIFO topic.
@@ -120,6 +123,7 @@ impl Subscription {
             protocol: self.protocol.clone(),
             endpoint: self.endpoint.clone(),
             attributes: self.set.clone(),
+            confirmation: self.confirmation.clone(),
         }
     }
 
@@ -136,6 +140,7 @@ impl Subscription {
             scope: Scope::MessageAttributes,
             dead_letter_arn: None,
             set: BTreeMap::new(),
+            confirmation: meta.confirmation,
         };
         // The scope first, so the policy is read under it (as Subscribe does).
         let mut attributes: Vec<_> = meta.attributes.iter().collect();

@@ -69,8 +69,11 @@ fn replaying_the_records_rebuilds_the_state_whatever_it_starts_from() {
     let fifo = sns
         .create_topic(OWNER, new_topic("f.fifo", &fifo_attrs))
         .unwrap();
-    let sub = sns.subscribe(OWNER, subscription(&standard, "q")).unwrap();
-    sns.subscribe(OWNER, subscription(&fifo, "q.fifo")).unwrap();
+    let sub = sns
+        .subscribe(OWNER, subscription(&standard, "q"), 0)
+        .unwrap();
+    sns.subscribe(OWNER, subscription(&fifo, "q.fifo"), 0)
+        .unwrap();
     let midway = snapshot(&sns, 0);
     let written = journal.0.lock().unwrap().len();
     sns.set_subscription_attribute(&sub, "RawMessageDelivery", "true")
