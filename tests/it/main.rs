@@ -49,6 +49,7 @@ mod sns_api;
 mod sns_declare;
 mod sns_durable;
 mod sns_faults;
+mod sns_fifo_standard;
 mod sns_http;
 mod sns_observe;
 mod sns_policies;

@@ -147,7 +147,9 @@ fn deliver(
         attributes,
         delay_seconds: None,
         trace_header: None,
-        group_id: d.group_id.clone(),
+        // A FIFO topic's message enters a standard queue as a plain one: a MessageGroupId
+        // there would make it a fair queue's tenant, which SNS does not do.
+        group_id: d.group_id.clone().filter(|_| queue.fifo),
         deduplication_id: d.deduplication_id.clone().filter(|_| queue.fifo),
         sender_id: SNS_SENDER.clone(),
     };

@@ -198,17 +198,17 @@ fn dead_letter_arn(policy: &str) -> Result<String, String> {
     Ok(arn.to_owned())
 }
 
-/// A Standard topic takes standard queues, a FIFO topic FIFO ones.
+/// A standard topic takes standard queues only; a FIFO topic takes both kinds (since
+/// 2023-09, AWS "Amazon SNS FIFO topics now support message delivery to Amazon SQS
+/// Standard queues": into a standard queue with best-effort order, at least once).
 fn check_queue_kind(fifo_topic: bool, queue_name: &str) -> SnsResult<()> {
-    if fifo_topic == is_fifo_name(queue_name) {
+    if fifo_topic || !is_fifo_name(queue_name) {
         return Ok(());
     }
-    Err(SnsError::invalid(if fifo_topic {
-        "Endpoint Reason: Please use FIFO SQS queue"
-    } else {
-        // Doubled lead as SNS writes it [unverified].
-        "Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS topics"
-    }))
+    // Doubled lead as SNS writes it [unverified].
+    Err(SnsError::invalid(
+        "Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS topics",
+    ))
 }
 
 /// What Subscribe made or found.
