@@ -112,6 +112,7 @@ pub mod server;
 pub mod service;
 pub mod sns;
 pub mod ticker;
+pub mod triggers;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
