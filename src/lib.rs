@@ -45,6 +45,12 @@
 //! and turns a publish into plain deliveries; its actions send each through the SQS engine's
 //! own [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
 //!
+//! [`triggers`] is the third service: event source mappings from a queue to a declared
+//! function. Its management API, [`triggers::api`], answers Lambda's event-source-mapping
+//! operations (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the
+//! requests whose credential scope names `lambda` (or, unsigned, whose path is under
+//! `/2015-03-31/`); it checks each mapping with the same model rules as declared ones.
+//!
 //! # Glossary
 //!
 //! - **Queue**: one SQS queue, its attributes and messages behind one short-held mutex.

@@ -188,7 +188,14 @@ impl Settings {
 
 /// Lambda's range check, worded as its request validation words it ("1 validation error
 /// detected: Value '0' at 'batchSize' failed to satisfy constraint: …").
-fn check_range(field: &str, value: u32, min: u32, max: u32) -> Result<(), RuleError> {
+/// The Lambda API checks its request members (some wider than `u32`) the same way.
+pub(crate) fn check_range(
+    field: &str,
+    value: impl Into<i64>,
+    min: impl Into<i64>,
+    max: impl Into<i64>,
+) -> Result<(), RuleError> {
+    let (value, min, max) = (value.into(), min.into(), max.into());
     let bound = if value < min {
         format!("greater than or equal to {min}")
     } else if value > max {

@@ -47,4 +47,5 @@ mod signatures;
 mod sns;
 mod sns_api;
 mod strict;
+mod triggers_api;
 mod validation_fidelity;
