@@ -65,10 +65,9 @@ def test_mapping_lifecycle(sqslite):
         m := aws(server, "get-event-source-mapping", "--uuid", uuid))["State"] == "Enabled" and m)
     assert got["BatchSize"] == 5 and got["FunctionArn"] == FUNCTION_ARN
 
-    updated = aws(server, "update-event-source-mapping", "--uuid", uuid, "--batch-size", "7",
-                  "--no-enabled")
-    assert updated["BatchSize"] == 7
-    assert updated["State"] == "Disabling"
+    updated = aws(server, "update-event-source-mapping", "--uuid", uuid, "--batch-size", "7")
+    assert updated["BatchSize"] == 7 and updated["State"] == "Updating"
+    aws(server, "update-event-source-mapping", "--uuid", uuid, "--no-enabled")
     wait_until("the mapping to be disabled", lambda: aws(
         server, "get-event-source-mapping", "--uuid", uuid)["State"] == "Disabled")
 
@@ -80,22 +79,24 @@ def test_mapping_lifecycle(sqslite):
 
 
 def test_errors_as_lambda_reports_them(sqslite):
+    """The CLI shows Lambda's error codes and messages (the README's refusal table)."""
     server = sqslite(api_config("http://127.0.0.1:9"))
     arn = server.queue_arn("orders")
     missing = aws(server, "get-event-source-mapping", "--uuid",
                   "00000000-0000-0000-0000-000000000000", expect_ok=False)
-    assert "ResourceNotFoundException" in missing
+    assert "(ResourceNotFoundException)" in missing
     unknown = aws(server, "create-event-source-mapping", "--function-name", "nope",
                   "--event-source-arn", arn, expect_ok=False)
-    assert "ResourceNotFoundException" in unknown
+    assert "(InvalidParameterValueException)" in unknown and "Function does not exist" in unknown
     too_big = aws(server, "create-event-source-mapping", "--function-name", "function",
                   "--event-source-arn", arn, "--batch-size", "11", expect_ok=False)
-    assert "InvalidParameterValueException" in too_big
+    assert "(InvalidParameterValueException)" in too_big
+    assert "Maximum batch window in seconds must be greater than 0" in too_big
     aws(server, "create-event-source-mapping", "--function-name", "function",
         "--event-source-arn", arn)
     twice = aws(server, "create-event-source-mapping", "--function-name", FUNCTION_ARN,
                 "--event-source-arn", arn, expect_ok=False)
-    assert "ResourceConflictException" in twice
+    assert "(ResourceConflictException)" in twice and "already exists" in twice
 
 
 def test_mapping_made_by_the_cli_drives_the_handler(sqslite, rie):
