@@ -193,9 +193,12 @@ impl Server {
         let (stop, stopped) = oneshot::channel();
         let served = app.clone();
         let ticker = tokio::spawn(ticker::run(app.clone()));
+        let triggers = tokio::spawn(triggers::runtime::run(app.clone()));
         let task = tokio::spawn(async move {
             server::serve(listener, served, stopped).await;
             ticker.abort();
+            // Stops every poller and, with them, their invocations.
+            triggers.abort();
         });
         Ok(Server {
             addr,

@@ -7,9 +7,19 @@
 
 pub mod api;
 pub mod declare;
+pub mod event;
 pub mod functions;
+pub mod invoke;
 pub mod mapping;
+pub mod poller;
 pub mod registry;
+pub mod response;
+pub mod runtime;
+pub mod stats;
+
+use std::sync::Arc;
+
+use dashmap::DashMap;
 
 pub use declare::MappingDecl;
 pub use functions::{Function, Functions, Target};
@@ -32,6 +42,8 @@ pub struct Triggers {
     pub mappings: Mappings,
     /// The declared functions.
     pub functions: Functions,
+    /// Each mapping's counters, by UUID.
+    stats: DashMap<String, Arc<stats::Stats>>,
 }
 
 impl Triggers {
@@ -40,6 +52,33 @@ impl Triggers {
         Triggers {
             mappings: Mappings::new(),
             functions: Functions::new(functions),
+            stats: DashMap::new(),
         }
+    }
+
+    /// The counters of one mapping, made on first use.
+    pub fn stats_of(&self, uuid: &str) -> Arc<stats::Stats> {
+        self.stats.entry(uuid.to_owned()).or_default().clone()
+    }
+
+    /// Every mapping's counters with its mapping, by UUID: the read view `/metrics` uses.
+    pub fn observe(&self) -> Vec<(Mapping, stats::Snapshot)> {
+        self.mappings
+            .list()
+            .into_iter()
+            .map(|m| {
+                let snapshot = self
+                    .stats
+                    .get(&m.uuid)
+                    .map(|s| s.snapshot())
+                    .unwrap_or_default();
+                (m, snapshot)
+            })
+            .collect()
+    }
+
+    /// Drops the counters of mappings that no longer exist.
+    pub(crate) fn retain_stats(&self, keep: impl Fn(&str) -> bool) {
+        self.stats.retain(|uuid, _| keep(uuid));
     }
 }

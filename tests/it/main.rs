@@ -47,5 +47,7 @@ mod signatures;
 mod sns;
 mod sns_api;
 mod strict;
+mod triggers;
 mod triggers_api;
+mod triggers_kinds;
 mod validation_fidelity;

@@ -4,18 +4,17 @@
 
 use aws_sdk_lambda::types::{Filter, FilterCriteria, FunctionResponseType, ScalingConfig};
 
-use crate::common::lambda::{self, failure, function, Lambda};
+use crate::common::lambda_api::{self, failure, function, Lambda};
 
 const ORDERS_ARN: &str = "arn:aws:lambda:us-east-1:000000000000:function:orders";
 
 async fn server() -> Lambda {
     let mut slow = function("slow");
     slow.timeout = std::time::Duration::from_secs(60);
-    lambda::start(vec![function("orders"), function("audit"), slow]).await
+    lambda_api::start(vec![function("orders"), function("audit"), slow]).await
 }
 
 #[tokio::test]
-#[ignore = "waits for the triggers runtime (branch `triggers`) to settle states"]
 async fn create_answers_creating_and_the_mapping_settles_enabled() {
     let l = server().await;
     let (_, queue) = l.queue("orders", &[]).await;
@@ -218,7 +217,6 @@ async fn list_refuses_an_unknown_function_and_bad_max_items() {
 }
 
 #[tokio::test]
-#[ignore = "waits for the triggers runtime (branch `triggers`) to settle states"]
 async fn update_disables_enables_and_changes_settings() {
     let l = server().await;
     let (_, queue) = l.queue("orders", &[]).await;
@@ -481,7 +479,6 @@ async fn create_refuses_settings_against_the_queue_kind_and_function() {
 }
 
 #[tokio::test]
-#[ignore = "waits for the triggers runtime (branch `triggers`) to settle states"]
 async fn a_second_mapping_of_one_queue_to_one_function_conflicts() {
     let l = server().await;
     let (_, queue) = l.queue("orders", &[]).await;
@@ -511,7 +508,6 @@ async fn a_second_mapping_of_one_queue_to_one_function_conflicts() {
 }
 
 #[tokio::test]
-#[ignore = "waits for the triggers runtime (branch `triggers`) to settle states"]
 async fn update_refuses_with_the_same_rules() {
     let l = server().await;
     let (_, queue) = l.queue("orders", &[]).await;
@@ -634,5 +630,23 @@ async fn statuses_and_error_shapes_on_the_wire() {
     assert_eq!(
         (r.status, r.json()["State"].as_str()),
         (202, Some("Deleting"))
+    );
+}
+
+#[tokio::test]
+async fn a_declared_mapping_keeps_the_visibility_rule() {
+    let mut config = sqslite::Config::ephemeral()
+        .with_queue(sqslite::QueueDecl::new("quick").attribute("VisibilityTimeout", 2));
+    config.triggers.functions = vec![function("orders")];
+    config.triggers.mappings = vec![sqslite::triggers::MappingDecl::new("orders", "quick")];
+    let err = crate::common::TestServer::try_start_with(config)
+        .await
+        .err()
+        .expect("refused at start");
+    assert!(
+        err.to_string().contains(
+            "Queue visibility timeout: 2 seconds is less than Function timeout: 3 seconds"
+        ),
+        "{err}"
     );
 }

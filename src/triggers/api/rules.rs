@@ -289,18 +289,11 @@ fn queue(app: &App, arn: &str) -> LambdaResult<std::sync::Arc<Queue>> {
     })
 }
 
-/// A queue whose visibility timeout is shorter than the function's timeout is refused
-/// (quoted from AWS in github-aws-runners/terraform-aws-github-runner#465). Lambda's default
-/// timeout (3 s) stands where the declaration names none.
+/// The model's visibility rule ([`mapping::check_visibility`]); Lambda's default timeout
+/// (3 s) stands where the declaration names none.
 fn check_visibility(app: &App, queue: &Queue, function: &Function) -> LambdaResult<()> {
     let visibility = queue.lock_settled(app.now()).attributes.visibility_timeout;
-    let timeout = function.timeout.as_secs();
-    if u64::from(visibility) >= timeout {
-        return Ok(());
-    }
-    Err(LambdaError::invalid(format!(
-        "Queue visibility timeout: {visibility} seconds is less than Function timeout: {timeout} seconds"
-    )))
+    mapping::check_visibility(visibility, function.timeout).map_err(from_rule)
 }
 
 /// `EventSourceArn` against its declared pattern (the request validator's check, before

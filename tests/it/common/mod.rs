@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod lambda;
+pub mod lambda_api;
 pub mod signing;
 pub mod sns;
 
