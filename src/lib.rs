@@ -45,8 +45,14 @@
 //! and turns a publish into plain deliveries; its actions send each through the SQS engine's
 //! own [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
 //!
-//! [`triggers`] is the third service: event source mappings from a queue to a declared
-//! function. Its management API, [`triggers::api`], answers Lambda's event-source-mapping
+//! [`triggers`] is the third service: Lambda-style event source mappings. Its model
+//! ([`triggers::mapping`], [`triggers::registry`], [`triggers::functions`]) is what
+//! `sqslite.toml` declares and the Lambda API edits; its runtime ([`triggers::runtime`]) runs
+//! one poller per enabled mapping, receiving through the SQS engine's own
+//! [`engine::Registry::receive_pass`] (so receive counts and redrive apply), invoking the
+//! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command) with Lambda's
+//! event ([`triggers::event`]) and deleting what succeeded.
+//! Its management API, [`triggers::api`], answers Lambda's event-source-mapping
 //! operations (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the
 //! requests whose credential scope names `lambda` (or, unsigned, whose path is under
 //! `/2015-03-31/`); it checks each mapping with the same model rules as declared ones.
@@ -63,6 +69,8 @@
 //! - **Group**: a FIFO message group; receivable while its head is visible, served in the
 //!   order its head became available (`engine/groups.rs`).
 //! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
+//! - **Mapping**: an event source mapping: a queue, a function, batching and filter
+//!   settings and a State; its **poller** gathers batches and invokes the function.
 //! - **Ticker**: the single background task that wakes at the next move-task or alarm
 //!   deadline on the server's clock (visibility and retention need none: they settle lazily).
 //!

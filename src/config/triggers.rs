@@ -89,3 +89,91 @@ fn patterns(src: &Source, e: &super::tree::Entry) -> Result<Vec<String>, ConfigE
         })
         .collect()
 }
+
+/// The triggers written back for `--print-config`, in the keys [`function`] and [`mapping`] read.
+pub fn render(triggers: &crate::triggers::TriggersConfig, root: &mut toml::Table) {
+    use toml::Value as T;
+    let functions: Vec<T> = triggers
+        .functions
+        .iter()
+        .map(|f| {
+            let mut t = toml::Table::new();
+            t.insert("name".into(), f.name.clone().into());
+            let target = match &f.target {
+                Target::Url(u) | Target::InvokeUrl(u) => T::from(u.clone()),
+                Target::Command(argv) => T::from(argv.clone()),
+            };
+            t.insert(f.target.kind().into(), target);
+            t.insert("timeout".into(), T::from(f.timeout.as_secs_f64()));
+            t.into()
+        })
+        .collect();
+    if !functions.is_empty() {
+        root.insert("functions".into(), functions.into());
+    }
+    let mappings: Vec<T> = triggers
+        .mappings
+        .iter()
+        .map(|m| {
+            let mut t = toml::Table::new();
+            t.insert("function".into(), m.function.clone().into());
+            t.insert("queue".into(), m.queue.clone().into());
+            t.insert("batch_size".into(), i64::from(m.batch_size).into());
+            let window = i64::from(m.maximum_batching_window);
+            t.insert("maximum_batching_window".into(), window.into());
+            if !m.function_response_types.is_empty() {
+                let types = m.function_response_types.clone();
+                t.insert("function_response_types".into(), types.into());
+            }
+            if let Some(c) = m.maximum_concurrency {
+                t.insert("maximum_concurrency".into(), i64::from(c).into());
+            }
+            t.insert("enabled".into(), m.enabled.into());
+            if !m.filters.is_empty() {
+                t.insert("filters".into(), m.filters.clone().into());
+            }
+            t.into()
+        })
+        .collect();
+    if !mappings.is_empty() {
+        root.insert("event_source_mappings".into(), mappings.into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+
+    #[test]
+    fn triggers_survive_print_config() {
+        let text = r#"
+[[functions]]
+name = "orders-handler"
+command = ["python3", "handler.py"]
+timeout = 30
+
+[[event_source_mappings]]
+function = "orders-handler"
+queue = "orders"
+batch_size = 20
+maximum_batching_window = 2
+function_response_types = ["ReportBatchItemFailures"]
+maximum_concurrency = 2
+enabled = false
+filters = ['{"body": {"type": ["order"]}}', { body = { kind = ["x"] } }]
+"#;
+        let first = Config::from_text("sqslite.toml", text).unwrap().config;
+        let t = &first.triggers;
+        assert_eq!(t.functions[0].timeout, std::time::Duration::from_secs(30));
+        assert_eq!(t.mappings[0].filters[1], r#"{"body":{"kind":["x"]}}"#);
+        assert!(!t.mappings[0].enabled);
+        let again = Config::from_text("sqslite.toml", &first.to_toml())
+            .unwrap()
+            .config;
+        let unplaced = |mut t: crate::triggers::TriggersConfig| {
+            t.mappings.iter_mut().for_each(|m| m.origin = None);
+            t
+        };
+        assert_eq!(unplaced(again.triggers), unplaced(first.triggers.clone()));
+    }
+}
