@@ -11,20 +11,21 @@ from aws_lambda_powertools.utilities.batch import (
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.parser.models import SqsModel
 
-from recorder import failing, record
+from recorder import failing, record as record_event
 
 processor = BatchProcessor(event_type=EventType.SQS)
 
 
-def record_handler(item: SQSRecord):
-    if failing(item.body):
-        raise ValueError(f"record {item.message_id} was asked to fail")
-    return item.body
+def record_handler(record: SQSRecord):
+    """Powertools passes the record by keyword (`record=`)."""
+    if failing(record.body, record.attributes.approximate_receive_count):
+        raise ValueError(f"record {record.message_id} was asked to fail")
+    return record.body
 
 
 def handler(event, context):
     SqsModel.model_validate(event)
-    record(event)
+    record_event(event)
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context
     )

@@ -7,13 +7,13 @@ from aws_lambda_powertools.utilities.batch import (
 )
 
 from batch import record_handler
-from recorder import record
+from recorder import record as record_event
 
 processor = SqsFifoPartialProcessor()
 
 
 def handler(event, context):
-    record(event)
+    record_event(event)
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context
     )
