@@ -55,6 +55,17 @@ def wait_until(what, check, timeout=30.0):
         time.sleep(0.05)
 
 
+def terminate(proc, grace=15):
+    """SIGTERM, then SIGKILL if the child is still there after `grace` seconds."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 class Drain(threading.Thread):
     """Copies a child's output to a log file and hands over the first line matching a marker."""
 
@@ -92,7 +103,7 @@ class Sqslite:
         drain.start()
         drain.seen.wait(30)
         if drain.found is None:
-            self.stop()
+            terminate(self.proc)
             pytest.fail(f"sqslite did not start:\n{self.log.read_text()}")
         self.endpoint = drain.found.split("listening on ", 1)[1].split()[0]
         self.http = urllib3.PoolManager()
@@ -126,13 +137,7 @@ class Sqslite:
         assert r.status == 200, r.data
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        terminate(self.proc)
 
 
 class Rie:
@@ -182,13 +187,7 @@ class Rie:
         return [json.loads(line) for line in self.records.read_text().splitlines() if line]
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        terminate(self.proc)
 
 
 @pytest.fixture
@@ -207,34 +206,29 @@ def pytest_runtest_makereport(item, call):
             report.sections.append((f"log {log.name}", log.read_text()[-8000:]))
 
 
-@pytest.fixture
-def sqslite(workdir):
-    """A factory: sqslite(toml, env) starts a server with that sqslite.toml; all are stopped after."""
-    servers = []
+def factory(kind, workdir):
+    """Yields `start(first, env=None)`, making `kind(first, workdir, env)`; stops them all after."""
+    started = []
 
-    def start(toml, env=None):
-        server = Sqslite(toml, workdir, env)
-        servers.append(server)
-        return server
+    def start(first, env=None):
+        started.append(kind(first, workdir, env))
+        return started[-1]
 
     yield start
-    for server in servers:
-        server.stop()
+    for process in started:
+        process.stop()
+
+
+@pytest.fixture
+def sqslite(workdir):
+    """A factory: sqslite(toml, env) starts a server with that sqslite.toml."""
+    yield from factory(Sqslite, workdir)
 
 
 @pytest.fixture
 def rie(workdir):
-    """A factory: rie("module.fn") starts RIE with that handler; all are stopped after."""
-    running = []
-
-    def start(handler, env=None):
-        emulator = Rie(handler, workdir, env)
-        running.append(emulator)
-        return emulator
-
-    yield start
-    for emulator in running:
-        emulator.stop()
+    """A factory: rie("module.fn", env) starts RIE with that handler."""
+    yield from factory(Rie, workdir)
 
 
 @pytest.fixture(scope="session")
