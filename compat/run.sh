@@ -131,24 +131,36 @@ for client in "${CLIENTS[@]}"; do
 done
 part_done "install"
 
-# Every full client suite implements every scenario of SCENARIOS.md under the same name.
+# Every full client suite implements every scenario of SCENARIOS.md under the same name: the
+# rows before its first section are SQS's, those of "## SNS fan-out" SNS's.
+scenario_ids() {
+    awk -v want="$1" '/^## /{section = substr($0, 4); next}
+        section == want && match($0, /^\| `[a-z_]+` \|/) {print substr($0, 4, RLENGTH - 6)}' \
+        "$COMPAT/SCENARIOS.md"
+}
 part_start "scenario coverage"
 missing=0
 while read -r id; do
     grep -q "^def test_${id}(" "$COMPAT/python/test_scenarios.py" || { echo "boto3: no scenario $id"; missing=1; }
     grep -q "^test(\"${id}\"" "$COMPAT/js/scenarios.test.mjs" || { echo "js-sdk: no scenario $id"; missing=1; }
     grep -qh "^func Test_${id}(t \*testing.T)" "$COMPAT"/go/*_test.go || { echo "go-sdk: no scenario $id"; missing=1; }
-done < <(sed -n 's/^| `\([a-z_]*\)` |.*/\1/p' "$COMPAT/SCENARIOS.md")
-# SDK v2's scenario classes run every row through both its sync and its async client.
-while read -r id; do
+    # SDK v2's scenario classes run every row through both its sync and its async client.
     grep -q "void ${id}()" "$COMPAT"/java/current/src/test/java/sqslite/compat/sdk2/*Scenarios.java \
         || { echo "java-sdk2: no scenario $id"; missing=1; }
-done < <(sed -n 's/^| `\([a-z_]*\)` |.*/\1/p' "$COMPAT/SCENARIOS.md")
+done < <(scenario_ids "")
+while read -r id; do
+    grep -q "^def test_${id}(" "$COMPAT/python/test_sns.py" || { echo "boto3: no SNS scenario $id"; missing=1; }
+    grep -q "^test(\"${id}\"" "$COMPAT/js/sns.test.mjs" || { echo "js-sdk: no SNS scenario $id"; missing=1; }
+    grep -q "^func Test_${id}(t \*testing.T)" "$COMPAT/go/sns_test.go" || { echo "go-sdk: no SNS scenario $id"; missing=1; }
+    grep -q "void ${id}()" "$COMPAT/java/current/src/test/java/sqslite/compat/sdk2/SnsScenarios.java" \
+        || { echo "java-sdk2: no SNS scenario $id"; missing=1; }
+done < <(scenario_ids "SNS fan-out")
 part_done "coverage"
 
 # --- the client suites -----------------------------------------------------------------------
 py_version() { "$COMPAT/.venv-$1/bin/python" -c "import importlib.metadata as m; print(m.version('$2'))"; }
 js_version() { node -p "require('$COMPAT/js/node_modules/$1/package.json').version"; }
+go_mod_version() { go_env go list -m -f '{{.Version}}' "github.com/aws/aws-sdk-go-v2/service/$1"; }
 
 # One Java client: its test package in one JVM on the JUnit console launcher, whose JUnit XML
 # (one file for the whole run) is the client's report.
@@ -193,23 +205,23 @@ run_client() {
             "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_cli.py" --junitxml="$report" -q ;;
         js-sdk | sqs-consumer)
-            local file=scenarios.test.mjs
-            [[ $client == sqs-consumer ]] && file=consumer.test.mjs
+            local files=(scenarios.test.mjs sns.test.mjs)
+            [[ $client == sqs-consumer ]] && files=(consumer.test.mjs)
             (cd "$COMPAT/js" && node --test --test-reporter=spec --test-reporter-destination=stdout \
-                --test-reporter=junit --test-reporter-destination="$report" "$file") ;;
+                --test-reporter=junit --test-reporter-destination="$report" "${files[@]}") ;;
         java-* | spring-cloud-aws | sqs-jms) run_java "$client" "$report" ;;
     esac
 }
 
 describe() {
     case $1 in
-        go-sdk) echo "aws-sdk-go-v2/service/sqs $(go_env go list -m -f '{{.Version}}' github.com/aws/aws-sdk-go-v2/service/sqs), AWS JSON 1.0" ;;
-        boto3-json) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), AWS JSON 1.0" ;;
+        go-sdk) echo "aws-sdk-go-v2/service/sqs $(go_mod_version sqs), AWS JSON 1.0; service/sns $(go_mod_version sns) (Query)" ;;
+        boto3-json) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), AWS JSON 1.0 (SNS: Query)" ;;
         boto3-query) echo "boto3 $(py_version query boto3) / botocore $(py_version query botocore), AWS Query" ;;
         awscli) echo "awscli $(py_version json awscli), AWS JSON 1.0" ;;
-        js-sdk) echo "@aws-sdk/client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0" ;;
+        js-sdk) echo "@aws-sdk/client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0; client-sns $(js_version @aws-sdk/client-sns) (Query)" ;;
         sqs-consumer) echo "sqs-consumer $(js_version sqs-consumer) on client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0" ;;
-        java-sdk2) echo "AWS SDK for Java 2.x sqs $(java_jar current sqs) (sync, async, batch manager), AWS JSON 1.0" ;;
+        java-sdk2) echo "Java 2.x sqs $(java_jar current sqs) (sync, async, batch manager), JSON 1.0; sns $(java_jar current sns) (Query)" ;;
         java-sdk1-json) echo "aws-java-sdk-sqs $(java_jar current aws-java-sdk-sqs), AWS JSON 1.0" ;;
         java-sdk1-query) echo "aws-java-sdk-sqs $(java_jar sdk1-query aws-java-sdk-sqs), AWS Query" ;;
         spring-cloud-aws) echo "spring-cloud-aws-sqs $(java_jar current spring-cloud-aws-sqs) on Boot $(java_jar current spring-boot), AWS JSON 1.0" ;;

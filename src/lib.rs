@@ -28,7 +28,8 @@
 //!
 //! Beside the request path: [`config`] reads flags, `sqslite.toml` and ElasticMQ files;
 //! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
-//! the one background task (move tasks, alarms) sleeping on the server's clock; [`admin`]
+//! the one periodic background task (move tasks, alarms) sleeping on the server's clock (the
+//! trigger pollers, below, wait on their queues); [`admin`]
 //! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`]
 //! (the large ones streamed while written, [`server::body`]);
 //! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
@@ -52,10 +53,10 @@
 //! [`engine::Registry::receive_pass`] (so receive counts and redrive apply), invoking the
 //! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command) with Lambda's
 //! event ([`triggers::event`]) and deleting what succeeded.
-//! Its management API, [`triggers::api`], answers Lambda's event-source-mapping
-//! operations (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the
-//! requests whose credential scope names `lambda` (or, unsigned, whose path is under
-//! `/2015-03-31/`); it checks each mapping with the same model rules as declared ones.
+//! Its management API, [`triggers::api`], answers Lambda's event-source-mapping operations
+//! (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the requests
+//! whose credential scope names `lambda` (or, unsigned, whose path is under `/2015-03-31/`);
+//! it checks each mapping with the same model rules as declared ones.
 //!
 //! # Glossary
 //!

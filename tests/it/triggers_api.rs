@@ -634,19 +634,129 @@ async fn statuses_and_error_shapes_on_the_wire() {
 }
 
 #[tokio::test]
-async fn a_declared_mapping_keeps_the_visibility_rule() {
-    let mut config = sqslite::Config::ephemeral()
-        .with_queue(sqslite::QueueDecl::new("quick").attribute("VisibilityTimeout", 2));
-    config.triggers.functions = vec![function("orders")];
-    config.triggers.mappings = vec![sqslite::triggers::MappingDecl::new("orders", "quick")];
-    let err = crate::common::TestServer::try_start_with(config)
+async fn a_mapping_created_through_the_api_invokes_its_function_until_disabled() {
+    let handler = crate::common::lambda::Handler::start(vec![]).await;
+    let target = sqslite::triggers::Target::Url(handler.url.clone());
+    let l = lambda_api::start(vec![sqslite::triggers::Function::new("live", target)]).await;
+    let (url, queue) = l.queue("live-orders", &[]).await;
+    let uuid = l.map("live", &queue).await.uuid.unwrap();
+    assert_eq!(l.settled(&uuid).await, "Enabled");
+    l.t.send(&url, "first").await;
+    let events = crate::common::lambda::within("an invocation", handler.wait_events(1)).await;
+    assert_eq!(events[0]["Records"][0]["body"], "first");
+    assert_eq!(events[0]["Records"][0]["eventSourceARN"], queue.as_str());
+    // Deleted after the function succeeded, as Lambda deletes a successful batch.
+    l.t.wait_counts(&url, (0, 0)).await;
+
+    let out = l
+        .lambda
+        .update_event_source_mapping()
+        .uuid(&uuid)
+        .enabled(false)
+        .send()
         .await
-        .err()
-        .expect("refused at start");
-    assert!(
-        err.to_string().contains(
-            "Queue visibility timeout: 2 seconds is less than Function timeout: 3 seconds"
-        ),
-        "{err}"
+        .unwrap();
+    assert_eq!(out.state.as_deref(), Some("Disabling"));
+    assert_eq!(l.settled(&uuid).await, "Disabled");
+    l.t.send(&url, "second").await;
+    // A disabled mapping leaves the message in the queue, visible, for anyone to receive.
+    let got =
+        l.t.client
+            .receive_message()
+            .queue_url(&url)
+            .send()
+            .await
+            .unwrap();
+    assert_eq!(got.messages()[0].body(), Some("second"));
+    assert_eq!(handler.events().len(), 1);
+}
+
+#[tokio::test]
+async fn with_credentials_configured_the_api_checks_signatures() {
+    use crate::common::lambda_api::lambda_client_with;
+    let t = crate::common::signed_server().await;
+    let ok = lambda_client_with(&t.endpoint(), "AKIDEXAMPLE", "secret", &t.clock);
+    let listed = ok.list_event_source_mappings().send().await.unwrap();
+    assert!(listed.event_source_mappings().is_empty());
+    let refused = [
+        ("AKIDEXAMPLE", "wrong", "InvalidSignatureException"),
+        ("AKIDNOBODY", "secret", "UnrecognizedClientException"),
+    ];
+    for (key, secret, code) in refused {
+        let client = lambda_client_with(&t.endpoint(), key, secret, &t.clock);
+        let err = client
+            .list_event_source_mappings()
+            .send()
+            .await
+            .unwrap_err();
+        let (got, status, _) = failure(&err);
+        assert_eq!((got.as_str(), status), (code, 403), "{key}");
+    }
+    // Unsigned, a Lambda path is refused before anything else is looked at.
+    let r = t
+        .raw("GET", "/2015-03-31/event-source-mappings/", &[], "")
+        .await;
+    assert_eq!(
+        (r.status, r.header("x-amzn-errortype")),
+        (403, Some("MissingAuthenticationTokenException"))
     );
+}
+
+#[tokio::test]
+async fn a_mapping_of_another_region_and_account_runs_there() {
+    use sqslite::config::Credential;
+    let handler = crate::common::lambda::Handler::start(vec![]).await;
+    let target = sqslite::triggers::Target::Url(handler.url.clone());
+    let mut config = sqslite::Config::ephemeral().with_credential(Credential::new(
+        "AKIDOTHER",
+        "other-secret",
+        "111111111111",
+    ));
+    config.triggers.functions = vec![sqslite::triggers::Function::new("live", target)];
+    let t = crate::common::TestServer::start_with(config).await;
+    let sqs = crate::common::client_at(&t.endpoint(), "AKIDOTHER", "other-secret", &t.clock);
+    let sqs = aws_sdk_sqs::Client::from_conf(
+        sqs.config()
+            .to_builder()
+            .region(aws_sdk_sqs::config::Region::new("eu-west-1"))
+            .build(),
+    );
+    let url = sqs
+        .create_queue()
+        .queue_name("far")
+        .send()
+        .await
+        .unwrap()
+        .queue_url
+        .unwrap();
+    let lambda =
+        lambda_api::lambda_client_with(&t.endpoint(), "AKIDOTHER", "other-secret", &t.clock);
+    let lambda = aws_sdk_lambda::Client::from_conf(
+        lambda
+            .config()
+            .to_builder()
+            .region(aws_sdk_lambda::config::Region::new("eu-west-1"))
+            .build(),
+    );
+    let queue = "arn:aws:sqs:eu-west-1:111111111111:far";
+    let out = lambda
+        .create_event_source_mapping()
+        .function_name("live")
+        .event_source_arn(queue)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        out.function_arn.as_deref(),
+        Some("arn:aws:lambda:eu-west-1:111111111111:function:live")
+    );
+    sqs.send_message()
+        .queue_url(&url)
+        .message_body("far away")
+        .send()
+        .await
+        .unwrap();
+    let events = crate::common::lambda::within("an invocation", handler.wait_events(1)).await;
+    assert_eq!(events[0]["Records"][0]["awsRegion"], "eu-west-1");
+    assert_eq!(events[0]["Records"][0]["eventSourceARN"], queue);
 }

@@ -2,7 +2,7 @@
 //! filters, disabled mappings, the `command` and `invoke_url` function kinds, and declared
 //! mappings the model refuses.
 
-use sqslite::triggers::Target;
+use sqslite::triggers::{Function, Target};
 use sqslite::{Config, QueueDecl};
 
 use crate::common::lambda::{Handler, Reply};
@@ -176,6 +176,28 @@ async fn the_invoke_api_reports_function_errors_in_a_header() {
         f.calls()[0].0,
         "/2015-03-31/functions/orders-handler/invocations"
     );
+}
+
+#[tokio::test]
+async fn an_invocation_past_the_function_timeout_fails_the_batch() {
+    let f = Handler::gated().await;
+    let mut config = Config::ephemeral().with_queue(QueueDecl::new("orders"));
+    let mut quick = Function::new("orders-handler", Target::Url(f.url.clone()));
+    // The timeout is wall time: one second bounds the held call.
+    quick.timeout = std::time::Duration::from_secs(1);
+    config.triggers.functions.push(quick);
+    config.triggers.mappings.push(mapping("orders"));
+    let s = crate::common::TestServer::start_with(config).await;
+    let url = s.server.queue_url("orders");
+    s.send(&url, "slow").await;
+    s.wait_counter("sqslite_trigger_errors_total", "orders", 1)
+        .await;
+    assert_eq!(
+        s.counts(&url).await.1,
+        1,
+        "the timed-out batch stays in flight"
+    );
+    f.release(1);
 }
 
 #[tokio::test]

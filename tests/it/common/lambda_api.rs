@@ -33,17 +33,21 @@ pub async fn start(functions: Vec<Function>) -> Lambda {
 
 /// A Lambda client signing at the manual clock's time, retries off.
 pub fn lambda_client_at(endpoint: &str, clock: &sqslite::ManualClock) -> aws_sdk_lambda::Client {
+    lambda_client_with(endpoint, "AKIDEXAMPLE", "secret", clock)
+}
+
+/// [`lambda_client_at`] with this key and secret.
+pub fn lambda_client_with(
+    endpoint: &str,
+    access_key: &str,
+    secret: &str,
+    clock: &sqslite::ManualClock,
+) -> aws_sdk_lambda::Client {
     let config = aws_sdk_lambda::Config::builder()
         .behavior_version(aws_sdk_lambda::config::BehaviorVersion::latest())
         .region(aws_sdk_lambda::config::Region::new("us-east-1"))
         .endpoint_url(endpoint)
-        .credentials_provider(Credentials::new(
-            "AKIDEXAMPLE",
-            "secret",
-            None,
-            None,
-            "test",
-        ))
+        .credentials_provider(Credentials::new(access_key, secret, None, None, "test"))
         .retry_config(aws_sdk_lambda::config::retry::RetryConfig::disabled())
         .time_source(ClockTime(clock.clone()))
         .build();

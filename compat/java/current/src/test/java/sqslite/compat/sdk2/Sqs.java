@@ -1,10 +1,5 @@
 package sqslite.compat.sdk2;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -55,9 +50,7 @@ import software.amazon.awssdk.services.sqs.model.UntagQueueResponse;
 
 /**
  * The SQS operations the scenarios call, with the signatures SqsClient and SqsAsyncClient share,
- * so that one scenario class drives both: {@link #sync} calls the synchronous client,
- * {@link #async} the asynchronous one and waits for its future, rethrowing the service's own
- * exception (not the CompletionException around it).
+ * so that one scenario class drives both through {@link Bridge}.
  */
 public interface Sqs {
     AddPermissionResponse addPermission(Consumer<AddPermissionRequest.Builder> request);
@@ -84,25 +77,10 @@ public interface Sqs {
     UntagQueueResponse untagQueue(Consumer<UntagQueueRequest.Builder> request);
 
     static Sqs sync(SqsClient client) {
-        return proxy(client, SqsClient.class, false);
+        return Bridge.of(Sqs.class, client, SqsClient.class, false);
     }
 
     static Sqs async(SqsAsyncClient client) {
-        return proxy(client, SqsAsyncClient.class, true);
-    }
-
-    private static Sqs proxy(Object client, Class<?> type, boolean joins) {
-        return (Sqs) Proxy.newProxyInstance(Sqs.class.getClassLoader(), new Class<?>[] {Sqs.class},
-                (self, method, args) -> {
-                    Method target = type.getMethod(method.getName(), method.getParameterTypes());
-                    try {
-                        Object out = target.invoke(client, args);
-                        return joins ? ((CompletableFuture<?>) out).join() : out;
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    } catch (CompletionException e) {
-                        throw e.getCause();
-                    }
-                });
+        return Bridge.of(Sqs.class, client, SqsAsyncClient.class, true);
     }
 }

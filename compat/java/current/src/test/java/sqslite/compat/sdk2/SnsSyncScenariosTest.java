@@ -1,0 +1,11 @@
+package sqslite.compat.sdk2;
+
+/** The SNS rows of compat/SCENARIOS.md through SDK v2's synchronous SnsClient. */
+class SnsSyncScenariosTest extends SnsScenarios {
+    private static final Sns CLIENT = Sns.sync(Clients.sns());
+
+    @Override
+    protected Sns client() {
+        return CLIENT;
+    }
+}
