@@ -1,5 +1,6 @@
 //! The admin API for game days, JSON under `/_sqslite/...`: time control, fault rules,
-//! inspection, reset and alarms; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
+//! inspection (queues, SNS topics and a filter-policy test), reset and alarms; plus
+//! LocalStack's `/_aws/sqs/messages` and `/metrics`.
 //! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
 
 mod advice;
@@ -9,6 +10,7 @@ mod ops;
 pub mod settings;
 mod shapes;
 mod snapshot;
+mod topics;
 pub mod ui;
 
 use std::sync::Arc;
@@ -130,6 +132,8 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         }
         (&Method::POST, ["_sqslite", "snapshot"]) => snapshot::snapshot(app.clone(), &body).await,
         (&Method::GET, ["_sqslite", "advice"]) => Ok(advice::advice(&app, host.as_deref())),
+        (&Method::GET, ["_sqslite", "topics"]) => Ok(topics::topics(&app)),
+        (&Method::POST, ["_sqslite", "topics", "test"]) => topics::test(&app, &body),
         (&Method::GET, ["_sqslite", "alarms"]) => {
             let app = app.clone();
             Ok(streamed("application/json", move |out| {

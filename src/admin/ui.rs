@@ -1,4 +1,4 @@
-//! The dashboard at `/_sqslite/ui`: one HTML page, one script and one stylesheet, compiled into
+//! The dashboard at `/_sqslite/ui`: one HTML page, two scripts and one stylesheet, compiled into
 //! the binary (no CDN, no build step), which read and act only through the admin API.
 
 use bytes::Bytes;
@@ -9,6 +9,7 @@ use crate::protocol::HttpResponse;
 
 const INDEX: &str = include_str!("ui/index.html");
 const SCRIPT: &str = include_str!("ui/app.js");
+const SNS_SCRIPT: &str = include_str!("ui/sns.js");
 const STYLE: &str = include_str!("ui/app.css");
 
 /// Where the dashboard lives; `GET /` from a browser is sent here.
@@ -28,6 +29,7 @@ fn asset(path: &str) -> Option<(&'static str, &'static str)> {
     match path.strip_prefix(PATH)? {
         "" | "/" | "/index.html" => Some((INDEX, "text/html; charset=utf-8")),
         "/app.js" => Some((SCRIPT, "text/javascript; charset=utf-8")),
+        "/sns.js" => Some((SNS_SCRIPT, "text/javascript; charset=utf-8")),
         "/app.css" => Some((STYLE, "text/css; charset=utf-8")),
         _ => None,
     }
@@ -73,11 +75,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_three_files_are_served_and_nothing_else() {
+    fn the_four_files_are_served_and_nothing_else() {
         for p in [
             "/_sqslite/ui",
             "/_sqslite/ui/",
             "/_sqslite/ui/app.js",
+            "/_sqslite/ui/sns.js",
             "/_sqslite/ui/app.css",
         ] {
             assert!(serve(p).is_some(), "{p}");

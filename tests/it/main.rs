@@ -46,6 +46,8 @@ mod security;
 mod signatures;
 mod sns;
 mod sns_api;
+mod sns_observe;
+mod sns_topics_api;
 mod strict;
 mod triggers;
 mod triggers_api;
