@@ -208,6 +208,21 @@ pub(crate) fn check_range(
     )))
 }
 
+/// Lambda refuses a mapping whose queue hides a received message for less time than the
+/// function may run (quoted from AWS in github-aws-runners/terraform-aws-github-runner#465).
+pub fn check_visibility(
+    visibility_timeout: u32,
+    function_timeout: std::time::Duration,
+) -> Result<(), RuleError> {
+    let timeout = function_timeout.as_secs();
+    if u64::from(visibility_timeout) >= timeout {
+        return Ok(());
+    }
+    Err(RuleError::invalid(format!(
+        "Queue visibility timeout: {visibility_timeout} seconds is less than Function timeout: {timeout} seconds"
+    )))
+}
+
 /// A setting the model refuses, with the Lambda error it maps to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RuleError {

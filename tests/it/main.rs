@@ -51,5 +51,7 @@ mod sns_topics_api;
 mod strict;
 mod triggers;
 mod triggers_api;
+mod triggers_api_errors;
+mod triggers_api_live;
 mod triggers_kinds;
 mod validation_fidelity;

@@ -289,11 +289,11 @@ fn queue(app: &App, arn: &str) -> LambdaResult<std::sync::Arc<Queue>> {
     })
 }
 
-/// The model's visibility rule ([`mapping::check_visibility_timeout`]); Lambda's default timeout
+/// The model's visibility rule ([`mapping::check_visibility`]); Lambda's default timeout
 /// (3 s) stands where the declaration names none.
 fn check_visibility(app: &App, queue: &Queue, function: &Function) -> LambdaResult<()> {
     let visibility = queue.lock_settled(app.now()).attributes.visibility_timeout;
-    mapping::check_visibility_timeout(visibility, function.timeout).map_err(from_rule)
+    mapping::check_visibility(visibility, function.timeout).map_err(from_rule)
 }
 
 /// `EventSourceArn` against its declared pattern (the request validator's check, before

@@ -22,6 +22,16 @@ pub fn function(name: &str) -> Function {
     Function::new(name, Target::Url("http://127.0.0.1:9/".into()))
 }
 
+/// The ARN of [`server`]'s `orders` function.
+pub const ORDERS_ARN: &str = "arn:aws:lambda:us-east-1:000000000000:function:orders";
+
+/// A server declaring `orders`, `audit` (Lambda's default 3 s timeout) and `slow` (60 s).
+pub async fn server() -> Lambda {
+    let mut slow = function("slow");
+    slow.timeout = Duration::from_secs(60);
+    start(vec![function("orders"), function("audit"), slow]).await
+}
+
 /// A server with these functions declared, and a Lambda client for it.
 pub async fn start(functions: Vec<Function>) -> Lambda {
     let mut config = Config::ephemeral();
