@@ -63,7 +63,7 @@ installs=()
 for part in "venv function" "venv test" "rie"; do
     part_start "install ${part#venv }"
     $part
-    installs+=("$(printf '%-9s %4ss' "${part#venv }" "$(( $(date +%s) - PART_START ))")")
+    installs+=("${part#venv } $(( $(date +%s) - PART_START ))s")
     part_done "install"
 done
 
@@ -72,7 +72,7 @@ part_start "versions"
 echo "aws-lambda-rie $(sed -n 's|^\tgithub.com/aws/aws-lambda-runtime-interface-emulator \([^ ]*\).*|\1|p' "$HERE/rie/go.mod")"
 echo "awslambdaric $(pin function awslambdaric), aws-lambda-powertools $(pin function aws-lambda-powertools)"
 echo "aws-sam-cli $(pin test aws-sam-cli), awscli $(pin test awscli), boto3 $(pin test boto3)"
-printf 'install times: %s\n' "${installs[*]}"
+(IFS=,; echo "install times (0s: cached): ${installs[*]}")
 part_done "versions"
 
 part_start "pytest"
