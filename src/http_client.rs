@@ -1,6 +1,6 @@
-//! A minimal HTTP/1.1 client over hyper, for alarm webhooks, the drill runner and trigger
-//! invocations: plain `http://` only, one connection per request, every call bounded by a
-//! timeout.
+//! A minimal HTTP/1.1 client over hyper, for alarm webhooks, the drill runner, SNS's http
+//! subscriptions and trigger invocations: plain `http://` only, one connection per request,
+//! every call bounded by a timeout.
 
 use std::time::Duration;
 

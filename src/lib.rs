@@ -44,7 +44,10 @@
 //! error table: [`service`] hands it the requests whose credential scope names `sns` (or,
 //! unsigned, whose `Version` or action is SNS's). Its engine keeps topics and subscriptions
 //! and turns a publish into plain deliveries; its actions send each through the SQS engine's
-//! own [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
+//! own [`engine::queue::Queue::send`], so a topic writes queues only as a client would, POST
+//! the http/s ones through [`http_client`] (retries wait in the SNS outbox and the
+//! [`ticker`] starts them when due on the server's clock), and record the rest for
+//! `/_sqslite/sns/deliveries`. Topic policies are read by the queues' [`engine::policy`].
 //! Observers read SNS only through [`sns::engine::view`] (topics, subscriptions and the
 //! counts [`sns::engine::counts`] keeps under CloudWatch's SNS metric names): `/metrics`,
 //! the advisor's subscription rules and the dashboard's Topics page with its filter-policy

@@ -1,6 +1,6 @@
 //! The admin API for game days, JSON under `/_sqslite/...`: time control, fault rules,
-//! inspection (queues, SNS topics and a filter-policy test), reset and alarms; plus
-//! LocalStack's `/_aws/sqs/messages` and `/metrics`.
+//! inspection (queues, SNS topics and a filter-policy test), reset, alarms and SNS's
+//! recorded deliveries; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
 //! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
 
 mod advice;
@@ -10,6 +10,7 @@ mod ops;
 pub mod settings;
 mod shapes;
 mod snapshot;
+mod sns_deliveries;
 mod topics;
 pub mod ui;
 
@@ -106,6 +107,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         }
         (&Method::GET, ["_sqslite", "clock"]) => Ok(clock(&app)),
         (&Method::GET, ["_sqslite", "waiters"]) => Ok(waiters(&app)),
+        (&Method::GET, ["_sqslite", "sns", "deliveries"]) => Ok(sns_deliveries::deliveries(&app)),
         (&Method::POST, ["_sqslite", "clock", "advance"]) => advance(&app, &body),
         (&Method::GET, ["_sqslite", "faults"]) => {
             Ok(ok(&json!({"faults": app.faults.list(app.now())})))

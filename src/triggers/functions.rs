@@ -13,8 +13,9 @@ pub const MAX_TIMEOUT: Duration = Duration::from_secs(900);
 pub enum Target {
     /// POST the event to this URL; a 2xx answer succeeds and its body is the response.
     Url(String),
-    /// Lambda's Invoke API at this base URL (`POST {base}/2015-03-31/functions/{name}/invocations`),
-    /// as the Lambda Runtime Interface Emulator serves it; `X-Amz-Function-Error` marks an error.
+    /// Lambda's Invoke API at this base URL (`POST {base}/2015-03-31/functions/{name}/invocations`,
+    /// or the URL as given when it already names that path, as the Lambda Runtime Interface
+    /// Emulator's `.../functions/function/invocations`); `X-Amz-Function-Error` marks an error.
     InvokeUrl(String),
     /// Run this program (and arguments) per batch: the event on stdin, the response on
     /// stdout; a non-zero exit is an error.

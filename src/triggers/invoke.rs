@@ -23,12 +23,7 @@ pub async fn invoke(function: &Function, event: &serde_json::Value) -> Outcome {
     match &function.target {
         Target::Url(url) => post(url, payload, function).await,
         Target::InvokeUrl(base) => {
-            let url = format!(
-                "{}/2015-03-31/functions/{}/invocations",
-                base.trim_end_matches('/'),
-                function.name
-            );
-            post(&url, payload, function).await
+            post(&invoke_api_url(base, &function.name), payload, function).await
         }
         Target::Command(argv) => {
             match tokio::time::timeout(function.timeout, run(argv, payload)).await {
@@ -37,6 +32,19 @@ pub async fn invoke(function: &Function, event: &serde_json::Value) -> Outcome {
             }
         }
     }
+}
+
+/// The Invoke API's URL on `base` for the function `name`. A base that already names an
+/// invocation path is used as it is: the Lambda Runtime Interface Emulator serves its one
+/// function as `/2015-03-31/functions/function/invocations`, whatever the function is called.
+fn invoke_api_url(base: &str, name: &str) -> String {
+    if base.contains("/2015-03-31/functions/") {
+        return base.to_owned();
+    }
+    format!(
+        "{}/2015-03-31/functions/{name}/invocations",
+        base.trim_end_matches('/')
+    )
 }
 
 fn timed_out(function: &Function) -> String {
@@ -99,5 +107,20 @@ async fn run(argv: &[String], payload: Vec<u8>) -> Outcome {
             String::from_utf8_lossy(&out.stderr).trim()
         )),
         Err(e) => Outcome::Failed(format!("{program}: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::invoke_api_url;
+
+    #[test]
+    fn the_invoke_path_is_added_unless_given() {
+        assert_eq!(
+            invoke_api_url("http://h:9000/", "orders"),
+            "http://h:9000/2015-03-31/functions/orders/invocations"
+        );
+        let rie = "http://h:9000/2015-03-31/functions/function/invocations";
+        assert_eq!(invoke_api_url(rie, "orders"), rie);
     }
 }

@@ -3,9 +3,10 @@
 //! function at most `MaximumConcurrency` times at once, and settles each batch.
 
 use std::collections::HashSet;
-use std::pin::pin;
+use std::pin::{pin, Pin};
 use std::sync::Arc;
 
+use tokio::sync::futures::Notified;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
@@ -17,7 +18,7 @@ use super::response::{verdict, Verdict};
 use super::stats::Stats;
 use crate::app::App;
 use crate::clock::Millis;
-use crate::engine::delivery::ReceiveParams;
+use crate::engine::delivery::{Delivered, ReceiveParams};
 use crate::engine::limits;
 use crate::engine::queue::Queue;
 
@@ -97,15 +98,7 @@ async fn gather(job: &Job) -> Option<Vec<Record>> {
             }
         };
         let got = !pass.delivered.is_empty();
-        for d in &pass.delivered {
-            let record = event::record(d, &job.mapping.event_source_arn, &job.queue.key.region);
-            if passes_filters(job, &record) {
-                batch.push(record);
-            } else {
-                job.stats.filtered();
-                delete(job, &record);
-            }
-        }
+        take(job, &pass.delivered, &mut batch);
         if batch.len() >= size {
             return Some(batch);
         }
@@ -120,18 +113,39 @@ async fn gather(job: &Job) -> Option<Vec<Record>> {
         if got {
             continue;
         }
-        let _parked = job.queue.park();
-        let sleep = async {
-            match wake_at {
-                Some(at) => job.app.clock.sleep_until(at).await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            () = notified => {}
-            () = sleep => {}
-            () = job.app.waiters.closed() => return None,
+        if !wait(job, notified, wake_at).await {
+            return None;
         }
+    }
+}
+
+/// Adds the delivered messages some filter matches to the batch; deletes the others, as
+/// Lambda does with messages its FilterCriteria drop.
+fn take(job: &Job, delivered: &[Delivered], batch: &mut Vec<Record>) {
+    for d in delivered {
+        let record = event::record(d, &job.mapping.event_source_arn, &job.queue.key.region);
+        if passes_filters(job, &record) {
+            batch.push(record);
+        } else {
+            job.stats.filtered();
+            delete(job, &record);
+        }
+    }
+}
+
+/// Parks until the queue is poked or the clock reaches `wake_at`; false on shutdown.
+async fn wait(job: &Job, notified: Pin<&mut Notified<'_>>, wake_at: Option<Millis>) -> bool {
+    let _parked = job.queue.park();
+    let sleep = async {
+        match wake_at {
+            Some(at) => job.app.clock.sleep_until(at).await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        () = notified => true,
+        () = sleep => true,
+        () = job.app.waiters.closed() => false,
     }
 }
 

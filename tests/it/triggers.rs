@@ -137,6 +137,12 @@ async fn the_event_has_lambdas_sqs_shape() {
         "arn:aws:sqs:us-east-1:000000000000:orders"
     );
     assert_eq!(record["awsRegion"], "us-east-1");
+    assert_attributes(record);
+    s.wait_counts(&url, (0, 0)).await;
+}
+
+/// The system attributes and the message attributes in Lambda's shapes.
+fn assert_attributes(record: &serde_json::Value) {
     let attributes = &record["attributes"];
     assert_eq!(attributes["ApproximateReceiveCount"], "1");
     assert_eq!(attributes["SentTimestamp"], T0.to_string());
@@ -153,7 +159,6 @@ async fn the_event_has_lambdas_sqs_shape() {
             "kind": {"stringValue": "order", "stringListValues": [], "binaryListValues": [], "dataType": "String"},
         })
     );
-    s.wait_counts(&url, (0, 0)).await;
 }
 
 #[tokio::test]

@@ -118,6 +118,24 @@ async fn a_disabled_mapping_does_not_poll() {
 }
 
 #[tokio::test]
+async fn a_reset_restores_the_declared_mappings_once() {
+    let f = Handler::start(vec![]).await;
+    let s = serve(&f, QueueDecl::new("orders"), mapping("orders")).await;
+    let reset = s.raw("POST", "/_sqslite/reset", &[], "{}").await;
+    assert_eq!(reset.status, 200, "{}", reset.body);
+    let url = s.server.queue_url("orders");
+    s.send(&url, "after reset").await;
+    assert_eq!(bodies(&f.wait_events(1).await[0]), ["after reset"]);
+    s.wait_counts(&url, (0, 0)).await;
+    let metrics = s.raw("GET", "/metrics", &[], "").await.body;
+    let mappings = metrics
+        .lines()
+        .filter(|l| l.starts_with("sqslite_trigger_invocations_total{"))
+        .count();
+    assert_eq!(mappings, 1, "{metrics}");
+}
+
+#[tokio::test]
 async fn a_command_function_gets_the_event_on_stdin() {
     let dir = std::env::temp_dir().join(format!("sqslite-trigger-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).unwrap();
