@@ -242,11 +242,11 @@ def tool(name):
 
 
 def mapping_config(target, *, queue="orders", visibility=30, max_receive=2, report=False,
-                   batch_size=10, fifo=False):
+                   batch_size=10, fifo=False, name="function"):
     """sqslite.toml for one queue with a DLQ, one function and a mapping from the queue to it.
 
     `target` is the function's `url`/`invoke_url`/`command` line. The function is named
-    `function` because RIE serves only /2015-03-31/functions/function/invocations. A FIFO
+    `function` unless told (RIE serves only /2015-03-31/functions/function/invocations). A FIFO
     queue (and its DLQ) delays every message by a second, FIFO's only delay, so that a batch
     send becomes visible at one instant (see send_together).
     """
@@ -266,12 +266,12 @@ name = "{dlq}"
 {fifo_lines}
 
 [[functions]]
-name = "function"
+name = "{name}"
 {target}
 timeout = 30
 
 [[event_source_mappings]]
-function = "function"
+function = "{name}"
 queue = "{queue}"
 batch_size = {batch_size}
 {types}

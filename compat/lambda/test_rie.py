@@ -16,8 +16,10 @@ def bodies(event):
 
 
 def test_messages_reach_the_handler_and_are_deleted(sqslite, rie):
+    """Here the function has a name of its own and invoke_url is RIE's whole invocation URL."""
     emulator = rie("plain.handler")
-    server = sqslite(rie_config(emulator))
+    url = f"{emulator.url}/2015-03-31/functions/function/invocations"
+    server = sqslite(mapping_config(f'invoke_url = "{url}"', name="orders-handler"))
     send_together(server, "orders", ["a", "b", "c"])
     events = wait_until("one invocation", emulator.events)
     assert [bodies(e) for e in events] == [["a", "b", "c"]]
