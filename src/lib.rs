@@ -27,14 +27,17 @@
 //! refused in its SDK's shape by [`protocol::foreign`], naming what sqslite serves.
 //!
 //! Beside the request path: [`config`] reads flags, `sqslite.toml` and ElasticMQ files;
-//! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
-//! the one periodic background task (move tasks, alarms) sleeping on the server's clock (the
-//! trigger pollers, below, wait on their queues); [`admin`]
+//! [`declare`] creates declared queues before the port opens (and on first use), then the
+//! declared SNS topics ([`sns::declare`]) and event source mappings; [`ticker`] is the one
+//! periodic background task (move tasks, alarms, SNS's HTTP retries) sleeping on the server's
+//! clock (the trigger pollers, below, wait on their queues); [`admin`]
 //! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`]
 //! (the large ones streamed while written, [`server::body`]);
 //! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
 //! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
-//! replays snapshot + log; [`faults`] injects errors before an action runs; [`alarms`]
+//! replays snapshot + log (SNS's changes arrive the same way, as
+//! [`sns::engine::state::SnsRecord`]s); [`faults`] injects errors before an SQS or SNS
+//! action runs and into SNS's deliveries; [`alarms`]
 //! evaluates DLQ depth, stalls and message age; [`drill`] runs the game-day drills against
 //! any endpoint through [`http_client`] (the `trigger` drill starts its own [`Server`] and
 //! handler); [`health`] is the container probe. [`patterns`] is
@@ -61,6 +64,10 @@
 //! [`engine::Registry::receive_pass`] (so receive counts and redrive apply), invoking the
 //! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command) with Lambda's
 //! event ([`triggers::event`]) and deleting what succeeded.
+//! Its management API, [`triggers::api`], answers Lambda's event-source-mapping operations
+//! (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the requests
+//! whose credential scope names `lambda` (or, unsigned, whose path is under `/2015-03-31/`);
+//! it checks each mapping with the same model rules as declared ones.
 //!
 //! # Glossary
 //!
@@ -143,6 +150,7 @@ use tokio::task::JoinHandle;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{ClockKind, Config, ConfigError, DeadLetter, QueueDecl, QueueTemplate, UrlStyle};
 pub use error::{ErrorKind, SqsError};
+pub use sns::declare::{SubscriptionDecl, TopicDecl};
 
 /// A running sqslite server; it stops when dropped or when [`Server::shutdown`] is awaited.
 pub struct Server {
@@ -180,10 +188,10 @@ impl Server {
                 } else {
                     durable::Mode::Strict
                 };
-                let (registry, durable) =
+                let (registry, sns, durable) =
                     durable::mode::open(dir, config.fsync, config.strict, mode, clock.now())
                         .map_err(|e| std::io::Error::other(e.to_string()))?;
-                app::App::with_registry(config, clock, registry, Some(durable))
+                app::App::with_registry(config, clock, (registry, sns), Some(durable))
             }
         });
         // Queues first: nothing can connect, so `/health` and every request see them all.

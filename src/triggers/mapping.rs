@@ -188,7 +188,14 @@ impl Settings {
 
 /// Lambda's range check, worded as its request validation words it ("1 validation error
 /// detected: Value '0' at 'batchSize' failed to satisfy constraint: …").
-fn check_range(field: &str, value: u32, min: u32, max: u32) -> Result<(), RuleError> {
+/// The Lambda API checks its request members (some wider than `u32`) the same way.
+pub(crate) fn check_range(
+    field: &str,
+    value: impl Into<i64>,
+    min: impl Into<i64>,
+    max: impl Into<i64>,
+) -> Result<(), RuleError> {
+    let (value, min, max) = (value.into(), min.into(), max.into());
     let bound = if value < min {
         format!("greater than or equal to {min}")
     } else if value > max {
@@ -198,6 +205,21 @@ fn check_range(field: &str, value: u32, min: u32, max: u32) -> Result<(), RuleEr
     };
     Err(RuleError::Validation(format!(
         "1 validation error detected: Value '{value}' at '{field}' failed to satisfy constraint: Member must have value {bound}"
+    )))
+}
+
+/// Lambda refuses a mapping whose queue hides a received message for less time than the
+/// function may run (quoted from AWS in github-aws-runners/terraform-aws-github-runner#465).
+pub fn check_visibility(
+    visibility_timeout: u32,
+    function_timeout: std::time::Duration,
+) -> Result<(), RuleError> {
+    let timeout = function_timeout.as_secs();
+    if u64::from(visibility_timeout) >= timeout {
+        return Ok(());
+    }
+    Err(RuleError::invalid(format!(
+        "Queue visibility timeout: {visibility_timeout} seconds is less than Function timeout: {timeout} seconds"
     )))
 }
 

@@ -5,6 +5,7 @@
 //! is what the Lambda management API and `sqslite.toml` ([`declare`]) edit; the runtime
 //! polls the queues of enabled mappings through the SQS engine's own receive.
 
+pub mod api;
 pub mod declare;
 pub mod event;
 pub mod functions;

@@ -77,6 +77,20 @@ impl Mappings {
         Some(out)
     }
 
+    /// Runs `edit` over every mapping under the registry's lock, so a check across mappings
+    /// (the Lambda API's one mapping per queue and function) and the change it allows are one
+    /// step; a change is announced when `edit` succeeds.
+    pub fn transact<T, E>(
+        &self,
+        edit: impl FnOnce(&mut BTreeMap<String, Mapping>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let out = edit(&mut self.write());
+        if out.is_ok() {
+            self.bump();
+        }
+        out
+    }
+
     /// Removes a mapping and returns it.
     pub fn remove(&self, uuid: &str) -> Option<Mapping> {
         let removed = self.write().remove(uuid);

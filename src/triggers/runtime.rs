@@ -79,10 +79,17 @@ fn same_work(a: &Mapping, b: &Mapping) -> bool {
 }
 
 fn start(app: &Arc<App>, m: &Mapping) -> Option<JoinHandle<()>> {
-    let Some(function) =
-        app.triggers
-            .functions
-            .resolve(&m.function_arn, &app.config.region, &app.config.account_id)
+    // The mapping's function ARN names its own region and account: a mapping the Lambda API
+    // made for another region or account than the server's runs there too.
+    let mut scope = m.function_arn.split(':').skip(3);
+    let (region, account) = match (scope.next(), scope.next()) {
+        (Some(region), Some(account)) => (region, account),
+        _ => (app.config.region.as_str(), app.config.account_id.as_str()),
+    };
+    let Some(function) = app
+        .triggers
+        .functions
+        .resolve(&m.function_arn, region, account)
     else {
         tracing::warn!(mapping = %m.uuid, "no declared function {}: not polling", m.function_arn);
         return None;
