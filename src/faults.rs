@@ -70,6 +70,24 @@ pub struct Effect {
     pub drop_connection: bool,
 }
 
+impl Effect {
+    /// What it does in a few words, for the chart's marks: the error code, the latency,
+    /// the dropped connection.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(e) = &self.error {
+            parts.push(e.kind.query_code().to_owned());
+        }
+        if let Some(l) = self.latency {
+            parts.push(format!("latency {} ms", l.as_millis()));
+        }
+        if self.drop_connection {
+            parts.push("dropped connection".to_owned());
+        }
+        parts.join(", ")
+    }
+}
+
 /// Returned by the service to make hyper close the connection without answering.
 #[derive(Debug)]
 pub struct DropConnection;

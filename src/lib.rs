@@ -34,7 +34,10 @@
 //! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
 //! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
 //! replays snapshot + log; [`faults`] injects errors before an action runs; [`alarms`]
-//! evaluates DLQ depth, stalls and message age; [`drill`] runs the game-day drills against
+//! evaluates DLQ depth, stalls and message age; [`series`] records, while a dashboard chart
+//! is read, each queue's counts and oldest age on the server clock (sampled by the ticker),
+//! with alarm changes and fault hits as marks and named series for other parts to feed
+//! (trigger mappings); [`drill`] runs the game-day drills against
 //! any endpoint through [`http_client`]; [`health`] is the container probe. [`patterns`] is
 //! the SNS filter-policy / Lambda event-pattern matcher, on the floor beside [`clock`] and
 //! [`error`] (it imports neither) for the SNS and trigger services to share.
@@ -108,6 +111,7 @@ pub mod http_client;
 pub mod metrics;
 pub mod patterns;
 pub mod protocol;
+pub mod series;
 pub mod server;
 pub mod service;
 pub mod sns;

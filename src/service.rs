@@ -266,6 +266,13 @@ async fn inject(
         return Ok(None);
     };
     app.metrics.fault_injected();
+    app.series.fault(
+        app.now(),
+        effect.rule,
+        name,
+        queue.as_deref(),
+        effect.describe(),
+    );
     tracing::warn!(
         rule = effect.rule,
         action = name,

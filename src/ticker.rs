@@ -1,5 +1,5 @@
-//! The one background task: sleeps until the next move-task or alarm deadline on the
-//! server's clock, or until poked (a task started or cancelled, a request made alarms
+//! The one background task: sleeps until the next move-task, alarm or chart-sample deadline
+//! on the server's clock, or until poked (a task started or cancelled, a request made alarms
 //! stale, the clock advanced), and runs what is due.
 //!
 //! Visibility, delays and retention need no timer at all (they settle lazily on access, and a
@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use crate::app::App;
+use crate::clock::Millis;
 
 /// Far enough to mean "nothing scheduled" without overflowing anyone's arithmetic.
 const IDLE: u64 = u64::MAX / 4;
@@ -24,7 +25,12 @@ pub async fn run(app: Arc<App>) {
         let now = app.now();
         let next = app.registry.step_move_tasks(now);
         let alarm = app.alarms.tick(&app, now);
-        let wake_at = next.unwrap_or(IDLE).min(alarm.unwrap_or(IDLE)).max(now);
+        let sample = app.series.tick(&app.registry, now);
+        let wake_at = [next, alarm, sample]
+            .into_iter()
+            .flatten()
+            .fold(IDLE, Millis::min)
+            .max(now);
         if wake_at <= now {
             // Work remains that is already due (a large unthrottled move): yield, then go on.
             tokio::task::yield_now().await;

@@ -156,6 +156,7 @@ pub fn reset(app: &App) -> Answer {
         app.faults.add(spec.clone(), now).map_err(Problem::bad)?;
     }
     app.alarms.clear();
+    app.series.clear();
     app.ticker.notify_one();
     tracing::info!("server reset to its started state");
     let declared: Vec<&str> = app.config.queues.iter().map(|q| q.name.as_str()).collect();

@@ -1,11 +1,12 @@
 //! The admin API for game days, JSON under `/_sqslite/...`: time control, fault rules,
-//! inspection, reset and alarms; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
+//! inspection, reset, alarms and the chart's series; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
 //! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
 
 mod advice;
 mod inspect;
 mod localstack;
 mod ops;
+mod series;
 pub mod settings;
 mod shapes;
 mod snapshot;
@@ -118,6 +119,9 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         (&Method::GET, ["_sqslite", "queues", name]) => inspect::queue(&app, name, &params),
         (&Method::GET, ["_sqslite", "queues", name, "messages"]) => {
             inspect::messages(&app, name, &params)
+        }
+        (&Method::GET, ["_sqslite", "queues", name, "series"]) => {
+            series::chart(&app, name, &params)
         }
         (&Method::GET, ["_sqslite", "queues", name, "dead-letters"]) => {
             shapes::dead_letters(&app, name, &params)

@@ -1,5 +1,6 @@
-//! The dashboard at `/_sqslite/ui`: one HTML page, one script and one stylesheet, compiled into
-//! the binary (no CDN, no build step), which read and act only through the admin API.
+//! The dashboard at `/_sqslite/ui`: one HTML page, its script and stylesheet and the queue
+//! chart's (`chart.js`, `chart.css`), compiled into the binary (no CDN, no build step), which
+//! read and act only through the admin API.
 
 use bytes::Bytes;
 use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE, LOCATION};
@@ -10,6 +11,8 @@ use crate::protocol::HttpResponse;
 const INDEX: &str = include_str!("ui/index.html");
 const SCRIPT: &str = include_str!("ui/app.js");
 const STYLE: &str = include_str!("ui/app.css");
+const CHART_SCRIPT: &str = include_str!("ui/chart.js");
+const CHART_STYLE: &str = include_str!("ui/chart.css");
 
 /// Where the dashboard lives; `GET /` from a browser is sent here.
 pub const PATH: &str = "/_sqslite/ui";
@@ -29,6 +32,8 @@ fn asset(path: &str) -> Option<(&'static str, &'static str)> {
         "" | "/" | "/index.html" => Some((INDEX, "text/html; charset=utf-8")),
         "/app.js" => Some((SCRIPT, "text/javascript; charset=utf-8")),
         "/app.css" => Some((STYLE, "text/css; charset=utf-8")),
+        "/chart.js" => Some((CHART_SCRIPT, "text/javascript; charset=utf-8")),
+        "/chart.css" => Some((CHART_STYLE, "text/css; charset=utf-8")),
         _ => None,
     }
 }
@@ -73,12 +78,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_three_files_are_served_and_nothing_else() {
+    fn the_page_files_are_served_and_nothing_else() {
         for p in [
             "/_sqslite/ui",
             "/_sqslite/ui/",
             "/_sqslite/ui/app.js",
             "/_sqslite/ui/app.css",
+            "/_sqslite/ui/chart.js",
+            "/_sqslite/ui/chart.css",
         ] {
             assert!(serve(p).is_some(), "{p}");
         }
