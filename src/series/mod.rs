@@ -13,7 +13,7 @@
 //! Marks (alarm changes, fault hits) and named series are kept whether watched or not: they
 //! are rare and bounded, and a chart opened after a drill still shows them.
 //!
-//! Memory: at most [`CAPACITY`] samples of 20 bytes each per queue, for at most
+//! Memory: at most [`CAPACITY`] points of 32 bytes each per queue, for at most
 //! [`MAX_QUEUES`] queues (beyond that, only the queues charted lately): about 10 MB at worst.
 
 pub mod events;
