@@ -47,6 +47,10 @@
 //! unsigned, whose `Version` or action is SNS's). Its engine keeps topics and subscriptions
 //! and turns a publish into plain deliveries; its actions send each through the SQS engine's
 //! own [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
+//! Observers read SNS only through [`sns::engine::view`] (topics, subscriptions and the
+//! counts [`sns::engine::counts`] keeps under CloudWatch's SNS metric names): `/metrics`,
+//! the advisor's subscription rules and the dashboard's Topics page with its filter-policy
+//! test ([`patterns::FilterPolicy::explain`]).
 //!
 //! # Glossary
 //!

@@ -1,5 +1,6 @@
 //! `GET /metrics`: Prometheus text with per-queue gauges named after CloudWatch's SQS
-//! metrics, and per-action request counters and latency histograms.
+//! metrics, per-topic and per-subscription counters named after CloudWatch's SNS metrics
+//! ([`sns`]), and per-action request counters and latency histograms.
 //!
 //! Request series are registered once, indexed by the action's position in
 //! [`Action::NAMES`], so a request costs a short name lookup and two atomic updates.
@@ -17,6 +18,7 @@ use prometheus::{
 
 mod processing;
 mod queues;
+mod sns;
 
 use crate::actions::Action;
 use crate::app::App;
@@ -121,6 +123,7 @@ impl Metrics {
         }
         processing::write(&all, now, out)?;
         queues::write_series(&all, now, out)?;
+        sns::write_series(&app.sns.view(), out)?;
         // Last, so the series above are already on their way while alarms are evaluated.
         let alarms = app.alarms.evaluate_ordered(app, &all, now);
         crate::alarms::render::write_metric(&alarms, out)

@@ -1,7 +1,8 @@
 // The dashboard in a real browser: Debian's chromium, driven by playwright-core, against the
 // real sqslite binary. A dead-lettered message must show up, a redrive started with the
 // page's own button must empty the dead-letter queue, a queue's chart must draw its series and
-// marks, with no console error on the way.
+// marks, and an SNS topic's page must show its subscriptions and explain why a sample message
+// is filtered out, with no console error.
 //
 //   SQSLITE_BIN=target/release/sqslite node --test ui-test/
 //   UI_SCREENSHOTS=docs ...   also refreshes the README's screenshots in docs/
@@ -73,6 +74,18 @@ async function sqs(action, input) {
   const body = await r.json();
   assert.ok(r.ok, `${action}: ${JSON.stringify(body)}`);
   return body;
+}
+
+/** One SNS call in AWS Query, as the SDKs send it; answers the XML text. */
+async function sns(params) {
+  const r = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ Version: '2010-03-31', ...params }),
+  });
+  const text = await r.text();
+  assert.ok(r.ok, `${params.Action}: ${text}`);
+  return text;
 }
 
 async function depth(name) {
@@ -261,6 +274,39 @@ test('the advice page shows the advisor\'s findings with their fixes', async () 
   await row.waitFor({ timeout: 10000 });
   assert.match(await row.innerText(), /orders/);
   assert.match(await row.innerText(), /aws sqs set-queue-attributes/);
+  await page.close();
+});
+
+test('the topics page shows subscriptions with their counts and explains a filtered-out sample', async () => {
+  await sns({ Action: 'CreateTopic', Name: 'news' });
+  const topic = 'arn:aws:sns:us-east-1:000000000000:news';
+  const queue = (name) => `arn:aws:sqs:us-east-1:000000000000:${name}`;
+  await sns({ Action: 'Subscribe', TopicArn: topic, Protocol: 'sqs', Endpoint: queue('orders-dlq') });
+  await sns({ Action: 'Subscribe', TopicArn: topic, Protocol: 'sqs', Endpoint: queue('orders'),
+    'Attributes.entry.1.key': 'FilterPolicy', 'Attributes.entry.1.value': '{"color": ["red"]}',
+    'Attributes.entry.2.key': 'RawMessageDelivery', 'Attributes.entry.2.value': 'true' });
+  await sns({ Action: 'Publish', TopicArn: topic, Message: 'to everyone',
+    'MessageAttributes.entry.1.Name': 'color', 'MessageAttributes.entry.1.Value.DataType': 'String',
+    'MessageAttributes.entry.1.Value.StringValue': 'blue' });
+  const page = await newPage();
+  await page.goto(`${endpoint}/_sqslite/ui#/topics`);
+  const section = page.locator('section[data-topic="news"]');
+  await section.waitFor({ timeout: 10000 });
+  assert.match(await section.innerText(), /1 published/);
+  const filtered = section.locator('tr', { hasText: '{"color": ["red"]}' });
+  const cells = await filtered.locator('td').allInnerTexts();
+  assert.deepEqual(cells.slice(0, 3), ['sqs', 'orders', 'raw']);
+  assert.deepEqual(cells.slice(4, 7), ['0', '1', '0'], 'delivered, filtered out, failed');
+  const open = section.locator('tr', { hasText: 'orders-dlq' });
+  assert.deepEqual((await open.locator('td').allInnerTexts()).slice(4, 7), ['1', '0', '0']);
+  await page.locator('#test-body').fill('a sample');
+  await page.locator('#test-attributes').fill('{"color": "green"}');
+  await page.getByRole('button', { name: 'Test message' }).click();
+  const verdict = page.locator('#test-result tr', { hasText: 'filtered out' });
+  await verdict.waitFor({ timeout: 10000 });
+  assert.match(await verdict.innerText(), /color is "green"; the policy needs \["red"\]/);
+  assert.match(await page.locator('#test-result').innerText(), /delivers/);
+  await page.screenshot({ path: join(shots, 'dashboard-topics.png'), fullPage: true });
   await page.close();
 });
 

@@ -1,4 +1,5 @@
-//! `GET /_sqslite/advice`: the dead-letter advisor's findings for every queue, as JSON.
+//! `GET /_sqslite/advice`: the advisor's findings for every queue and SNS subscription, as
+//! JSON.
 
 use serde_json::json;
 
@@ -19,6 +20,7 @@ pub fn advice(app: &App, host: Option<&str>) -> HttpResponse {
     ok(&json!({
         "now": now,
         "queues": snapshot.queues.len(),
+        "subscriptions": snapshot.subscriptions.len(),
         "thresholds": app.config.advisor,
         "findings": findings,
     }))

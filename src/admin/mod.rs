@@ -1,5 +1,6 @@
 //! The admin API for game days, JSON under `/_sqslite/...`: time control, fault rules,
-//! inspection, reset, alarms and the chart's series; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
+//! inspection (queues, SNS topics and a filter-policy test), reset, alarms and the chart's
+//! series; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
 //! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
 
 mod advice;
@@ -10,6 +11,7 @@ mod series;
 pub mod settings;
 mod shapes;
 mod snapshot;
+mod topics;
 pub mod ui;
 
 use std::sync::Arc;
@@ -134,6 +136,8 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         }
         (&Method::POST, ["_sqslite", "snapshot"]) => snapshot::snapshot(app.clone(), &body).await,
         (&Method::GET, ["_sqslite", "advice"]) => Ok(advice::advice(&app, host.as_deref())),
+        (&Method::GET, ["_sqslite", "topics"]) => Ok(topics::topics(&app)),
+        (&Method::POST, ["_sqslite", "topics", "test"]) => topics::test(&app, &body),
         (&Method::GET, ["_sqslite", "alarms"]) => {
             let app = app.clone();
             Ok(streamed("application/json", move |out| {

@@ -1,5 +1,6 @@
 //! The dead-letter advisor: checks every queue against the dead-letter pattern with the traffic
-//! sqslite observed, and says which rule a queue breaks, with the figures and the fix.
+//! sqslite observed, and every SNS subscription into a queue against what AWS would do with
+//! it ([`fanout`]), and says which rule is broken, with the figures and the fix.
 //!
 //! [`advise`] is a pure function from a [`Snapshot`] (queue attributes, wiring, observed
 //! processing times, alarm delivery) and the [`Thresholds`] to [`Finding`]s; the rules are in
@@ -8,6 +9,7 @@
 
 mod dlq;
 pub mod doctor;
+mod fanout;
 pub mod render;
 pub mod rules;
 pub mod snapshot;
@@ -61,6 +63,29 @@ pub struct Snapshot {
     pub endpoint: String,
     pub queues: Vec<QueueView>,
     pub alarms: AlarmView,
+    /// SNS subscriptions whose endpoint is a queue.
+    pub subscriptions: Vec<SubscriptionView>,
+}
+
+/// One SNS `sqs` subscription as the rules see it.
+#[derive(Debug, Clone, Default)]
+pub struct SubscriptionView {
+    pub arn: String,
+    pub topic: String,
+    pub topic_arn: String,
+    pub fifo_topic: bool,
+    /// The endpoint queue's ARN.
+    pub queue_arn: String,
+    pub raw: bool,
+    /// The RedrivePolicy's dead-letter queue ARN.
+    pub dead_letter_arn: Option<String>,
+    /// Whether the queue's Policy lets the topic send on AWS; `None` when the queue is gone.
+    pub queue_admits: Option<bool>,
+    /// The same for the dead-letter queue.
+    pub dead_letter_admits: Option<bool>,
+    /// The queue's Policy text, which a fix extends rather than replaces.
+    pub queue_policy: Option<String>,
+    pub dead_letter_policy: Option<String>,
 }
 
 /// One queue as the rules see it.
@@ -109,13 +134,19 @@ pub enum Severity {
     Error,
 }
 
-/// One broken rule on one queue.
+/// One broken rule on one queue (or on one SNS subscription into it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     /// The rule's id, as listed in the README.
     pub rule: String,
     pub severity: Severity,
     pub queue: String,
+    /// For a subscription's finding: the topic's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
+    /// For a subscription's finding: its ARN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscription: Option<String>,
     /// What is wrong, with the numbers.
     pub message: String,
     /// The numbers the rule used, by name.
@@ -123,7 +154,8 @@ pub struct Finding {
     pub fix: Fix,
 }
 
-/// What to change: attributes of one queue, as a command to paste.
+/// What to change: attributes of one queue (or of the finding's subscription), as a command
+/// to paste.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Fix {
@@ -140,6 +172,7 @@ pub struct Fix {
 /// Every finding for every queue, worst first, then by queue and rule.
 pub fn advise(snapshot: &Snapshot, thresholds: &Thresholds) -> Vec<Finding> {
     let mut findings = rules::check_all(snapshot, thresholds);
+    findings.extend(fanout::check_all(snapshot));
     findings.sort_by(|a, b| {
         b.severity
             .cmp(&a.severity)

@@ -23,7 +23,11 @@ pub fn text(findings: &[Finding], queues: usize) -> String {
             Severity::Warn => "WARN",
             Severity::Info => "INFO",
         };
-        let _ = writeln!(out, "\n{label:<5}  {}  [{}]", f.queue, f.rule);
+        let subject = match &f.topic {
+            Some(topic) => format!("{topic} → {}", f.queue),
+            None => f.queue.clone(),
+        };
+        let _ = writeln!(out, "\n{label:<5}  {subject}  [{}]", f.rule);
         let _ = writeln!(out, "       {}", f.message);
         let _ = writeln!(out, "       fix: {}", f.fix.summary);
         for command in &f.fix.commands {

@@ -50,6 +50,8 @@ pub(super) fn finding(rule: &str, severity: Severity, q: &QueueView, message: St
         rule: rule.to_owned(),
         severity,
         queue: q.name.clone(),
+        topic: None,
+        subscription: None,
         message,
         figures: BTreeMap::new(),
         fix: Fix::default(),

@@ -57,6 +57,7 @@ fn run(queues: Vec<QueueView>) -> Vec<Finding> {
             webhook: true,
             page_delay_seconds: 9,
         },
+        subscriptions: Vec::new(),
     };
     advise(&s, &Thresholds::default())
 }
@@ -212,6 +213,7 @@ fn dead_letters_nobody_hears_about() {
         endpoint: EP.into(),
         queues: vec![wired("orders", "dlq", 5), full],
         alarms: AlarmView::default(),
+        subscriptions: Vec::new(),
     };
     let t = Thresholds::default();
     let found = advise(&s, &t);

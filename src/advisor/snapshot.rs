@@ -1,7 +1,8 @@
 //! Reads a running server into the advisor's [`Snapshot`]: each queue under its own lock, one
-//! at a time, plus how its alarms are delivered.
+//! at a time, how its alarms are delivered, and the SNS subscriptions into queues (through the
+//! SNS engine's view, each queue's Policy read as SNS's delivery reads it).
 
-use super::{AlarmView, QueueView, Redrive, Snapshot};
+use super::{AlarmView, QueueView, Redrive, Snapshot, SubscriptionView};
 use crate::admin::settings::AlarmConfig;
 use crate::app::App;
 use crate::clock::Millis;
@@ -20,7 +21,40 @@ pub fn take(app: &App, endpoint: &str, now: Millis) -> Snapshot {
         endpoint: endpoint.to_owned(),
         queues,
         alarms: alarm_view(&app.config.admin.alarms),
+        subscriptions: subscriptions(app),
     }
+}
+
+/// Every `sqs` subscription, with what its queues' Policies say to its topic.
+fn subscriptions(app: &App) -> Vec<SubscriptionView> {
+    // Whether the queue's Policy admits the topic, and the Policy's text.
+    let policy = |queue_arn: &str, topic_arn: &str| {
+        app.registry.get_by_arn(queue_arn).map(|q| {
+            let admits = crate::sns::actions::deliver::policy_admits(&q, topic_arn);
+            (admits, q.policy().map(|p| p.text().to_owned()))
+        })
+    };
+    let mut out = Vec::new();
+    for t in app.sns.view() {
+        for s in t.subscriptions.into_iter().filter(|s| s.protocol == "sqs") {
+            let queue = policy(&s.endpoint, &t.arn);
+            let dlq = s.dead_letter_arn.as_deref().and_then(|d| policy(d, &t.arn));
+            out.push(SubscriptionView {
+                arn: s.arn,
+                topic: t.name.clone(),
+                topic_arn: t.arn.clone(),
+                fifo_topic: t.fifo,
+                queue_arn: s.endpoint,
+                raw: s.raw,
+                dead_letter_arn: s.dead_letter_arn,
+                queue_admits: queue.as_ref().map(|q| q.0),
+                dead_letter_admits: dlq.as_ref().map(|q| q.0),
+                queue_policy: queue.and_then(|q| q.1),
+                dead_letter_policy: dlq.and_then(|q| q.1),
+            });
+        }
+    }
+    out
 }
 
 fn view(q: &Queue, endpoint: &str, now: Millis) -> QueueView {

@@ -46,6 +46,11 @@ impl<'a> Flat<'a> {
         flat
     }
 
+    /// The document's leaves at a dotted path, in document order.
+    pub(crate) fn values(&self, path: &str) -> impl Iterator<Item = &'a Value> + '_ {
+        self.leaves.get(path).into_iter().flatten().map(|l| l.value)
+    }
+
     fn walk(&mut self, v: &'a Value, name: &mut String, trail: &mut Trail, next_array: &mut u32) {
         match v {
             Value::Object(map) => {

@@ -10,6 +10,8 @@
 //!   [`FilterPolicy::matches_body`] (scope `MessageBody`; a body that is not JSON matches no
 //!   body policy). A refusal renders with [`PatternError::sns_message`].
 //!   An empty `FilterPolicy` attribute value removes the policy; that is the caller's case.
+//!   [`FilterPolicy::explain_body`] and [`FilterPolicy::explain_attributes`] say why a
+//!   sample does not match (which key failed which condition), for the dashboard.
 //! - Lambda: [`FilterCriteria::parse`] with the mapping's patterns, then
 //!   [`FilterCriteria::matches_sqs_record`] with the record (its `body` field aside) and body.
 //!
@@ -77,6 +79,7 @@ mod anything_but;
 mod attributes;
 mod cidr;
 pub mod errors;
+mod explain;
 pub mod limits;
 mod matcher;
 mod operators;
@@ -88,6 +91,7 @@ use serde_json::Value;
 
 pub use attributes::{attributes_document, MessageAttribute};
 pub use errors::{PatternError, PatternErrorKind, SnsVia};
+pub use explain::{BranchExplanation, Explanation, Miss};
 
 use attributes::BodyShape;
 use parse::Branch;
@@ -160,13 +164,17 @@ impl FilterPolicy {
 
     /// Whether the JSON document (a message body, an event record) matches.
     pub fn matches(&self, doc: &Value) -> bool {
-        let every_element = self.dialect == Dialect::Sns && self.scope == Scope::MessageAttributes;
         matcher::any_branch(
             self.dialect,
-            every_element,
+            self.every_element(),
             &self.branches,
             &matcher::Flat::new(doc),
         )
+    }
+
+    /// SNS's String.Array rule for `anything-but` (see [`matcher::any_branch`]).
+    fn every_element(&self) -> bool {
+        self.dialect == Dialect::Sns && self.scope == Scope::MessageAttributes
     }
 
     /// Whether an SNS message body matches (scope `MessageBody`). A body that is not a JSON
@@ -190,6 +198,12 @@ impl FilterPolicy {
     pub fn matches_sqs_record(&self, record: &Value, body: &str) -> bool {
         attributes::sqs_record(self.body, record, body).is_some_and(|doc| self.matches(&doc))
     }
+}
+
+/// Whether a body is one a `MessageBody` policy can read (a JSON object or array); SNS
+/// counts the others as `NumberOfNotificationsFilteredOut-InvalidMessageBody`.
+pub fn is_json_body(body: &str) -> bool {
+    attributes::parse_json_body(body).is_some()
 }
 
 /// What the policy's `body` keys expect: nested keys under `body` mean a JSON body.

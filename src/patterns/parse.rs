@@ -21,6 +21,8 @@ pub(crate) struct Field {
     /// How many objects deep the key sits (1 = top level); SNS's complexity weighs by it.
     pub depth: usize,
     pub matchers: Vec<Matcher>,
+    /// The key's array as the policy wrote it, for explanations.
+    pub shown: String,
 }
 
 /// The keys that must all match for this branch to match.
@@ -176,6 +178,7 @@ impl<'a> Walk<'a> {
             depth: self.path.len() + 1,
             path,
             matchers,
+            shown: Value::Array(items.to_vec()).to_string(),
         };
         if rules.is_empty() {
             rules.push(Vec::new());

@@ -4,6 +4,7 @@
 pub mod context;
 pub mod foreign;
 pub mod json;
+pub mod json_out;
 pub mod query;
 pub mod query_de;
 pub mod query_json;
@@ -170,7 +171,8 @@ pub fn render<T: Serialize>(
         Protocol::Json => {
             // Room for a typical answer up front, instead of growing from empty in steps.
             let mut body = Vec::with_capacity(1024);
-            serde_json::to_writer(&mut body, output).map_err(failed)?;
+            json_out::write(&mut body, output)
+                .map_err(|e| SqsError::new(ErrorKind::InternalError, e.to_string()))?;
             Ok(if body == b"null" {
                 b"{}".to_vec()
             } else {

@@ -288,7 +288,8 @@ async fn the_receive_count_alarm_pages_before_the_dead_letter() {
     assert_eq!(alarm(&s, "dlq_depth", "orders-dlq").await["state"], "ALARM");
 }
 
-async fn doctor(s: &TestServer, args: &[&str]) -> (Option<i32>, String) {
+/// Runs the real `sqslite doctor` against the server: its exit status and what it printed.
+pub(crate) async fn doctor(s: &TestServer, args: &[&str]) -> (Option<i32>, String) {
     let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_sqslite"))
         .arg("doctor")
         .args(["--endpoint", &s.endpoint()])

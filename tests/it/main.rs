@@ -47,5 +47,7 @@ mod security;
 mod signatures;
 mod sns;
 mod sns_api;
+mod sns_observe;
+mod sns_topics_api;
 mod strict;
 mod validation_fidelity;

@@ -346,7 +346,7 @@ function adviceView() {
     fill(findings, table([['Severity'], ['Queue'], ['Rule'], ['Finding'], ['Fix']],
       advice.findings.map((f) => h('tr', {},
         h('td', {}, h('span', { class: SEVERITY_BADGE[f.severity] || 'badge' }, f.severity)),
-        h('td', {}, f.queue), h('td', {}, h('code', {}, f.rule)), h('td', {}, f.message),
+        h('td', {}, f.topic ? `${f.topic} → ${f.queue}` : f.queue), h('td', {}, h('code', {}, f.rule)), h('td', {}, f.message),
         h('td', {}, f.fix.summary, ...f.fix.commands.map((c) => h('pre', {}, h('code', {}, c)))))),
       `No findings: all ${advice.queues} queues follow the dead-letter pattern.`));
   };
@@ -373,6 +373,7 @@ function route() {
   if (parts[0] === 'queue' && parts.length === 4) refreshView = queueView(parts[1], parts[2], parts[3]);
   else if (parts[0] === 'game-day') refreshView = gameDayView();
   else if (parts[0] === 'advice') refreshView = adviceView();
+  else if (parts[0] === 'topics') refreshView = topicsView();
   else refreshView = queuesView();
   say('');
   refresh();

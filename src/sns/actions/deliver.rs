@@ -10,6 +10,7 @@ use crate::app::App;
 use crate::clock::Millis;
 use crate::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
 use crate::engine::queue::Queue;
+use crate::sns::engine::counts::Outcome;
 use crate::sns::engine::publish::AttrData;
 use crate::sns::engine::Delivery;
 
@@ -22,6 +23,8 @@ static WARNED: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(|| Mutex::new(Ha
 pub fn deliver_all(app: &App, topic_arn: &str, deliveries: Vec<Delivery>, now: Millis) {
     for d in deliveries {
         let Err(reason) = deliver(app, topic_arn, &d.queue_arn, &d, now) else {
+            app.sns
+                .count_notification(&d.subscription_arn, Outcome::Delivered);
             continue;
         };
         tracing::warn!(
@@ -31,10 +34,17 @@ pub fn deliver_all(app: &App, topic_arn: &str, deliveries: Vec<Delivery>, now: M
             "SNS delivery failed"
         );
         app.sns.delivery_failed();
+        app.sns
+            .count_notification(&d.subscription_arn, Outcome::Failed);
         if let Some(dlq) = &d.dead_letter_arn {
-            if let Err(reason) = deliver(app, topic_arn, dlq, &d, now) {
-                tracing::warn!(dead_letter_queue = %dlq, %reason, "SNS dead-letter delivery failed");
-            }
+            let outcome = match deliver(app, topic_arn, dlq, &d, now) {
+                Ok(()) => Outcome::RedrivenToDlq,
+                Err(reason) => {
+                    tracing::warn!(dead_letter_queue = %dlq, %reason, "SNS dead-letter delivery failed");
+                    Outcome::FailedToRedriveToDlq
+                }
+            };
+            app.sns.count_notification(&d.subscription_arn, outcome);
         }
     }
 }
@@ -94,7 +104,7 @@ fn deliver(
 /// the `sns.amazonaws.com` service (or `*`) with a matching action and, if it has one, an
 /// `aws:SourceArn` condition naming the topic. Deny statements are not read [a narrow
 /// reading of IAM, enough for the policies SNS's console and guides write].
-fn policy_admits(queue: &Queue, topic_arn: &str) -> bool {
+pub(crate) fn policy_admits(queue: &Queue, topic_arn: &str) -> bool {
     let Some(policy) = queue.policy() else {
         return false;
     };

@@ -3,6 +3,7 @@
 //! [`Delivery`] values that the action layer hands to the SQS engine's own send.
 //! Every operation that depends on time receives `now`.
 
+pub mod counts;
 pub mod envelope;
 pub mod publish;
 pub mod signing;
@@ -10,6 +11,7 @@ pub mod subscriptions;
 #[cfg(test)]
 mod tests;
 pub mod topics;
+pub mod view;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,6 +57,8 @@ pub struct Sns {
     state: Mutex<State>,
     /// Deliveries that did not reach their queue (missing queue, refused send).
     failed_deliveries: AtomicU64,
+    /// What each topic and subscription did, for observers ([`view`]).
+    counts: Mutex<counts::Counts>,
 }
 
 impl Sns {
@@ -81,6 +85,7 @@ impl Sns {
     /// Forgets every topic and subscription (the admin reset).
     pub fn reset(&self) {
         *self.lock() = State::default();
+        *self.counts() = counts::Counts::default();
     }
 }
 

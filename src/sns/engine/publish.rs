@@ -8,6 +8,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
+use super::counts::FilteredOut;
 use super::envelope::{self, Origin};
 use super::{Sns, Subscription, Topic};
 use crate::clock::Millis;
@@ -324,9 +325,16 @@ impl Sns {
             } => (message_id, sequence_number, deduplication_id),
         };
         let topic = topic.clone();
+        self.count_published(topic_arn, p.size());
         let matching: Vec<Subscription> = state
             .subscriptions_of(topic_arn)
-            .filter(|s| p.matches(s, &sqs_message))
+            .filter(|s| {
+                let pass = p.matches(s, &sqs_message);
+                if !pass {
+                    self.count_filtered_out(&s.arn, FilteredOut::of(p, s, &sqs_message));
+                }
+                pass
+            })
             .cloned()
             .collect();
         // Notifications are signed outside the lock: RSA is the slow part of a publish.

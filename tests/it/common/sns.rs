@@ -83,6 +83,35 @@ impl Sns {
             .unwrap()
     }
 
+    /// Publish with String attributes.
+    pub async fn publish_with(&self, topic: &str, message: &str, attributes: &[(&str, &str)]) {
+        let mut req = self.sns.publish().topic_arn(topic).message(message);
+        for (k, v) in attributes {
+            req = req.message_attributes(*k, string_attr(v));
+        }
+        req.send().await.expect("publish");
+    }
+
+    /// An admin API GET: the status and the JSON body (`null` if it is not JSON).
+    pub async fn admin_get(&self, path: &str) -> (u16, serde_json::Value) {
+        let r = self.t.raw("GET", path, &[], "").await;
+        (r.status, serde_json::from_str(&r.body).unwrap_or_default())
+    }
+
+    /// An admin API POST of a JSON body.
+    pub async fn admin_post(
+        &self,
+        path: &str,
+        body: &serde_json::Value,
+    ) -> (u16, serde_json::Value) {
+        let json = body.to_string();
+        let r = self
+            .t
+            .raw("POST", path, &[("content-type", "application/json")], &json)
+            .await;
+        (r.status, serde_json::from_str(&r.body).unwrap_or_default())
+    }
+
     pub async fn receive(&self, url: &str) -> Vec<Message> {
         self.t
             .client

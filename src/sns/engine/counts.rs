@@ -1,0 +1,146 @@
+//! What happened to the messages of each topic and subscription, counted as it happens and
+//! named after CloudWatch's SNS metrics: the figures `/metrics`, the advisor and the
+//! dashboard read through [`super::view`]. Kept beside the topics, not in them, behind their
+//! own short-held lock, so counting never widens the engine's lock and a count survives a
+//! SetSubscriptionAttributes.
+
+use std::collections::HashMap;
+use std::sync::MutexGuard;
+
+use super::publish::Publication;
+use super::{Sns, Subscription};
+use crate::patterns::Scope;
+
+/// A topic's publishes (CloudWatch `NumberOfMessagesPublished`, `PublishSize`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TopicCounts {
+    pub published: u64,
+    /// Sum of the published messages' sizes (message plus attributes, as SNS's limit
+    /// counts them), for the average `PublishSize`.
+    pub published_bytes: u64,
+}
+
+/// One subscription's notifications, one field per CloudWatch SNS metric.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SubscriptionCounts {
+    /// `NumberOfNotificationsDelivered`: accepted by the endpoint.
+    pub delivered: u64,
+    /// `NumberOfNotificationsFailed`: the endpoint refused or is gone.
+    pub failed: u64,
+    /// `NumberOfNotificationsFilteredOut`: every message the filter policy rejected.
+    pub filtered_out: u64,
+    /// `NumberOfNotificationsFilteredOut-NoMessageAttributes`: rejected by an attribute
+    /// policy because the message had no attributes.
+    pub filtered_out_no_message_attributes: u64,
+    /// `NumberOfNotificationsFilteredOut-InvalidAttributes`: rejected because the attributes
+    /// are malformed (sqslite's Publish refuses those, so this stays 0).
+    pub filtered_out_invalid_attributes: u64,
+    /// `NumberOfNotificationsFilteredOut-InvalidMessageBody`: rejected by a body policy
+    /// because the body is not JSON.
+    pub filtered_out_invalid_message_body: u64,
+    /// `NumberOfNotificationsRedrivenToDlq`: a failed notification moved to the
+    /// subscription's dead-letter queue.
+    pub redriven_to_dlq: u64,
+    /// `NumberOfNotificationsFailedToRedriveToDlq`: the dead-letter queue refused it too.
+    pub failed_to_redrive_to_dlq: u64,
+}
+
+/// Why a filter policy rejected a message, as the CloudWatch metrics tell them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FilteredOut {
+    /// The message was read and did not match.
+    Unmatched,
+    NoMessageAttributes,
+    InvalidMessageBody,
+}
+
+/// What became of one notification that passed the filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Delivered,
+    Failed,
+    RedrivenToDlq,
+    FailedToRedriveToDlq,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Counts {
+    topics: HashMap<String, TopicCounts>,
+    subscriptions: HashMap<String, SubscriptionCounts>,
+}
+
+impl FilteredOut {
+    /// Why `p` does not reach `s` (whose policy rejected it).
+    pub(super) fn of(p: &Publication, s: &Subscription, message: &str) -> FilteredOut {
+        match s.scope {
+            Scope::MessageAttributes if p.attributes.is_empty() => FilteredOut::NoMessageAttributes,
+            Scope::MessageBody if !crate::patterns::is_json_body(message) => {
+                FilteredOut::InvalidMessageBody
+            }
+            _ => FilteredOut::Unmatched,
+        }
+    }
+}
+
+impl Sns {
+    pub(super) fn counts(&self) -> MutexGuard<'_, Counts> {
+        // Plain numbers: a panic elsewhere leaves nothing half-written worth refusing.
+        self.counts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Counts one accepted publish of `bytes` to the topic.
+    pub(super) fn count_published(&self, topic_arn: &str, bytes: usize) {
+        let mut counts = self.counts();
+        let t = counts.topics.entry(topic_arn.to_owned()).or_default();
+        t.published += 1;
+        t.published_bytes += bytes as u64;
+    }
+
+    /// Counts one message a subscription's filter policy rejected.
+    pub(super) fn count_filtered_out(&self, subscription_arn: &str, why: FilteredOut) {
+        let mut counts = self.counts();
+        let s = counts
+            .subscriptions
+            .entry(subscription_arn.to_owned())
+            .or_default();
+        s.filtered_out += 1;
+        match why {
+            FilteredOut::Unmatched => {}
+            FilteredOut::NoMessageAttributes => s.filtered_out_no_message_attributes += 1,
+            FilteredOut::InvalidMessageBody => s.filtered_out_invalid_message_body += 1,
+        }
+    }
+
+    /// Counts what became of one notification (the delivery layer's hook).
+    pub fn count_notification(&self, subscription_arn: &str, outcome: Outcome) {
+        let mut counts = self.counts();
+        let s = counts
+            .subscriptions
+            .entry(subscription_arn.to_owned())
+            .or_default();
+        match outcome {
+            Outcome::Delivered => s.delivered += 1,
+            Outcome::Failed => s.failed += 1,
+            Outcome::RedrivenToDlq => s.redriven_to_dlq += 1,
+            Outcome::FailedToRedriveToDlq => s.failed_to_redrive_to_dlq += 1,
+        }
+    }
+}
+
+impl Counts {
+    pub(super) fn topic(&self, arn: &str) -> TopicCounts {
+        self.topics.get(arn).copied().unwrap_or_default()
+    }
+
+    pub(super) fn subscription(&self, arn: &str) -> SubscriptionCounts {
+        self.subscriptions.get(arn).copied().unwrap_or_default()
+    }
+
+    /// Forgets the counts of topics and subscriptions that no longer exist.
+    pub(super) fn retain(&mut self, live: impl Fn(&str) -> bool) {
+        self.topics.retain(|arn, _| live(arn));
+        self.subscriptions.retain(|arn, _| live(arn));
+    }
+}
