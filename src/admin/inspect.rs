@@ -15,6 +15,10 @@ use crate::engine::queue::Queue;
 
 pub fn queues(app: &App) -> crate::protocol::HttpResponse {
     let now = app.now();
+    // The dashboard's list: from here on the chart of any queue records (see `series`).
+    if app.series.watch(now) {
+        app.ticker.notify_one();
+    }
     let mut all = app.registry.all();
     all.sort_by(|a, b| a.key.cmp(&b.key));
     let list: Vec<Value> = all.iter().map(|q| summary(app, q, now)).collect();

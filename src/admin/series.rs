@@ -16,12 +16,11 @@ pub fn chart(app: &App, name: &str, params: &[(String, String)]) -> Answer {
     let mut asked: Vec<&Queue> = vec![&queue];
     asked.extend(dlq.as_deref());
     let subjects: Vec<String> = asked.iter().map(|q| q.arn()).collect();
-    let was_watching = app.series.watching(now);
-    let chart = app.series.chart(&asked, &subjects, now);
-    if !was_watching {
+    if app.series.watch(now) {
         // The ticker re-plans: from now on it also wakes for the next sample.
         app.ticker.notify_one();
     }
+    let chart = app.series.chart(&asked, &subjects, now);
     let mut series = chart.queues.into_iter();
     let queue_json = described(&queue, &series.next().unwrap_or_default());
     let dlq_json = dlq.map(|d| described(&d, &series.next().unwrap_or_default()));

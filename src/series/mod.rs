@@ -3,8 +3,9 @@
 //! per queue; alarm changes and injected faults to mark on it; and named counter series that
 //! other parts of the server feed (a trigger mapping's invocations and errors).
 //!
-//! It costs nothing while nobody watches: the chart endpoint ([`Recorder::chart`]) marks the
-//! server watched for [`WATCH_MS`] of server time, and only then does the ticker take a round
+//! It costs nothing while nobody watches: the dashboard's reads (the queue list and the chart,
+//! [`Recorder::watch`]) mark the server watched for [`WATCH_MS`] of server time, so a queue's
+//! chart has history from when the dashboard was opened; only then does the ticker take a round
 //! of samples, one per [`INTERVAL_MS`] slot (waking at the next slot, never polling faster).
 //! A round reads each queue through [`Queue::depth`] (one short lock per queue, as the alarms
 //! and `/metrics` take) with the recorder's own lock not held. Slots are aligned on the server
@@ -132,6 +133,15 @@ impl Recorder {
         until != 0 && now <= until
     }
 
+    /// Marks the server watched for [`WATCH_MS`] from `now`; `true` when nobody watched
+    /// before, and the ticker should re-plan to wake for the next sample.
+    pub fn watch(&self, now: Millis) -> bool {
+        let was = self.watching(now);
+        self.watched_until
+            .fetch_max(now.saturating_add(WATCH_MS), Ordering::Relaxed);
+        !was
+    }
+
     /// For the ticker: while watched, takes the round of `now`'s slot if not yet taken, and
     /// returns the start of the next slot; `None` (no wake-up) while nobody watches.
     pub fn tick(&self, registry: &Registry, now: Millis) -> Option<Millis> {
@@ -173,8 +183,7 @@ impl Recorder {
     /// those queues. Marks the server watched and samples these queues at `now` first, so
     /// the newest point is the state as of this read.
     pub fn chart(&self, queues: &[&Queue], subjects: &[String], now: Millis) -> Chart {
-        self.watched_until
-            .fetch_max(now.saturating_add(WATCH_MS), Ordering::Relaxed);
+        self.watch(now);
         let readings: Vec<(u64, Sample)> = queues
             .iter()
             .map(|q| (q.uid, Sample::read(q, now)))

@@ -33,6 +33,9 @@ fn nobody_watching_means_no_round_and_no_wake_up() {
     let r = Recorder::default();
     assert_eq!(r.tick(&registry, T0), None);
     assert!(r.book().queues.is_empty());
+    assert!(r.watch(T0), "the first look starts the watch");
+    assert!(!r.watch(T0 + 1_000));
+    assert_eq!(r.tick(&registry, T0 + 1_000), Some(T0 + INTERVAL_MS));
 }
 
 #[test]
