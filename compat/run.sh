@@ -53,7 +53,10 @@ trap stop_server EXIT
 start_server() {
     local log="$OUT/sqslite-$1.log" fd line
     : > "$log"
-    exec {fd}< <(NO_COLOR=1 SQSLITE_LOG=info exec "$SQSLITE_BIN" --port 0 2>&1)
+    local config=()
+    # The CLI suite maps queues to the function this file declares (`aws lambda ...`).
+    [[ $1 == awscli ]] && config=(--config "$COMPAT/python/cli.toml")
+    exec {fd}< <(NO_COLOR=1 SQSLITE_LOG=info exec "$SQSLITE_BIN" --port 0 "${config[@]}" 2>&1)
     SERVER_PID=$!
     SQSLITE_ENDPOINT=""
     while IFS= read -r -t 30 -u "$fd" line; do

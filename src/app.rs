@@ -10,6 +10,8 @@ pub struct App {
     pub registry: Registry,
     /// SNS topics and subscriptions, which deliver into `registry`'s queues.
     pub sns: crate::sns::engine::Sns,
+    /// Event source mappings and the declared functions they invoke.
+    pub triggers: crate::triggers::Triggers,
     pub clock: SharedClock,
     pub config: Config,
     /// Wakes the ticker when its schedule changes.
@@ -41,6 +43,7 @@ impl App {
         App {
             registry: registry.with_max_queues(config.max_queues),
             sns: crate::sns::engine::Sns::new(),
+            triggers: crate::triggers::Triggers::new(config.triggers.functions.clone()),
             clock,
             config,
             ticker: tokio::sync::Notify::new(),

@@ -25,6 +25,21 @@ pub fn declare_all(app: &App) -> Result<(), String> {
         let decl = &config.queues[i];
         create(app, decl, &keys[i], now).map_err(|e| describe(decl, &e.to_string()))?;
     }
+    declare_mappings(app, now)
+}
+
+/// The declared event source mappings, once their queues exist.
+fn declare_mappings(app: &App, now: crate::clock::Millis) -> Result<(), String> {
+    let scope = crate::triggers::declare::Scope {
+        registry: &app.registry,
+        functions: &app.triggers.functions,
+        region: &app.config.region,
+        account: &app.config.account_id,
+        now,
+    };
+    for decl in &app.config.triggers.mappings {
+        crate::triggers::declare::declare(decl, &scope, &app.triggers.mappings)?;
+    }
     Ok(())
 }
 

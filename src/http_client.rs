@@ -1,5 +1,6 @@
-//! A minimal HTTP/1.1 client over hyper, for alarm webhooks and the drill runner: plain
-//! `http://` only, one connection per request, every call bounded by a timeout.
+//! A minimal HTTP/1.1 client over hyper, for alarm webhooks, the drill runner, SNS's http
+//! subscriptions and trigger invocations: plain `http://` only, one connection per request,
+//! every call bounded by a timeout.
 
 use std::time::Duration;
 
@@ -10,6 +11,8 @@ use hyper::Uri;
 #[derive(Debug, Clone)]
 pub struct Reply {
     pub status: u16,
+    /// The response headers (the Lambda Invoke API reports function errors in one).
+    pub headers: hyper::HeaderMap,
     pub body: String,
 }
 
@@ -79,6 +82,7 @@ async fn send(
         .await
         .map_err(|e| format!("{method} {url}: {e}"))?;
     let status = res.status().as_u16();
+    let headers = res.headers().clone();
     let bytes = res
         .into_body()
         .collect()
@@ -87,6 +91,7 @@ async fn send(
         .to_bytes();
     Ok(Reply {
         status,
+        headers,
         body: String::from_utf8_lossy(&bytes).into_owned(),
     })
 }

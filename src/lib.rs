@@ -28,7 +28,8 @@
 //!
 //! Beside the request path: [`config`] reads flags, `sqslite.toml` and ElasticMQ files;
 //! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
-//! the one background task (move tasks, alarms) sleeping on the server's clock; [`admin`]
+//! the one periodic background task (move tasks, alarms) sleeping on the server's clock (the
+//! trigger pollers, below, wait on their queues); [`admin`]
 //! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`]
 //! (the large ones streamed while written, [`server::body`]);
 //! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
@@ -46,11 +47,26 @@
 //! error table: [`service`] hands it the requests whose credential scope names `sns` (or,
 //! unsigned, whose `Version` or action is SNS's). Its engine keeps topics and subscriptions
 //! and turns a publish into plain deliveries; its actions send each through the SQS engine's
-//! own [`engine::queue::Queue::send`], so a topic writes queues only as a client would.
+//! own [`engine::queue::Queue::send`], so a topic writes queues only as a client would, POST
+//! the http/s ones through [`http_client`] (retries wait in the SNS outbox and the
+//! [`ticker`] starts them when due on the server's clock), and record the rest for
+//! `/_sqslite/sns/deliveries`. Topic policies are read by the queues' [`engine::policy`].
 //! Observers read SNS only through [`sns::engine::view`] (topics, subscriptions and the
 //! counts [`sns::engine::counts`] keeps under CloudWatch's SNS metric names): `/metrics`,
 //! the advisor's subscription rules and the dashboard's Topics page with its filter-policy
 //! test ([`patterns::FilterPolicy::explain`]).
+//!
+//! [`triggers`] is the third service: Lambda-style event source mappings. Its model
+//! ([`triggers::mapping`], [`triggers::registry`], [`triggers::functions`]) is what
+//! `sqslite.toml` declares and the Lambda API edits; its runtime ([`triggers::runtime`]) runs
+//! one poller per enabled mapping, receiving through the SQS engine's own
+//! [`engine::Registry::receive_pass`] (so receive counts and redrive apply), invoking the
+//! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command) with Lambda's
+//! event ([`triggers::event`]) and deleting what succeeded.
+//! Its management API, [`triggers::api`], answers Lambda's event-source-mapping operations
+//! (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the requests
+//! whose credential scope names `lambda` (or, unsigned, whose path is under `/2015-03-31/`);
+//! it checks each mapping with the same model rules as declared ones.
 //!
 //! # Glossary
 //!
@@ -64,6 +80,8 @@
 //! - **Group**: a FIFO message group; receivable while its head is visible, served in the
 //!   order its head became available (`engine/groups.rs`).
 //! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
+//! - **Mapping**: an event source mapping: a queue, a function, batching and filter
+//!   settings and a State; its **poller** gathers batches and invokes the function.
 //! - **Ticker**: the single background task that wakes at the next move-task or alarm
 //!   deadline on the server's clock (visibility and retention need none: they settle lazily).
 //!
@@ -120,6 +138,7 @@ pub mod server;
 pub mod service;
 pub mod sns;
 pub mod ticker;
+pub mod triggers;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -194,9 +213,12 @@ impl Server {
         let (stop, stopped) = oneshot::channel();
         let served = app.clone();
         let ticker = tokio::spawn(ticker::run(app.clone()));
+        let triggers = tokio::spawn(triggers::runtime::run(app.clone()));
         let task = tokio::spawn(async move {
             server::serve(listener, served, stopped).await;
             ticker.abort();
+            // Stops every poller and, with them, their invocations.
+            triggers.abort();
         });
         Ok(Server {
             addr,

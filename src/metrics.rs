@@ -19,6 +19,7 @@ use prometheus::{
 mod processing;
 mod queues;
 mod sns;
+mod triggers;
 
 use crate::actions::Action;
 use crate::app::App;
@@ -124,6 +125,7 @@ impl Metrics {
         processing::write(&all, now, out)?;
         queues::write_series(&all, now, out)?;
         sns::write_series(&app.sns.view(), out)?;
+        triggers::write(&app.triggers.observe(), out)?;
         // Last, so the series above are already on their way while alarms are evaluated.
         let alarms = app.alarms.evaluate_ordered(app, &all, now);
         crate::alarms::render::write_metric(&alarms, out)

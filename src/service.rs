@@ -124,8 +124,13 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         ));
         return Ok(protocol::encode_error(protocol, &request_id, &err));
     };
-    // The one registration of a second service: SNS requests share the port and the body
-    // limits, then leave the SQS path.
+    // The one registration of each further service: SNS and Lambda requests share the port
+    // and the body limits, then leave the SQS path.
+    if crate::triggers::api::is_lambda(&parts) {
+        let mut response = crate::triggers::api::handle(&app, &parts, &body, request_id).await;
+        stamp_date(&app, &mut response);
+        return Ok(response);
+    }
     if crate::sns::protocol::is_sns(&parts, &body) {
         let mut response = crate::sns::handle(&app, &parts, &body, request_id).await;
         stamp_date(&app, &mut response);

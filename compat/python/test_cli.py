@@ -13,7 +13,7 @@ import pytest
 import sqsmd5
 
 
-def aws(endpoint, *args, expect_ok=True):
+def aws(endpoint, *args, expect_ok=True, service="sqs"):
     exe = shutil.which("aws", path=os.path.dirname(sys.executable)) or "aws"
     env = dict(
         os.environ,
@@ -25,7 +25,7 @@ def aws(endpoint, *args, expect_ok=True):
         AWS_SHARED_CREDENTIALS_FILE=os.devnull,
     )
     proc = subprocess.run(
-        [exe, "--endpoint-url", endpoint, "--output", "json", "sqs", *args],
+        [exe, "--endpoint-url", endpoint, "--output", "json", service, *args],
         capture_output=True,
         text=True,
         env=env,
@@ -134,3 +134,42 @@ def test_recreate_deleted_queue(endpoint):
     # Off by default, SQS's 60-second wait after a delete (--strict restores it).
     assert aws(endpoint, "create-queue", "--queue-name", name)["QueueUrl"] == url
     aws(endpoint, "delete-queue", "--queue-url", url)
+
+
+# compat/run.sh starts the CLI's server with compat/python/cli.toml, which declares this
+# function; every mapping here is created disabled, so nothing ever invokes it.
+CLI_FUNCTION = "cli-handler"
+
+
+def test_lambda_event_source_mapping(endpoint, queue_url):
+    """`aws lambda ...-event-source-mapping` wires a queue to a declared function."""
+    arn = aws(endpoint, "get-queue-attributes", "--queue-url", queue_url,
+              "--attribute-names", "QueueArn")["Attributes"]["QueueArn"]
+
+    def lam(*args, expect_ok=True):
+        return aws(endpoint, *args, expect_ok=expect_ok, service="lambda")
+
+    created = lam("create-event-source-mapping", "--function-name", CLI_FUNCTION,
+                  "--event-source-arn", arn, "--batch-size", "5", "--no-enabled")
+    uuid_ = created["UUID"]
+    assert created["State"] == "Disabled"
+    assert created["BatchSize"] == 5
+    assert created["FunctionArn"] == f"arn:aws:lambda:us-east-1:000000000000:function:{CLI_FUNCTION}"
+    assert created["EventSourceArn"] == arn
+    listed = lam("list-event-source-mappings", "--function-name", CLI_FUNCTION)
+    assert [m["UUID"] for m in listed["EventSourceMappings"]] == [uuid_]
+
+    err = lam("create-event-source-mapping", "--function-name", CLI_FUNCTION,
+              "--event-source-arn", arn, expect_ok=False)
+    assert "(ResourceConflictException)" in err and uuid_ in err, err
+    err = lam("create-event-source-mapping", "--function-name", CLI_FUNCTION,
+              "--event-source-arn", arn, "--batch-size", "50", expect_ok=False)
+    assert "(InvalidParameterValueException)" in err, err
+    assert "Maximum batch window in seconds must be greater than 0" in err, err
+
+    updated = lam("update-event-source-mapping", "--uuid", uuid_, "--batch-size", "7")
+    assert (updated["State"], updated["BatchSize"]) == ("Updating", 7)
+    deleted = lam("delete-event-source-mapping", "--uuid", uuid_)
+    assert deleted["State"] == "Deleting"
+    err = lam("get-event-source-mapping", "--uuid", uuid_, expect_ok=False)
+    assert "(ResourceNotFoundException)" in err, err

@@ -206,7 +206,10 @@ impl Selection {
 }
 
 /// Every system attribute a message has, as SQS names and formats them.
-fn system_attributes(m: &Message, sequence_number: Option<String>) -> Vec<(&'static str, String)> {
+pub(crate) fn system_attributes(
+    m: &Message,
+    sequence_number: Option<String>,
+) -> Vec<(&'static str, String)> {
     let mut out = vec![
         ("SenderId", m.sender_id.to_string()),
         ("SentTimestamp", m.sent_at.to_string()),

@@ -147,11 +147,14 @@ fn message(m: &Message, now: Millis) -> Value {
     })
 }
 
-/// Back to the started state: every queue and SNS topic gone, declared ones recreated empty, move tasks
-/// and runtime fault rules dropped, configured rules re-armed, alarms forgotten.
+/// Back to the started state: every queue, SNS topic and event source mapping gone, declared
+/// ones recreated empty, move tasks and runtime fault rules dropped, configured rules
+/// re-armed, alarms forgotten.
 pub fn reset(app: &App) -> Answer {
     app.registry.reset();
     app.sns.reset();
+    // Declared mappings are added again below; their pollers restart on the new queues.
+    app.triggers.mappings.clear();
     app.registry.clear_move_tasks();
     crate::declare::declare_all(app).map_err(Problem::bad)?;
     app.faults.clear();

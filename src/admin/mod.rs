@@ -1,6 +1,6 @@
 //! The admin API for game days, JSON under `/_sqslite/...`: time control, fault rules,
-//! inspection (queues, SNS topics and a filter-policy test), reset, alarms and the chart's
-//! series; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
+//! inspection (queues, SNS topics and a filter-policy test), reset, alarms, SNS's recorded
+//! deliveries and the chart's series; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
 //! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
 
 mod advice;
@@ -11,6 +11,7 @@ mod series;
 pub mod settings;
 mod shapes;
 mod snapshot;
+mod sns_deliveries;
 mod topics;
 pub mod ui;
 
@@ -107,6 +108,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         }
         (&Method::GET, ["_sqslite", "clock"]) => Ok(clock(&app)),
         (&Method::GET, ["_sqslite", "waiters"]) => Ok(waiters(&app)),
+        (&Method::GET, ["_sqslite", "sns", "deliveries"]) => Ok(sns_deliveries::deliveries(&app)),
         (&Method::POST, ["_sqslite", "clock", "advance"]) => advance(&app, &body),
         (&Method::GET, ["_sqslite", "faults"]) => {
             Ok(ok(&json!({"faults": app.faults.list(app.now())})))
@@ -138,13 +140,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         (&Method::GET, ["_sqslite", "advice"]) => Ok(advice::advice(&app, host.as_deref())),
         (&Method::GET, ["_sqslite", "topics"]) => Ok(topics::topics(&app)),
         (&Method::POST, ["_sqslite", "topics", "test"]) => topics::test(&app, &body),
-        (&Method::GET, ["_sqslite", "alarms"]) => {
-            let app = app.clone();
-            Ok(streamed("application/json", move |out| {
-                let alarms = app.alarms.evaluate(&app, app.now());
-                crate::alarms::render::write_json(&alarms, out)
-            }))
-        }
+        (&Method::GET, ["_sqslite", "alarms"]) => Ok(alarms(app.clone())),
         _ => Err(Problem::not_found(format!(
             "no admin route {method} {path}; see the README's Game days section"
         ))),
@@ -166,6 +162,14 @@ async fn stored(app: &Arc<App>, action: impl std::future::Future<Output = Answer
     .await;
     crate::durable::mode::Durable::maybe_compact(app);
     answer
+}
+
+/// Every alarm brought up to now, streamed as JSON.
+fn alarms(app: Arc<App>) -> HttpResponse {
+    streamed("application/json", move |out| {
+        let alarms = app.alarms.evaluate(&app, app.now());
+        crate::alarms::render::write_json(&alarms, out)
+    })
 }
 
 /// Long polls parked now, in all and by queue name, so a test can wait for one to park.

@@ -7,6 +7,7 @@ mod hocon;
 mod render;
 mod toml_file;
 mod tree;
+mod triggers;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -75,6 +76,8 @@ pub struct Config {
     pub repair: bool,
     /// `[advisor]`: the thresholds of the dead-letter advisor's rules.
     pub advisor: crate::advisor::Thresholds,
+    /// `[[functions]]` and `[[event_source_mappings]]`: Lambda-style triggers.
+    pub triggers: crate::triggers::TriggersConfig,
 }
 
 impl Default for Config {
@@ -100,6 +103,7 @@ impl Default for Config {
             fsync: crate::durable::DEFAULT_FSYNC,
             repair: false,
             advisor: crate::advisor::Thresholds::default(),
+            triggers: crate::triggers::TriggersConfig::default(),
         }
     }
 }

@@ -94,6 +94,7 @@ pub fn to_toml(config: &Config) -> String {
     if !credentials.is_empty() {
         root.insert("credentials".into(), credentials.into());
     }
+    super::triggers::render(&config.triggers, &mut root);
     toml::to_string(&root).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
 }
 

@@ -17,6 +17,8 @@ const TOP_KEYS: &[&str] = &[
     "faults",
     "credentials",
     "advisor",
+    "functions",
+    "event_source_mappings",
 ];
 const SERVER_KEYS: &[&str] = &[
     "host",
@@ -100,6 +102,18 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
                         .push(super::credentials::parse(&src, node, table)?);
                 }
                 super::credentials::check_unique(&src, &config.credentials)?;
+            }
+            "functions" => {
+                for (node, table) in tables(&src, entry)? {
+                    let function = super::triggers::function(&src, node, table)?;
+                    config.triggers.functions.push(function);
+                }
+            }
+            "event_source_mappings" => {
+                for (node, table) in tables(&src, entry)? {
+                    let mapping = super::triggers::mapping(&src, node, table)?;
+                    config.triggers.mappings.push(mapping);
+                }
             }
             _ => return Err(src.unknown_key(entry, "the file", TOP_KEYS)),
         }

@@ -10,9 +10,9 @@ use hyper::StatusCode;
 use super::{respond, HttpResponse, X_AMZ_TARGET};
 
 /// The SigV4 signing names of the services on this port.
-const SERVED: &[&str] = &["sqs", "sns"];
+const SERVED: &[&str] = &["sqs", "sns", "lambda"];
 /// What the error says is served.
-const SERVES: &str = "Amazon SQS (AWS JSON 1.0 and AWS Query) and Amazon SNS (AWS Query)";
+const SERVES: &str = "Amazon SQS (AWS JSON 1.0 and AWS Query), Amazon SNS (AWS Query) and Lambda's event source mappings (REST-JSON)";
 /// The error code SDKs show.
 const CODE: &str = "UnknownService";
 
@@ -77,6 +77,7 @@ mod tests {
         );
         assert_eq!(foreign_service(&parts(None), Some("sqs")), None);
         assert_eq!(foreign_service(&parts(None), Some("sns")), None);
+        assert_eq!(foreign_service(&parts(None), Some("lambda")), None);
         assert_eq!(foreign_service(&parts(None), None), None);
         let dynamo = parts(Some("DynamoDB_20120810.ListTables"));
         assert_eq!(

@@ -152,43 +152,6 @@ impl Writer<'_> {
     }
 }
 
-/// A sequence, map or struct being written: commas between entries, the closing bracket(s)
-/// at the end.
-pub struct Compound<'w> {
-    writer: Writer<'w>,
-    first: bool,
-    close: &'static [u8],
-}
-
-impl Compound<'_> {
-    fn comma(&mut self) {
-        if !self.first {
-            self.writer.out.push(b',');
-        }
-        self.first = false;
-    }
-
-    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.comma();
-        value.serialize(&mut self.writer)
-    }
-
-    fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Error> {
-        self.comma();
-        // Field names are the wire names of our own types: plain ASCII, never escaped.
-        debug_assert!(is_clean(key.as_bytes()), "{key}");
-        let out = &mut *self.writer.out;
-        out.push(b'"');
-        out.extend_from_slice(key.as_bytes());
-        out.extend_from_slice(b"\":");
-        value.serialize(&mut self.writer)
-    }
-
-    fn finish(self) {
-        self.writer.out.extend_from_slice(self.close);
-    }
-}
-
 macro_rules! integers {
     ($($method:ident: $ty:ty),*) => {$(
         fn $method(self, v: $ty) -> Result<(), Error> {
@@ -341,106 +304,9 @@ impl<'w> ser::Serializer for &'w mut Writer<'_> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish();
-        Ok(())
-    }
-}
-
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish();
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish();
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish();
-        Ok(())
-    }
-}
-
-impl ser::SerializeMap for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
-        self.comma();
-        key.serialize(MapKey(&mut self.writer))?;
-        self.writer.out.push(b':');
-        Ok(())
-    }
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut self.writer)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish();
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish();
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish();
-        Ok(())
-    }
-}
-
+mod compound;
 mod map_key;
-use map_key::MapKey;
+use compound::Compound;
 
 #[cfg(test)]
 mod tests;

@@ -241,8 +241,8 @@ impl Recorder {
     }
 
     /// Adds `n` to `field` of the series `name` about `subject` (an ARN: a mapping's series
-    /// are about its queue, so the queue's chart shows them), in `now`'s slot. The hook for
-    /// the trigger service: `count(&queue_arn, "mapping <uuid>", "invocations", now, 1)`.
+    /// are about its queue, so the queue's chart shows them), in `now`'s slot. The trigger
+    /// poller counts `invocations` and `errors` as `mapping <uuid>` about its queue.
     pub fn count(&self, subject: &str, name: &str, field: &'static str, now: Millis, n: u64) {
         let mut book = self.book();
         let key = (subject.to_owned(), name.to_owned());

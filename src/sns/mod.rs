@@ -1,7 +1,8 @@
 //! Amazon SNS beside SQS on the same port: topics whose subscriptions fan messages out into
-//! sqslite's queues. The service owns its wire protocol ([`protocol`]: AWS Query in, XML
-//! out), its [`actions`] and its [`engine`]; it reaches SQS only through the SQS engine's
-//! own send ([`actions::deliver`]). [`error`] is its error table.
+//! sqslite's queues, to HTTP endpoints ([`actions::http`]) and into the delivery records
+//! (email, SMS, push, Lambda, Firehose). The service owns its wire protocol ([`protocol`]:
+//! AWS Query in, XML out), its [`actions`] and its [`engine`]; it reaches SQS only through
+//! the SQS engine's own send ([`actions::deliver`]). [`error`] is its error table.
 
 pub mod actions;
 pub mod engine;
@@ -61,10 +62,17 @@ async fn run(
 ) -> SnsResult<(&'static str, Xml)> {
     // Authentication first: an unsigned caller learns nothing about the request.
     let signed = crate::auth::read(parts);
-    let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
-    let principal = crate::auth::verify_for(app, parts, body, signed, "sns")
-        .map_err(|e| SnsError::from_auth(&e))?;
     let name = form.get("Action").unwrap_or_default();
+    // The SubscribeURL and UnsubscribeURL of SNS's messages are followed by plain GETs, so
+    // these two are served unsigned, as on AWS; signed, they are checked like any other.
+    let link = matches!(name, "ConfirmSubscription" | "Unsubscribe");
+    let principal = if link && matches!(signed, Ok(None)) {
+        None
+    } else {
+        let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
+        crate::auth::verify_for(app, parts, body, signed, "sns")
+            .map_err(|e| SnsError::from_auth(&e))?
+    };
     let action = Action::decode(name, form)?;
     let name = action.name();
     if let Some(principal) = principal {

@@ -3,7 +3,7 @@
 //! at, an alarm firing and a fault rule's hits marked where they happened.
 
 use serde_json::{json, Value};
-use sqslite::Config;
+use sqslite::{Config, QueueDecl};
 
 use crate::common::{TestServer, T0};
 
@@ -136,4 +136,27 @@ async fn a_fault_on_another_queue_is_not_marked_and_an_unknown_queue_is_a_404() 
     assert_eq!(series(&s, "other").await["dead_letter_queue"], Value::Null);
     let missing = s.raw("GET", "/_sqslite/queues/nope/series", &[], "").await;
     assert_eq!(missing.status, 404);
+}
+
+#[tokio::test]
+async fn a_mappings_invocations_and_errors_are_a_series_on_its_queues_chart() {
+    use crate::common::lambda::{Handler, Reply};
+    let f = Handler::start(vec![Reply::status(500)]).await;
+    let orders = QueueDecl::new("orders");
+    let s = crate::triggers::serve(&f, orders, crate::triggers::mapping("orders")).await;
+    let url = s.server.queue_url("orders");
+    crate::triggers::send_all(&s, &url, &["a", "b"]).await;
+    f.wait_events(1).await;
+    s.wait_counter("sqslite_trigger_errors_total", "orders", 1)
+        .await;
+    let chart = series(&s, "orders").await;
+    let named = chart["series"].as_array().unwrap();
+    assert_eq!(named.len(), 1, "{named:?}");
+    assert!(named[0]["name"].as_str().unwrap().starts_with("mapping "));
+    assert_eq!(named[0]["subject"], chart["queue"]["arn"]);
+    assert_eq!(
+        named[0]["points"],
+        json!([{"t": T0, "errors": 1, "invocations": 1}])
+    );
+    assert_eq!(series(&s, "orders-dlq").await["series"], json!([]));
 }

@@ -2,7 +2,7 @@
 //! the same port as the `aws-sdk-sqs` one: raw and enveloped deliveries, filters, FIFO,
 //! dead-letter queues, `--strict` policies, signatures and signed requests.
 
-use crate::common::sns::{start, start_with, string_attr};
+use crate::common::sns::{start, start_with, string_attr, verify_signature};
 use crate::common::{code, message, raw, sns_client_with};
 use aws_sdk_sns::types::MessageAttributeValue;
 use md5::{Digest, Md5};
@@ -327,53 +327,6 @@ async fn strict_mode_delivers_only_where_the_queue_policy_allows_the_topic() {
     assert_eq!(lax.receive(&url).await.len(), 1);
 }
 
-/// What an SNS message validator does: fetch SigningCertURL, rebuild the canonical string
-/// from the notification's fields, verify SHA1withRSA (version 1) or SHA256withRSA (2).
-fn verify_notification(envelope: &Value, certificate_pem: &str) {
-    use base64::Engine;
-    use rsa::pkcs1v15::{Signature, VerifyingKey};
-    use rsa::pkcs8::DecodePublicKey;
-    use rsa::signature::Verifier;
-    let b64 = base64::engine::general_purpose::STANDARD;
-    let body: String = certificate_pem
-        .lines()
-        .filter(|l| !l.starts_with("-----"))
-        .collect();
-    let cert = b64.decode(body).unwrap();
-    // The SubjectPublicKeyInfo of a 2048-bit RSA key: its algorithm identifier, 4 bytes in.
-    let rsa_oid = [
-        0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00,
-    ];
-    let at = cert
-        .windows(rsa_oid.len())
-        .position(|w| w == rsa_oid)
-        .unwrap()
-        - 4;
-    let key = rsa::RsaPublicKey::from_public_key_der(&cert[at..at + 294]).unwrap();
-    let mut canonical = String::new();
-    for name in [
-        "Message",
-        "MessageId",
-        "Subject",
-        "Timestamp",
-        "TopicArn",
-        "Type",
-    ] {
-        if let Some(value) = envelope[name].as_str() {
-            canonical.extend([name, "\n", value, "\n"]);
-        }
-    }
-    let signature = b64.decode(envelope["Signature"].as_str().unwrap()).unwrap();
-    let signature = Signature::try_from(signature.as_slice()).unwrap();
-    let verified = match envelope["SignatureVersion"].as_str() {
-        Some("2") => {
-            VerifyingKey::<rsa::sha2::Sha256>::new(key).verify(canonical.as_bytes(), &signature)
-        }
-        _ => VerifyingKey::<sha1::Sha1>::new(key).verify(canonical.as_bytes(), &signature),
-    };
-    verified.expect("the notification's signature verifies");
-}
-
 #[tokio::test]
 async fn notifications_verify_with_the_served_certificate() {
     let s = start().await;
@@ -402,7 +355,7 @@ async fn notifications_verify_with_the_served_certificate() {
         let cert = raw(&s.t.endpoint(), "GET", path, &[], "").await;
         assert_eq!(cert.status, 200);
         assert!(cert.body.starts_with("-----BEGIN CERTIFICATE-----"));
-        verify_notification(&envelope, &cert.body);
+        verify_signature(&envelope, &cert.body);
     }
 }
 

@@ -20,7 +20,7 @@ pub fn evaluate(
         s.effect == effect
             && principal_matches(s, req)
             && listed(s.action.negated, &s.action.items, |p| {
-                action_matches(p, action)
+                action_matches(p, req.service, action)
             })
             && s.resource
                 .as_ref()
@@ -34,10 +34,10 @@ pub fn evaluate(
     if statements.iter().any(|s| applies(s, Effect::Deny)) {
         return Decision::ExplicitDeny;
     }
-    if req.caller.account == owner {
+    if req.service_principal.is_none() && req.caller.account == owner {
         return Decision::Allow;
     }
-    if OWNER_ONLY.contains(&req.operation) {
+    if req.service == "sqs" && OWNER_ONLY.contains(&req.operation) {
         return Decision::NotAllowed;
     }
     if statements.iter().any(|s| applies(s, Effect::Allow)) {
@@ -54,22 +54,26 @@ fn listed(negated: bool, items: &[String], matches: impl Fn(&str) -> bool) -> bo
 
 fn principal_matches(s: &Statement, req: &Request<'_>) -> bool {
     let caller = req.caller;
-    let root = format!("arn:aws:iam::{}:root", caller.account);
     let p = &s.principal.items;
     let named = p.anyone
-        || p.aws
-            .iter()
-            .any(|n| n == caller.account || n == caller.arn || *n == root);
+        || if let Some(service) = req.service_principal {
+            p.services.iter().any(|n| n == service)
+        } else {
+            let root = format!("arn:aws:iam::{}:root", caller.account);
+            p.aws
+                .iter()
+                .any(|n| n == caller.account || n == caller.arn || *n == root)
+        };
     named != s.principal.negated
 }
 
-/// `sqs:Send*`, `SQS:SendMessage`, `*`: the service prefix and the name are case-insensitive.
-fn action_matches(pattern: &str, action: &str) -> bool {
+/// `sqs:Send*`, `SNS:Publish`, `*`: the service prefix and the name are case-insensitive.
+fn action_matches(pattern: &str, service: &str, action: &str) -> bool {
     if pattern == "*" {
         return true;
     }
     match pattern.split_once(':') {
-        Some((service, name)) if service.eq_ignore_ascii_case("sqs") => {
+        Some((prefix, name)) if prefix.eq_ignore_ascii_case(service) => {
             wildcard(name, action, true)
         }
         _ => false,
@@ -232,5 +236,37 @@ mod tests {
             evaluate(Some(&negated), ARN, OWNER, &from_one),
             Decision::NotAllowed
         );
+    }
+
+    #[test]
+    fn a_service_principal_must_be_named_even_in_the_owners_account() {
+        let sns = |p: Option<&Policy>| {
+            let req = Request::direct(OWNER_ROOT, "SendMessage", 0)
+                .by_service("sns.amazonaws.com")
+                .on_behalf_of("arn:aws:sns:us-east-1:111111111111:t", OWNER);
+            evaluate(p, ARN, OWNER, &req)
+        };
+        assert_eq!(sns(None), Decision::NotAllowed);
+        let named = doc(&format!(
+            r#"[{{"Effect":"Allow","Principal":{{"Service":"sns.amazonaws.com"}},"Action":"sqs:SendMessage","Resource":"{ARN}","Condition":{{"ArnEquals":{{"aws:SourceArn":"arn:aws:sns:us-east-1:111111111111:t"}}}}}}]"#
+        ));
+        assert_eq!(sns(Some(&named)), Decision::Allow);
+        let accounts_only = doc(&format!(
+            r#"[{{"Effect":"Allow","Principal":{{"AWS":"111111111111"}},"Action":"sqs:*","Resource":"{ARN}"}}]"#
+        ));
+        assert_eq!(sns(Some(&accounts_only)), Decision::NotAllowed);
+    }
+
+    #[test]
+    fn sns_actions_are_read_for_sns_calls_only() {
+        let p = doc(r#"[{"Effect":"Allow","Principal":"*","Action":"SNS:Publish"}]"#);
+        let topic = "arn:aws:sns:us-east-1:111111111111:t";
+        let call = |op| {
+            let req = Request::direct(OTHER, op, 0).for_service("sns");
+            evaluate(Some(&p), topic, OWNER, &req)
+        };
+        assert_eq!(call("Publish"), Decision::Allow);
+        assert_eq!(call("Subscribe"), Decision::NotAllowed);
+        assert_eq!(eval(Some(&p), OTHER, "SendMessage"), Decision::NotAllowed);
     }
 }

@@ -1,6 +1,9 @@
-//! Queue policies: the Policy document validated and parsed once when it is set
+//! Resource policies: the Policy document validated and parsed once when it is set
 //! ([`parse`]), AddPermission and RemovePermission as edits of it ([`permissions`]), and the
-//! evaluation of one call against it ([`evaluate`], [`conditions`]).
+//! evaluation of one call against it ([`evaluate`], [`conditions`]). Queue policies (`sqs:`
+//! actions) and SNS topic policies (`sns:` actions, [`Request::for_service`]) share them, as
+//! do calls an AWS service makes (`sns.amazonaws.com` sending into a queue,
+//! [`Request::by_service`]).
 
 mod conditions;
 mod evaluate;
@@ -11,7 +14,7 @@ use std::net::IpAddr;
 
 use crate::clock::Millis;
 pub use evaluate::evaluate;
-pub use parse::{Policy, MAX_BYTES};
+pub use parse::{Policy, Quotas, MAX_BYTES};
 pub use permissions::{add, remove, GRANTABLE};
 
 /// Who asks, as a queue policy sees them.
@@ -39,6 +42,10 @@ pub struct Request<'a> {
     /// queue whose move task sends), absent on a client's own call.
     pub source_arn: Option<&'a str>,
     pub source_account: Option<&'a str>,
+    /// The service whose actions the policy is read for: `sqs` or `sns` (the action prefix).
+    pub service: &'a str,
+    /// A service principal (`sns.amazonaws.com`) making the call instead of an account.
+    pub service_principal: Option<&'a str>,
 }
 
 impl<'a> Request<'a> {
@@ -52,7 +59,24 @@ impl<'a> Request<'a> {
             secure: false,
             source_arn: None,
             source_account: None,
+            service: "sqs",
+            service_principal: None,
         }
+    }
+
+    /// The call is one of `service`'s operations (`sns`: Publish, Subscribe…).
+    #[must_use]
+    pub fn for_service(mut self, service: &'a str) -> Self {
+        self.service = service;
+        self
+    }
+
+    /// The caller is an AWS service principal (`sns.amazonaws.com`), which a statement must
+    /// name (`"Principal": {"Service": …}` or `*`) even in the resource owner's account.
+    #[must_use]
+    pub fn by_service(mut self, principal: &'a str) -> Self {
+        self.service_principal = Some(principal);
+        self
     }
 
     /// SQS acting for the queue `source_arn` of `source_account` (a move task's sends): over

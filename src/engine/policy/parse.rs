@@ -63,6 +63,8 @@ pub(super) struct Listed<T> {
 pub(super) struct Principals {
     pub anyone: bool,
     pub aws: Vec<String>,
+    /// `Service` entries (`sns.amazonaws.com`), which name only calls a service makes.
+    pub services: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -81,6 +83,8 @@ pub(super) struct Statement {
 struct Counts {
     principals: usize,
     conditions: usize,
+    /// The per-statement limit on actions.
+    max_actions: usize,
 }
 
 fn invalid() -> SqsError {
@@ -90,10 +94,45 @@ fn invalid() -> SqsError {
     )
 }
 
+/// A service's limits on a policy document.
+#[derive(Debug, Clone, Copy)]
+pub struct Quotas {
+    pub bytes: usize,
+    pub statements: usize,
+    pub actions: usize,
+    pub principals: usize,
+    pub conditions: usize,
+}
+
+impl Quotas {
+    /// SQS's (SQS Developer Guide, "Amazon SQS policy quotas").
+    pub const SQS: Quotas = Quotas {
+        bytes: MAX_BYTES,
+        statements: MAX_STATEMENTS,
+        actions: MAX_ACTIONS,
+        principals: MAX_PRINCIPALS,
+        conditions: MAX_CONDITIONS,
+    };
+    /// SNS's: a topic policy may be 30 KB (SNS quotas); SNS publishes no statement, action,
+    /// principal or condition counts, so those are generous [unverified].
+    pub const SNS: Quotas = Quotas {
+        bytes: 30 * 1024,
+        statements: 100,
+        actions: 100,
+        principals: 500,
+        conditions: 100,
+    };
+}
+
 impl Policy {
     /// Validates `text` as SQS does; every refusal is the one InvalidAttributeValue.
     pub fn parse(text: &str) -> SqsResult<Policy> {
-        if text.len() > MAX_BYTES {
+        Policy::parse_with(text, &Quotas::SQS)
+    }
+
+    /// Validates `text` under a service's quotas (the caller words the refusal).
+    pub fn parse_with(text: &str, quotas: &Quotas) -> SqsResult<Policy> {
+        if text.len() > quotas.bytes {
             return Err(invalid());
         }
         let Ok(Value::Object(doc)) = serde_json::from_str::<Value>(text) else {
@@ -112,15 +151,18 @@ impl Policy {
             Some(one @ Value::Object(_)) => vec![one],
             _ => return Err(invalid()),
         };
-        if raw.len() > MAX_STATEMENTS {
+        if raw.len() > quotas.statements {
             return Err(invalid());
         }
-        let mut counts = Counts::default();
+        let mut counts = Counts {
+            max_actions: quotas.actions,
+            ..Counts::default()
+        };
         let statements = raw
             .into_iter()
             .map(|s| statement(s, &mut counts))
             .collect::<SqsResult<Vec<_>>>()?;
-        if counts.principals > MAX_PRINCIPALS || counts.conditions > MAX_CONDITIONS {
+        if counts.principals > quotas.principals || counts.conditions > quotas.conditions {
             return Err(invalid());
         }
         Ok(Policy {
@@ -169,7 +211,10 @@ fn statement(value: &Value, counts: &mut Counts) -> SqsResult<Statement> {
         .and_then(|(negated, v)| {
             let items = strings(v)?;
             let well_formed = |a: &String| a == "*" || a.split_once(':').is_some();
-            if items.is_empty() || items.len() > MAX_ACTIONS || !items.iter().all(well_formed) {
+            if items.is_empty()
+                || items.len() > counts.max_actions
+                || !items.iter().all(well_formed)
+            {
                 return Err(invalid());
             }
             Ok(Listed { negated, items })
@@ -233,6 +278,10 @@ fn principals(value: &Value, counts: &mut Counts) -> SqsResult<Principals> {
             for (kind, names) in kinds {
                 let names = strings(names)?;
                 counts.principals += names.len();
+                if kind == "Service" {
+                    out.services.extend(names);
+                    continue;
+                }
                 if kind != "AWS" {
                     continue;
                 }

@@ -1,7 +1,8 @@
-//! Deliveries from a topic into sqslite's queues, through the SQS engine's own send
+//! Deliveries from a topic: into sqslite's queues through the SQS engine's own send
 //! ([`crate::engine::queue::Queue::send`], what SendMessage calls), never by writing queue
-//! state. A delivery that fails goes to the subscription's dead-letter queue when it has
-//! one; either way the publish itself succeeds, as on SNS.
+//! state; to HTTP/S endpoints through [`super::http`]; into the records for the protocols
+//! sqslite cannot reach. A delivery that fails goes to the subscription's dead-letter queue
+//! when it has one; either way the publish itself succeeds, as on SNS.
 
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock, Mutex};
@@ -9,8 +10,11 @@ use std::sync::{Arc, LazyLock, Mutex};
 use crate::app::App;
 use crate::clock::Millis;
 use crate::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
+use crate::engine::policy;
 use crate::engine::queue::Queue;
 use crate::sns::engine::counts::Outcome;
+use crate::sns::engine::endpoints::{self, Reach};
+use crate::sns::engine::outbox::{MessageType, Post, Record};
 use crate::sns::engine::publish::AttrData;
 use crate::sns::engine::Delivery;
 
@@ -20,32 +24,77 @@ static SNS_SENDER: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from("AIDAIT2UOQQY
 /// Queues already warned about (their Policy would refuse the topic), so each is logged once.
 static WARNED: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(|| Mutex::new(HashSet::new()));
 
+/// Sends each delivery its way: into its queue now, to its HTTP/S endpoint through the
+/// outbox (never holding up the publish), or into the records.
 pub fn deliver_all(app: &App, topic_arn: &str, deliveries: Vec<Delivery>, now: Millis) {
     for d in deliveries {
-        let Err(reason) = deliver(app, topic_arn, &d.queue_arn, &d, now) else {
-            app.sns
-                .count_notification(&d.subscription_arn, Outcome::Delivered);
-            continue;
-        };
-        tracing::warn!(
-            subscription = %d.subscription_arn,
-            queue = %d.queue_arn,
-            %reason,
-            "SNS delivery failed"
-        );
-        app.sns.delivery_failed();
-        app.sns
-            .count_notification(&d.subscription_arn, Outcome::Failed);
-        if let Some(dlq) = &d.dead_letter_arn {
-            let outcome = match deliver(app, topic_arn, dlq, &d, now) {
-                Ok(()) => Outcome::RedrivenToDlq,
-                Err(reason) => {
-                    tracing::warn!(dead_letter_queue = %dlq, %reason, "SNS dead-letter delivery failed");
-                    Outcome::FailedToRedriveToDlq
-                }
-            };
-            app.sns.count_notification(&d.subscription_arn, outcome);
+        match endpoints::reach(&d.protocol) {
+            Some(Reach::Http) => super::http::enqueue(app, post(d), now),
+            Some(Reach::Recorded) => {
+                app.sns
+                    .count_notification(&d.subscription_arn, Outcome::Delivered);
+                app.sns.outbox.record(Record {
+                    subscription_arn: Some(d.subscription_arn.clone()),
+                    protocol: d.protocol.clone(),
+                    endpoint: d.endpoint.clone(),
+                    message_type: MessageType::Notification,
+                    message_id: d.message_id.clone(),
+                    payload: d.body,
+                    at: now,
+                });
+            }
+            Some(Reach::Queue) | None => to_queue(app, topic_arn, &d, now),
         }
+    }
+}
+
+/// A notification for an HTTP/S endpoint, dead-lettered as it is once retries are spent.
+fn post(d: Delivery) -> Post {
+    Post {
+        message_type: MessageType::Notification,
+        url: d.endpoint.clone(),
+        message_id: d.message_id.clone(),
+        topic_arn: d.topic_arn.clone(),
+        subscription_arn: d.subscription_arn.clone(),
+        raw: d.raw,
+        content_type: d.content_type.clone(),
+        body: d.body.clone(),
+        retry: d.retry,
+        retries: 0,
+        dead_letter: Some(d),
+    }
+}
+
+fn to_queue(app: &App, topic_arn: &str, d: &Delivery, now: Millis) {
+    let Err(reason) = deliver(app, topic_arn, &d.queue_arn, d, now) else {
+        app.sns
+            .count_notification(&d.subscription_arn, Outcome::Delivered);
+        return;
+    };
+    tracing::warn!(
+        subscription = %d.subscription_arn,
+        queue = %d.queue_arn,
+        %reason,
+        "SNS delivery failed"
+    );
+    failed(app, d, now);
+}
+
+/// A delivery that failed for good: counted, then into its subscription's dead-letter queue
+/// if it has one.
+pub fn failed(app: &App, d: &Delivery, now: Millis) {
+    app.sns.delivery_failed();
+    app.sns
+        .count_notification(&d.subscription_arn, Outcome::Failed);
+    if let Some(dlq) = &d.dead_letter_arn {
+        let outcome = match deliver(app, &d.topic_arn, dlq, d, now) {
+            Ok(()) => Outcome::RedrivenToDlq,
+            Err(reason) => {
+                tracing::warn!(dead_letter_queue = %dlq, %reason, "SNS dead-letter delivery failed");
+                Outcome::FailedToRedriveToDlq
+            }
+        };
+        app.sns.count_notification(&d.subscription_arn, outcome);
     }
 }
 
@@ -60,7 +109,7 @@ fn deliver(
         .registry
         .get_by_arn(queue_arn)
         .ok_or_else(|| "the queue does not exist".to_owned())?;
-    if !policy_admits(&queue, topic_arn) {
+    if !policy_admits_at(&queue, topic_arn, now) {
         if app.config.strict {
             return Err("the queue's Policy does not allow the topic to send (--strict)".into());
         }
@@ -100,69 +149,32 @@ fn deliver(
     queue.send(message, now).map(drop).map_err(|e| e.message)
 }
 
-/// Whether the queue's Policy lets SNS send this topic's messages: an Allow statement for
-/// the `sns.amazonaws.com` service (or `*`) with a matching action and, if it has one, an
-/// `aws:SourceArn` condition naming the topic. Deny statements are not read [a narrow
-/// reading of IAM, enough for the policies SNS's console and guides write].
+/// Whether the queue's Policy lets SNS send this topic's messages, for observers without a
+/// clock (the advisor): [`policy_admits_at`] with time conditions read at the epoch.
 pub(crate) fn policy_admits(queue: &Queue, topic_arn: &str) -> bool {
-    let Some(policy) = queue.policy() else {
-        return false;
-    };
-    let Ok(doc) = serde_json::from_str::<serde_json::Value>(policy.text()) else {
-        return false;
-    };
-    let statements = match &doc["Statement"] {
-        serde_json::Value::Array(list) => list.clone(),
-        one => vec![one.clone()],
-    };
-    statements.iter().any(|s| {
-        s["Effect"] == "Allow"
-            && principal_is_sns(&s["Principal"])
-            && any_string(&s["Action"], |a| {
-                let a = a.to_ascii_lowercase();
-                a == "*" || a == "sqs:*" || a == "sqs:sendmessage"
-            })
-            && source_arn_matches(&s["Condition"], topic_arn)
-    })
+    policy_admits_at(queue, topic_arn, 0)
 }
 
-fn any_string(v: &serde_json::Value, f: impl Fn(&str) -> bool) -> bool {
-    match v {
-        serde_json::Value::String(s) => f(s),
-        serde_json::Value::Array(items) => items.iter().filter_map(|i| i.as_str()).any(f),
-        _ => false,
-    }
-}
-
-fn principal_is_sns(p: &serde_json::Value) -> bool {
-    p == "*"
-        || any_string(&p["Service"], |s| s == "sns.amazonaws.com")
-        || any_string(&p["AWS"], |s| s == "*")
-}
-
-/// No condition, or an `aws:SourceArn` one (any operator) whose value names the topic
-/// (`*` wildcards allowed).
-fn source_arn_matches(condition: &serde_json::Value, topic_arn: &str) -> bool {
-    let Some(ops) = condition.as_object() else {
-        return true;
+/// Whether the queue's Policy lets SNS send this topic's messages: the one policy evaluator
+/// of the queues, with the caller the `sns.amazonaws.com` service acting for the topic
+/// (aws:SourceArn, aws:SourceAccount), which a statement must name even in the queue's own
+/// account.
+fn policy_admits_at(queue: &Queue, topic_arn: &str, now: Millis) -> bool {
+    let topic_account = crate::sns::engine::parse_topic_arn(topic_arn, "TopicArn")
+        .map_or("", |(_, account, _)| account);
+    let caller = policy::Caller {
+        account: topic_account,
+        arn: topic_arn,
     };
-    ops.values().all(|keys| {
-        keys.as_object().is_none_or(|keys| {
-            keys.iter()
-                .filter(|(k, _)| k.eq_ignore_ascii_case("aws:SourceArn"))
-                .all(|(_, v)| any_string(v, |pattern| wildcard(pattern, topic_arn)))
-        })
-    })
-}
-
-fn wildcard(pattern: &str, text: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == text,
-        Some((head, rest)) => {
-            text.starts_with(head)
-                && (0..=text.len() - head.len()).any(|i| {
-                    text.is_char_boundary(head.len() + i) && wildcard(rest, &text[head.len() + i..])
-                })
-        }
-    }
+    let request = policy::Request::direct(caller, "SendMessage", now)
+        .by_service("sns.amazonaws.com")
+        .on_behalf_of(topic_arn, topic_account);
+    let queue_arn = queue.arn();
+    let decision = policy::evaluate(
+        queue.policy().as_deref(),
+        &queue_arn,
+        &queue.key.account,
+        &request,
+    );
+    decision == policy::Decision::Allow
 }

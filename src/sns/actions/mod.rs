@@ -2,7 +2,10 @@
 //! and dispatched by one `match`; each family file holds its operations' input decoding,
 //! logic and XML output.
 
+pub mod confirm;
 pub mod deliver;
+pub mod http;
+pub mod permissions;
 pub mod publish;
 pub mod subscriptions;
 pub mod topics;
@@ -62,7 +65,10 @@ actions! {
     TagResource => topics::tag_resource,
     UntagResource => topics::untag_resource,
     ListTagsForResource => topics::list_tags_for_resource,
+    AddPermission => permissions::add_permission,
+    RemovePermission => permissions::remove_permission,
     Subscribe => subscriptions::subscribe,
+    ConfirmSubscription => confirm::confirm_subscription,
     Unsubscribe => subscriptions::unsubscribe,
     ListSubscriptions => subscriptions::list_subscriptions,
     ListSubscriptionsByTopic => subscriptions::list_subscriptions_by_topic,
@@ -94,4 +100,21 @@ pub fn topic_arn(form: &Form, member: &str) -> SnsResult<String> {
     let arn = form.required(member)?;
     crate::sns::engine::parse_topic_arn(&arn, member)?;
     Ok(arn)
+}
+
+/// With credentials configured, a signed caller may Publish or Subscribe to another
+/// account's topic only when that topic's Policy allows it (its own account always may).
+pub fn authorize(app: &App, ctx: &Context, topic_arn: &str, operation: &str) -> SnsResult<()> {
+    let Some(principal) = &ctx.principal else {
+        return Ok(());
+    };
+    app.sns.authorize(
+        topic_arn,
+        &crate::sns::engine::access::Access {
+            account: &principal.account,
+            arn: &principal.arn,
+            operation,
+            now: app.now(),
+        },
+    )
 }

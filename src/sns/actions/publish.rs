@@ -1,5 +1,6 @@
 //! Publish and PublishBatch: decode the message, publish it in the engine, then hand each
-//! delivery to [`super::deliver`].
+//! delivery to [`super::deliver`]; a Publish to a phone number or a platform endpoint is
+//! recorded.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -9,7 +10,9 @@ use base64::Engine;
 use super::{deliver, Decode};
 use crate::app::App;
 use crate::protocol::Context;
+use crate::sns::engine::endpoints;
 use crate::sns::engine::envelope::Origin;
+use crate::sns::engine::outbox::{MessageType, Record};
 use crate::sns::engine::publish::{AttrData, Attribute, MAX_MESSAGE_BYTES};
 use crate::sns::engine::{parse_topic_arn, Publication, Published};
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
@@ -53,31 +56,75 @@ fn publication(form: &Form) -> SnsResult<Publication> {
     })
 }
 
+/// Where a Publish goes: a topic, or straight to one phone or one platform endpoint.
+#[derive(Debug)]
+enum Target {
+    Topic(String),
+    /// PhoneNumber: an SMS, recorded.
+    Phone(String),
+    /// TargetArn of a platform application endpoint: a push, recorded.
+    Endpoint(String),
+}
+
 #[derive(Debug)]
 pub struct Publish {
-    topic_arn: String,
+    target: Target,
     publication: Publication,
 }
 
 impl Decode for Publish {
     fn decode(form: &Form) -> SnsResult<Self> {
-        if form.get("PhoneNumber").is_some() {
-            return Err(SnsError::invalid(
-                "PhoneNumber: sqslite does not send SMS yet",
-            ));
+        let target = match (form.optional("PhoneNumber"), form.optional("TopicArn")) {
+            (Some(phone), _) if !endpoints::phone(&phone) => {
+                return Err(SnsError::invalid(format_args!(
+                    "PhoneNumber Reason: {phone} is not valid to publish to"
+                )))
+            }
+            (Some(phone), _) => Target::Phone(phone),
+            (None, Some(topic)) => Target::Topic(topic),
+            (None, None) => match form.optional("TargetArn") {
+                Some(arn) if endpoints::is_platform_endpoint(&arn) => Target::Endpoint(arn),
+                Some(arn) => Target::Topic(arn),
+                None => {
+                    return Err(SnsError::invalid(
+                        "TopicArn or TargetArn Reason: no value for required parameter",
+                    ))
+                }
+            },
+        };
+        if let Target::Topic(arn) = &target {
+            parse_topic_arn(arn, "TopicArn")?;
         }
-        let topic_arn = form
-            .optional("TopicArn")
-            .or_else(|| form.optional("TargetArn"))
-            .ok_or_else(|| {
-                SnsError::invalid("TopicArn or TargetArn Reason: no value for required parameter")
-            })?;
-        parse_topic_arn(&topic_arn, "TopicArn")?;
         Ok(Publish {
-            topic_arn,
+            target,
             publication: publication(form)?,
         })
     }
+}
+
+/// A Publish to a phone number or a platform endpoint: checked as any message, then
+/// recorded with what would be sent (the message's `sms` text, or its platform's key).
+fn publish_direct(
+    app: &App,
+    (protocol, endpoint, key): (&str, &str, &str),
+    p: &Publication,
+) -> SnsResult<Published> {
+    p.validate()?;
+    let message_id = uuid::Uuid::new_v4().to_string();
+    app.sns.outbox.record(Record {
+        subscription_arn: None,
+        protocol: protocol.to_owned(),
+        endpoint: endpoint.to_owned(),
+        message_type: MessageType::Notification,
+        message_id: message_id.clone(),
+        payload: p.message_for(key)?,
+        at: app.now(),
+    });
+    Ok(Published {
+        message_id,
+        sequence_number: None,
+        deliveries: Vec::new(),
+    })
 }
 
 fn origin(ctx: &Context) -> Origin<'_> {
@@ -100,7 +147,19 @@ fn publish_one(app: &App, ctx: &Context, topic_arn: &str, p: &Publication) -> Sn
 }
 
 pub async fn publish(input: Publish, app: &App, ctx: &Context) -> SnsResult<Xml> {
-    let published = publish_one(app, ctx, &input.topic_arn, &input.publication)?;
+    let published = match &input.target {
+        Target::Topic(arn) => {
+            super::authorize(app, ctx, arn, "Publish")?;
+            publish_one(app, ctx, arn, &input.publication)?
+        }
+        Target::Phone(phone) => publish_direct(app, ("sms", phone, "sms"), &input.publication)?,
+        Target::Endpoint(arn) => {
+            // `arn:…:endpoint/<PLATFORM>/<app>/<id>`: MessageStructure keys are platforms.
+            let platform = arn.split('/').nth(1).unwrap_or_default();
+            let target = ("application", arn.as_str(), platform);
+            publish_direct(app, target, &input.publication)?
+        }
+    };
     let mut xml = Xml::default();
     xml.text("MessageId", &published.message_id)
         .opt("SequenceNumber", published.sequence_number.as_deref());
@@ -179,6 +238,7 @@ pub async fn publish_batch(input: PublishBatch, app: &App, ctx: &Context) -> Sns
     check_batch(&input.entries)?;
     // A missing topic fails the request, not each entry.
     app.sns.topic(&input.topic_arn)?;
+    super::authorize(app, ctx, &input.topic_arn, "Publish")?;
     let mut successful = Vec::new();
     let mut failed = Vec::new();
     for (id, entry) in input.entries {

@@ -1,17 +1,21 @@
-//! Subscribe, Unsubscribe, the two List operations and Get/SetSubscriptionAttributes.
+//! Subscribe, Unsubscribe, the two List operations and Get/SetSubscriptionAttributes
+//! (ConfirmSubscription is in [`super::confirm`]).
 
 use super::{owner, topic_arn, Decode};
 use crate::app::App;
 use crate::protocol::Context;
+use crate::sns::engine::confirm::{new_token, Confirmation};
+use crate::sns::engine::outbox::MessageType;
 use crate::sns::engine::subscriptions::NewSubscription;
 use crate::sns::engine::Subscription;
-use crate::sns::error::{SnsError, SnsResult};
+use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
 
 #[derive(Debug)]
 pub struct Subscribe {
     new: NewSubscription,
+    return_arn: bool,
 }
 
 impl Decode for Subscribe {
@@ -23,16 +27,26 @@ impl Decode for Subscribe {
                 endpoint: form.optional("Endpoint").unwrap_or_default(),
                 attributes: form.string_map("Attributes"),
             },
+            return_arn: form.flag("ReturnSubscriptionArn"),
         })
     }
 }
 
-/// `sqs` subscriptions are confirmed at once, so the ARN is returned whatever
-/// ReturnSubscriptionArn says (SNS returns "pending confirmation" only for unconfirmed ones).
+/// A subscription that needs confirming answers "pending confirmation" unless
+/// ReturnSubscriptionArn asks for its ARN (SNS API reference, Subscribe); its endpoint is
+/// sent a SubscriptionConfirmation, again for each repeated Subscribe.
 pub async fn subscribe(input: Subscribe, app: &App, ctx: &Context) -> SnsResult<Xml> {
-    let arn = app.sns.subscribe(owner(ctx), input.new)?;
+    super::authorize(app, ctx, &input.new.topic_arn, "Subscribe")?;
+    let subscribed = app.sns.subscribe_at(owner(ctx), input.new, app.now())?;
+    if let Some(c) = &subscribed.confirmation {
+        super::confirm::send(app, ctx, MessageType::SubscriptionConfirmation, c);
+    }
     let mut xml = Xml::default();
-    xml.text("SubscriptionArn", &arn);
+    if subscribed.pending && !input.return_arn {
+        xml.text("SubscriptionArn", "pending confirmation");
+    } else {
+        xml.text("SubscriptionArn", &subscribed.arn);
+    }
     Ok(xml)
 }
 
@@ -64,8 +78,21 @@ impl Decode for SubscriptionRef {
 pub type Unsubscribe = SubscriptionRef;
 pub type GetSubscriptionAttributes = SubscriptionRef;
 
-pub async fn unsubscribe(input: SubscriptionRef, app: &App, _: &Context) -> SnsResult<Xml> {
-    app.sns.unsubscribe(&input.arn)?;
+/// Unsubscribe; a confirmed http/s or email-json endpoint is sent an UnsubscribeConfirmation.
+pub async fn unsubscribe(input: SubscriptionRef, app: &App, ctx: &Context) -> SnsResult<Xml> {
+    let sub = app.sns.subscription(&input.arn)?;
+    if sub.confirmation.authenticate_on_unsubscribe && !super::confirm::signed(ctx) {
+        // [unverified wording]
+        return Err(SnsError::new(
+            SnsErrorKind::AuthorizationError,
+            "Unsubscribe of this subscription requires an authenticated request",
+        ));
+    }
+    let sub = app.sns.remove_subscription(&input.arn)?;
+    if !sub.confirmation.pending {
+        let c = Confirmation::with_token(&sub, new_token());
+        super::confirm::send(app, ctx, MessageType::UnsubscribeConfirmation, &c);
+    }
     Ok(Xml::default())
 }
 
@@ -138,7 +165,13 @@ impl Decode for ListSubscriptionsByTopic {
 fn subscriptions_page(subs: &[Subscription], next: Option<&str>) -> Xml {
     let mut xml = Xml::default();
     xml.members("Subscriptions", subs, |x, s| {
-        x.text("SubscriptionArn", &s.arn)
+        // SNS lists an unconfirmed subscription without its ARN.
+        let arn = if s.confirmation.pending {
+            "PendingConfirmation"
+        } else {
+            &s.arn
+        };
+        x.text("SubscriptionArn", arn)
             .text("Owner", &s.owner)
             .text("Protocol", &s.protocol)
             .text("Endpoint", &s.endpoint)

@@ -113,7 +113,9 @@ impl Decode for ListTopics {
 }
 
 pub async fn list_topics(input: ListTopics, app: &App, ctx: &Context) -> SnsResult<Xml> {
-    let (topics, next) = app.sns.list_topics(owner(ctx), input.next_token.as_deref());
+    let (topics, next) = app
+        .sns
+        .topics_page(owner(ctx), input.next_token.as_deref())?;
     let mut xml = Xml::default();
     xml.members("Topics", &topics, |x, arn| {
         x.text("TopicArn", arn);

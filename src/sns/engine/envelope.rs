@@ -135,6 +135,33 @@ pub fn notification(note: &Note<'_>, subscription_arn: &str, origin: &Origin<'_>
     format!("{{\n{}\n}}", lines.join(",\n"))
 }
 
+/// The event a Lambda subscription is invoked with: the notification inside
+/// `Records[0].Sns`, whose URL keys Lambda spells `SigningCertUrl` and `UnsubscribeUrl`
+/// (Lambda developer guide, "Using Lambda with Amazon SNS", example event).
+pub fn lambda_event(notification: &str, subscription_arn: &str) -> String {
+    let Ok(serde_json::Value::Object(fields)) = serde_json::from_str(notification) else {
+        return notification.to_owned();
+    };
+    let sns: serde_json::Map<String, serde_json::Value> = fields
+        .into_iter()
+        .map(|(k, v)| {
+            let k = match k.as_str() {
+                "SigningCertURL" => "SigningCertUrl".to_owned(),
+                "UnsubscribeURL" => "UnsubscribeUrl".to_owned(),
+                _ => k,
+            };
+            (k, v)
+        })
+        .collect();
+    serde_json::json!({"Records": [{
+        "EventSource": "aws:sns",
+        "EventVersion": "1.0",
+        "EventSubscriptionArn": subscription_arn,
+        "Sns": sns,
+    }]})
+    .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

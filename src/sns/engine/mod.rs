@@ -1,10 +1,18 @@
 //! The SNS engine: topics, their subscriptions and what one publish delivers, behind one
 //! short-held mutex. It knows nothing of HTTP or of SQS: a publish returns plain
-//! [`Delivery`] values that the action layer hands to the SQS engine's own send.
+//! [`Delivery`] values that the action layer hands to the SQS engine's own send, POSTs
+//! to HTTP/S endpoints ([`outbox`]), or records.
 //! Every operation that depends on time receives `now`.
 
+pub mod access;
+pub mod confirm;
 pub mod counts;
+mod delivery;
+pub mod delivery_policy;
+pub mod endpoints;
 pub mod envelope;
+pub mod outbox;
+pub mod paging;
 pub mod publish;
 pub mod signing;
 pub mod subscriptions;
@@ -22,8 +30,7 @@ pub use publish::{Delivery, Publication, Published};
 pub use subscriptions::Subscription;
 pub use topics::Topic;
 
-/// At most this many topics or subscriptions per List page (SNS's page size).
-pub const PAGE: usize = 100;
+pub use paging::PAGE;
 
 /// Who asks and where: topics belong to a region and an account, as queues do.
 #[derive(Debug, Clone, Copy)]
@@ -57,6 +64,8 @@ pub struct Sns {
     state: Mutex<State>,
     /// Deliveries that did not reach their queue (missing queue, refused send).
     failed_deliveries: AtomicU64,
+    /// HTTP/S POSTs awaiting an attempt and the records of deliveries sqslite cannot make.
+    pub outbox: outbox::Outbox,
     /// What each topic and subscription did, for observers ([`view`]).
     counts: Mutex<counts::Counts>,
 }
@@ -85,6 +94,7 @@ impl Sns {
     /// Forgets every topic and subscription (the admin reset).
     pub fn reset(&self) {
         *self.lock() = State::default();
+        self.outbox.clear();
         *self.counts() = counts::Counts::default();
     }
 }
@@ -116,16 +126,4 @@ pub fn parse_topic_arn<'a>(
         }
         _ => Err(SnsError::invalid(parameter)),
     }
-}
-
-/// One page of `items` after the `NextToken` (an ARN, as SNS's tokens are opaque) and the
-/// token of the next page.
-fn page<'a, T: 'a>(
-    range: impl Iterator<Item = (&'a String, &'a T)>,
-    next_token: Option<&str>,
-) -> (Vec<&'a T>, Option<String>) {
-    let mut items = range.filter(|(k, _)| next_token.is_none_or(|t| k.as_str() >= t));
-    let page: Vec<(&String, &T)> = items.by_ref().take(PAGE).collect();
-    let next = items.next().map(|(k, _)| k.clone());
-    (page.into_iter().map(|(_, v)| v).collect(), next)
 }

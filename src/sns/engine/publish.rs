@@ -9,6 +9,7 @@ use base64::Engine;
 use sha2::{Digest, Sha256};
 
 use super::counts::FilteredOut;
+use super::delivery_policy::RetryPolicy;
 use super::envelope::{self, Origin};
 use super::{Sns, Subscription, Topic};
 use crate::clock::Millis;
@@ -63,11 +64,22 @@ pub struct Publication {
     pub deduplication_id: Option<String>,
 }
 
-/// What one delivery into a queue carries.
+/// What one delivery carries: into a queue, to an HTTP/S endpoint, or into the records.
 #[derive(Debug, Clone)]
 pub struct Delivery {
     pub subscription_arn: String,
+    /// The endpoint for `sqs` (the queue's ARN); see `endpoint` for every protocol.
     pub queue_arn: String,
+    pub protocol: String,
+    /// The subscription's endpoint: a queue ARN, a URL, an address, a number or an ARN.
+    pub endpoint: String,
+    pub message_id: String,
+    pub topic_arn: String,
+    /// RawMessageDelivery: `body` is the bare message.
+    pub raw: bool,
+    /// For HTTP/S: the effective retry policy and Content-Type.
+    pub retry: RetryPolicy,
+    pub content_type: String,
     pub dead_letter_arn: Option<String>,
     pub body: String,
     /// SQS message attributes: the published ones for raw delivery, none otherwise.
@@ -122,6 +134,12 @@ impl Publication {
     /// The message an `sqs` subscription receives: with MessageStructure `json`, the
     /// object's `sqs` key, else its `default` (which SNS requires).
     pub fn message_for_sqs(&self) -> SnsResult<String> {
+        self.message_for("sqs")
+    }
+
+    /// The message a subscription of `protocol` receives: with MessageStructure `json`,
+    /// the object's key for the protocol, else its `default`.
+    pub fn message_for(&self, protocol: &str) -> SnsResult<String> {
         if !self.json_structure {
             return Ok(self.message.clone());
         }
@@ -132,7 +150,7 @@ impl Publication {
         let default = text("default").ok_or_else(|| {
             SnsError::invalid("Message Structure - No default entry in JSON message body")
         })?;
-        Ok(text("sqs").unwrap_or(default).to_owned())
+        Ok(text(protocol).unwrap_or(default).to_owned())
     }
 
     fn matches(&self, sub: &Subscription, message: &str) -> bool {
@@ -275,33 +293,6 @@ impl Topic {
     }
 }
 
-/// What one subscription receives of a publish.
-fn delivery(
-    s: &Subscription,
-    p: &Publication,
-    note: &envelope::Note<'_>,
-    origin: &Origin<'_>,
-    deduplication_id: Option<&String>,
-) -> Delivery {
-    let (body, attributes) = if s.raw {
-        (note.message.to_owned(), p.attributes.clone())
-    } else {
-        (
-            envelope::notification(note, &s.arn, origin),
-            BTreeMap::new(),
-        )
-    };
-    Delivery {
-        subscription_arn: s.arn.clone(),
-        queue_arn: s.endpoint.clone(),
-        dead_letter_arn: s.dead_letter_arn.clone(),
-        body,
-        attributes,
-        group_id: p.group_id.clone(),
-        deduplication_id: deduplication_id.cloned(),
-    }
-}
-
 impl Sns {
     /// Publishes one checked message to a topic: its id, its FIFO sequence number, and one
     /// delivery per subscription whose filter policy matches.
@@ -326,8 +317,12 @@ impl Sns {
         };
         let topic = topic.clone();
         self.count_published(topic_arn, p.size());
+        // The filter reads the message sqs would get (a body-scope policy on a `json`
+        // structure message reads its sqs text) [unverified for the other protocols]; an
+        // unconfirmed subscription receives nothing.
         let matching: Vec<Subscription> = state
             .subscriptions_of(topic_arn)
+            .filter(|s| !s.confirmation.pending)
             .filter(|s| {
                 let pass = p.matches(s, &sqs_message);
                 if !pass {
@@ -339,19 +334,39 @@ impl Sns {
             .collect();
         // Notifications are signed outside the lock: RSA is the slow part of a publish.
         drop(state);
-        let note = envelope::Note {
-            message_id: &message_id,
-            topic: &topic,
-            subject: p.subject.as_deref(),
-            message: &sqs_message,
-            attributes: &p.attributes,
-            sequence_number: sequence_number.as_deref(),
-            now,
-            signature: std::cell::OnceCell::new(),
-        };
+        let messages = matching
+            .iter()
+            .map(|s| p.message_for(&s.protocol))
+            .collect::<SnsResult<Vec<String>>>()?;
+        // One note (and so one signature) per distinct message text.
+        let notes: BTreeMap<&str, envelope::Note<'_>> = messages
+            .iter()
+            .map(|message| {
+                let note = envelope::Note {
+                    message_id: &message_id,
+                    topic: &topic,
+                    subject: p.subject.as_deref(),
+                    message,
+                    attributes: &p.attributes,
+                    sequence_number: sequence_number.as_deref(),
+                    now,
+                    signature: std::cell::OnceCell::new(),
+                };
+                (message.as_str(), note)
+            })
+            .collect();
         let deliveries = matching
             .iter()
-            .map(|s| delivery(s, p, &note, origin, deduplication_id.as_ref()))
+            .zip(&messages)
+            .map(|(s, m)| {
+                super::delivery::delivery(
+                    s,
+                    p,
+                    &notes[m.as_str()],
+                    origin,
+                    deduplication_id.as_ref(),
+                )
+            })
             .collect();
         Ok(Published {
             message_id,

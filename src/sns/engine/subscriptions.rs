@@ -1,10 +1,13 @@
-//! Subscriptions: Subscribe (protocol `sqs`, confirmed at once), their attributes with SNS's
-//! rules (RawMessageDelivery, FilterPolicy and its scope, RedrivePolicy), listing, removal.
+//! Subscriptions: Subscribe (every protocol SNS has; `sqs` and the undeliverable ones but
+//! email confirmed at once, the rest pending until confirmed: [`super::confirm`]), their
+//! attributes with SNS's rules (RawMessageDelivery, FilterPolicy and its scope,
+//! RedrivePolicy), listing, removal.
 
 use std::collections::BTreeMap;
 
+use super::paging::page;
 use super::topics::is_fifo_name;
-use super::{page, Owner, Sns, State};
+use super::{Owner, Sns, State};
 use crate::patterns::{FilterPolicy, Scope, SnsVia};
 use crate::sns::error::{SnsError, SnsResult};
 
@@ -17,19 +20,6 @@ const SETTABLE: &[&str] = &[
     "RedrivePolicy",
     "SubscriptionRoleArn",
     "ReplayPolicy",
-];
-
-/// Protocols SNS knows; sqslite delivers only to `sqs` so far.
-const PROTOCOLS: &[&str] = &[
-    "http",
-    "https",
-    "email",
-    "email-json",
-    "sms",
-    "sqs",
-    "application",
-    "lambda",
-    "firehose",
 ];
 
 #[derive(Debug, Clone)]
@@ -46,6 +36,21 @@ pub struct Subscription {
     pub dead_letter_arn: Option<String>,
     /// Every attribute set, as given (FilterPolicy, RedrivePolicy… as text).
     set: BTreeMap<String, String>,
+    /// Whether and how the endpoint confirmed it.
+    pub confirmation: ConfirmationState,
+}
+
+/// A subscription's confirmation: pending until its endpoint answers the token.
+#[derive(Debug, Clone, Default)]
+pub struct ConfirmationState {
+    /// Waiting for its endpoint to confirm (http/s, email): it receives nothing until then.
+    pub pending: bool,
+    /// The confirmation token sent to the endpoint, and when it was issued.
+    pub token: Option<(String, crate::clock::Millis)>,
+    /// ConfirmationWasAuthenticated: confirmed by a signed ConfirmSubscription (or `sqs`).
+    pub authenticated: bool,
+    /// AuthenticateOnUnsubscribe: only a signed Unsubscribe may remove it.
+    pub authenticate_on_unsubscribe: bool,
 }
 
 impl Subscription {
@@ -58,8 +63,11 @@ impl Subscription {
             ("Owner", &self.owner),
             ("Protocol", &self.protocol),
             ("Endpoint", &self.endpoint),
-            ("PendingConfirmation", "false"),
-            ("ConfirmationWasAuthenticated", "true"),
+            ("PendingConfirmation", bool_text(self.confirmation.pending)),
+            (
+                "ConfirmationWasAuthenticated",
+                bool_text(self.confirmation.authenticated),
+            ),
             (
                 "RawMessageDelivery",
                 if self.raw { "true" } else { "false" },
@@ -74,7 +82,19 @@ impl Subscription {
             };
             out.insert("FilterPolicyScope".into(), scope.into());
         }
+        if super::endpoints::reach(&self.protocol) == Some(super::endpoints::Reach::Http) {
+            out.insert(
+                "EffectiveDeliveryPolicy".into(),
+                super::delivery_policy::RetryPolicy::effective(None, self.delivery_policy())
+                    .to_json(),
+            );
+        }
         out
+    }
+
+    /// The DeliveryPolicy as set, if any.
+    pub fn delivery_policy(&self) -> Option<&str> {
+        self.set.get("DeliveryPolicy").map(String::as_str)
     }
 
     /// Applies one attribute after checking it; `via` words a filter-policy refusal.
@@ -145,6 +165,14 @@ impl Subscription {
     }
 }
 
+fn bool_text(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
+}
+
 fn parse_bool(value: &str) -> Option<bool> {
     if value.eq_ignore_ascii_case("true") {
         Some(true)
@@ -170,6 +198,38 @@ fn dead_letter_arn(policy: &str) -> Result<String, String> {
     Ok(arn.to_owned())
 }
 
+/// A Standard topic takes standard queues, a FIFO topic FIFO ones.
+fn check_queue_kind(fifo_topic: bool, queue_name: &str) -> SnsResult<()> {
+    if fifo_topic == is_fifo_name(queue_name) {
+        return Ok(());
+    }
+    Err(SnsError::invalid(if fifo_topic {
+        "Endpoint Reason: Please use FIFO SQS queue"
+    } else {
+        // Doubled lead as SNS writes it [unverified].
+        "Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS topics"
+    }))
+}
+
+/// What Subscribe made or found.
+#[derive(Debug, Clone)]
+pub struct Subscribed {
+    pub arn: String,
+    pub pending: bool,
+    /// For a pending subscription: what its SubscriptionConfirmation says.
+    pub confirmation: Option<super::confirm::Confirmation>,
+}
+
+impl Subscribed {
+    fn of(sub: &Subscription) -> Self {
+        Subscribed {
+            arn: sub.arn.clone(),
+            pending: sub.confirmation.pending,
+            confirmation: super::confirm::Confirmation::of(sub),
+        }
+    }
+}
+
 /// What Subscribe asks for.
 #[derive(Debug, Default)]
 pub struct NewSubscription {
@@ -193,33 +253,47 @@ impl State {
 }
 
 impl Sns {
-    /// Subscribe: validates, then returns the new subscription's ARN, or the existing one's
-    /// for the same topic, protocol and endpoint with the same attributes.
+    /// Subscribe for a caller that needs no confirmation message: the subscription's ARN
+    /// (declared subscriptions; a pending one's token is issued at time 0).
     pub fn subscribe(&self, owner: Owner<'_>, new: NewSubscription) -> SnsResult<String> {
+        self.subscribe_at(owner, new, 0).map(|s| s.arn)
+    }
+
+    /// Subscribe: validates, then makes the subscription, or finds the existing one for the
+    /// same topic, protocol and endpoint with the same attributes. A pending one comes back
+    /// with the confirmation to send its endpoint (again, for a repeated Subscribe).
+    pub fn subscribe_at(
+        &self,
+        owner: Owner<'_>,
+        new: NewSubscription,
+        now: crate::clock::Millis,
+    ) -> SnsResult<Subscribed> {
         let protocol = new.protocol.to_ascii_lowercase();
-        if !PROTOCOLS.contains(&protocol.as_str()) {
+        let Some(reach) = super::endpoints::reach(&protocol) else {
             return Err(SnsError::invalid(format_args!(
                 "Amazon SNS does not support this protocol string: {}",
                 new.protocol
             )));
-        }
-        if protocol != "sqs" {
-            return Err(SnsError::invalid(format_args!(
-                "Protocol: sqslite delivers to sqs subscriptions only, not yet to {protocol}"
-            )));
-        }
-        let queue = crate::engine::arn::parse(&new.endpoint)
-            .ok_or_else(|| SnsError::invalid("SQS endpoint ARN"))?;
+        };
+        let queue = if reach == super::endpoints::Reach::Queue {
+            Some(
+                crate::engine::arn::parse(&new.endpoint)
+                    .ok_or_else(|| SnsError::invalid("SQS endpoint ARN"))?,
+            )
+        } else {
+            let role = new
+                .attributes
+                .get("SubscriptionRoleArn")
+                .map(String::as_str);
+            super::endpoints::check(&protocol, &new.endpoint, role)?;
+            None
+        };
         let mut state = self.lock();
         let topic = state.topic(&new.topic_arn)?;
-        if topic.fifo != is_fifo_name(&queue.name) {
-            return Err(SnsError::invalid(if topic.fifo {
-                "Endpoint Reason: Please use FIFO SQS queue"
-            } else {
-                // Doubled lead as SNS writes it [unverified].
-                "Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS topics"
-            }));
+        if let Some(queue) = queue {
+            check_queue_kind(topic.fifo, &queue.name)?;
         }
+        let pending = super::endpoints::needs_confirmation(&protocol);
         let mut sub = Subscription {
             arn: format!("{}:{}", topic.arn, uuid::Uuid::new_v4()),
             topic_arn: topic.arn.clone(),
@@ -231,6 +305,12 @@ impl Sns {
             scope: Scope::MessageAttributes,
             dead_letter_arn: None,
             set: BTreeMap::new(),
+            confirmation: ConfirmationState {
+                pending,
+                token: pending.then(|| (super::confirm::new_token(), now)),
+                authenticated: !pending,
+                authenticate_on_unsubscribe: false,
+            },
         };
         // The scope first, so the policy is read under it whatever the order given.
         let mut attributes: Vec<_> = new.attributes.iter().collect();
@@ -247,15 +327,20 @@ impl Sns {
                     "Attributes Reason: Subscription already exists with different attributes",
                 ));
             }
-            return Ok(existing.arn.clone());
+            return Ok(Subscribed::of(existing));
         }
-        let arn = sub.arn.clone();
-        state.subscriptions.insert(arn.clone(), sub);
-        Ok(arn)
+        let subscribed = Subscribed::of(&sub);
+        state.subscriptions.insert(sub.arn.clone(), sub);
+        Ok(subscribed)
     }
 
     /// Unsubscribe; the topic counts it as deleted.
     pub fn unsubscribe(&self, arn: &str) -> SnsResult<()> {
+        self.remove_subscription(arn).map(drop)
+    }
+
+    /// Unsubscribe, returning what was removed (its endpoint may be told).
+    pub fn remove_subscription(&self, arn: &str) -> SnsResult<Subscription> {
         let mut state = self.lock();
         let sub = state
             .subscriptions
@@ -264,7 +349,7 @@ impl Sns {
         if let Some(topic) = state.topics.get_mut(&sub.topic_arn) {
             topic.subscriptions_deleted += 1;
         }
-        Ok(())
+        Ok(sub)
     }
 
     pub fn subscription(&self, arn: &str) -> SnsResult<Subscription> {
@@ -307,7 +392,7 @@ impl Sns {
             .subscriptions
             .range(lead.clone()..)
             .take_while(|(k, _)| k.starts_with(&lead));
-        let (subs, next) = page(range, next_token);
+        let (subs, next) = page(range, &lead, next_token)?;
         Ok((subs.into_iter().cloned().collect(), next))
     }
 }

@@ -2,7 +2,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{page, Owner, Sns};
+use super::paging::page;
+use super::{Owner, Sns};
 use crate::clock::Millis;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 
@@ -138,7 +139,8 @@ fn check_attribute(name: &str, value: &str, fifo: bool, create: bool) -> SnsResu
         "TracingConfig" if value != "PassThrough" && value != "Active" => {
             Err(SnsError::invalid("TracingConfig"))
         }
-        "Policy" | "DeliveryPolicy" | "ArchivePolicy" | "DataProtectionPolicy"
+        "Policy" => super::access::check_policy(value).map(drop),
+        "DeliveryPolicy" | "ArchivePolicy" | "DataProtectionPolicy"
             if serde_json::from_str::<serde_json::Value>(value).is_err() =>
         {
             Err(SnsError::invalid(format_args!("{name}")))
@@ -259,8 +261,14 @@ impl Sns {
     pub fn topic_attributes(&self, arn: &str) -> SnsResult<BTreeMap<String, String>> {
         let state = self.lock();
         let topic = state.topic(arn)?;
-        let confirmed = state.subscriptions_of(arn).count();
-        Ok(topic.attributes(confirmed))
+        let pending = state
+            .subscriptions_of(arn)
+            .filter(|s| s.confirmation.pending)
+            .count();
+        let confirmed = state.subscriptions_of(arn).count() - pending;
+        let mut attributes = topic.attributes(confirmed);
+        attributes.insert("SubscriptionsPending".into(), pending.to_string());
+        Ok(attributes)
     }
 
     /// A copy of the topic, for reading its settings outside the lock.
@@ -284,20 +292,47 @@ impl Sns {
         Ok(())
     }
 
-    /// ListTopics: the owner's topics in ARN order, 100 a page.
+    /// Rewrites the topic's Policy under the lock (AddPermission, RemovePermission), so two
+    /// edits at once never lose one; the result is validated as SetTopicAttributes would.
+    pub fn edit_policy(
+        &self,
+        arn: &str,
+        edit: impl FnOnce(&str) -> SnsResult<String>,
+    ) -> SnsResult<()> {
+        let mut state = self.lock();
+        let topic = state.topic_mut(arn)?;
+        let text = edit(&topic.policy())?;
+        super::access::check_policy(&text)?;
+        topic.set.insert("Policy".to_owned(), text);
+        Ok(())
+    }
+
+    /// ListTopics: the owner's topics in ARN order, 100 a page; a token this listing did
+    /// not make reads as the first page (the action refuses it: [`Sns::topics_page`]).
     pub fn list_topics(
         &self,
         owner: Owner<'_>,
         next_token: Option<&str>,
     ) -> (Vec<String>, Option<String>) {
+        self.topics_page(owner, next_token)
+            .or_else(|_| self.topics_page(owner, None))
+            .unwrap_or_default()
+    }
+
+    /// ListTopics as the API answers it: a bad NextToken is `InvalidParameter`.
+    pub fn topics_page(
+        &self,
+        owner: Owner<'_>,
+        next_token: Option<&str>,
+    ) -> SnsResult<(Vec<String>, Option<String>)> {
         let prefix = owner.arn_prefix();
         let state = self.lock();
         let range = state
             .topics
             .range(prefix.clone()..)
             .take_while(|(k, _)| k.starts_with(&prefix));
-        let (topics, next) = page(range, next_token);
-        (topics.into_iter().map(|t| t.arn.clone()).collect(), next)
+        let (topics, next) = page(range, &prefix, next_token)?;
+        Ok((topics.into_iter().map(|t| t.arn.clone()).collect(), next))
     }
 
     /// DeleteTopic, with its subscriptions; deleting a missing topic succeeds.

@@ -1,6 +1,9 @@
 //! Shared test harness: a real sqslite on an ephemeral port, a manual clock, the real SDK.
 #![allow(dead_code)]
 
+pub mod endpoint;
+pub mod lambda;
+pub mod lambda_api;
 pub mod signing;
 pub mod sns;
 

@@ -3,6 +3,8 @@
 
 use aws_sdk_sns::types::MessageAttributeValue;
 use aws_sdk_sqs::types::Message;
+use serde_json::Value;
+use std::collections::HashMap;
 
 use super::{sns_client_at, TestServer};
 
@@ -58,6 +60,30 @@ impl Sns {
             .expect("subscribe")
             .subscription_arn
             .unwrap()
+    }
+
+    pub async fn topic_attributes(&self, topic: &str) -> HashMap<String, String> {
+        let got = self
+            .sns
+            .get_topic_attributes()
+            .topic_arn(topic)
+            .send()
+            .await;
+        got.expect("topic attributes")
+            .attributes
+            .unwrap_or_default()
+    }
+
+    pub async fn subscription_attributes(&self, arn: &str) -> HashMap<String, String> {
+        let got = self
+            .sns
+            .get_subscription_attributes()
+            .subscription_arn(arn)
+            .send()
+            .await;
+        got.expect("subscription attributes")
+            .attributes
+            .unwrap_or_default()
     }
 
     pub async fn set_subscription(&self, arn: &str, name: &str, value: &str) {
@@ -133,4 +159,66 @@ pub fn string_attr(value: &str) -> MessageAttributeValue {
         .string_value(value)
         .build()
         .unwrap()
+}
+
+/// What an SNS message validator does: rebuild the string to sign from the message's
+/// fields (a Notification's, or a confirmation's with SubscribeURL and Token), then verify
+/// SHA1withRSA (SignatureVersion 1) or SHA256withRSA (2) with the key of the certificate
+/// served at SigningCertURL (`certificate_pem`).
+pub fn verify_signature(message: &Value, certificate_pem: &str) {
+    use base64::Engine;
+    use rsa::pkcs1v15::{Signature, VerifyingKey};
+    use rsa::pkcs8::DecodePublicKey;
+    use rsa::signature::Verifier;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let body: String = certificate_pem
+        .lines()
+        .filter(|l| !l.starts_with("-----"))
+        .collect();
+    let cert = b64.decode(body).unwrap();
+    // The SubjectPublicKeyInfo of a 2048-bit RSA key: its algorithm identifier, 4 bytes in.
+    let rsa_oid = [
+        0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00,
+    ];
+    let at = cert
+        .windows(rsa_oid.len())
+        .position(|w| w == rsa_oid)
+        .unwrap()
+        - 4;
+    let key = rsa::RsaPublicKey::from_public_key_der(&cert[at..at + 294]).unwrap();
+    let fields: &[&str] = if message["Type"] == "Notification" {
+        &[
+            "Message",
+            "MessageId",
+            "Subject",
+            "Timestamp",
+            "TopicArn",
+            "Type",
+        ]
+    } else {
+        &[
+            "Message",
+            "MessageId",
+            "SubscribeURL",
+            "Timestamp",
+            "Token",
+            "TopicArn",
+            "Type",
+        ]
+    };
+    let mut canonical = String::new();
+    for name in fields {
+        if let Some(value) = message[*name].as_str() {
+            canonical.extend([*name, "\n", value, "\n"]);
+        }
+    }
+    let signature = b64.decode(message["Signature"].as_str().unwrap()).unwrap();
+    let signature = Signature::try_from(signature.as_slice()).unwrap();
+    let verified = match message["SignatureVersion"].as_str() {
+        Some("2") => {
+            VerifyingKey::<rsa::sha2::Sha256>::new(key).verify(canonical.as_bytes(), &signature)
+        }
+        _ => VerifyingKey::<sha1::Sha1>::new(key).verify(canonical.as_bytes(), &signature),
+    };
+    verified.expect("the message's signature verifies");
 }

@@ -1,0 +1,104 @@
+//! ConfirmSubscription (also reached by a plain GET of a confirmation's SubscribeURL, on
+//! this same port as on AWS), and the confirmation messages sent to http/s and email
+//! endpoints: POSTed like notifications, or recorded for email.
+
+use std::sync::Arc;
+
+use super::{topic_arn, Decode};
+use crate::app::App;
+use crate::protocol::Context;
+use crate::sns::engine::confirm::{Confirm, Confirmation};
+use crate::sns::engine::delivery_policy::{self, RetryPolicy};
+use crate::sns::engine::envelope::Origin;
+use crate::sns::engine::outbox::{MessageType, Post, Record};
+use crate::sns::error::SnsResult;
+use crate::sns::protocol::xml::Xml;
+use crate::sns::protocol::Form;
+
+/// Whether the request carried a signature (ConfirmationWasAuthenticated; an unsigned
+/// Unsubscribe cannot remove an AuthenticateOnUnsubscribe subscription).
+pub fn signed(ctx: &Context) -> bool {
+    ctx.principal.is_some() || !Arc::ptr_eq(&ctx.sender_id, &crate::auth::principal::ANONYMOUS)
+}
+
+#[derive(Debug)]
+pub struct ConfirmSubscription {
+    topic_arn: String,
+    token: String,
+    authenticate_on_unsubscribe: bool,
+}
+
+impl Decode for ConfirmSubscription {
+    fn decode(form: &Form) -> SnsResult<Self> {
+        Ok(ConfirmSubscription {
+            topic_arn: topic_arn(form, "TopicArn")?,
+            token: form.required("Token")?,
+            authenticate_on_unsubscribe: form.flag("AuthenticateOnUnsubscribe"),
+        })
+    }
+}
+
+pub async fn confirm_subscription(
+    input: ConfirmSubscription,
+    app: &App,
+    ctx: &Context,
+) -> SnsResult<Xml> {
+    let authenticated = signed(ctx);
+    let arn = app.sns.confirm(Confirm {
+        topic_arn: &input.topic_arn,
+        token: &input.token,
+        authenticated,
+        // Only a signed confirmation can ask for it (SNS API reference, ConfirmSubscription).
+        authenticate_on_unsubscribe: authenticated && input.authenticate_on_unsubscribe,
+        now: app.now(),
+    })?;
+    let mut xml = Xml::default();
+    xml.text("SubscriptionArn", &arn);
+    Ok(xml)
+}
+
+/// Tells a subscription's endpoint of a subscribe or an unsubscribe: a POST for http/s, a
+/// record for email and email-json; other protocols are never told.
+pub fn send(app: &App, ctx: &Context, kind: MessageType, c: &Confirmation) {
+    let origin = Origin {
+        base_url: &ctx.base_url,
+    };
+    let now = app.now();
+    let version = app
+        .sns
+        .topic(&c.topic_arn)
+        .map_or_else(|_| "1".to_owned(), |t| t.signature_version().to_owned());
+    let message_id = uuid::Uuid::new_v4().to_string();
+    let body = || c.body(kind, &message_id, &version, &origin, now);
+    let payload = match c.protocol.as_str() {
+        "http" | "https" => {
+            let post = Post {
+                message_type: kind,
+                url: c.endpoint.clone(),
+                message_id: message_id.clone(),
+                topic_arn: c.topic_arn.clone(),
+                subscription_arn: c.subscription_arn.clone(),
+                raw: false,
+                content_type: delivery_policy::DEFAULT_CONTENT_TYPE.to_owned(),
+                body: body(),
+                retry: RetryPolicy::effective(None, None),
+                retries: 0,
+                dead_letter: None,
+            };
+            super::http::enqueue(app, post, now);
+            return;
+        }
+        "email-json" => body(),
+        "email" if kind == MessageType::SubscriptionConfirmation => c.email_text(&origin),
+        _ => return,
+    };
+    app.sns.outbox.record(Record {
+        subscription_arn: Some(c.subscription_arn.clone()),
+        protocol: c.protocol.clone(),
+        endpoint: c.endpoint.clone(),
+        message_type: kind,
+        message_id,
+        payload,
+        at: now,
+    });
+}

@@ -1,0 +1,54 @@
+//! What one subscription receives of a publish, by protocol: the bare message for raw
+//! delivery, email, SMS and push; SNS's signed JSON notification for the others; the
+//! Lambda event around it for `lambda`; with the HTTP/S retry policy that applies.
+
+use std::collections::BTreeMap;
+
+use super::delivery_policy::{content_type, RetryPolicy};
+use super::envelope::{self, Origin};
+use super::publish::{Delivery, Publication};
+use super::Subscription;
+
+/// What one subscription receives of a publish: raw, SNS's JSON notification, the Lambda
+/// event around it, or (email, SMS, push) the bare message.
+pub(super) fn delivery(
+    s: &Subscription,
+    p: &Publication,
+    note: &envelope::Note<'_>,
+    origin: &Origin<'_>,
+    deduplication_id: Option<&String>,
+) -> Delivery {
+    let raw = s.raw && matches!(s.protocol.as_str(), "sqs" | "http" | "https" | "firehose");
+    let bare = matches!(s.protocol.as_str(), "email" | "sms" | "application");
+    let (body, attributes) = if raw {
+        (note.message.to_owned(), p.attributes.clone())
+    } else if bare {
+        (note.message.to_owned(), BTreeMap::new())
+    } else {
+        let json = envelope::notification(note, &s.arn, origin);
+        let body = if s.protocol == "lambda" {
+            envelope::lambda_event(&json, &s.arn)
+        } else {
+            json
+        };
+        (body, BTreeMap::new())
+    };
+    let topic_policy = note.topic.attributes(0).remove("DeliveryPolicy");
+    let policy = (topic_policy.as_deref(), s.delivery_policy());
+    Delivery {
+        subscription_arn: s.arn.clone(),
+        queue_arn: s.endpoint.clone(),
+        protocol: s.protocol.clone(),
+        endpoint: s.endpoint.clone(),
+        message_id: note.message_id.to_owned(),
+        topic_arn: note.topic.arn.clone(),
+        raw,
+        retry: RetryPolicy::effective(policy.0, policy.1),
+        content_type: content_type(policy.0, policy.1),
+        dead_letter_arn: s.dead_letter_arn.clone(),
+        body,
+        attributes,
+        group_id: p.group_id.clone(),
+        deduplication_id: deduplication_id.cloned(),
+    }
+}

@@ -1,0 +1,119 @@
+//! What leaves sqslite other than into a queue, as plain data: the HTTP/S POSTs waiting for
+//! their (next) attempt, ordered by when it is due on the server's clock, and the records
+//! of deliveries sqslite cannot make (email, SMS, push, Lambda, Firehose), capped. The
+//! ticker takes the due POSTs ([`Outbox::take_due`]); the action layer sends them.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+use super::delivery_policy::RetryPolicy;
+use super::Delivery;
+use crate::clock::Millis;
+
+/// The records kept for `GET /_sqslite/sns/deliveries`; older ones are dropped first.
+pub const MAX_RECORDS: usize = 1000;
+
+/// The three kinds of message SNS sends an endpoint (`x-amz-sns-message-type`, `Type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageType {
+    Notification,
+    SubscriptionConfirmation,
+    UnsubscribeConfirmation,
+}
+
+impl MessageType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MessageType::Notification => "Notification",
+            MessageType::SubscriptionConfirmation => "SubscriptionConfirmation",
+            MessageType::UnsubscribeConfirmation => "UnsubscribeConfirmation",
+        }
+    }
+}
+
+/// One message for an HTTP/S endpoint, and how it has fared so far.
+#[derive(Debug, Clone)]
+pub struct Post {
+    pub message_type: MessageType,
+    pub url: String,
+    pub message_id: String,
+    pub topic_arn: String,
+    pub subscription_arn: String,
+    /// RawMessageDelivery: the body is the bare message (`x-amz-sns-rawdelivery: true`).
+    pub raw: bool,
+    pub content_type: String,
+    pub body: String,
+    pub retry: RetryPolicy,
+    /// Retries made so far (0 before the first attempt).
+    pub retries: u64,
+    /// A notification's delivery (`None` for a confirmation): counted as failed once its
+    /// retries are spent, and sent to the subscription's dead-letter queue if it has one.
+    pub dead_letter: Option<Delivery>,
+}
+
+/// One delivery sqslite recorded instead of sending.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// `None` for a Publish straight to a phone number or platform endpoint.
+    pub subscription_arn: Option<String>,
+    pub protocol: String,
+    pub endpoint: String,
+    pub message_type: MessageType,
+    pub message_id: String,
+    /// Exactly what would be sent.
+    pub payload: String,
+    pub at: Millis,
+}
+
+#[derive(Debug, Default)]
+pub struct Outbox {
+    due: Mutex<BTreeMap<(Millis, u64), Post>>,
+    seq: AtomicU64,
+    records: Mutex<VecDeque<Record>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Outbox {
+    /// Queues `post` for an attempt at `at` (now, for a first attempt).
+    pub fn schedule(&self, at: Millis, post: Post) {
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        lock(&self.due).insert((at, seq), post);
+    }
+
+    /// The POSTs due by `now`, and when the next one after them is due.
+    pub fn take_due(&self, now: Millis) -> (Vec<Post>, Option<Millis>) {
+        let mut due = lock(&self.due);
+        let later = due.split_off(&(now.saturating_add(1), 0));
+        let ready = std::mem::replace(&mut *due, later);
+        let next = due.keys().next().map(|(at, _)| *at);
+        (ready.into_values().collect(), next)
+    }
+
+    /// POSTs waiting for an attempt.
+    pub fn waiting(&self) -> usize {
+        lock(&self.due).len()
+    }
+
+    pub fn record(&self, record: Record) {
+        let mut records = lock(&self.records);
+        if records.len() == MAX_RECORDS {
+            records.pop_front();
+        }
+        records.push_back(record);
+    }
+
+    /// The records, oldest first.
+    pub fn records(&self) -> Vec<Record> {
+        lock(&self.records).iter().cloned().collect()
+    }
+
+    /// Forgets everything waiting and recorded (the admin reset).
+    pub fn clear(&self) {
+        lock(&self.due).clear();
+        lock(&self.records).clear();
+    }
+}

@@ -1,0 +1,134 @@
+//! The five event-source-mapping operations on the triggers model: each takes its decoded
+//! input, applies the rules ([`super::rules`]) and edits the mappings registry, answering
+//! with Lambda's status (202 for the three that change a mapping, 200 for the reads).
+
+use hyper::StatusCode;
+use serde_json::Value;
+
+use super::error::{LambdaError, LambdaResult};
+use super::input::MappingRequest;
+use super::output;
+use super::route::{ListQuery, Operation};
+use super::rules::{self, Caller};
+use crate::app::App;
+use crate::triggers::mapping::{Mapping, State};
+
+/// ListEventSourceMappings answers at most this many per page, whatever MaxItems says
+/// (Lambda API reference, ListEventSourceMappings: "returns a maximum of 100 items").
+const MAX_PAGE: usize = 100;
+/// `MaxItems`' declared range.
+const MAX_ITEMS: i64 = 10_000;
+
+impl Operation {
+    /// Runs the operation; its status and JSON body.
+    pub fn apply(self, app: &App, caller: &Caller<'_>) -> LambdaResult<(StatusCode, Value)> {
+        match self {
+            Operation::Create(input) => create(app, caller, &input),
+            Operation::Get(uuid) => get(app, &uuid),
+            Operation::List(query) => list(app, caller, &query),
+            Operation::Update(uuid, input) => update(app, caller, &uuid, &input),
+            Operation::Delete(uuid) => delete(app, &uuid),
+        }
+    }
+}
+
+fn create(
+    app: &App,
+    caller: &Caller<'_>,
+    input: &MappingRequest,
+) -> LambdaResult<(StatusCode, Value)> {
+    let proposed = rules::new_mapping(app, caller, input)?;
+    let mapping = rules::insert_unique(&app.triggers.mappings, proposed)?;
+    Ok((
+        StatusCode::ACCEPTED,
+        output::configuration(&mapping, mapping.state),
+    ))
+}
+
+fn get(app: &App, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
+    let mapping = app
+        .triggers
+        .mappings
+        .get(uuid)
+        .ok_or_else(LambdaError::mapping_not_found)?;
+    Ok((
+        StatusCode::OK,
+        output::configuration(&mapping, mapping.state),
+    ))
+}
+
+fn list(app: &App, caller: &Caller<'_>, query: &ListQuery) -> LambdaResult<(StatusCode, Value)> {
+    let max_items = match query.max_items.as_deref() {
+        None => MAX_PAGE,
+        Some(text) => page_size(text)?,
+    };
+    let function_arn = match query.function_name.as_deref() {
+        None => None,
+        Some(name) => Some(rules::listed_function(app, caller, name)?),
+    };
+    let wanted = |m: &Mapping| {
+        query
+            .event_source_arn
+            .as_deref()
+            .is_none_or(|arn| m.event_source_arn == arn)
+            && function_arn
+                .as_deref()
+                .is_none_or(|arn| m.function_arn == arn)
+    };
+    // The registry lists by UUID, so a marker (the next page's first UUID) resumes in order.
+    let marker = query.marker.as_deref().unwrap_or_default();
+    let mut rest = app
+        .triggers
+        .mappings
+        .list()
+        .into_iter()
+        .filter(|m| m.uuid.as_str() >= marker && wanted(m));
+    let page: Vec<Mapping> = rest.by_ref().take(max_items).collect();
+    let next = rest.next().map(|m| m.uuid);
+    Ok((StatusCode::OK, output::list(&page, next.as_deref())))
+}
+
+/// `MaxItems` as a page size: 1..=10000 by the API, at most [`MAX_PAGE`] by Lambda.
+fn page_size(text: &str) -> LambdaResult<usize> {
+    let value: i64 = text.parse().map_err(|_| {
+        // The validator's words for a value that is no integer \[unverified\].
+        LambdaError::validation(format!(
+            "1 validation error detected: Value '{text}' at 'maxItems' failed to satisfy constraint: Member must be an integer"
+        ))
+    })?;
+    rules::check_range("maxItems", value, 1, MAX_ITEMS)?;
+    Ok(usize::try_from(value).map_or(MAX_PAGE, |v| v.min(MAX_PAGE)))
+}
+
+fn update(
+    app: &App,
+    caller: &Caller<'_>,
+    uuid: &str,
+    input: &MappingRequest,
+) -> LambdaResult<(StatusCode, Value)> {
+    let current = app
+        .triggers
+        .mappings
+        .get(uuid)
+        .ok_or_else(LambdaError::mapping_not_found)?;
+    let changed = rules::updated_mapping(app, caller, &current, input)?;
+    let mapping = rules::replace_unique(&app.triggers.mappings, changed)?;
+    Ok((
+        StatusCode::ACCEPTED,
+        output::configuration(&mapping, mapping.state),
+    ))
+}
+
+fn delete(app: &App, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
+    let removed = app
+        .triggers
+        .mappings
+        .remove(uuid)
+        .ok_or_else(LambdaError::mapping_not_found)?;
+    // Gone at once (its poller stops on the change); Lambda answers with the state it is
+    // then in until its poller has stopped.
+    Ok((
+        StatusCode::ACCEPTED,
+        output::configuration(&removed, State::Deleting),
+    ))
+}

@@ -1,0 +1,91 @@
+//! Lambda's event-source-mapping API on sqslite's port: CreateEventSourceMapping,
+//! GetEventSourceMapping, ListEventSourceMappings, UpdateEventSourceMapping and
+//! DeleteEventSourceMapping in Lambda's REST-JSON protocol, so `aws lambda
+//! create-event-source-mapping`, the SDKs, Terraform and CDK deployments can wire a queue to
+//! a declared function as they would on AWS.
+//!
+//! [`route`] turns the method and path into one typed [`route::Operation`] (its body decoded
+//! by [`input`]); [`actions`] apply it to the triggers model after [`rules`] checked it;
+//! [`output`] renders Lambda's `EventSourceMappingConfiguration`; [`error`] is the API's
+//! error table.
+
+pub mod actions;
+pub mod error;
+pub mod input;
+pub mod output;
+pub mod route;
+pub mod rules;
+#[cfg(test)]
+mod tests;
+
+use bytes::Bytes;
+use hyper::http::request::Parts;
+
+use crate::app::App;
+use crate::protocol::{Context, HttpResponse};
+use error::{json_response, LambdaError, LambdaResult};
+use route::Operation;
+
+/// The SigV4 signing name of Lambda.
+pub const SIGNING_NAME: &str = "lambda";
+
+/// Whether a request on the shared port is for Lambda: its credential scope names `lambda`,
+/// or, unsigned, its path is under Lambda's API version (`/2015-03-31/`), which neither SQS
+/// nor SNS uses.
+pub fn is_lambda(parts: &Parts) -> bool {
+    match crate::auth::read(parts) {
+        Ok(Some(signed)) if !signed.service.is_empty() => signed.service == SIGNING_NAME,
+        _ => parts.uri.path().starts_with(route::VERSION_PREFIX),
+    }
+}
+
+/// One Lambda request: authenticate, route, apply, encode.
+pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) -> HttpResponse {
+    let result = run(app, parts, body);
+    match result {
+        Ok((name, status, json)) => {
+            tracing::debug!(action = name, status = status.as_u16(), "lambda request ok");
+            json_response(status, &request_id, &json)
+        }
+        Err(e) => {
+            tracing::debug!(code = e.code(), message = %e.message, "lambda request failed");
+            e.response(&request_id)
+        }
+    }
+}
+
+fn run(
+    app: &App,
+    parts: &Parts,
+    body: &[u8],
+) -> LambdaResult<(&'static str, hyper::StatusCode, serde_json::Value)> {
+    // Authentication first: an unsigned caller learns nothing about the request.
+    let signed = crate::auth::read(parts);
+    let principal = crate::auth::verify_for(
+        app,
+        parts,
+        body,
+        signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
+        SIGNING_NAME,
+    )
+    .map_err(|e| LambdaError::from_auth(&e))?;
+    let signed = signed.ok().flatten();
+    let mut ctx = Context::new(
+        &app.config,
+        &parts.headers,
+        "/",
+        signed.as_ref(),
+        String::new(),
+    );
+    let operation = Operation::decode(&parts.method, parts.uri.path(), parts.uri.query(), body)?;
+    let name = operation.name();
+    if let Some(principal) = principal {
+        ctx.authenticate(principal, name);
+    }
+    let caller = rules::Caller {
+        region: &ctx.region,
+        account: &ctx.account,
+    };
+    let (status, json) = operation.apply(app, &caller)?;
+    Ok((name, status, json))
+}

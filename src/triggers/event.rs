@@ -1,0 +1,99 @@
+//! The event Lambda sends a function for an SQS batch: `{"Records": [...]}`, one record per
+//! message, in the shape of the Lambda developer guide's "Example standard queue message
+//! event" and its FIFO counterpart.
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use serde_json::{json, Map, Value};
+
+use crate::engine::delivery::Delivered;
+use crate::engine::md5;
+use crate::engine::message::{self, AttrData, AttrValue};
+
+/// One record and what the poller keeps beside it to settle the message.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// The record as the function receives it, but for `body`.
+    pub json: Value,
+    /// The message body.
+    pub body: String,
+    /// `messageId`, which a partial batch response names.
+    pub message_id: String,
+    /// The handle that deletes the message.
+    pub receipt_handle: String,
+    /// The FIFO message group, whose order a failure must not break.
+    pub group_id: Option<String>,
+}
+
+/// The record of one delivered message from the queue `source_arn` in `region`. The body is
+/// kept apart from `json` until [`Record::full`], as a filter reads it apart.
+pub fn record(d: &Delivered, source_arn: &str, region: &str) -> Record {
+    let m = &d.message;
+    let message_id = message::id_text(&m.id);
+    let attributes: Map<String, Value> =
+        crate::actions::receive::system_attributes(m, d.sequence_number.clone())
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), Value::String(v)))
+            .collect();
+    let user: Vec<_> = m.attributes().into_iter().flatten().collect();
+    let message_attributes: Map<String, Value> = user
+        .iter()
+        .map(|(name, v)| ((*name).clone(), attribute(v)))
+        .collect();
+    let mut json = json!({
+        "messageId": message_id,
+        "receiptHandle": d.receipt_handle,
+        "attributes": attributes,
+        "messageAttributes": message_attributes,
+    });
+    let obj = json.as_object_mut().expect("a JSON object");
+    if let Some(digest) = md5::of_attributes(user.iter().copied()) {
+        obj.insert("md5OfMessageAttributes".into(), Value::String(digest));
+    }
+    obj.insert("md5OfBody".into(), Value::String(md5::hex(&m.md5_of_body)));
+    obj.insert("eventSource".into(), Value::String("aws:sqs".into()));
+    obj.insert("eventSourceARN".into(), Value::String(source_arn.into()));
+    obj.insert("awsRegion".into(), Value::String(region.into()));
+    Record {
+        json,
+        body: m.body.to_string(),
+        message_id,
+        receipt_handle: d.receipt_handle.clone(),
+        group_id: m.group_id.as_deref().map(str::to_owned),
+    }
+}
+
+impl Record {
+    /// The full record, `body` third as Lambda writes it.
+    pub fn full(&self) -> Value {
+        let mut out = Map::new();
+        let mut fields = self.json.as_object().into_iter().flatten();
+        for (k, v) in fields.by_ref().take(2) {
+            out.insert(k.clone(), v.clone());
+        }
+        out.insert("body".into(), Value::String(self.body.clone()));
+        out.extend(fields.map(|(k, v)| (k.clone(), v.clone())));
+        Value::Object(out)
+    }
+}
+
+/// A message attribute in Lambda's lower-camel shape; the list fields are always empty, as
+/// SQS has no list attributes.
+fn attribute(v: &AttrValue) -> Value {
+    let mut out = Map::new();
+    match &v.data {
+        AttrData::String(s) => out.insert("stringValue".into(), Value::String(s.clone())),
+        AttrData::Binary(b) => out.insert("binaryValue".into(), Value::String(STANDARD.encode(b))),
+    };
+    out.insert("stringListValues".into(), json!([]));
+    out.insert("binaryListValues".into(), json!([]));
+    out.insert("dataType".into(), Value::String(v.data_type.clone()));
+    Value::Object(out)
+}
+
+/// The event for a batch of records with their bodies.
+pub fn event(records: Vec<Value>) -> Value {
+    let mut event = Map::new();
+    event.insert("Records".into(), Value::Array(records));
+    Value::Object(event)
+}

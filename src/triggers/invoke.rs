@@ -1,0 +1,126 @@
+//! Invoking a declared function with an event: an HTTP POST, Lambda's Invoke API, or a
+//! command. Each call is bounded by the function's timeout (wall time: it bounds real I/O,
+//! as the alarm webhooks' timeouts do, not the server's possibly manual clock).
+
+use std::process::Stdio;
+
+use tokio::io::AsyncWriteExt;
+
+use super::functions::{Function, Target};
+
+/// How one invocation ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The function returned; its response payload (possibly empty).
+    Returned(String),
+    /// A function error, a timeout or a failed call, with what went wrong.
+    Failed(String),
+}
+
+/// Invokes `function` with the `event` JSON.
+pub async fn invoke(function: &Function, event: &serde_json::Value) -> Outcome {
+    let payload = event.to_string().into_bytes();
+    match &function.target {
+        Target::Url(url) => post(url, payload, function).await,
+        Target::InvokeUrl(base) => {
+            post(&invoke_api_url(base, &function.name), payload, function).await
+        }
+        Target::Command(argv) => {
+            match tokio::time::timeout(function.timeout, run(argv, payload)).await {
+                Ok(outcome) => outcome,
+                Err(_) => Outcome::Failed(timed_out(function)),
+            }
+        }
+    }
+}
+
+/// The Invoke API's URL on `base` for the function `name`. A base that already names an
+/// invocation path is used as it is: the Lambda Runtime Interface Emulator serves its one
+/// function as `/2015-03-31/functions/function/invocations`, whatever the function is called.
+fn invoke_api_url(base: &str, name: &str) -> String {
+    if base.contains("/2015-03-31/functions/") {
+        return base.to_owned();
+    }
+    format!(
+        "{}/2015-03-31/functions/{name}/invocations",
+        base.trim_end_matches('/')
+    )
+}
+
+fn timed_out(function: &Function) -> String {
+    format!(
+        "Task timed out after {:.2} seconds",
+        function.timeout.as_secs_f64()
+    )
+}
+
+/// One POST; a non-2xx status or Lambda's `X-Amz-Function-Error` header is a failure.
+async fn post(url: &str, payload: Vec<u8>, function: &Function) -> Outcome {
+    let headers = [("content-type", "application/json")];
+    let reply = match crate::http_client::request("POST", url, &headers, payload, function.timeout)
+        .await
+    {
+        Ok(reply) => reply,
+        Err(e) if e.contains("no answer within") => return Outcome::Failed(timed_out(function)),
+        Err(e) => return Outcome::Failed(e),
+    };
+    if let Some(kind) = reply.headers.get("x-amz-function-error") {
+        let kind = kind.to_str().unwrap_or("Unhandled");
+        return Outcome::Failed(format!("function error ({kind}): {}", reply.body));
+    }
+    if reply.ok() {
+        Outcome::Returned(reply.body)
+    } else {
+        Outcome::Failed(format!("HTTP {}: {}", reply.status, reply.body))
+    }
+}
+
+/// Runs the command with the event on stdin; its stdout is the response. The child is
+/// killed if the invocation is dropped (timeout, mapping disabled, shutdown).
+async fn run(argv: &[String], payload: Vec<u8>) -> Outcome {
+    let Some((program, arguments)) = argv.split_first() else {
+        return Outcome::Failed("the command is empty".into());
+    };
+    let child = tokio::process::Command::new(program)
+        .args(arguments)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => return Outcome::Failed(format!("cannot run {program}: {e}")),
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        // A command that exits without reading its input is its own business; its exit
+        // status says how it went.
+        let _ = stdin.write_all(&payload).await;
+    }
+    match child.wait_with_output().await {
+        Ok(out) if out.status.success() => {
+            Outcome::Returned(String::from_utf8_lossy(&out.stdout).into_owned())
+        }
+        Ok(out) => Outcome::Failed(format!(
+            "{program} exited with {}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )),
+        Err(e) => Outcome::Failed(format!("{program}: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::invoke_api_url;
+
+    #[test]
+    fn the_invoke_path_is_added_unless_given() {
+        assert_eq!(
+            invoke_api_url("http://h:9000/", "orders"),
+            "http://h:9000/2015-03-31/functions/orders/invocations"
+        );
+        let rie = "http://h:9000/2015-03-31/functions/function/invocations";
+        assert_eq!(invoke_api_url(rie, "orders"), rie);
+    }
+}

@@ -1,0 +1,232 @@
+//! One enabled mapping's poller: gathers batches from its queue through the SQS engine's own
+//! receive (so receive counts, and with them the queue's RedrivePolicy, apply), invokes the
+//! function at most `MaximumConcurrency` times at once, and settles each batch.
+
+use std::collections::HashSet;
+use std::pin::{pin, Pin};
+use std::sync::Arc;
+
+use tokio::sync::futures::Notified;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use super::event::{self, Record};
+use super::functions::Function;
+use super::invoke::{invoke, Outcome};
+use super::mapping::Mapping;
+use super::response::{verdict, Verdict};
+use super::stats::Stats;
+use crate::app::App;
+use crate::clock::Millis;
+use crate::engine::delivery::{Delivered, ReceiveParams};
+use crate::engine::limits;
+use crate::engine::queue::Queue;
+
+/// Concurrent invocations of a mapping without `MaximumConcurrency`: Lambda starts an SQS
+/// mapping with five concurrent batches (Lambda guide, services-sqs-scaling); sqslite does
+/// not scale beyond them.
+pub const DEFAULT_CONCURRENCY: u32 = 5;
+
+/// What a poller works with.
+pub struct Job {
+    pub app: Arc<App>,
+    pub mapping: Mapping,
+    pub function: Function,
+    pub queue: Arc<Queue>,
+    pub stats: Arc<Stats>,
+}
+
+/// Polls until the queue is deleted or the server shuts down; dropping the future (the
+/// mapping disabled, changed or removed) also drops its invocations.
+pub async fn run(job: Arc<Job>) {
+    let cap = job
+        .mapping
+        .settings
+        .maximum_concurrency
+        .unwrap_or(DEFAULT_CONCURRENCY);
+    let slots = Arc::new(Semaphore::new(cap as usize));
+    let mut invocations = JoinSet::new();
+    loop {
+        // A slot first, so no batch sits in flight waiting for one.
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
+        while invocations.try_join_next().is_some() {}
+        let Some(batch) = gather(&job).await else {
+            return;
+        };
+        let job = job.clone();
+        invocations.spawn(async move {
+            settle(&job, batch).await;
+            drop(slot);
+        });
+    }
+}
+
+/// The next batch: up to `BatchSize` records, gathered until the batch is full or, once it
+/// holds a record, `MaximumBatchingWindowInSeconds` on the server's clock has passed. Waits
+/// on the queue's notify between passes. `None`: the queue is gone or the server stopping.
+async fn gather(job: &Job) -> Option<Vec<Record>> {
+    let settings = &job.mapping.settings;
+    let size = settings.batch_size as usize;
+    let window = Millis::from(settings.maximum_batching_window_seconds) * 1000;
+    let receive_max = *limits::RECEIVE_MESSAGES.end() as usize;
+    let (mut batch, mut window_end) = (Vec::new(), None);
+    loop {
+        // Registered before looking, so a send between the look and the wait still wakes us.
+        let mut notified = pin!(job.queue.notify.notified());
+        notified.as_mut().enable();
+        if job.queue.is_deleted() {
+            return None;
+        }
+        let now = job.app.now();
+        let params = ReceiveParams {
+            max: (size - batch.len()).min(receive_max),
+            visibility_timeout: None,
+            attempt_id: None,
+            short_poll: false,
+        };
+        let pass = match job
+            .app
+            .registry
+            .receive_pass(&job.queue, &params, false, now)
+        {
+            Ok(pass) => pass,
+            Err(e) => {
+                tracing::warn!(mapping = %job.mapping.uuid, "receive failed: {e}");
+                return None;
+            }
+        };
+        let got = !pass.delivered.is_empty();
+        take(job, &pass.delivered, &mut batch);
+        if batch.len() >= size {
+            return Some(batch);
+        }
+        let mut wake_at = pass.next_change;
+        if !batch.is_empty() {
+            let end = *window_end.get_or_insert(now.saturating_add(window));
+            if now >= end {
+                return Some(batch);
+            }
+            wake_at = Some(wake_at.map_or(end, |t| t.min(end)));
+        }
+        if got {
+            continue;
+        }
+        if !wait(job, notified, wake_at).await {
+            return None;
+        }
+    }
+}
+
+/// Adds the delivered messages some filter matches to the batch; deletes the others, as
+/// Lambda does with messages its FilterCriteria drop.
+fn take(job: &Job, delivered: &[Delivered], batch: &mut Vec<Record>) {
+    for d in delivered {
+        let record = event::record(d, &job.mapping.event_source_arn, &job.queue.key.region);
+        if passes_filters(job, &record) {
+            batch.push(record);
+        } else {
+            job.stats.filtered();
+            delete(job, &record);
+        }
+    }
+}
+
+/// Parks until the queue is poked or the clock reaches `wake_at`; false on shutdown.
+async fn wait(job: &Job, notified: Pin<&mut Notified<'_>>, wake_at: Option<Millis>) -> bool {
+    let _parked = job.queue.park();
+    let sleep = async {
+        match wake_at {
+            Some(at) => job.app.clock.sleep_until(at).await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        () = notified => true,
+        () = sleep => true,
+        () = job.app.waiters.closed() => false,
+    }
+}
+
+fn passes_filters(job: &Job, record: &Record) -> bool {
+    job.mapping
+        .settings
+        .filters
+        .criteria()
+        .matches_sqs_record(&record.json, &record.body)
+}
+
+/// Adds one to `field` of the mapping's series, which its queue's dashboard chart draws.
+fn chart(job: &Job, field: &'static str) {
+    let name = format!("mapping {}", job.mapping.uuid);
+    let now = job.app.now();
+    job.app.series.count(&job.queue.arn(), &name, field, now, 1);
+}
+
+fn delete(job: &Job, record: &Record) {
+    let now = job.app.now();
+    // A handle that no longer deletes (the visibility timeout passed and another receive
+    // took the message) leaves the message to that receive, as SQS's DeleteMessage would.
+    if let Err(e) = job.queue.delete_message(&record.receipt_handle, now) {
+        tracing::debug!(mapping = %job.mapping.uuid, "delete failed: {e}");
+    }
+}
+
+/// Invokes the function with one batch and deletes what succeeded; a failure leaves its
+/// records in flight until the queue's visibility timeout returns them.
+async fn settle(job: &Job, batch: Vec<Record>) {
+    let event = event::event(batch.iter().map(Record::full).collect());
+    job.stats.invoked(batch.len());
+    chart(job, "invocations");
+    let failed = match invoke(&job.function, &event).await {
+        Outcome::Failed(reason) => {
+            job.stats.failed();
+            chart(job, "errors");
+            tracing::info!(mapping = %job.mapping.uuid, function = %job.function.name, "invocation failed: {reason}");
+            return;
+        }
+        Outcome::Returned(_) if !job.mapping.settings.reports_batch_item_failures() => {
+            HashSet::new()
+        }
+        Outcome::Returned(body) => {
+            let ids: HashSet<&str> = batch.iter().map(|r| r.message_id.as_str()).collect();
+            match verdict(&body, &ids) {
+                Verdict::Success => HashSet::new(),
+                Verdict::Partial(failed) => {
+                    job.stats.partial();
+                    failed
+                }
+                Verdict::Invalid(reason) => {
+                    job.stats.failed();
+                    chart(job, "errors");
+                    tracing::info!(mapping = %job.mapping.uuid, "invalid partial batch response, the batch fails: {reason}");
+                    return;
+                }
+            }
+        }
+    };
+    let failed = if job.queue.fifo {
+        stop_failed_groups(&batch, failed)
+    } else {
+        failed
+    };
+    for record in batch.iter().filter(|r| !failed.contains(&r.message_id)) {
+        delete(job, record);
+    }
+}
+
+/// On a FIFO queue a failed record stops its group: the group's later records in the batch
+/// are kept for the retry too, so the group is processed in order.
+fn stop_failed_groups(batch: &[Record], mut failed: HashSet<String>) -> HashSet<String> {
+    let mut stopped: HashSet<&str> = HashSet::new();
+    for r in batch {
+        let group = r.group_id.as_deref().unwrap_or_default();
+        if stopped.contains(group) {
+            failed.insert(r.message_id.clone());
+        } else if failed.contains(&r.message_id) {
+            stopped.insert(group);
+        }
+    }
+    failed
+}

@@ -1,0 +1,162 @@
+//! The runtime: one poller per enabled mapping, started, restarted and stopped as the
+//! registry changes, and the mappings' transitional states settled once it has acted.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tokio::task::JoinHandle;
+
+use super::mapping::{Mapping, State};
+use super::poller::{self, Job};
+use crate::app::App;
+
+/// A running poller and the mapping it was started for; dropping it stops the poller.
+struct Running {
+    mapping: Mapping,
+    task: JoinHandle<()>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Runs until the server shuts down, then stops every poller (and their invocations).
+pub async fn run(app: Arc<App>) {
+    let mut changes = app.triggers.mappings.subscribe();
+    let mut running: HashMap<String, Running> = HashMap::new();
+    loop {
+        changes.mark_unchanged();
+        reconcile(&app, &mut running);
+        tokio::select! {
+            result = changes.changed() => if result.is_err() { break },
+            () = app.waiters.closed() => break,
+        }
+    }
+}
+
+/// Brings the pollers in line with the registry.
+fn reconcile(app: &Arc<App>, running: &mut HashMap<String, Running>) {
+    let mappings = &app.triggers.mappings;
+    let all = mappings.list();
+    running.retain(|uuid, _| all.iter().any(|m| &m.uuid == uuid));
+    app.triggers
+        .retain_stats(|uuid| all.iter().any(|m| m.uuid == uuid));
+    for m in all {
+        if m.state == State::Deleting {
+            running.remove(&m.uuid);
+            mappings.remove(&m.uuid);
+            continue;
+        }
+        let current = running
+            .get(&m.uuid)
+            .is_some_and(|r| !r.task.is_finished() && same_work(&r.mapping, &m));
+        if !m.enabled {
+            running.remove(&m.uuid);
+        } else if !current {
+            running.remove(&m.uuid);
+            if let Some(task) = start(app, &m) {
+                let mapping = m.clone();
+                running.insert(m.uuid.clone(), Running { mapping, task });
+            }
+        }
+        let settled = m.settled_state();
+        if m.state != settled {
+            let _ = mappings.update::<(), ()>(&m.uuid, |m| {
+                m.state = settled;
+                Ok(())
+            });
+        }
+    }
+}
+
+/// Whether a poller started for `a` does the work `b` asks for.
+fn same_work(a: &Mapping, b: &Mapping) -> bool {
+    a.function_arn == b.function_arn
+        && a.event_source_arn == b.event_source_arn
+        && a.settings == b.settings
+}
+
+fn start(app: &Arc<App>, m: &Mapping) -> Option<JoinHandle<()>> {
+    // The mapping's function ARN names its own region and account: a mapping the Lambda API
+    // made for another region or account than the server's runs there too.
+    let mut scope = m.function_arn.split(':').skip(3);
+    let (region, account) = match (scope.next(), scope.next()) {
+        (Some(region), Some(account)) => (region, account),
+        _ => (app.config.region.as_str(), app.config.account_id.as_str()),
+    };
+    let Some(function) = app
+        .triggers
+        .functions
+        .resolve(&m.function_arn, region, account)
+    else {
+        tracing::warn!(mapping = %m.uuid, "no declared function {}: not polling", m.function_arn);
+        return None;
+    };
+    let Some(queue) = app.registry.get_by_arn(&m.event_source_arn) else {
+        tracing::warn!(mapping = %m.uuid, "no queue {}: not polling", m.event_source_arn);
+        return None;
+    };
+    let job = Job {
+        app: app.clone(),
+        mapping: m.clone(),
+        function: function.clone(),
+        queue,
+        stats: app.triggers.stats_of(&m.uuid),
+    };
+    Some(tokio::spawn(poller::run(Arc::new(job))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Config, QueueDecl};
+    use crate::triggers::{Function, Settings, Target};
+
+    fn app() -> Arc<App> {
+        let mut config = Config::ephemeral().with_queue(QueueDecl::new("orders"));
+        let f = Function::new("f", Target::Url("http://127.0.0.1:9/".into()));
+        config.triggers.functions.push(f);
+        let app = Arc::new(App::new(
+            config,
+            Arc::new(crate::clock::ManualClock::new(1)),
+        ));
+        crate::declare::declare_all(&app).unwrap();
+        app
+    }
+
+    #[tokio::test]
+    async fn transitional_states_settle_as_the_pollers_follow() {
+        let app = app();
+        let mappings = &app.triggers.mappings;
+        let m = mappings.insert(Mapping::new(
+            "arn:aws:lambda:us-east-1:000000000000:function:f".into(),
+            "arn:aws:sqs:us-east-1:000000000000:orders".into(),
+            Settings::default(),
+            true,
+            1,
+        ));
+        let mut running = HashMap::new();
+        reconcile(&app, &mut running);
+        assert_eq!(mappings.get(&m.uuid).unwrap().state, State::Enabled);
+        assert!(running.contains_key(&m.uuid));
+        let edit = |state, enabled| {
+            mappings.update::<(), ()>(&m.uuid, |m| {
+                m.state = state;
+                m.enabled = enabled;
+                Ok(())
+            })
+        };
+        edit(State::Disabling, false);
+        reconcile(&app, &mut running);
+        assert_eq!(mappings.get(&m.uuid).unwrap().state, State::Disabled);
+        assert!(running.is_empty());
+        edit(State::Enabling, true);
+        reconcile(&app, &mut running);
+        assert_eq!(mappings.get(&m.uuid).unwrap().state, State::Enabled);
+        edit(State::Deleting, true);
+        reconcile(&app, &mut running);
+        assert!(mappings.get(&m.uuid).is_none() && running.is_empty());
+    }
+}
