@@ -30,19 +30,20 @@ pub struct App {
 impl App {
     pub fn new(config: Config, clock: SharedClock) -> Self {
         let registry = Registry::with_strict(config.strict);
-        App::with_registry(config, clock, registry, None)
+        let sns = crate::sns::engine::Sns::new();
+        App::with_registry(config, clock, (registry, sns), None)
     }
 
-    /// An app over a registry recovered from a data directory, or a fresh one.
+    /// An app over the queues and topics recovered from a data directory, or fresh ones.
     pub fn with_registry(
         config: Config,
         clock: SharedClock,
-        registry: Registry,
+        (registry, sns): (Registry, crate::sns::engine::Sns),
         durable: Option<crate::durable::mode::Durable>,
     ) -> Self {
         App {
             registry: registry.with_max_queues(config.max_queues),
-            sns: crate::sns::engine::Sns::new(),
+            sns,
             triggers: crate::triggers::Triggers::new(config.triggers.functions.clone()),
             clock,
             config,

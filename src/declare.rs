@@ -15,7 +15,7 @@ use crate::engine::queue::Queue;
 use crate::error::SqsResult;
 use crate::protocol::Context;
 
-/// Creates every declared queue; the message names the declaration that failed and why.
+/// Creates every declared queue, then every declared SNS topic; the message names the declaration that failed and why.
 pub fn declare_all(app: &App) -> Result<(), String> {
     let config = &app.config;
     check_templates(config)?;
@@ -25,6 +25,13 @@ pub fn declare_all(app: &App) -> Result<(), String> {
         let decl = &config.queues[i];
         create(app, decl, &keys[i], now).map_err(|e| describe(decl, &e.to_string()))?;
     }
+    // Topics after queues: a subscription's queue is then there for its first publish.
+    crate::sns::declare::declare_all(
+        &app.sns,
+        &config.topics,
+        (&config.region, &config.account_id),
+        now,
+    )?;
     declare_mappings(app, now)
 }
 

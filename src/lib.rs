@@ -27,18 +27,21 @@
 //! refused in its SDK's shape by [`protocol::foreign`], naming what sqslite serves.
 //!
 //! Beside the request path: [`config`] reads flags, `sqslite.toml` and ElasticMQ files;
-//! [`declare`] creates declared queues before the port opens (and on first use); [`ticker`] is
-//! the one periodic background task (move tasks, alarms) sleeping on the server's clock (the
-//! trigger pollers, below, wait on their queues); [`admin`]
+//! [`declare`] creates declared queues before the port opens (and on first use), then the
+//! declared SNS topics ([`sns::declare`]) and event source mappings; [`ticker`] is the one
+//! periodic background task (move tasks, alarms, SNS's HTTP retries) sleeping on the server's
+//! clock (the trigger pollers, below, wait on their queues); [`admin`]
 //! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`]
 //! (the large ones streamed while written, [`server::body`]);
 //! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
 //! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
-//! replays snapshot + log; [`faults`] injects errors before an action runs; [`alarms`]
-//! evaluates DLQ depth, stalls and message age; [`series`] records, while a dashboard chart
-//! is read, each queue's counts and oldest age on the server clock (sampled by the ticker),
-//! with alarm changes and fault hits as marks and named series for other parts to feed
-//! (trigger mappings); [`drill`] runs the game-day drills against
+//! replays snapshot + log (SNS's changes arrive the same way, as
+//! [`sns::engine::state::SnsRecord`]s); [`faults`] injects errors before an SQS or SNS
+//! action runs and into SNS's deliveries; [`alarms`]
+//! evaluates DLQ depth, stalls and message age; [`series`] records, while the dashboard is
+//! open, each queue's counts and oldest age on the server clock (sampled by the ticker),
+//! with alarm changes and fault hits as marks and named series that trigger mappings feed;
+//! [`drill`] runs the game-day drills against
 //! any endpoint through [`http_client`]; [`health`] is the container probe. [`patterns`] is
 //! the SNS filter-policy / Lambda event-pattern matcher, on the floor beside [`clock`] and
 //! [`error`] (it imports neither) for the SNS and trigger services to share.
@@ -150,6 +153,7 @@ use tokio::task::JoinHandle;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{ClockKind, Config, ConfigError, DeadLetter, QueueDecl, QueueTemplate, UrlStyle};
 pub use error::{ErrorKind, SqsError};
+pub use sns::declare::{SubscriptionDecl, TopicDecl};
 
 /// A running sqslite server; it stops when dropped or when [`Server::shutdown`] is awaited.
 pub struct Server {
@@ -187,10 +191,10 @@ impl Server {
                 } else {
                     durable::Mode::Strict
                 };
-                let (registry, durable) =
+                let (registry, sns, durable) =
                     durable::mode::open(dir, config.fsync, config.strict, mode, clock.now())
                         .map_err(|e| std::io::Error::other(e.to_string()))?;
-                app::App::with_registry(config, clock, registry, Some(durable))
+                app::App::with_registry(config, clock, (registry, sns), Some(durable))
             }
         });
         // Queues first: nothing can connect, so `/health` and every request see them all.

@@ -132,7 +132,9 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         return Ok(response);
     }
     if crate::sns::protocol::is_sns(&parts, &body) {
-        let mut response = crate::sns::handle(&app, &parts, &body, request_id).await;
+        let mut response = crate::sns::handle(&app, &parts, &body, request_id).await?;
+        // A publish's deliveries grow the log as sends do.
+        crate::durable::mode::Durable::maybe_compact(&app);
         stamp_date(&app, &mut response);
         return Ok(response);
     }
@@ -270,29 +272,12 @@ async fn inject(
     let Some(effect) = app.faults.check(name, queue.as_deref(), app.now()) else {
         return Ok(None);
     };
-    app.metrics.fault_injected();
-    app.series.fault(
-        app.now(),
-        effect.rule,
-        name,
-        queue.as_deref(),
-        effect.describe(),
-    );
-    tracing::warn!(
-        rule = effect.rule,
-        action = name,
-        queue = queue.as_deref().unwrap_or("-"),
-        error = effect.error.as_ref().map(|e| e.kind.query_code()),
-        latency_ms = effect.latency.map(|d| d.as_millis() as u64),
-        drop_connection = effect.drop_connection,
-        "fault injected"
-    );
-    if let Some(latency) = effect.latency {
-        tokio::time::sleep(latency).await;
-    }
-    if effect.drop_connection {
-        return Err(DropConnection);
-    }
+    let error = effect.error.as_ref().map(|e| e.kind.query_code());
+    let target = crate::faults::inject::Target {
+        queue: Some(queue.as_deref().unwrap_or("-")),
+        topic: None,
+    };
+    crate::faults::inject::take_effect(app, &effect, name, target, error).await?;
     Ok(effect.error)
 }
 

@@ -2,9 +2,11 @@
 //! sqslite's queues, to HTTP endpoints ([`actions::http`]) and into the delivery records
 //! (email, SMS, push, Lambda, Firehose). The service owns its wire protocol ([`protocol`]:
 //! AWS Query in, XML out), its [`actions`] and its [`engine`]; it reaches SQS only through
-//! the SQS engine's own send ([`actions::deliver`]). [`error`] is its error table.
+//! the SQS engine's own send ([`actions::deliver`]). [`error`] is its error table;
+//! [`declare`] creates the topics a configuration declares.
 
 pub mod actions;
+pub mod declare;
 pub mod engine;
 pub mod error;
 pub mod protocol;
@@ -13,14 +15,20 @@ use bytes::Bytes;
 use hyper::http::request::Parts;
 
 use crate::app::App;
+use crate::faults::DropConnection;
 use crate::protocol::{Context, HttpResponse};
 use actions::Action;
 use error::{SnsError, SnsResult};
 use protocol::xml::Xml;
 use protocol::Form;
 
-/// One SNS request: authenticate, decode, apply, encode.
-pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) -> HttpResponse {
+/// One SNS request: authenticate, decode, apply (unless a fault rule hits it), encode.
+pub async fn handle(
+    app: &App,
+    parts: &Parts,
+    body: &Bytes,
+    request_id: String,
+) -> Result<HttpResponse, DropConnection> {
     let signed = crate::auth::read(parts).ok().flatten();
     let mut ctx = Context::new(
         &app.config,
@@ -30,14 +38,14 @@ pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) 
         request_id,
     );
     let result = match Form::parse(parts.uri.query(), Some(body)) {
-        Ok(form) => run(app, parts, body, &form, &mut ctx).await,
+        Ok(form) => run(app, parts, body, &form, &mut ctx).await?,
         Err(e) => Err(e),
     };
     let (name, result) = match result {
         Ok((name, xml)) => (name, Ok(xml)),
         Err(e) => ("", Err(e)),
     };
-    match &result {
+    Ok(match &result {
         Ok(xml) => {
             tracing::debug!(action = name, "sns request ok");
             protocol::respond(
@@ -50,7 +58,7 @@ pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) 
             tracing::debug!(code = e.code(), message = %e.message, "sns request failed");
             protocol::error_response(&ctx.request_id, e)
         }
-    }
+    })
 }
 
 async fn run(
@@ -59,7 +67,28 @@ async fn run(
     body: &[u8],
     form: &Form,
     ctx: &mut Context,
-) -> SnsResult<(&'static str, Xml)> {
+) -> Result<SnsResult<(&'static str, Xml)>, DropConnection> {
+    let action = match decode(app, parts, body, form, ctx) {
+        Ok(action) => action,
+        Err(e) => return Ok(Err(e)),
+    };
+    let name = action.name();
+    if app.faults.armed() {
+        if let Some(e) = crate::faults::inject::sns(app, name, form).await? {
+            return Ok(Err(e));
+        }
+    }
+    Ok(apply(app, ctx, action).await.map(|xml| (name, xml)))
+}
+
+/// Authenticates the caller and decodes the action.
+fn decode(
+    app: &App,
+    parts: &Parts,
+    body: &[u8],
+    form: &Form,
+    ctx: &mut Context,
+) -> SnsResult<Action> {
     // Authentication first: an unsigned caller learns nothing about the request.
     let signed = crate::auth::read(parts);
     let name = form.get("Action").unwrap_or_default();
@@ -78,7 +107,11 @@ async fn run(
     if let Some(principal) = principal {
         ctx.authenticate(principal, name);
     }
-    let xml = if app.durable.is_some() {
+    Ok(action)
+}
+
+async fn apply(app: &App, ctx: &Context, action: Action) -> SnsResult<Xml> {
+    Ok(if app.durable.is_some() {
         // Deliveries into durable queues are stored before the publish is answered.
         let stored = crate::durable::journal::durable(async {
             Ok::<_, crate::error::SqsError>(action.apply(app, ctx).await)
@@ -87,6 +120,5 @@ async fn run(
         stored.map_err(|e| SnsError::new(error::SnsErrorKind::InternalError, e.message))??
     } else {
         action.apply(app, ctx).await?
-    };
-    Ok((name, xml))
+    })
 }

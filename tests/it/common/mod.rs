@@ -254,6 +254,18 @@ pub fn client_for(endpoint: &str, region: &str, access_key: &str) -> Client {
     Client::from_conf(config)
 }
 
+/// An SNS client for a server without `[[credentials]]` (any signature is accepted).
+pub fn sns_client_for(endpoint: &str) -> aws_sdk_sns::Client {
+    let config = aws_sdk_sns::Config::builder()
+        .behavior_version(aws_sdk_sns::config::BehaviorVersion::latest())
+        .region(aws_sdk_sns::config::Region::new("us-east-1"))
+        .endpoint_url(endpoint)
+        .credentials_provider(Credentials::new("test", "secret", None, None, "test"))
+        .retry_config(aws_sdk_sns::config::retry::RetryConfig::disabled())
+        .build();
+    aws_sdk_sns::Client::from_conf(config)
+}
+
 /// A client signing with this key and secret at the manual clock's time, as a server with
 /// `[[credentials]]` checks signatures against its own clock.
 pub fn client_at(endpoint: &str, access_key: &str, secret: &str, clock: &ManualClock) -> Client {
