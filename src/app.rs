@@ -19,6 +19,8 @@ pub struct App {
     pub faults: crate::faults::Faults,
     pub metrics: crate::metrics::Metrics,
     pub alarms: crate::alarms::Alarms,
+    /// The chart's time series and marks.
+    pub series: crate::series::Recorder,
     /// The shutdown signal that answers parked long polls.
     pub waiters: Waiters,
     /// The data directory (`--data-dir`); `None` keeps everything in memory only.
@@ -49,6 +51,7 @@ impl App {
             faults: crate::faults::Faults::default(),
             metrics: crate::metrics::Metrics::new(),
             alarms: crate::alarms::Alarms::default(),
+            series: crate::series::Recorder::default(),
             waiters: Waiters::default(),
             durable,
         }

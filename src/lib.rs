@@ -38,9 +38,12 @@
 //! replays snapshot + log (SNS's changes arrive the same way, as
 //! [`sns::engine::state::SnsRecord`]s); [`faults`] injects errors before an SQS or SNS
 //! action runs and into SNS's deliveries; [`alarms`]
-//! evaluates DLQ depth, stalls and message age; [`drill`] runs the game-day drills against
-//! any endpoint through [`http_client`] (the `trigger` drill starts its own [`Server`] and
-//! handler); [`health`] is the container probe. [`patterns`] is
+//! evaluates DLQ depth, stalls and message age; [`series`] records, while the dashboard is
+//! open, each queue's counts and oldest age on the server clock (sampled by the ticker),
+//! with alarm changes and fault hits as marks and named series that trigger mappings feed;
+//! [`drill`] runs the game-day drills against any endpoint through [`http_client`] (the
+//! `trigger` drill starts its own [`Server`] and handler); [`health`] is the container
+//! probe. [`patterns`] is
 //! the SNS filter-policy / Lambda event-pattern matcher, on the floor beside [`clock`] and
 //! [`error`] (it imports neither) for the SNS and trigger services to share.
 //!
@@ -134,6 +137,7 @@ pub mod http_client;
 pub mod metrics;
 pub mod patterns;
 pub mod protocol;
+pub mod series;
 pub mod server;
 pub mod service;
 pub mod sns;

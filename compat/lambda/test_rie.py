@@ -33,15 +33,9 @@ def test_messages_reach_the_handler_and_are_deleted(sqslite, rie):
 
 # RIE answers a function error with 200 and the error document as the body; it drops the
 # X-Amz-Function-Error header Lambda's Invoke API sets (its ResponseWriterProxy keeps only the
-# status and body), and sqslite's invoke_url reads only that header, so it deletes the batch.
-RIE_ERRORS_UNSEEN = pytest.mark.xfail(
-    strict=True,
-    reason="sqslite's invoke_url knows a function error only by X-Amz-Function-Error, which RIE "
-    "does not send: a handler that raises behind RIE has its batch deleted",
-)
+# status and body), so sqslite's invoke_url also takes that document as a function error.
 
 
-@RIE_ERRORS_UNSEEN
 def test_raising_handler_returns_the_batch_then_the_dlq_takes_it(sqslite, rie):
     """awslambdaric reports the exception to RIE, which answers the Invoke with the error
     document ({"errorMessage", "errorType", ...}); the whole batch comes back at the visibility
@@ -78,7 +72,6 @@ def test_powertools_partial_batch_behind_rie(sqslite, rie):
     assert server.counts("orders-dlq") == (0, 0)
 
 
-@RIE_ERRORS_UNSEEN
 def test_powertools_every_record_failing_behind_rie(sqslite, rie):
     """Every record failing makes process_partial_response raise: a function error, so the
     batch comes back and, past maxReceiveCount, the DLQ takes it."""

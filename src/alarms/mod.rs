@@ -297,6 +297,9 @@ fn remember(
 fn announce(app: &App, alarm: &Alarm) {
     let cfg = &app.config.admin.alarms;
     let (name, queue) = (render::name(alarm), alarm.queue.name());
+    let kind = alarm.kind().as_str();
+    app.series
+        .alarm(alarm.since(), &alarm.queue, kind, alarm.firing());
     // At info only when `[alarms]` is configured: test runs fill DLQs and redeliver messages
     // on purpose, and their CI logs stay quiet by default (README, Alarms). Never warn.
     macro_rules! log {

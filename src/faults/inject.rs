@@ -47,6 +47,13 @@ pub async fn take_effect(
     error: Option<&str>,
 ) -> Result<(), DropConnection> {
     app.metrics.fault_injected();
+    if let Some(queue) = target.queue {
+        // The queue chart's mark ("-": an SQS call naming no queue).
+        let named = (queue != "-").then_some(queue);
+        let what = describe(effect, error);
+        app.series
+            .fault(app.now(), effect.rule, action, named, what);
+    }
     tracing::warn!(
         rule = effect.rule,
         action,
@@ -64,6 +71,19 @@ pub async fn take_effect(
         return Err(DropConnection);
     }
     Ok(())
+}
+
+/// What a hit does in a few words, for the chart's marks: the error code, the latency, the
+/// dropped connection.
+fn describe(effect: &Effect, error: Option<&str>) -> String {
+    let mut parts: Vec<String> = error.map(str::to_owned).into_iter().collect();
+    if let Some(l) = effect.latency {
+        parts.push(format!("latency {} ms", l.as_millis()));
+    }
+    if effect.drop_connection {
+        parts.push("dropped connection".to_owned());
+    }
+    parts.join(", ")
 }
 
 /// Why a fault rule fails this delivery from the topic into the queue (both by ARN), if

@@ -158,6 +158,13 @@ fn passes_filters(job: &Job, record: &Record) -> bool {
         .matches_sqs_record(&record.json, &record.body)
 }
 
+/// Adds one to `field` of the mapping's series, which its queue's dashboard chart draws.
+fn chart(job: &Job, field: &'static str) {
+    let name = format!("mapping {}", job.mapping.uuid);
+    let now = job.app.now();
+    job.app.series.count(&job.queue.arn(), &name, field, now, 1);
+}
+
 fn delete(job: &Job, record: &Record) {
     let now = job.app.now();
     // A handle that no longer deletes (the visibility timeout passed and another receive
@@ -172,6 +179,7 @@ fn delete(job: &Job, record: &Record) {
 async fn settle(job: &Job, batch: Vec<Record>) {
     let event = event::event(batch.iter().map(Record::full).collect());
     job.stats.invoked(batch.len());
+    chart(job, "invocations");
     let outcome = match injected(job).await {
         Some(reason) => Outcome::Failed(reason),
         None => invoke(&job.function, &event).await,
@@ -179,6 +187,7 @@ async fn settle(job: &Job, batch: Vec<Record>) {
     let failed = match outcome {
         Outcome::Failed(reason) => {
             job.stats.failed();
+            chart(job, "errors");
             tracing::info!(mapping = %job.mapping.uuid, function = %job.function.name, "invocation failed: {reason}");
             return;
         }
@@ -195,6 +204,7 @@ async fn settle(job: &Job, batch: Vec<Record>) {
                 }
                 Verdict::Invalid(reason) => {
                     job.stats.failed();
+                    chart(job, "errors");
                     tracing::info!(mapping = %job.mapping.uuid, "invalid partial batch response, the batch fails: {reason}");
                     return;
                 }

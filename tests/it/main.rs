@@ -12,6 +12,7 @@ mod auth;
 mod bad_input;
 mod batches;
 mod bench_storage_lock;
+mod chart;
 mod cli;
 mod compat_regressions;
 mod config;

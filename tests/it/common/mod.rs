@@ -48,6 +48,17 @@ pub fn spawn_listening_logged(
     (child, endpoint, before)
 }
 
+/// `orders` (visibility 30 s) dead-lettering into `orders-dlq` after `max_receives`.
+pub fn orders_with_dlq(max_receives: u32) -> Config {
+    Config::ephemeral()
+        .with_queue(sqslite::QueueDecl::new("orders-dlq"))
+        .with_queue(
+            sqslite::QueueDecl::new("orders")
+                .attribute("VisibilityTimeout", 30)
+                .dead_letter("orders-dlq", max_receives),
+        )
+}
+
 /// A fixed start keeps timestamps in assertions readable.
 pub const T0: u64 = 1_700_000_000_000;
 
