@@ -19,9 +19,14 @@ pub struct App {
     pub config: Config,
     /// Wakes the ticker when its schedule changes.
     pub ticker: Arc<tokio::sync::Notify>,
-    pub faults: crate::faults::Faults,
+    /// The fault rules (the admin API edits them).
+    pub faults: Arc<crate::faults::Faults>,
+    /// The rules with what a hit touches: the SQS path's, lent to SNS too.
+    pub injector: Arc<crate::faults::inject::Injector>,
     pub metrics: crate::metrics::Metrics,
     pub alarms: crate::alarms::Alarms,
+    /// The chart's time series and marks.
+    pub series: Arc<crate::series::Recorder>,
     /// The data directory (`--data-dir`); `None` keeps everything in memory only.
     pub durable: Option<crate::durable::mode::Durable>,
 }
@@ -29,27 +34,37 @@ pub struct App {
 impl App {
     pub fn new(config: Config, clock: SharedClock) -> Self {
         let registry = Registry::with_strict(config.strict);
-        App::with_registry(config, clock, registry, None)
+        let sns = crate::sns::engine::Sns::new();
+        App::with_registry(config, clock, (registry, sns), None)
     }
 
-    /// An app over a registry recovered from a data directory, or a fresh one.
+    /// An app over the queues and topics recovered from a data directory, or fresh ones.
     pub fn with_registry(
         config: Config,
         clock: SharedClock,
-        registry: Registry,
+        (registry, sns): (Registry, crate::sns::engine::Sns),
         durable: Option<crate::durable::mode::Durable>,
     ) -> Self {
         let ticker = Arc::new(tokio::sync::Notify::new());
-        let alarms = crate::alarms::Alarms::new(config.admin.alarms.clone());
+        let series = Arc::new(crate::series::Recorder::default());
+        let faults = Arc::new(crate::faults::Faults::default());
+        let metrics = crate::metrics::Metrics::new();
+        let injector = Arc::new(crate::faults::inject::Injector {
+            faults: faults.clone(),
+            counter: metrics.fault_counter(),
+            series: series.clone(),
+            clock: clock.clone(),
+        });
+        let alarms = crate::alarms::Alarms::new(config.admin.alarms.clone(), series.clone());
         let registry = registry.with_max_queues(config.max_queues);
         let sqs = Arc::new(Sqs::new(registry, clock.clone(), ticker.clone()));
-        let sns = crate::sns::Service::new(sqs.clone(), config.strict, durable.is_some());
-        let triggers = crate::triggers::Triggers::new(config.triggers.functions.clone());
+        let sns = crate::sns::Service::new(sns, sqs.clone(), injector.clone(), config.strict);
         let triggers = crate::triggers::Service::new(
-            triggers,
+            crate::triggers::Triggers::new(config.triggers.functions.clone()),
             sqs.clone(),
-            &config.region,
-            &config.account_id,
+            (&config.region, &config.account_id),
+            faults.clone(),
+            series.clone(),
         );
         App {
             sqs,
@@ -58,9 +73,11 @@ impl App {
             clock,
             config,
             ticker,
-            faults: crate::faults::Faults::default(),
-            metrics: crate::metrics::Metrics::new(),
+            faults,
+            injector,
+            metrics,
             alarms,
+            series,
             durable,
         }
     }
@@ -74,6 +91,9 @@ impl App {
     pub fn declare_all(&self) -> Result<(), String> {
         let (config, now) = (&self.config, self.now());
         crate::declare::declare_all(&self.sqs.registry, &config.plan(), now)?;
+        // Topics after queues: a subscription's queue is then there for its first publish.
+        let scope = (config.region.as_str(), config.account_id.as_str());
+        crate::sns::declare::declare_all(&self.sns.sns, &config.topics, scope, now)?;
         // The declared event source mappings, once their queues exist.
         let triggers = &self.triggers.triggers;
         let scope = crate::triggers::declare::Scope {
@@ -108,14 +128,18 @@ impl App {
         }
     }
 
-    /// The ticker's jobs: move-task steps, the alarms' rounds, SNS's due HTTP/S deliveries.
+    /// The ticker's jobs: move-task steps, the alarms' rounds, SNS's due HTTP/S deliveries,
+    /// the chart's samples.
     pub fn ticker_jobs(self: &Arc<Self>) -> Vec<crate::ticker::Job> {
-        let (moves, alarms, sns) = (self.clone(), self.clone(), self.sns.clone());
+        let (moves, alarms, sns) = (self.sqs.clone(), self.clone(), self.sns.clone());
+        let (series, sampled) = (self.series.clone(), self.sqs.clone());
         vec![
-            Box::new(move |now| moves.sqs.registry.step_move_tasks(now)),
+            Box::new(move |now| moves.registry.step_move_tasks(now)),
             Box::new(move |now| alarms.alarms.tick(&alarms.sqs.registry, now)),
             // SNS's HTTP/S deliveries that are due, retries included.
             Box::new(move |now| crate::sns::actions::http::step(&sns, now)),
+            // Samples only while someone watches the dashboard.
+            Box::new(move |now| series.tick(&sampled.registry, now)),
         ]
     }
 
@@ -127,7 +151,7 @@ impl App {
         let app = self.clone();
         tokio::task::spawn_blocking(move || {
             if let Some(d) = &app.durable {
-                d.compact_claimed(&app.sqs.registry, app.now());
+                d.compact_claimed((&app.sqs.registry, &app.sns.sns), app.now());
             }
         });
     }

@@ -31,7 +31,8 @@
 //! error table: [`service`] hands it the requests whose credential scope names `sns` (or,
 //! unsigned, whose `Version` or action is SNS's), with the [`protocol::context::Gate`] it
 //! authenticates against. The [`sns::Service`] holds its topics, the SQS state it delivers
-//! into and the two settings it reads; its actions deliver through the SQS engine's own
+//! into, the fault rules it is lent ([`sns::FaultRules`]) and the two settings it reads;
+//! [`sns::declare`] creates the declared topics; its actions deliver through the SQS engine's own
 //! [`engine::queue::Queue::send`], so a topic writes queues only as a client would, POST
 //! the http/s ones through [`http_client`] (retries wait in the SNS outbox and the
 //! [`ticker`] starts them when due on the server's clock), and record the rest for
@@ -46,8 +47,9 @@
 //! `sqslite.toml` declares and the Lambda API edits; its runtime ([`triggers::runtime`]) runs
 //! one poller per enabled mapping, receiving through the SQS engine's own
 //! [`engine::Registry::receive_pass`] (so receive counts and redrive apply), invoking the
-//! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command) with Lambda's
-//! event ([`triggers::event`]) and deleting what succeeded.
+//! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command; `Invoke`
+//! fault rules may fail or delay it first) with Lambda's event ([`triggers::event`]) and
+//! deleting what succeeded; each invocation and error feeds its queue's chart ([`series`]).
 //! Its management API, [`triggers::api`], answers Lambda's event-source-mapping operations
 //! (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the requests
 //! whose credential scope names `lambda` (or, unsigned, whose path is under `/2015-03-31/`);
@@ -59,31 +61,40 @@
 //! import circle (`module-circles src`, in the shared tools, prints 0):
 //!
 //! - **Root**: [`app`] builds the [`app::App`] and hands each part only what it needs (the
-//!   SQS state, the SNS and triggers services, [`app::App::ticker_jobs`], the store to
-//!   compact);
+//!   SQS state, the SNS and triggers services, the fault rules' [`faults::inject::Injector`],
+//!   the chart's recorder, [`app::App::ticker_jobs`], the store to compact);
 //!   [`service`] (the router) and [`admin`] (`/_sqslite/...`, the dashboard, `/metrics`) serve
 //!   it. Only these two name `App`.
 //! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one
 //!   [`Config`]; each setting's type lives in its own module ([`server::Limits`],
 //!   [`guard::AccessConfig`], [`alarms::AlarmConfig`], [`advisor::Thresholds`],
-//!   [`durable::FsyncPolicy`], [`auth::Credential`], [`declare::QueueDecl`]) and nothing below
+//!   [`durable::FsyncPolicy`], [`auth::Credential`], [`declare::QueueDecl`],
+//!   [`sns::declare::TopicDecl`], [`triggers::TriggersConfig`]) and nothing below
 //!   imports `config`; they get a view ([`protocol::context::Defaults`], [`declare::Plan`],
 //!   [`guard::Exposure`]).
 //! - **Plumbing**: [`server`], [`guard`], and [`ticker`], the one background task, sleeping on
 //!   the server's clock until the next deadline of the jobs it was handed (move tasks, alarms,
-//!   SNS's HTTP/S deliveries).
+//!   SNS's HTTP/S deliveries, the chart's samples).
 //! - **Observers**: [`metrics`] (exposition), [`alarms`] (DLQ depth, stalls, message age) and
 //!   [`advisor`] read the queues through [`engine::Registry`] and their own settings;
-//!   [`drill`] runs the game-day drills against any endpoint.
-//! - **Services**: SQS ([`protocol`], [`actions`], [`declare`], which creates declared queues
-//!   before the port opens and on first use, and [`faults`], which injects errors before an
-//!   action runs), [`sns`] and [`triggers`].
-//! - **Floors**: [`engine`]; [`durable`], which keeps queues and messages across restarts
-//!   (`--data-dir`: the engine reports every change as an [`engine::mutation::Mutation`], a log
-//!   writer appends it, recovery replays snapshot + log); [`auth`]; [`http`] (the response
-//!   body, streamed for the large ones, and form decoding); [`http_client`] and [`endpoint`]
-//!   (a running sqslite seen from outside); [`health`], the container probe; [`patterns`], the
-//!   SNS filter-policy / Lambda event-pattern matcher; [`clock`] and [`error`].
+//!   [`drill`] runs the game-day drills against any endpoint through [`http_client`] (the
+//!   `trigger` drill starts its own [`Server`] and handler).
+//! - **Services**: [`triggers`], above [`faults`] (the rules of all three services: errors
+//!   before an SQS or SNS action runs, into SNS's deliveries, on invocations; it reads SQS's
+//!   and SNS's action names and error tables, and SNS meets it through the
+//!   [`sns::FaultRules`] it is lent), above [`sns`], above SQS ([`protocol`], [`actions`],
+//!   [`declare`], which creates declared queues before the port opens and on first use).
+//! - **Floors**: [`series`], the chart's recorder: while the dashboard is open it samples each
+//!   queue's counts and oldest age on the server clock (the ticker's job), and keeps alarm
+//!   changes and fault hits as marks and the trigger mappings' named series, which
+//!   [`alarms`], [`faults`] and [`triggers`] write into;
+//!   [`engine`]; [`durable`], which keeps queues, messages and SNS topics across restarts
+//!   (`--data-dir`: the engine reports every change as an [`engine::mutation::Mutation`], SNS
+//!   as an [`sns::engine::state::SnsRecord`], a log writer appends it, recovery replays
+//!   snapshot + log); [`auth`]; [`http`] (the response body, streamed for the large ones,
+//!   form decoding, [`http::DropConnection`]); [`http_client`] and [`endpoint`] (a running
+//!   sqslite seen from outside); [`health`], the container probe; [`patterns`], the SNS
+//!   filter-policy / Lambda event-pattern matcher; [`clock`] and [`error`].
 //!
 //! A new service is a folder beside [`sns`] with its own protocol, actions and engine, a state
 //! type built in [`app`], and one registration in [`service`].
@@ -155,6 +166,7 @@ pub mod http_client;
 pub mod metrics;
 pub mod patterns;
 pub mod protocol;
+pub mod series;
 pub mod server;
 pub mod service;
 pub mod sns;
@@ -171,6 +183,7 @@ use tokio::task::JoinHandle;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{ClockKind, Config, ConfigError, DeadLetter, QueueDecl, QueueTemplate, UrlStyle};
 pub use error::{ErrorKind, SqsError};
+pub use sns::declare::{SubscriptionDecl, TopicDecl};
 
 /// A running sqslite server; it stops when dropped or when [`Server::shutdown`] is awaited.
 pub struct Server {
@@ -208,10 +221,10 @@ impl Server {
                 } else {
                     durable::Mode::Strict
                 };
-                let (registry, durable) =
+                let (registry, sns, durable) =
                     durable::mode::open(dir, config.fsync, config.strict, mode, clock.now())
                         .map_err(|e| std::io::Error::other(e.to_string()))?;
-                app::App::with_registry(config, clock, registry, Some(durable))
+                app::App::with_registry(config, clock, (registry, sns), Some(durable))
             }
         });
         // Queues first: nothing can connect, so `/health` and every request see them all.

@@ -179,6 +179,9 @@ enum DrillCommand {
     Outage(sqslite::drill::outage::OutageOptions),
     /// A sample consumer to drill against: deletes JSON bodies, fails on anything else.
     Consumer(sqslite::drill::consumer::ConsumerOptions),
+    /// The poison scenario against a triggered handler, with and without
+    /// ReportBatchItemFailures, in a server of its own.
+    Trigger(sqslite::drill::triggered::TriggerOptions),
 }
 
 /// Runs a drill; exit 1 when a check fails, 2 when it could not run at all.
@@ -191,6 +194,7 @@ async fn drill(which: Option<DrillCommand>) -> ExitCode {
         }
         Some(DrillCommand::Poison(opts)) => sqslite::drill::poison::run(&opts, &mut out).await,
         Some(DrillCommand::Outage(opts)) => sqslite::drill::outage::run(&opts, &mut out).await,
+        Some(DrillCommand::Trigger(opts)) => sqslite::drill::triggered::run(&opts, &mut out).await,
         Some(DrillCommand::Consumer(opts)) => {
             tokio::select! {
                 r = sqslite::drill::consumer::run(&opts) => if let Err(e) = r {

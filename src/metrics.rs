@@ -106,8 +106,9 @@ impl Metrics {
         self.latency[index].observe(elapsed.as_secs_f64());
     }
 
-    pub fn fault_injected(&self) {
-        self.faults.inc();
+    /// The counter of calls hit by a fault rule, lent to the fault rules to count their hits.
+    pub fn fault_counter(&self) -> IntCounter {
+        self.faults.clone()
     }
 
     /// The whole exposition, queue gauges read now, written to `out` as it goes (a streamed

@@ -14,8 +14,8 @@ use crate::admin::ui;
 use crate::app::App;
 use crate::clock::Stopwatch;
 use crate::error::{ErrorKind, SqsError, SqsResult};
-use crate::faults::DropConnection;
 use crate::guard::{self, Route};
+use crate::http::DropConnection;
 use crate::protocol::{self, Context, HttpResponse, Input, Params, Protocol};
 
 /// Larger than any valid SQS request (a 1 MiB batch, base64 and form overhead included).
@@ -110,6 +110,25 @@ fn foreign(
     Some(protocol::foreign::refuse(parts, &service, request_id))
 }
 
+/// One SNS request. With `--data-dir` it runs inside the log's scope, as an SQS request
+/// does: deliveries into durable queues are stored before the publish is answered.
+async fn sns(
+    app: &App,
+    parts: &hyper::http::request::Parts,
+    body: &Bytes,
+    request_id: String,
+) -> Result<HttpResponse, DropConnection> {
+    let (id, gate) = (request_id.clone(), app.gate());
+    let handled = crate::sns::handle(&app.sns, &gate, parts, body, request_id);
+    if app.durable.is_none() {
+        return handled.await;
+    }
+    match crate::durable::journal::durable(async { Ok(handled.await) }).await {
+        Ok(answer) => answer,
+        Err(unstored) => Ok(crate::sns::unstored(&id, &unstored)),
+    }
+}
+
 /// One SQS API request: decode, apply, encode.
 async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, DropConnection> {
     let started = Stopwatch::start();
@@ -134,8 +153,9 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         return Ok(response);
     }
     if crate::sns::protocol::is_sns(&parts, &body) {
-        let mut response =
-            crate::sns::handle(&app.sns, &app.gate(), &parts, &body, request_id).await;
+        let mut response = sns(&app, &parts, &body, request_id).await?;
+        // A publish's deliveries grow the log as sends do.
+        app.maybe_compact();
         stamp_date(&app, &mut response);
         return Ok(response);
     }
@@ -274,22 +294,14 @@ async fn inject(
     let Some(effect) = app.faults.check(name, queue.as_deref(), app.now()) else {
         return Ok(None);
     };
-    app.metrics.fault_injected();
-    tracing::warn!(
-        rule = effect.rule,
-        action = name,
-        queue = queue.as_deref().unwrap_or("-"),
-        error = effect.error.as_ref().map(|e| e.kind.query_code()),
-        latency_ms = effect.latency.map(|d| d.as_millis() as u64),
-        drop_connection = effect.drop_connection,
-        "fault injected"
-    );
-    if let Some(latency) = effect.latency {
-        tokio::time::sleep(latency).await;
-    }
-    if effect.drop_connection {
-        return Err(DropConnection);
-    }
+    let error = effect.error.as_ref().map(|e| e.kind.query_code());
+    let target = crate::faults::inject::Target {
+        queue: Some(queue.as_deref().unwrap_or("-")),
+        topic: None,
+    };
+    app.injector
+        .take_effect(&effect, name, target, error)
+        .await?;
     Ok(effect.error)
 }
 

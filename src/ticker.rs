@@ -1,6 +1,6 @@
-//! The one background task: sleeps until the next move-task, alarm or SNS HTTP/S delivery
-//! deadline on the server's clock, or until poked (a task started or cancelled, a request
-//! made alarms stale, a POST queued, the clock advanced), and runs what is due.
+//! The one background task: sleeps until the next move-task, alarm, SNS HTTP/S delivery or
+//! chart-sample deadline on the server's clock, or until poked (a task started or cancelled,
+//! a request made alarms stale, a POST queued, the clock advanced), and runs what is due.
 //!
 //! Visibility, delays and retention need no timer at all (they settle lazily on access, and a
 //! long-polling receive sleeps until its own queue's next visibility deadline).

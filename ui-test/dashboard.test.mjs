@@ -1,7 +1,8 @@
 // The dashboard in a real browser: Debian's chromium, driven by playwright-core, against the
 // real sqslite binary. A dead-lettered message must show up, a redrive started with the
-// page's own button must empty the dead-letter queue, and an SNS topic's page must show its
-// subscriptions and explain why a sample message is filtered out, with no console error.
+// page's own button must empty the dead-letter queue, a queue's chart must draw its series and
+// marks, and an SNS topic's page must show its subscriptions and explain why a sample message
+// is filtered out, with no console error.
 //
 //   SQSLITE_BIN=target/release/sqslite node --test ui-test/
 //   UI_SCREENSHOTS=docs ...   also refreshes the README's screenshots in docs/
@@ -157,6 +158,79 @@ test('a test message sent from the queue page shows in its peek', async () => {
   await page.locator('#send-body').fill('{"audit": "from the browser"}');
   await page.getByRole('button', { name: 'Send test message' }).click();
   await page.getByText('"audit": "from the browser"').waitFor({ timeout: 10000 });
+  await page.close();
+});
+
+test('a queue page charts it and its dead-letter queue over server time, with alarm and fault marks', async () => {
+  const url = `${endpoint}/000000000000/orders`;
+  const rule = { action: 'SendMessage', queue: 'orders', error: 'RequestThrottled', count: 1 };
+  const added = await fetch(`${endpoint}/_sqslite/faults`,
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(rule) });
+  assert.equal(added.status, 201);
+  const throttled = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'X-Amz-Target': 'AmazonSQS.SendMessage', 'Content-Type': 'application/x-amz-json-1.0' },
+    body: JSON.stringify({ QueueUrl: url, MessageBody: 'throttled' }),
+  });
+  assert.equal(throttled.status, 403, 'the fault rule answered the send (RequestThrottled)');
+  const page = await newPage();
+  await page.goto(`${endpoint}/_sqslite/ui#/queue/us-east-1/000000000000/orders`);
+  const chart = page.locator('#chart');
+  // A flat line has no height, which Playwright counts as hidden: attached is what is checked.
+  await chart.locator('path[data-series="dlq.visible"]').waitFor({ state: 'attached', timeout: 10000 });
+  for (const series of ['queue.visible', 'queue.in_flight', 'queue.delayed', 'dlq.visible',
+    'queue.oldest_age', 'dlq.oldest_age']) {
+    assert.equal(await chart.locator(`path[data-series="${series}"]`).count(), 1, series);
+  }
+  // The DLQ's alarm fired when the first messages were dead-lettered, before the page opened.
+  const fired = chart.locator('svg[data-chart="Messages"] [data-event="alarm"]', { hasText: 'dlq_depth ALARM on orders-dlq' });
+  await fired.first().waitFor({ state: 'attached', timeout: 10000 });
+  const fault = chart.locator('svg[data-chart="Messages"] [data-event="fault"]');
+  assert.match(await fault.first().textContent(), /fault rule \d+ hit SendMessage on orders 1 time\(s\): RequestThrottled/);
+  // Live: new messages show as a new sample of the next 2 s slot.
+  for (let i = 0; i < 3; i++) await sqs('SendMessage', { QueueUrl: url, MessageBody: `{"order": ${20 + i}}` });
+  await page.waitForFunction(() => {
+    const line = document.querySelector('#chart path[data-series="queue.visible"]');
+    return line && Number(line.dataset.points) >= 2 && /visible 5/.test(line.closest('svg').getAttribute('aria-label'));
+  }, null, { timeout: 15000 });
+  await page.close();
+});
+
+test('on a manual clock the chart follows the server clock through a drill', async () => {
+  const drill = await startServer(['--clock', 'manual']);
+  const call = async (method, path, body) => {
+    const r = await fetch(`${drill}${path}`, { method, headers: { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body) });
+    return r.json();
+  };
+  const sqsAt = (action, input) => fetch(drill, { method: 'POST', body: JSON.stringify(input),
+    headers: { 'X-Amz-Target': `AmazonSQS.${action}`, 'Content-Type': 'application/x-amz-json-1.0' } });
+  const url = `${drill}/000000000000/orders`;
+  const page = await newPage();
+  await page.goto(`${drill}/_sqslite/ui#/queue/us-east-1/000000000000/orders`);
+  await page.locator('#chart path[data-series="queue.visible"]').waitFor({ state: 'attached', timeout: 10000 });
+  // Six 30-second steps: orders fill up, a consumer takes some (each second receive
+  // dead-letters: maxReceiveCount 1), a fault rule throttles the sends of one step.
+  for (let step = 0; step < 6; step++) {
+    if (step === 3) await call('POST', '/_sqslite/faults', { action: 'SendMessage', queue: 'orders', error: 'RequestThrottled', count: 2 });
+    for (let i = 0; i < 3; i++) await sqsAt('SendMessage', { QueueUrl: url, MessageBody: `{"step": ${step}}` });
+    if (step % 2 === 1) await sqsAt('ReceiveMessage', { QueueUrl: url, MaxNumberOfMessages: 4 });
+    await call('GET', '/_sqslite/alarms');
+    await call('POST', '/_sqslite/clock/advance', { seconds: 30 });
+    // The chart's own read samples the queue at this server instant (the ticker may be later).
+    await call('GET', '/_sqslite/queues/orders/series');
+  }
+  const { now } = await call('GET', '/_sqslite/clock');
+  const last = new Date(now).toISOString().slice(11, 19);
+  await page.waitForFunction((t) => {
+    const labels = [...document.querySelectorAll('#chart svg[data-chart="Messages"] text.time')];
+    const line = document.querySelector('#chart path[data-series="queue.visible"]');
+    return labels.at(-1)?.textContent === t && Number(line?.dataset.points) >= 7;
+  }, last, { timeout: 15000 });
+  const caption = await page.locator('#chart p').first().innerText();
+  assert.match(caption, /manual/);
+  assert.equal(await page.locator('#chart svg[data-chart="Messages"] [data-event="fault"]').count(), 1);
+  await page.locator('#chart').screenshot({ path: join(shots, 'dashboard-chart.png') });
   await page.close();
 });
 

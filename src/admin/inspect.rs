@@ -15,6 +15,10 @@ use crate::engine::queue::Queue;
 
 pub fn queues(app: &App) -> crate::protocol::HttpResponse {
     let now = app.now();
+    // The dashboard's list: from here on the chart of any queue records (see `series`).
+    if app.series.watch(now) {
+        app.ticker.notify_one();
+    }
     let mut all = app.sqs.registry.all();
     all.sort_by(|a, b| a.key.cmp(&b.key));
     let list: Vec<Value> = all.iter().map(|q| summary(app, q, now)).collect();
@@ -161,6 +165,7 @@ pub fn reset(app: &App) -> Answer {
         app.faults.add(spec.clone(), now).map_err(Problem::bad)?;
     }
     app.alarms.clear();
+    app.series.clear();
     app.ticker.notify_one();
     tracing::info!("server reset to its started state");
     let declared: Vec<&str> = app.config.queues.iter().map(|q| q.name.as_str()).collect();

@@ -1,12 +1,13 @@
 //! The admin API for game days, JSON under `/_sqslite/...`: time control, fault rules,
-//! inspection (queues, SNS topics and a filter-policy test), reset, alarms and SNS's
-//! recorded deliveries; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
+//! inspection (queues, SNS topics and a filter-policy test), reset, alarms, SNS's recorded
+//! deliveries and the chart's series; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
 //! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
 
 mod advice;
 mod inspect;
 mod localstack;
 mod ops;
+mod series;
 mod shapes;
 mod snapshot;
 mod sns_deliveries;
@@ -122,6 +123,9 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         (&Method::GET, ["_sqslite", "queues", name, "messages"]) => {
             inspect::messages(&app, name, &params)
         }
+        (&Method::GET, ["_sqslite", "queues", name, "series"]) => {
+            series::chart(&app, name, &params)
+        }
         (&Method::GET, ["_sqslite", "queues", name, "dead-letters"]) => {
             shapes::dead_letters(&app, name, &params)
         }
@@ -135,13 +139,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         (&Method::GET, ["_sqslite", "advice"]) => Ok(advice::advice(&app, host.as_deref())),
         (&Method::GET, ["_sqslite", "topics"]) => Ok(topics::topics(&app)),
         (&Method::POST, ["_sqslite", "topics", "test"]) => topics::test(&app, &body),
-        (&Method::GET, ["_sqslite", "alarms"]) => {
-            let app = app.clone();
-            Ok(streamed("application/json", move |out| {
-                let alarms = app.alarms.evaluate(&app.sqs.registry, app.now());
-                crate::alarms::render::write_json(&alarms, out)
-            }))
-        }
+        (&Method::GET, ["_sqslite", "alarms"]) => Ok(alarms(app.clone())),
         _ => Err(Problem::not_found(format!(
             "no admin route {method} {path}; see the README's Game days section"
         ))),
@@ -163,6 +161,14 @@ async fn stored(app: &Arc<App>, action: impl std::future::Future<Output = Answer
     .await;
     app.maybe_compact();
     answer
+}
+
+/// Every alarm brought up to now, streamed as JSON.
+fn alarms(app: Arc<App>) -> HttpResponse {
+    streamed("application/json", move |out| {
+        let alarms = app.alarms.evaluate(&app.sqs.registry, app.now());
+        crate::alarms::render::write_json(&alarms, out)
+    })
 }
 
 /// Long polls parked now, in all and by queue name, so a test can wait for one to park.

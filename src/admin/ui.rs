@@ -1,5 +1,6 @@
-//! The dashboard at `/_sqslite/ui`: one HTML page, two scripts and one stylesheet, compiled into
-//! the binary (no CDN, no build step), which read and act only through the admin API.
+//! The dashboard at `/_sqslite/ui`: one HTML page, its scripts (`app.js`, the SNS views'
+//! `sns.js`, the queue chart's `chart.js`) and stylesheets (`app.css`, `chart.css`), compiled
+//! into the binary (no CDN, no build step), which read and act only through the admin API.
 
 use bytes::Bytes;
 use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE, LOCATION};
@@ -11,6 +12,8 @@ const INDEX: &str = include_str!("ui/index.html");
 const SCRIPT: &str = include_str!("ui/app.js");
 const SNS_SCRIPT: &str = include_str!("ui/sns.js");
 const STYLE: &str = include_str!("ui/app.css");
+const CHART_SCRIPT: &str = include_str!("ui/chart.js");
+const CHART_STYLE: &str = include_str!("ui/chart.css");
 
 /// Where the dashboard lives; `GET /` from a browser is sent here.
 pub const PATH: &str = "/_sqslite/ui";
@@ -31,6 +34,8 @@ fn asset(path: &str) -> Option<(&'static str, &'static str)> {
         "/app.js" => Some((SCRIPT, "text/javascript; charset=utf-8")),
         "/sns.js" => Some((SNS_SCRIPT, "text/javascript; charset=utf-8")),
         "/app.css" => Some((STYLE, "text/css; charset=utf-8")),
+        "/chart.js" => Some((CHART_SCRIPT, "text/javascript; charset=utf-8")),
+        "/chart.css" => Some((CHART_STYLE, "text/css; charset=utf-8")),
         _ => None,
     }
 }
@@ -75,13 +80,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_four_files_are_served_and_nothing_else() {
+    fn the_page_files_are_served_and_nothing_else() {
         for p in [
             "/_sqslite/ui",
             "/_sqslite/ui/",
             "/_sqslite/ui/app.js",
             "/_sqslite/ui/sns.js",
             "/_sqslite/ui/app.css",
+            "/_sqslite/ui/chart.js",
+            "/_sqslite/ui/chart.css",
         ] {
             assert!(serve(p).is_some(), "{p}");
         }

@@ -135,6 +135,8 @@ impl Alarm {
 pub struct Alarms {
     /// `[alarms]`: the thresholds and the webhook.
     cfg: AlarmConfig,
+    /// Where a change of state is marked for the dashboard's chart.
+    series: Arc<crate::series::Recorder>,
     stale: AtomicBool,
     next_due: AtomicU64,
     /// Every alarm's memory and the buffers an evaluation reuses.
@@ -157,10 +159,11 @@ struct Book {
 }
 
 impl Alarms {
-    /// The alarms of a server configured with `cfg`.
-    pub fn new(cfg: AlarmConfig) -> Self {
+    /// The alarms of a server configured with `cfg`, marking their changes in `series`.
+    pub fn new(cfg: AlarmConfig, series: Arc<crate::series::Recorder>) -> Self {
         Alarms {
             cfg,
+            series,
             ..Alarms::default()
         }
     }
@@ -274,7 +277,7 @@ impl Alarms {
         self.next_due
             .store(reader.next_due().unwrap_or(0), Ordering::Relaxed);
         for alarm in &changed {
-            announce(&self.cfg, alarm);
+            announce(&self.cfg, &self.series, alarm);
         }
         alarms
     }
@@ -312,8 +315,10 @@ fn remember(
 }
 
 /// Logs a state change and, with a webhook configured, posts it on its own task.
-fn announce(cfg: &AlarmConfig, alarm: &Alarm) {
+fn announce(cfg: &AlarmConfig, series: &crate::series::Recorder, alarm: &Alarm) {
     let (name, queue) = (render::name(alarm), alarm.queue.name());
+    let kind = alarm.kind().as_str();
+    series.alarm(alarm.since(), &alarm.queue, kind, alarm.firing());
     // At info only when `[alarms]` is configured: test runs fill DLQs and redeliver messages
     // on purpose, and their CI logs stay quiet by default (README, Alarms). Never warn.
     macro_rules! log {

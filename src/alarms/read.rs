@@ -52,17 +52,12 @@ impl<'a> Reader<'a> {
         targets: &'a mut FxHashSet<u64>,
     ) -> Self {
         targets.clear();
-        targets.extend(queues.iter().filter_map(|q| {
-            // Copied under the queue's lock, resolved after it (the registry has locks too).
-            let arn = q
-                .lock_settled(now)
-                .attributes
-                .redrive_policy
-                .as_ref()?
-                .dead_letter_target_arn
-                .clone();
-            registry.get_by_arn(&arn).map(|target| target.uid)
-        }));
+        targets.extend(
+            queues
+                .iter()
+                .filter_map(|q| registry.dead_letter_queue_of(q, now))
+                .map(|target| target.uid),
+        );
         Reader {
             cfg,
             now,

@@ -1,5 +1,5 @@
 //! Server settings (where to listen, which region and account, how to mint URLs) and the
-//! queues to declare at startup, from flags, a `sqslite.toml` or an ElasticMQ `.conf`.
+//! queues and topics to declare at startup, from flags, a `sqslite.toml` or an ElasticMQ `.conf`.
 
 mod admin;
 mod credentials;
@@ -7,6 +7,7 @@ mod elasticmq;
 mod hocon;
 mod render;
 mod toml_file;
+mod topics_file;
 mod tree;
 mod triggers;
 
@@ -49,6 +50,8 @@ pub struct Config {
     pub queues: Vec<QueueDecl>,
     /// Queues whose name starts with a template's prefix are created on first use from it.
     pub templates: Vec<QueueTemplate>,
+    /// SNS topics and their subscriptions that exist before the first request is served.
+    pub topics: Vec<crate::sns::declare::TopicDecl>,
     /// The game-day admin API, startup fault rules and alarm thresholds.
     pub admin: AdminConfig,
     /// Admin token, allowed hosts and browser origins, the `/metrics` switch.
@@ -85,6 +88,7 @@ impl Default for Config {
             strict: false,
             queues: Vec::new(),
             templates: Vec::new(),
+            topics: Vec::new(),
             admin: AdminConfig::default(),
             access: crate::guard::AccessConfig::default(),
             connections: crate::server::Limits::default(),
@@ -132,6 +136,13 @@ impl Config {
     #[must_use]
     pub fn with_queue(mut self, queue: QueueDecl) -> Self {
         self.queues.push(queue);
+        self
+    }
+
+    /// Adds an SNS topic (with its subscriptions) to create before the server starts serving.
+    #[must_use]
+    pub fn with_topic(mut self, topic: crate::sns::declare::TopicDecl) -> Self {
+        self.topics.push(topic);
         self
     }
 

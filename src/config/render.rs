@@ -71,6 +71,10 @@ pub fn to_toml(config: &Config) -> String {
     if !templates.is_empty() {
         root.insert("templates".into(), templates.into());
     }
+    let topics: Vec<Value> = config.topics.iter().map(topic).collect();
+    if !topics.is_empty() {
+        root.insert("topics".into(), topics.into());
+    }
     // Only a given `[alarms]` is printed: its presence is what makes transitions log at
     // info, so printing the defaults would change a re-read configuration.
     if config.admin.alarms.configured {
@@ -133,14 +137,52 @@ fn queue(q: &QueueDecl, name_key: &str, name: &str) -> Value {
         );
     }
     if !q.tags.is_empty() {
-        let tags: Table = q
-            .tags
-            .iter()
-            .map(|(k, v)| (k.clone(), Value::from(v.clone())))
-            .collect();
-        t.insert("tags".into(), tags.into());
+        t.insert("tags".into(), string_table(&q.tags));
     }
     t.into()
+}
+
+fn topic(d: &crate::sns::declare::TopicDecl) -> Value {
+    let mut t = Table::new();
+    t.insert("name".into(), d.name.clone().into());
+    for (key, value) in [("region", &d.region), ("account_id", &d.account_id)] {
+        if let Some(v) = value {
+            t.insert(key.into(), v.clone().into());
+        }
+    }
+    for (k, v) in &d.attributes {
+        t.insert(k.clone(), typed(v));
+    }
+    if !d.tags.is_empty() {
+        t.insert("tags".into(), string_table(&d.tags));
+    }
+    let subs: Vec<Value> = d
+        .subscriptions
+        .iter()
+        .map(|s| {
+            let mut t = Table::new();
+            t.insert("protocol".into(), s.protocol.clone().into());
+            t.insert("endpoint".into(), s.endpoint.clone().into());
+            if let Some(dlq) = &s.dead_letter_queue {
+                t.insert("dead_letter_queue".into(), dlq.clone().into());
+            }
+            for (k, v) in &s.attributes {
+                t.insert(k.clone(), typed(v));
+            }
+            Value::from(t)
+        })
+        .collect();
+    if !subs.is_empty() {
+        t.insert("subscriptions".into(), subs.into());
+    }
+    t.into()
+}
+
+fn string_table(map: &std::collections::BTreeMap<String, String>) -> Value {
+    map.iter()
+        .map(|(k, v)| (k.clone(), Value::from(v.clone())))
+        .collect::<Table>()
+        .into()
 }
 
 /// Numbers and booleans are shown typed, as a user would write them.

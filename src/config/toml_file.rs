@@ -1,5 +1,6 @@
-//! `sqslite.toml`: a `[server]` table, `[[queues]]` declarations and `[[templates]]` for
-//! queues created on first use. Attribute keys are SQS's own names.
+//! `sqslite.toml`: a `[server]` table, `[[queues]]` declarations, `[[templates]]` for
+//! queues created on first use and `[[topics]]` ([`super::topics_file`]). Attribute keys
+//! are SQS's own names.
 
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
@@ -19,6 +20,7 @@ const TOP_KEYS: &[&str] = &[
     "advisor",
     "functions",
     "event_source_mappings",
+    "topics",
 ];
 const SERVER_KEYS: &[&str] = &[
     "host",
@@ -93,6 +95,13 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
                         .and_then(|s: crate::faults::FaultSpec| s.validate().map(|_| s))
                         .map_err(|e| src.error(node.line, format!("[[faults]]: {e}")))?;
                     config.admin.faults.push(spec);
+                }
+            }
+            "topics" => {
+                for (node, table) in tables(&src, entry)? {
+                    config
+                        .topics
+                        .push(super::topics_file::topic(&src, node, table)?);
                 }
             }
             "credentials" => {
@@ -238,7 +247,10 @@ fn guard_or_limit(src: &Source, e: &Entry, config: &mut Config) -> Result<bool, 
 }
 
 /// The tables of an array-of-tables entry such as `[[queues]]`.
-fn tables<'a>(src: &Source, entry: &'a Entry) -> Result<Vec<(&'a Node, &'a Table)>, ConfigError> {
+pub(super) fn tables<'a>(
+    src: &Source,
+    entry: &'a Entry,
+) -> Result<Vec<(&'a Node, &'a Table)>, ConfigError> {
     let Value::List(items) = &entry.node.value else {
         return Err(src.error(
             entry.line,

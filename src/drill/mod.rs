@@ -2,8 +2,10 @@
 //! sends the scenario's messages, watches through the admin API and reports timed checks.
 
 pub mod consumer;
+pub mod handler;
 pub mod outage;
 pub mod poison;
+pub mod triggered;
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -24,6 +26,11 @@ pub const DRILLS: &[(&str, &str)] = &[
         "outage",
         "ServiceUnavailable on ReceiveMessage for a window: does the consumer ride it out and \
          drain the backlog afterwards",
+    ),
+    (
+        "trigger",
+        "the poison scenario against a triggered handler in a server of the drill's own, \
+         with and without ReportBatchItemFailures: invocations, redeliveries, DLQ, drain time",
     ),
     (
         "consumer",

@@ -2,7 +2,6 @@
 //! fixed-width little-endian integers and length-prefixed strings. Written by hand: it is on
 //! every durable request's path, and a format of our own is one the version number covers.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use uuid::Uuid;
@@ -11,6 +10,8 @@ use crate::engine::arn::QueueKey;
 use crate::engine::message::{AttrData, AttrValue, Extra, Message};
 use crate::engine::move_task::{MoveTask, Status};
 use crate::engine::mutation::{Delivery, Mutation, QueueMeta, Record};
+
+use super::wire::{R, W};
 
 const QUEUE: u8 = 1;
 const QUEUE_DELETED: u8 = 2;
@@ -216,11 +217,7 @@ fn queue_meta(w: &mut W<'_>, m: &QueueMeta) {
         w.str(k);
         w.str(v);
     }
-    w.u32(m.tags.len() as u32);
-    for (k, v) in &m.tags {
-        w.str(k);
-        w.str(v);
-    }
+    w.map(&m.tags);
     w.u64(m.last_modified);
     w.opt_u64(m.last_purge);
     w.u64(m.next_seq);
@@ -235,10 +232,7 @@ fn read_queue_meta(r: &mut R<'_>) -> Result<QueueMeta, String> {
     for _ in 0..r.u32()? {
         attributes.push((r.string()?, r.string()?));
     }
-    let mut tags = BTreeMap::new();
-    for _ in 0..r.u32()? {
-        tags.insert(r.string()?, r.string()?);
-    }
+    let tags = r.map()?;
     Ok(QueueMeta {
         uid,
         key,
@@ -323,94 +317,4 @@ fn read_message(r: &mut R<'_>) -> Result<Message, String> {
         m.extra = Some(Box::new(extra));
     }
     Ok(m)
-}
-
-struct W<'a>(&'a mut Vec<u8>);
-
-impl W<'_> {
-    fn u8(&mut self, v: u8) {
-        self.0.push(v);
-    }
-    fn u32(&mut self, v: u32) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn opt_u64(&mut self, v: Option<u64>) {
-        match v {
-            Some(v) => {
-                self.u8(1);
-                self.u64(v);
-            }
-            None => self.u8(0),
-        }
-    }
-    fn bytes_raw(&mut self, b: &[u8]) {
-        self.0.extend_from_slice(b);
-    }
-    fn bytes(&mut self, b: &[u8]) {
-        self.u32(b.len() as u32);
-        self.0.extend_from_slice(b);
-    }
-    fn str(&mut self, s: &str) {
-        self.bytes(s.as_bytes());
-    }
-    fn opt_str(&mut self, s: Option<&str>) {
-        match s {
-            Some(s) => {
-                self.u8(1);
-                self.str(s);
-            }
-            None => self.u8(0),
-        }
-    }
-}
-
-struct R<'a>(&'a [u8]);
-
-const SHORT: &str = "record ends early";
-
-impl<'a> R<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        if self.0.len() < n {
-            return Err(SHORT.into());
-        }
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        Ok(head)
-    }
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        self.take(N)?.try_into().map_err(|_| SHORT.to_owned())
-    }
-    fn u8(&mut self) -> Result<u8, String> {
-        Ok(self.take(1)?[0])
-    }
-    fn u32(&mut self) -> Result<u32, String> {
-        Ok(u32::from_le_bytes(self.array()?))
-    }
-    fn u64(&mut self) -> Result<u64, String> {
-        Ok(u64::from_le_bytes(self.array()?))
-    }
-    fn opt_u64(&mut self) -> Result<Option<u64>, String> {
-        Ok(if self.u8()? == 1 {
-            Some(self.u64()?)
-        } else {
-            None
-        })
-    }
-    fn bytes(&mut self) -> Result<&'a [u8], String> {
-        let n = self.u32()? as usize;
-        self.take(n)
-    }
-    fn string(&mut self) -> Result<String, String> {
-        String::from_utf8(self.bytes()?.to_vec()).map_err(|_| "a string is not UTF-8".to_owned())
-    }
-    fn opt_string(&mut self) -> Result<Option<String>, String> {
-        Ok(if self.u8()? == 1 {
-            Some(self.string()?)
-        } else {
-            None
-        })
-    }
 }

@@ -1,14 +1,16 @@
-//! Durable mode's link to the engine: the [`Journal`] that appends each mutation to the log,
-//! and the request wrapper that answers only once the request's mutations are durable.
+//! Durable mode's link to the engines: the [`Journal`] (SQS) and [`SnsJournal`] that append
+//! each change to the log, and the request wrapper that answers only once the request's
+//! mutations are durable.
 
 use std::cell::RefCell;
 use std::future::Future;
 use std::sync::OnceLock;
 
-use super::codec;
 use super::writer::{Appender, Pending};
+use super::{codec, sns_codec};
 use crate::engine::mutation::{Journal, Mutation};
 use crate::error::{ErrorKind, SqsError, SqsResult};
+use crate::sns::engine::state::{SnsJournal, SnsRecord};
 
 tokio::task_local! {
     /// The log writes the current request started, for it to wait on before answering.
@@ -29,16 +31,31 @@ impl LogJournal {
     }
 }
 
-impl Journal for LogJournal {
-    fn record(&self, mutation: &Mutation<'_>) {
+impl LogJournal {
+    /// Queues one record's bytes, made by `encode`, for the current request to wait on.
+    fn append(&self, encode: impl FnOnce(&mut Vec<u8>)) {
         let Some(appender) = self.appender.get() else {
             return;
         };
         let mut bytes = Vec::with_capacity(96);
-        codec::encode(mutation, &mut bytes);
+        encode(&mut bytes);
         let pending = appender.append(bytes);
         // Outside a request (move tasks on the ticker) nobody waits: the write still happens.
         let _ = WAITS.try_with(|w| w.borrow_mut().push(pending));
+    }
+}
+
+impl Journal for LogJournal {
+    fn record(&self, mutation: &Mutation<'_>) {
+        self.append(|bytes| codec::encode(mutation, bytes));
+    }
+}
+
+/// SNS's changes go to the same log, so one request's SQS and SNS records (a publish and
+/// its deliveries) are acknowledged together.
+impl SnsJournal for LogJournal {
+    fn record(&self, record: &SnsRecord) {
+        self.append(|bytes| sns_codec::encode(record, bytes));
     }
 }
 

@@ -21,6 +21,8 @@ pub mod mode;
 mod private;
 mod recover;
 pub mod scan;
+pub mod sns_codec;
+mod wire;
 mod writer;
 
 #[cfg(test)]

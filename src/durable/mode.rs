@@ -1,5 +1,5 @@
-//! Durable mode for a server: lock and recover the data directory into a registry whose
-//! every change goes to the log, and compact the log in the background as it grows.
+//! Durable mode for a server: lock and recover the data directory into a registry and SNS
+//! engine whose every change goes to the log, and compact the log in the background as it grows.
 
 use std::io;
 use std::path::Path;
@@ -10,11 +10,12 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::journal::LogJournal;
-use super::{codec, DataDir, DurableError, FsyncPolicy, Mode, Recovery};
+use super::{codec, sns_codec, DataDir, DurableError, FsyncPolicy, Mode, Recovery};
 use crate::clock::{Millis, Stopwatch};
 use crate::engine::receipt::ReceiptKey;
 use crate::engine::replay::Replayer;
 use crate::engine::Registry;
+use crate::sns::engine::Sns;
 
 /// The log is compacted once it is past this size and twice the last snapshot's: disk use
 /// stays within about three times what is stored, and compaction cost is amortised.
@@ -38,7 +39,8 @@ pub struct Durable {
     threshold: AtomicU64,
 }
 
-/// Locks `dir`, rebuilds the registry from it and starts logging every change. Under
+/// Locks `dir`, rebuilds the registry and the SNS topics from it and starts logging every
+/// change of either. Under
 /// [`Mode::Repair`] a damaged file is read around; a snapshot of what was recovered is then
 /// written at once, and the damaged files are set aside.
 pub fn open(
@@ -47,20 +49,27 @@ pub fn open(
     strict: bool,
     mode: Mode,
     now: Millis,
-) -> Result<(Registry, Durable), DurableError> {
+) -> Result<(Registry, Sns, Durable), DurableError> {
     let started = Stopwatch::start();
     let locked = DataDir::lock(dir)?;
     let receipts = ReceiptKey::from_secret(&locked.secret()?);
     let journal = Arc::new(LogJournal::default());
     let registry = Registry::with_journal(strict, receipts, journal.clone());
+    let sns = Sns::with_journal(journal.clone());
     let mut replayer = Replayer::new(&registry, now);
-    let (data, recovery) =
-        locked.recover(policy, mode, |bytes| replayer.apply(codec::decode(bytes)?))?;
+    let (data, recovery) = locked.recover(policy, mode, |bytes| {
+        if sns_codec::is_sns(bytes) {
+            sns.restore(sns_codec::decode(bytes)?, now)
+        } else {
+            replayer.apply(codec::decode(bytes)?)
+        }
+    })?;
     journal.start(data.appender());
     tracing::info!(
         dir = %dir.display(),
         fsync = %policy,
         queues = registry.all().len(),
+        topics = sns.topic_count(),
         snapshot_records = recovery.snapshot_records,
         log_records = recovery.log_records,
         millis = started.elapsed().as_millis() as u64,
@@ -72,9 +81,9 @@ pub fn open(
         compacting: AtomicBool::new(false),
     };
     if mode == Mode::Repair {
-        finish_repair(dir, &durable, &registry, &recovery, now)?;
+        finish_repair(dir, &durable, (&registry, &sns), &recovery, now)?;
     }
-    Ok((registry, durable))
+    Ok((registry, sns, durable))
 }
 
 /// Writes what a repair recovered into a snapshot, sets the damaged files aside and reports
@@ -82,7 +91,7 @@ pub fn open(
 fn finish_repair(
     dir: &Path,
     durable: &Durable,
-    registry: &Registry,
+    state: (&Registry, &Sns),
     recovery: &Recovery,
     now: Millis,
 ) -> Result<(), DurableError> {
@@ -91,7 +100,7 @@ fn finish_repair(
         return Ok(());
     }
     durable
-        .compact(registry, now)
+        .compact(state, now)
         .map_err(|error| DurableError::Io {
             path: dir.to_path_buf(),
             error,
@@ -119,9 +128,10 @@ impl Durable {
             && !self.compacting.swap(true, Ordering::AcqRel)
     }
 
-    /// The compaction [`Durable::claim_compaction`] claimed: the store's state as of `now`.
-    pub fn compact_claimed(&self, registry: &Registry, now: Millis) {
-        if let Err(e) = self.compact(registry, now) {
+    /// The compaction [`Durable::claim_compaction`] claimed: the queues' and the SNS
+    /// topics' state as of `now`.
+    pub fn compact_claimed(&self, state: (&Registry, &Sns), now: Millis) {
+        if let Err(e) = self.compact(state, now) {
             tracing::error!(error = %e, "compacting the data directory failed; the log keeps growing");
         }
         self.compacting.store(false, Ordering::Release);
@@ -131,7 +141,7 @@ impl Durable {
     /// and its log into `backup` when given: `POST /_sqslite/snapshot`.
     pub fn snapshot_now(
         &self,
-        registry: &Registry,
+        state: (&Registry, &Sns),
         now: Millis,
         backup: Option<&Path>,
     ) -> io::Result<Snapshot> {
@@ -139,7 +149,7 @@ impl Durable {
             std::thread::sleep(Duration::from_millis(5));
         }
         let started = Stopwatch::start();
-        let result = self.compact(registry, now).and_then(|(generation, bytes)| {
+        let result = self.compact(state, now).and_then(|(generation, bytes)| {
             let backup_bytes = backup
                 .map(|target| self.data.backup(generation, target))
                 .transpose()?;
@@ -154,15 +164,21 @@ impl Durable {
         result
     }
 
-    /// Writes a snapshot of `registry` and drops the log it covers; returns its generation
-    /// and size.
-    pub fn compact(&self, registry: &Registry, now: Millis) -> io::Result<(u64, u64)> {
+    /// Writes a snapshot of the queues and the SNS topics and drops the log it covers;
+    /// returns its generation and size.
+    pub fn compact(&self, state: (&Registry, &Sns), now: Millis) -> io::Result<(u64, u64)> {
+        let (registry, sns) = state;
         let started = Stopwatch::start();
         let mut buf = Vec::with_capacity(4096);
         let (generation, bytes) = self.data.compact(|w| {
             registry.snapshot(now, &mut |m| {
                 buf.clear();
                 codec::encode(m, &mut buf);
+                w.record(&buf)
+            })?;
+            sns.snapshot(now, &mut |r| {
+                buf.clear();
+                sns_codec::encode(r, &mut buf);
                 w.record(&buf)
             })
         })?;

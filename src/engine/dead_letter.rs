@@ -93,6 +93,20 @@ impl Registry {
         Ok(())
     }
 
+    /// The dead-letter queue `source`'s RedrivePolicy sends its messages to, if it has one
+    /// that names a queue which takes them. The ARN is copied under the source's lock and
+    /// resolved after it (the registry has locks too).
+    pub fn dead_letter_queue_of(&self, source: &Queue, now: Millis) -> Option<Arc<Queue>> {
+        let arn = source
+            .lock_settled_mut(now)
+            .attributes
+            .redrive_policy
+            .as_ref()?
+            .dead_letter_target_arn
+            .clone();
+        self.dead_letter_target(source, &arn)
+    }
+
     /// The dead-letter queue a source's messages go to: a RedrivePolicy stored before the
     /// account-and-region rule (a data directory) may name another account's queue, which
     /// then takes nothing.

@@ -108,6 +108,8 @@ pub struct Depth {
     pub visible: usize,
     pub in_flight: usize,
     pub delayed: usize,
+    /// When the oldest message still held was enqueued (its age is `now` minus this).
+    pub oldest_enqueued_at: Option<Millis>,
 }
 
 /// What SendMessage answers for one message.
@@ -197,13 +199,14 @@ impl Queue {
         state
     }
 
-    /// How many messages are visible, in flight and delayed at `now`.
+    /// How many messages are visible, in flight and delayed at `now`, and the oldest's age.
     pub fn depth(&self, now: Millis) -> Depth {
         let state = self.lock_settled_mut(now);
         Depth {
             visible: state.store.visible(),
             in_flight: state.store.in_flight(),
             delayed: state.store.delayed(),
+            oldest_enqueued_at: state.store.oldest_enqueued_at(),
         }
     }
 

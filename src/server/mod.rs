@@ -14,7 +14,7 @@ use hyper::body::Incoming;
 use hyper::Request;
 
 use crate::clock::Stopwatch;
-use crate::faults::DropConnection;
+use crate::http::DropConnection;
 use crate::protocol::HttpResponse;
 
 /// `[server]` limits on connections: how long a client may take, how many may be open.

@@ -23,6 +23,12 @@ macro_rules! kinds {
             pub fn fault(self) -> Fault {
                 match self { $(SnsErrorKind::$kind => Fault::$fault),* }
             }
+            /// The kind with this code, as fault rules name them.
+            pub fn from_name(code: &str) -> Option<SnsErrorKind> {
+                [$(SnsErrorKind::$kind),*]
+                    .into_iter()
+                    .find(|k| !k.code().is_empty() && k.code() == code)
+            }
         }
     };
 }
@@ -41,7 +47,23 @@ kinds! {
     EmptyBatchRequest => "EmptyBatchRequest", 400, Sender;
     InvalidBatchEntryId => "InvalidBatchEntryId", 400, Sender;
     TooManyEntriesInBatchRequest => "TooManyEntriesInBatchRequest", 400, Sender;
-    // The generic AWS Query errors, not in SNS's model: an unknown action, a missing member.
+    // Failures SNS reports that sqslite makes only when a fault rule asks for them.
+    Throttled => "Throttled", 429, Sender;
+    KmsThrottling => "KMSThrottling", 400, Sender;
+    KmsDisabled => "KMSDisabled", 400, Sender;
+    KmsAccessDenied => "KMSAccessDenied", 400, Sender;
+    KmsNotFound => "KMSNotFound", 400, Sender;
+    KmsInvalidState => "KMSInvalidState", 400, Sender;
+    KmsOptInRequired => "KMSOptInRequired", 403, Sender;
+    EndpointDisabled => "EndpointDisabled", 400, Sender;
+    InvalidSecurity => "InvalidSecurity", 403, Sender;
+    SubscriptionLimitExceeded => "SubscriptionLimitExceeded", 403, Sender;
+    TopicLimitExceeded => "TopicLimitExceeded", 403, Sender;
+    FilterPolicyLimitExceeded => "FilterPolicyLimitExceeded", 403, Sender;
+    ConcurrentAccess => "ConcurrentAccess", 400, Sender;
+    // The generic AWS Query errors, not in SNS's model: an unknown action, a missing member,
+    // a temporary failure (AWS's common errors).
+    ServiceUnavailable => "ServiceUnavailable", 503, Receiver;
     InvalidAction => "InvalidAction", 400, Sender;
     ValidationError => "ValidationError", 400, Sender;
     // Signature failures keep the code the auth layer chose ([`SnsError::from_auth`]).

@@ -2,70 +2,36 @@
 //! sqslite's queues, to HTTP endpoints ([`actions::http`]) and into the delivery records
 //! (email, SMS, push, Lambda, Firehose). The service owns its wire protocol ([`protocol`]:
 //! AWS Query in, XML out), its [`actions`] and its [`engine`]; it reaches SQS only through
-//! the SQS engine's own send ([`actions::deliver`]). [`error`] is its error table.
+//! the SQS engine's own send ([`actions::deliver`]). [`error`] is its error table;
+//! [`declare`] creates the topics a configuration declares.
 
 pub mod actions;
+pub mod declare;
 pub mod engine;
 pub mod error;
 pub mod protocol;
+pub mod service;
 
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use std::sync::Arc;
-
-use tokio::sync::Notify;
-
-use crate::actions::Sqs;
-use crate::clock::Millis;
+use crate::http::DropConnection;
 use crate::protocol::context::Gate;
 use crate::protocol::{Context, HttpResponse};
 use actions::Action;
 use error::{SnsError, SnsResult};
 use protocol::xml::Xml;
 use protocol::Form;
+pub use service::{FaultRules, Service};
 
-/// The SNS service: its topics, and what it reaches beyond them (the SQS service deliveries
-/// go into, the ticker) with the two settings it reads. The composition root builds it.
-pub struct Service {
-    /// Topics and subscriptions.
-    pub sns: engine::Sns,
-    /// The queues deliveries go into, through SQS's own send.
-    pub sqs: Arc<Sqs>,
-    /// Wakes the ticker when its schedule changes.
-    pub ticker: Arc<Notify>,
-    /// `--strict`: a delivery the queue's Policy would refuse on AWS is refused.
-    pub strict: bool,
-    /// `--data-dir`: deliveries are stored before a publish is answered.
-    pub durable: bool,
-}
-
-impl Service {
-    /// The service over `sqs`, with no topics yet.
-    pub fn new(sqs: Arc<Sqs>, strict: bool, durable: bool) -> Self {
-        Service {
-            sns: engine::Sns::new(),
-            ticker: sqs.ticker.clone(),
-            sqs,
-            strict,
-            durable,
-        }
-    }
-
-    /// The server's time now.
-    pub fn now(&self) -> Millis {
-        self.sqs.now()
-    }
-}
-
-/// One SNS request: authenticate, decode, apply, encode.
+/// One SNS request: authenticate, decode, apply (unless a fault rule hits it), encode.
 pub async fn handle(
     app: &Service,
     gate: &Gate<'_>,
     parts: &Parts,
     body: &Bytes,
     request_id: String,
-) -> HttpResponse {
+) -> Result<HttpResponse, DropConnection> {
     let signed = crate::auth::read(parts).ok().flatten();
     let mut ctx = Context::new(
         &gate.defaults,
@@ -75,14 +41,14 @@ pub async fn handle(
         request_id,
     );
     let result = match Form::parse(parts.uri.query(), Some(body)) {
-        Ok(form) => run(app, gate, parts, body, &form, &mut ctx).await,
+        Ok(form) => run(app, gate, parts, body, &form, &mut ctx).await?,
         Err(e) => Err(e),
     };
     let (name, result) = match result {
         Ok((name, xml)) => (name, Ok(xml)),
         Err(e) => ("", Err(e)),
     };
-    match &result {
+    Ok(match &result {
         Ok(xml) => {
             tracing::debug!(action = name, "sns request ok");
             protocol::respond(
@@ -95,7 +61,7 @@ pub async fn handle(
             tracing::debug!(code = e.code(), message = %e.message, "sns request failed");
             protocol::error_response(&ctx.request_id, e)
         }
-    }
+    })
 }
 
 async fn run(
@@ -105,7 +71,29 @@ async fn run(
     body: &[u8],
     form: &Form,
     ctx: &mut Context,
-) -> SnsResult<(&'static str, Xml)> {
+) -> Result<SnsResult<(&'static str, Xml)>, DropConnection> {
+    let action = match decode(app, gate, parts, body, form, ctx) {
+        Ok(action) => action,
+        Err(e) => return Ok(Err(e)),
+    };
+    let name = action.name();
+    if app.faults.armed() {
+        if let Some(e) = app.faults.on_call(name, form).await? {
+            return Ok(Err(e));
+        }
+    }
+    Ok(action.apply(app, ctx).await.map(|xml| (name, xml)))
+}
+
+/// Authenticates the caller and decodes the action.
+fn decode(
+    app: &Service,
+    gate: &Gate<'_>,
+    parts: &Parts,
+    body: &[u8],
+    form: &Form,
+    ctx: &mut Context,
+) -> SnsResult<Action> {
     // Authentication first: an unsigned caller learns nothing about the request.
     let signed = crate::auth::read(parts);
     let name = form.get("Action").unwrap_or_default();
@@ -124,15 +112,13 @@ async fn run(
     if let Some(principal) = principal {
         ctx.authenticate(principal, name);
     }
-    let xml = if app.durable {
-        // Deliveries into durable queues are stored before the publish is answered.
-        let stored = crate::durable::journal::durable(async {
-            Ok::<_, crate::error::SqsError>(action.apply(app, ctx).await)
-        })
-        .await;
-        stored.map_err(|e| SnsError::new(error::SnsErrorKind::InternalError, e.message))??
-    } else {
-        action.apply(app, ctx).await?
-    };
-    Ok((name, xml))
+    Ok(action)
+}
+
+/// An SNS answer for a request whose changes could not be stored (`--data-dir`): the root
+/// runs SNS requests inside the durable log's scope, as it does SQS's, and this is their 500.
+pub fn unstored(request_id: &str, error: &crate::error::SqsError) -> HttpResponse {
+    let err = SnsError::new(error::SnsErrorKind::InternalError, error.message.clone());
+    tracing::debug!(code = err.code(), message = %err.message, "sns request failed");
+    protocol::error_response(request_id, &err)
 }

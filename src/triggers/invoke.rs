@@ -23,7 +23,12 @@ pub async fn invoke(function: &Function, event: &serde_json::Value) -> Outcome {
     match &function.target {
         Target::Url(url) => post(url, payload, function).await,
         Target::InvokeUrl(base) => {
-            post(&invoke_api_url(base, &function.name), payload, function).await
+            match post(&invoke_api_url(base, &function.name), payload, function).await {
+                Outcome::Returned(body) if is_error_document(&body) => {
+                    Outcome::Failed(format!("function error (Unhandled): {body}"))
+                }
+                outcome => outcome,
+            }
         }
         Target::Command(argv) => {
             match tokio::time::timeout(function.timeout, run(argv, payload)).await {
@@ -45,6 +50,28 @@ fn invoke_api_url(base: &str, name: &str) -> String {
         "{}/2015-03-31/functions/{name}/invocations",
         base.trim_end_matches('/')
     )
+}
+
+/// Whether an Invoke API answer is a runtime's error document (`errorMessage`, `errorType`
+/// and nothing a handler's own result would add). Lambda marks a function error with
+/// `X-Amz-Function-Error`, but the Runtime Interface Emulator drops that header and answers
+/// 200 with this document, so without the check a handler that raises behind it would have
+/// its batch deleted.
+fn is_error_document(body: &str) -> bool {
+    const KEYS: [&str; 5] = [
+        "errorMessage",
+        "errorType",
+        "requestId",
+        "stackTrace",
+        "cause",
+    ];
+    let Ok(serde_json::Value::Object(doc)) = serde_json::from_str::<serde_json::Value>(body) else {
+        return false;
+    };
+    doc.get("errorType")
+        .is_some_and(serde_json::Value::is_string)
+        && doc.contains_key("errorMessage")
+        && doc.keys().all(|k| KEYS.contains(&k.as_str()))
 }
 
 fn timed_out(function: &Function) -> String {
@@ -112,7 +139,7 @@ async fn run(argv: &[String], payload: Vec<u8>) -> Outcome {
 
 #[cfg(test)]
 mod tests {
-    use super::invoke_api_url;
+    use super::{invoke_api_url, is_error_document};
 
     #[test]
     fn the_invoke_path_is_added_unless_given() {
@@ -122,5 +149,25 @@ mod tests {
         );
         let rie = "http://h:9000/2015-03-31/functions/function/invocations";
         assert_eq!(invoke_api_url(rie, "orders"), rie);
+    }
+
+    #[test]
+    fn a_runtime_error_document_is_a_function_error_and_a_result_is_not() {
+        let raised =
+            r#"{"errorMessage":"boom","errorType":"ValueError","requestId":"r","stackTrace":[]}"#;
+        assert!(is_error_document(raised));
+        assert!(is_error_document(
+            r#"{"errorMessage":"boom","errorType":"Exception"}"#
+        ));
+        for result in [
+            r#"{"batchItemFailures":[]}"#,
+            r#"{"errorType":"x","errorMessage":"y","batchItemFailures":[]}"#,
+            r#"{"errorMessage":"only a message"}"#,
+            "null",
+            "",
+            "not json",
+        ] {
+            assert!(!is_error_document(result), "{result}");
+        }
     }
 }

@@ -84,7 +84,8 @@ impl Triggers {
 }
 
 /// The triggers service: its mappings and functions, the SQS service its pollers receive
-/// from and delete through, and the region and account function names resolve in. The
+/// from and delete through, the region and account function names resolve in, and what its
+/// invocations meet beyond the queues (the Invoke fault rules, the chart's series). The
 /// composition root builds it; its pollers hold it beyond any request.
 pub struct Service {
     /// Event source mappings and the declared functions they invoke.
@@ -94,21 +95,29 @@ pub struct Service {
     /// The server's region and account (`[server]`).
     pub region: String,
     pub account_id: String,
+    /// The fault rules an invocation is checked against (`"action": "Invoke"`).
+    pub faults: Arc<crate::faults::Faults>,
+    /// Each mapping's invocations and errors, drawn on its queue's chart.
+    pub series: Arc<crate::series::Recorder>,
 }
 
 impl Service {
-    /// The service over `sqs` with `triggers`' mappings and functions.
+    /// The service over `sqs` with `triggers`' mappings and functions, in `region` and
+    /// `account_id`, its invocations meeting `faults` and counted in `series`.
     pub fn new(
         triggers: Triggers,
         sqs: Arc<crate::actions::Sqs>,
-        region: &str,
-        account_id: &str,
+        (region, account_id): (&str, &str),
+        faults: Arc<crate::faults::Faults>,
+        series: Arc<crate::series::Recorder>,
     ) -> Self {
         Service {
             triggers,
             sqs,
             region: region.to_owned(),
             account_id: account_id.to_owned(),
+            faults,
+            series,
         }
     }
 

@@ -20,6 +20,7 @@ use crate::clock::Millis;
 use crate::engine::delivery::{Delivered, ReceiveParams};
 use crate::engine::limits;
 use crate::engine::queue::Queue;
+use crate::faults::invoke::InvokeTarget;
 use crate::triggers::Service;
 
 /// Concurrent invocations of a mapping without `MaximumConcurrency`: Lambda starts an SQS
@@ -158,6 +159,13 @@ fn passes_filters(job: &Job, record: &Record) -> bool {
         .matches_sqs_record(&record.json, &record.body)
 }
 
+/// Adds one to `field` of the mapping's series, which its queue's dashboard chart draws.
+fn chart(job: &Job, field: &'static str) {
+    let name = format!("mapping {}", job.mapping.uuid);
+    let now = job.app.now();
+    job.app.series.count(&job.queue.arn(), &name, field, now, 1);
+}
+
 fn delete(job: &Job, record: &Record) {
     let now = job.app.now();
     // A handle that no longer deletes (the visibility timeout passed and another receive
@@ -172,9 +180,15 @@ fn delete(job: &Job, record: &Record) {
 async fn settle(job: &Job, batch: Vec<Record>) {
     let event = event::event(batch.iter().map(Record::full).collect());
     job.stats.invoked(batch.len());
-    let failed = match invoke(&job.function, &event).await {
+    chart(job, "invocations");
+    let outcome = match injected(job).await {
+        Some(reason) => Outcome::Failed(reason),
+        None => invoke(&job.function, &event).await,
+    };
+    let failed = match outcome {
         Outcome::Failed(reason) => {
             job.stats.failed();
+            chart(job, "errors");
             tracing::info!(mapping = %job.mapping.uuid, function = %job.function.name, "invocation failed: {reason}");
             return;
         }
@@ -191,6 +205,7 @@ async fn settle(job: &Job, batch: Vec<Record>) {
                 }
                 Verdict::Invalid(reason) => {
                     job.stats.failed();
+                    chart(job, "errors");
                     tracing::info!(mapping = %job.mapping.uuid, "invalid partial batch response, the batch fails: {reason}");
                     return;
                 }
@@ -205,6 +220,32 @@ async fn settle(job: &Job, batch: Vec<Record>) {
     for record in batch.iter().filter(|r| !failed.contains(&r.message_id)) {
         delete(job, record);
     }
+}
+
+/// Applies the first matching Invoke fault rule: waits out its delay (server clock) and
+/// latency (wall time); `Some` is the function error it injects instead of the call.
+async fn injected(job: &Job) -> Option<String> {
+    let faults = &job.app.faults;
+    if !faults.armed() {
+        return None;
+    }
+    let target = InvokeTarget {
+        function: &job.function.name,
+        mapping: &job.mapping.uuid,
+        queue: &job.queue.key.name,
+    };
+    let fault = faults.check_invoke(&target, job.app.now())?;
+    tracing::warn!(mapping = %job.mapping.uuid, rule = fault.rule, "fault injected on an invocation");
+    if fault.delay > 0 {
+        let at = job.app.now().saturating_add(fault.delay);
+        job.app.sqs.clock.sleep_until(at).await;
+    }
+    if let Some(latency) = fault.latency {
+        tokio::time::sleep(latency).await;
+    }
+    fault
+        .error
+        .map(|e| format!("injected function error (fault rule {}): {e}", fault.rule))
 }
 
 /// On a FIFO queue a failed record stops its group: the group's later records in the batch

@@ -3,16 +3,10 @@
 
 use crate::common::TestServer;
 use serde_json::{json, Value};
-use sqslite::{Config, QueueDecl};
+use sqslite::Config;
 
 fn with_dlq() -> Config {
-    Config::ephemeral()
-        .with_queue(QueueDecl::new("orders-dlq"))
-        .with_queue(
-            QueueDecl::new("orders")
-                .attribute("VisibilityTimeout", 30)
-                .dead_letter("orders-dlq", 2),
-        )
+    crate::common::orders_with_dlq(2)
 }
 
 async fn alarms(s: &TestServer) -> Vec<Value> {

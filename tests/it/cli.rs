@@ -183,3 +183,13 @@ fn an_empty_admin_token_stops_startup_with_exit_code_2() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("SQSLITE_ADMIN_TOKEN"), "{stderr}");
 }
+
+#[test]
+fn sqslite_drill_trigger_runs_in_one_process_and_exits_0() {
+    let listing = String::from_utf8_lossy(&sqslite(&["drill"]).stdout).into_owned();
+    assert!(listing.contains("  trigger "), "{listing}");
+    let out = sqslite(&["drill", "trigger", "--batch", "9", "--poll-ms", "10"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("drill passed (3 checks)"), "{stdout}");
+}

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::common::TestServer;
 use aws_sdk_sqs::Client;
-use sqslite::drill::{outage, poison, Common};
+use sqslite::drill::{outage, poison, triggered as trigger, Common};
 use sqslite::{Clock, Config, ManualClock, QueueDecl};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -206,4 +206,43 @@ async fn a_firing_alarm_is_posted_to_the_webhook() {
     assert_eq!(alarm["kind"], "dlq_depth");
     assert_eq!(alarm["queue"], "orders-dlq");
     assert_eq!(alarm["state"], "ALARM");
+}
+
+/// One row of the trigger drill's table: (invocations, redelivered, in DLQ).
+fn row(text: &str, label: &str) -> (u64, u64, u64) {
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with(label))
+        .unwrap_or_else(|| panic!("no `{label}` row in\n{text}"));
+    let n: Vec<u64> = line[label.len() + 2..]
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (n[0], n[1], n[2])
+}
+
+#[tokio::test]
+async fn the_trigger_drill_shows_what_report_batch_item_failures_saves() {
+    let opts = trigger::TriggerOptions {
+        batch: 19,
+        max_receive_count: 3,
+        visibility_seconds: 30,
+        step_seconds: 1,
+        poll_ms: 10,
+        give_up_seconds: 600,
+    };
+    let mut out = Vec::new();
+    let report = trigger::run(&opts, &mut out).await.expect("drill runs");
+    let text = String::from_utf8(out).unwrap();
+    assert!(report.passed(), "{text}");
+    let whole = row(&text, "whole-batch failures");
+    let partial = row(&text, "ReportBatchItemFailures");
+    // With partial responses only the poison comes back: once per receive after its first.
+    assert_eq!(partial.1, 2, "{text}");
+    assert_eq!(partial.2, 1, "{text}");
+    // Without them, its nine batch-mates come back with it each time and share its fate.
+    assert_eq!(whole.1, 20, "{text}");
+    assert_eq!(whole.2, 10, "{text}");
+    assert!(partial.0 >= 3 && whole.0 >= 3, "{text}");
+    assert!(text.contains("drill passed (3 checks)"), "{text}");
 }

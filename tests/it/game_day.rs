@@ -3,7 +3,7 @@
 
 use crate::common::{code, TestServer};
 use serde_json::{json, Value};
-use sqslite::{Config, QueueDecl};
+use sqslite::Config;
 
 async fn get(s: &TestServer, path: &str) -> (u16, Value) {
     let r = s.raw("GET", path, &[], "").await;
@@ -29,13 +29,7 @@ async fn post(s: &TestServer, path: &str, body: &Value) -> (u16, Value) {
 }
 
 fn with_dlq() -> Config {
-    Config::ephemeral()
-        .with_queue(QueueDecl::new("orders-dlq"))
-        .with_queue(
-            QueueDecl::new("orders")
-                .attribute("VisibilityTimeout", 30)
-                .dead_letter("orders-dlq", 2),
-        )
+    crate::common::orders_with_dlq(2)
 }
 
 #[tokio::test]

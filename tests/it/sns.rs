@@ -239,17 +239,6 @@ async fn a_fifo_topic_keeps_group_order_and_deduplicates() {
         .await
         .unwrap_err();
     assert_eq!(code(&err), "InvalidParameter");
-    let (_, standard_arn) = s.queue("standard", &[]).await;
-    let err = s
-        .sns
-        .subscribe()
-        .topic_arn(&topic)
-        .protocol("sqs")
-        .endpoint(standard_arn)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameter");
 }
 
 #[tokio::test]

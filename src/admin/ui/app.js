@@ -143,6 +143,7 @@ function queueView(regionName, account, name) {
   const deadPanel = h('section', { class: 'panel', hidden: true },
     h('h2', {}, 'Dead letters'), dead, h('h3', {}, 'Redrive'), redrive, tasks);
   let info = null;
+  const chart = queueChart(key); // chart.js
 
   const body = h('textarea', { id: 'send-body', 'aria-label': 'Message body' }, '{"hello": "world"}');
   const group = h('input', { id: 'send-group', size: 12 });
@@ -160,7 +161,7 @@ function queueView(regionName, account, name) {
   main.replaceChildren(
     h('p', {}, h('a', { href: '#/' }, '← All queues')),
     h('h2', {}, name, h('span', { class: 'muted' }, ` (${regionName}, ${account})`)), summary,
-    deadPanel,
+    deadPanel, chart.el,
     h('section', { class: 'panel' }, h('h2', {}, 'Send a test message'), send),
     h('section', { class: 'panel' }, h('h2', {}, 'Purge'), h('p', {}, purgeButton, ' ', confirmBox)),
     h('h2', {}, 'Messages'),
@@ -209,6 +210,7 @@ function queueView(regionName, account, name) {
       `${q.fifo ? 'FIFO' : 'Standard'} queue · ${q.visible} visible · ${q.in_flight} in flight · `,
       `${q.delayed} delayed · oldest ${age(q.oldest_message_age_seconds)}`,
       q.dead_letter_target ? ` · dead letters go to ${q.dead_letter_target.queue} after ${q.dead_letter_target.max_receive_count} receives` : ''));
+    await chart.refresh();
     const isDlq = q.dead_letter_sources.length > 0;
     deadPanel.hidden = !isDlq;
     if (isDlq) {

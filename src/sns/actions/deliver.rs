@@ -65,8 +65,13 @@ fn post(d: Delivery) -> Post {
     }
 }
 
+/// Into the subscription's queue; a `Deliver` fault rule fails it as a refused send would.
 fn to_queue(app: &Service, topic_arn: &str, d: &Delivery, now: Millis) {
-    let Err(reason) = deliver(app, topic_arn, &d.queue_arn, d, now) else {
+    let sent = match app.faults.on_delivery(topic_arn, &d.queue_arn, now) {
+        Some(injected) => Err(injected),
+        None => deliver(app, topic_arn, &d.queue_arn, d, now),
+    };
+    let Err(reason) = sent else {
         app.sns
             .count_notification(&d.subscription_arn, Outcome::Delivered);
         return;
@@ -143,7 +148,9 @@ fn deliver(
         attributes,
         delay_seconds: None,
         trace_header: None,
-        group_id: d.group_id.clone(),
+        // A FIFO topic's message enters a standard queue as a plain one: a MessageGroupId
+        // there would make it a fair queue's tenant, which SNS does not do.
+        group_id: d.group_id.clone().filter(|_| queue.fifo),
         deduplication_id: d.deduplication_id.clone().filter(|_| queue.fifo),
         sender_id: SNS_SENDER.clone(),
     };

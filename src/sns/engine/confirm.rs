@@ -151,7 +151,8 @@ impl Sns {
     /// ConfirmSubscription: the subscription the token belongs to, now confirmed. Confirming
     /// again with the same token answers the same ARN.
     pub fn confirm(&self, c: Confirm<'_>) -> SnsResult<String> {
-        let mut state = self.lock();
+        let mut guard = self.lock();
+        let state = &mut *guard;
         state.topic(c.topic_arn)?;
         let lead = format!("{}:", c.topic_arn);
         let sub = state
@@ -164,17 +165,19 @@ impl Sns {
                 token.is_some_and(|(t, _)| t == c.token)
             })
             .ok_or_else(|| SnsError::invalid("Token"))?;
-        let state = &mut sub.confirmation;
-        if !state.pending {
+        let confirmation = &mut sub.confirmation;
+        if !confirmation.pending {
             return Ok(sub.arn.clone());
         }
-        let issued = state.token.as_ref().map_or(0, |(_, at)| *at);
+        let issued = confirmation.token.as_ref().map_or(0, |(_, at)| *at);
         if c.now.saturating_sub(issued) > TOKEN_LIFETIME_MS {
             return Err(SnsError::invalid("Token"));
         }
-        state.pending = false;
-        state.authenticated = c.authenticated;
-        state.authenticate_on_unsubscribe = c.authenticate_on_unsubscribe;
-        Ok(sub.arn.clone())
+        confirmation.pending = false;
+        confirmation.authenticated = c.authenticated;
+        confirmation.authenticate_on_unsubscribe = c.authenticate_on_unsubscribe;
+        let arn = sub.arn.clone();
+        self.log_subscription(state, &arn);
+        Ok(arn)
     }
 }

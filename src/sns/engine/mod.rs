@@ -15,6 +15,9 @@ pub mod outbox;
 pub mod paging;
 pub mod publish;
 pub mod signing;
+pub mod state;
+#[cfg(test)]
+mod state_tests;
 pub mod subscriptions;
 #[cfg(test)]
 mod tests;
@@ -64,6 +67,8 @@ pub struct Sns {
     state: Mutex<State>,
     /// Deliveries that did not reach their queue (missing queue, refused send).
     failed_deliveries: AtomicU64,
+    /// Where every change is reported (the data directory's log); `None` in memory only.
+    journal: Option<std::sync::Arc<dyn state::SnsJournal>>,
     /// HTTP/S POSTs awaiting an attempt and the records of deliveries sqslite cannot make.
     pub outbox: outbox::Outbox,
     /// What each topic and subscription did, for observers ([`view`]).
@@ -96,6 +101,7 @@ impl Sns {
         *self.lock() = State::default();
         self.outbox.clear();
         *self.counts() = counts::Counts::default();
+        self.log_cleared();
     }
 }
 

@@ -315,6 +315,9 @@ impl Sns {
                 deduplication_id,
             } => (message_id, sequence_number, deduplication_id),
         };
+        if let Some(id) = &deduplication_id {
+            self.log_dedup(topic, id);
+        }
         let topic = topic.clone();
         self.count_published(topic_arn, p.size());
         // The filter reads the message sqs would get (a body-scope policy on a `json`

@@ -12,7 +12,7 @@ use crate::patterns::{FilterPolicy, Scope, SnsVia};
 use crate::sns::error::{SnsError, SnsResult};
 
 /// The attributes Subscribe and SetSubscriptionAttributes take.
-const SETTABLE: &[&str] = &[
+pub const SETTABLE: &[&str] = &[
     "DeliveryPolicy",
     "FilterPolicy",
     "FilterPolicyScope",
@@ -35,13 +35,13 @@ pub struct Subscription {
     /// The DLQ's ARN from the RedrivePolicy.
     pub dead_letter_arn: Option<String>,
     /// Every attribute set, as given (FilterPolicy, RedrivePolicy… as text).
-    set: BTreeMap<String, String>,
+    pub(super) set: BTreeMap<String, String>,
     /// Whether and how the endpoint confirmed it.
     pub confirmation: ConfirmationState,
 }
 
 /// A subscription's confirmation: pending until its endpoint answers the token.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConfirmationState {
     /// Waiting for its endpoint to confirm (http/s, email): it receives nothing until then.
     pub pending: bool,
@@ -98,7 +98,7 @@ impl Subscription {
     }
 
     /// Applies one attribute after checking it; `via` words a filter-policy refusal.
-    fn apply(&mut self, name: &str, value: &str, via: SnsVia) -> SnsResult<()> {
+    pub(super) fn apply(&mut self, name: &str, value: &str, via: SnsVia) -> SnsResult<()> {
         let reason = |detail: &str| match via {
             SnsVia::Subscribe => SnsError::invalid(format_args!("Attributes Reason: {detail}")),
             SnsVia::SetSubscriptionAttributes => SnsError::invalid(detail),
@@ -198,17 +198,17 @@ fn dead_letter_arn(policy: &str) -> Result<String, String> {
     Ok(arn.to_owned())
 }
 
-/// A Standard topic takes standard queues, a FIFO topic FIFO ones.
+/// A standard topic takes standard queues only; a FIFO topic takes both kinds (since
+/// 2023-09, AWS "Amazon SNS FIFO topics now support message delivery to Amazon SQS
+/// Standard queues": into a standard queue with best-effort order, at least once).
 fn check_queue_kind(fifo_topic: bool, queue_name: &str) -> SnsResult<()> {
-    if fifo_topic == is_fifo_name(queue_name) {
+    if fifo_topic || !is_fifo_name(queue_name) {
         return Ok(());
     }
-    Err(SnsError::invalid(if fifo_topic {
-        "Endpoint Reason: Please use FIFO SQS queue"
-    } else {
-        // Doubled lead as SNS writes it [unverified].
-        "Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS topics"
-    }))
+    // Doubled lead as SNS writes it [unverified].
+    Err(SnsError::invalid(
+        "Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS topics",
+    ))
 }
 
 /// What Subscribe made or found.
@@ -254,9 +254,14 @@ impl State {
 
 impl Sns {
     /// Subscribe for a caller that needs no confirmation message: the subscription's ARN
-    /// (declared subscriptions; a pending one's token is issued at time 0).
-    pub fn subscribe(&self, owner: Owner<'_>, new: NewSubscription) -> SnsResult<String> {
-        self.subscribe_at(owner, new, 0).map(|s| s.arn)
+    /// (declared subscriptions; a pending one's token is issued at `now`, so it lasts).
+    pub fn subscribe(
+        &self,
+        owner: Owner<'_>,
+        new: NewSubscription,
+        now: crate::clock::Millis,
+    ) -> SnsResult<String> {
+        self.subscribe_at(owner, new, now).map(|s| s.arn)
     }
 
     /// Subscribe: validates, then makes the subscription, or finds the existing one for the
@@ -330,7 +335,9 @@ impl Sns {
             return Ok(Subscribed::of(existing));
         }
         let subscribed = Subscribed::of(&sub);
-        state.subscriptions.insert(sub.arn.clone(), sub);
+        let arn = sub.arn.clone();
+        state.subscriptions.insert(arn.clone(), sub);
+        self.log_subscription(&state, &arn);
         Ok(subscribed)
     }
 
@@ -349,6 +356,8 @@ impl Sns {
         if let Some(topic) = state.topics.get_mut(&sub.topic_arn) {
             topic.subscriptions_deleted += 1;
         }
+        self.log_subscription(&state, arn);
+        self.log_topic(&state, &sub.topic_arn);
         Ok(sub)
     }
 
@@ -370,6 +379,7 @@ impl Sns {
         let mut changed = sub.clone();
         changed.apply(name, value, SnsVia::SetSubscriptionAttributes)?;
         *sub = changed;
+        self.log_subscription(&state, arn);
         Ok(())
     }
 

@@ -43,6 +43,7 @@ fn subscribe(sns: &Sns, topic: &str, queue: &str, attributes: &[(&str, &str)]) -
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
         },
+        0,
     )
     .unwrap()
 }

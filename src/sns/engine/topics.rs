@@ -12,7 +12,7 @@ const MAX_TAGS: usize = 50;
 
 /// Attributes a topic takes besides the delivery-status logging ones
 /// (`<Protocol>SuccessFeedbackRoleArn`…, accepted as given).
-const SETTABLE: &[&str] = &[
+pub const SETTABLE: &[&str] = &[
     "DeliveryPolicy",
     "DisplayName",
     "Policy",
@@ -36,7 +36,7 @@ pub struct Topic {
     pub owner: String,
     pub fifo: bool,
     /// Attributes set by CreateTopic or SetTopicAttributes, as given.
-    set: BTreeMap<String, String>,
+    pub(super) set: BTreeMap<String, String>,
     pub tags: BTreeMap<String, String>,
     /// FIFO deduplication: id -> (until, message id, sequence number) of the first publish.
     pub(super) dedup: HashMap<String, (Millis, String, String)>,
@@ -150,7 +150,7 @@ fn check_attribute(name: &str, value: &str, fifo: bool, create: bool) -> SnsResu
     }
 }
 
-fn is_feedback_attribute(name: &str) -> bool {
+pub fn is_feedback_attribute(name: &str) -> bool {
     [
         "SuccessFeedbackRoleArn",
         "SuccessFeedbackSampleRate",
@@ -254,6 +254,7 @@ impl Sns {
             subscriptions_deleted: 0,
         };
         state.topics.insert(arn.clone(), topic);
+        self.log_topic(&state, &arn);
         Ok(arn)
     }
 
@@ -285,10 +286,11 @@ impl Sns {
                 return Err(SnsError::invalid("AttributeName"));
             }
             topic.set.remove(name);
-            return Ok(());
+        } else {
+            check_attribute(name, value, topic.fifo, false)?;
+            topic.set.insert(name.to_owned(), value.to_owned());
         }
-        check_attribute(name, value, topic.fifo, false)?;
-        topic.set.insert(name.to_owned(), value.to_owned());
+        self.log_topic(&state, arn);
         Ok(())
     }
 
@@ -304,6 +306,7 @@ impl Sns {
         let text = edit(&topic.policy())?;
         super::access::check_policy(&text)?;
         topic.set.insert("Policy".to_owned(), text);
+        self.log_topic(&state, arn);
         Ok(())
     }
 
@@ -338,9 +341,12 @@ impl Sns {
     /// DeleteTopic, with its subscriptions; deleting a missing topic succeeds.
     pub fn delete_topic(&self, arn: &str) {
         let mut state = self.lock();
-        state.topics.remove(arn);
+        if state.topics.remove(arn).is_none() {
+            return;
+        }
         let lead = format!("{arn}:");
         state.subscriptions.retain(|k, _| !k.starts_with(&lead));
+        self.log_topic(&state, arn);
     }
 
     pub fn tag_topic(&self, arn: &str, tags: BTreeMap<String, String>) -> SnsResult<()> {
@@ -352,6 +358,7 @@ impl Sns {
             return Err(tag_quota());
         }
         topic.tags.extend(tags);
+        self.log_topic(&state, arn);
         Ok(())
     }
 
@@ -361,6 +368,7 @@ impl Sns {
         for key in keys {
             topic.tags.remove(key);
         }
+        self.log_topic(&state, arn);
         Ok(())
     }
 

@@ -48,6 +48,17 @@ pub fn spawn_listening_logged(
     (child, endpoint, before)
 }
 
+/// `orders` (visibility 30 s) dead-lettering into `orders-dlq` after `max_receives`.
+pub fn orders_with_dlq(max_receives: u32) -> Config {
+    Config::ephemeral()
+        .with_queue(sqslite::QueueDecl::new("orders-dlq"))
+        .with_queue(
+            sqslite::QueueDecl::new("orders")
+                .attribute("VisibilityTimeout", 30)
+                .dead_letter("orders-dlq", max_receives),
+        )
+}
+
 /// A fixed start keeps timestamps in assertions readable.
 pub const T0: u64 = 1_700_000_000_000;
 
@@ -241,6 +252,18 @@ pub fn client_for(endpoint: &str, region: &str, access_key: &str) -> Client {
         .retry_config(aws_sdk_sqs::config::retry::RetryConfig::disabled())
         .build();
     Client::from_conf(config)
+}
+
+/// An SNS client for a server without `[[credentials]]` (any signature is accepted).
+pub fn sns_client_for(endpoint: &str) -> aws_sdk_sns::Client {
+    let config = aws_sdk_sns::Config::builder()
+        .behavior_version(aws_sdk_sns::config::BehaviorVersion::latest())
+        .region(aws_sdk_sns::config::Region::new("us-east-1"))
+        .endpoint_url(endpoint)
+        .credentials_provider(Credentials::new("test", "secret", None, None, "test"))
+        .retry_config(aws_sdk_sns::config::retry::RetryConfig::disabled())
+        .build();
+    aws_sdk_sns::Client::from_conf(config)
 }
 
 /// A client signing with this key and secret at the manual clock's time, as a server with

@@ -1,0 +1,226 @@
+//! Fault injection: rules that make matching SQS or SNS calls fail, slow down or lose
+//! their connection, checked before the action runs so an injected failure never
+//! half-applies, and rules that fail SNS's deliveries into queues ([`FaultSpec`]: what a rule
+//! says and which calls it hits).
+//!
+//! The request path pays one relaxed atomic load while no rule exists (`armed`). Rules on
+//! Lambda-style invocations live in [`invoke`].
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::clock::Millis;
+use crate::error::{ErrorKind, SqsError};
+use crate::sns::error::{SnsError, SnsErrorKind};
+
+pub mod inject;
+pub mod invoke;
+mod spec;
+pub use spec::{Call, FaultSpec, Kinds, Target, DELIVER};
+
+/// A live rule: the spec plus what it has done so far.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rule {
+    pub id: u64,
+    #[serde(flatten)]
+    pub spec: FaultSpec,
+    pub active_from: Millis,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_until: Option<Millis>,
+    pub hits: u64,
+    #[serde(skip)]
+    kinds: Kinds,
+}
+
+/// What a hit rule does to the call.
+#[derive(Debug)]
+pub struct Effect {
+    pub rule: u64,
+    pub latency: Option<Duration>,
+    /// For an SQS call or a delivery.
+    pub error: Option<SqsError>,
+    /// For an SNS call.
+    pub sns_error: Option<SnsError>,
+    pub drop_connection: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Faults {
+    armed: AtomicBool,
+    rules: Mutex<Vec<Rule>>,
+    next_id: AtomicU64,
+    injected: AtomicU64,
+}
+
+impl Faults {
+    /// Whether any rule exists: the one check the SQS path makes.
+    pub fn armed(&self) -> bool {
+        self.armed.load(Ordering::Relaxed)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Vec<Rule>> {
+        self.rules.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn add(&self, spec: FaultSpec, now: Millis) -> Result<Rule, String> {
+        let kinds = spec.validate()?;
+        let ms = |s: f64| (s * 1000.0).round() as Millis;
+        let active_from = now.saturating_add(spec.after_seconds.map_or(0, ms));
+        let rule = Rule {
+            id: self.next_id.fetch_add(1, Ordering::Relaxed) + 1,
+            active_until: spec.for_seconds.map(|s| active_from.saturating_add(ms(s))),
+            active_from,
+            spec,
+            hits: 0,
+            kinds,
+        };
+        let mut rules = self.lock();
+        rules.push(rule.clone());
+        self.armed.store(true, Ordering::Relaxed);
+        Ok(rule)
+    }
+
+    /// Live rules, dropping those whose window has closed.
+    pub fn list(&self, now: Millis) -> Vec<Rule> {
+        let mut rules = self.lock();
+        self.retire(&mut rules, now);
+        rules.clone()
+    }
+
+    pub fn remove(&self, id: u64) -> bool {
+        let mut rules = self.lock();
+        let before = rules.len();
+        rules.retain(|r| r.id != id);
+        self.armed.store(!rules.is_empty(), Ordering::Relaxed);
+        rules.len() != before
+    }
+
+    pub fn clear(&self) {
+        self.lock().clear();
+        self.armed.store(false, Ordering::Relaxed);
+    }
+
+    /// How many calls a rule has hit since startup.
+    pub fn injected(&self) -> u64 {
+        self.injected.load(Ordering::Relaxed)
+    }
+
+    fn retire(&self, rules: &mut Vec<Rule>, now: Millis) {
+        rules.retain(|r| {
+            r.active_until.is_none_or(|until| now < until)
+                && r.spec.count.is_none_or(|c| r.hits < c)
+        });
+        self.armed.store(!rules.is_empty(), Ordering::Relaxed);
+    }
+
+    /// The first live rule matching this SQS call, counted as a hit.
+    pub fn check(&self, action: &str, queue: Option<&str>, now: Millis) -> Option<Effect> {
+        self.check_call(&Call::Sqs { action, queue }, now)
+    }
+
+    /// The first live rule matching this call of either service, or delivery, counted as a
+    /// hit.
+    pub fn check_call(&self, call: &Call<'_>, now: Millis) -> Option<Effect> {
+        let mut rules = self.lock();
+        self.retire(&mut rules, now);
+        let rule = rules.iter_mut().find(|r| {
+            now >= r.active_from
+                && r.spec.matches(r.kinds, call)
+                && r.spec.probability.is_none_or(|p| roll() < p)
+        })?;
+        rule.hits += 1;
+        self.injected.fetch_add(1, Ordering::Relaxed);
+        let message = rule.spec.message.clone();
+        let (error, sns_error) = match call {
+            Call::Sns { .. } => (None, rule.kinds.sns.map(|k| sns_error(k, message))),
+            _ => (rule.kinds.sqs.map(|k| sqs_error(k, message)), None),
+        };
+        let effect = Effect {
+            rule: rule.id,
+            latency: rule.spec.latency_ms.map(Duration::from_millis),
+            error,
+            sns_error,
+            drop_connection: rule.spec.drop_connection,
+        };
+        self.retire(&mut rules, now);
+        Some(effect)
+    }
+}
+
+fn sqs_error(kind: ErrorKind, message: Option<String>) -> SqsError {
+    match message {
+        Some(m) => SqsError::new(kind, m),
+        None => SqsError::of(kind),
+    }
+}
+
+/// SNS's table has no messages of its own: the common ones for the failures a game day
+/// rehearses [unverified wording], the code itself for the rest.
+fn sns_error(kind: SnsErrorKind, message: Option<String>) -> SnsError {
+    let message = message.unwrap_or_else(|| {
+        match kind {
+            SnsErrorKind::Throttled => "Rate exceeded",
+            SnsErrorKind::InternalError => "Internal Error",
+            SnsErrorKind::ServiceUnavailable => {
+                "The request has failed due to a temporary failure of the server."
+            }
+            other => other.code(),
+        }
+        .to_owned()
+    });
+    SnsError::new(kind, message)
+}
+
+/// The topic an SNS request names: by TopicArn, TargetArn or ResourceArn, or the topic of
+/// its SubscriptionArn (`<topic ARN>:<id>`).
+pub fn target_topic(get: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let topic_arn = ["TopicArn", "TargetArn", "ResourceArn"]
+        .iter()
+        .find_map(|k| get(k))
+        .or_else(|| Some(get("SubscriptionArn")?.rsplit_once(':')?.0.to_owned()))?;
+    topic_arn.rsplit(':').next().map(str::to_owned)
+}
+
+/// A uniform number in [0, 1) from the v4 UUID generator the crate already uses.
+fn roll() -> f64 {
+    let bits = uuid::Uuid::new_v4().as_u128() >> 75;
+    bits as f64 / (1u64 << 53) as f64
+}
+
+/// The queue a raw request names, by QueueUrl (its last path segment) or QueueName.
+pub fn target_queue(
+    json_body: &[u8],
+    params: &crate::protocol::Params<'_>,
+    path: Option<&str>,
+) -> Option<String> {
+    let from_url = |url: &str| {
+        url.trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .map(str::to_owned)
+    };
+    let lookup = |key: &str| params.get(key).map(str::to_owned);
+    if let Some(url) = lookup("QueueUrl") {
+        return from_url(&url);
+    }
+    if let Some(name) = lookup("QueueName") {
+        return Some(name);
+    }
+    if let Some(path) = path {
+        return from_url(path);
+    }
+    let body: Value = serde_json::from_slice(json_body).ok()?;
+    if let Some(url) = body.get("QueueUrl").and_then(Value::as_str) {
+        return from_url(url);
+    }
+    body.get("QueueName")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests;

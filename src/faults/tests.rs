@@ -1,0 +1,116 @@
+//! Fault rules against explicit instants: counts, windows, validation, targets.
+
+use super::*;
+use crate::protocol::Params;
+
+fn spec(json: &str) -> FaultSpec {
+    serde_json::from_str(json).unwrap()
+}
+
+#[test]
+fn count_retires_the_rule_and_disarms() {
+    let faults = Faults::default();
+    faults
+        .add(
+            spec(r#"{"action":"SendMessage","error":"RequestThrottled","count":2}"#),
+            0,
+        )
+        .unwrap();
+    assert!(faults.check("ReceiveMessage", None, 0).is_none());
+    assert!(faults.check("SendMessage", Some("q"), 0).is_some());
+    assert!(faults.check("SendMessage", Some("q"), 0).is_some());
+    assert!(faults.check("SendMessage", Some("q"), 0).is_none());
+    assert!(!faults.armed());
+}
+
+#[test]
+fn window_follows_the_server_clock() {
+    let faults = Faults::default();
+    faults
+        .add(
+            spec(r#"{"queue":"q","drop_connection":true,"after_seconds":10,"for_seconds":5}"#),
+            1_000,
+        )
+        .unwrap();
+    assert!(faults.check("SendMessage", Some("q"), 10_999).is_none());
+    assert!(faults.check("SendMessage", Some("other"), 11_000).is_none());
+    assert!(faults.check("SendMessage", Some("q"), 11_000).is_some());
+    assert!(faults.check("SendMessage", Some("q"), 16_000).is_none());
+    assert!(!faults.armed());
+}
+
+#[test]
+fn bad_rules_name_the_problem() {
+    let err = |j: &str| spec(j).validate().unwrap_err();
+    assert!(err(r#"{"action":"SendMesage","error":"InternalError"}"#).contains("SendMessage"));
+    assert!(err(r#"{"error":"NoSuchCode"}"#).contains("NoSuchCode"));
+    assert!(err(r#"{"action":"SendMessage"}"#).contains("effect"));
+    assert!(err(r#"{"error":"InternalError","probability":2}"#).contains("probability"));
+}
+
+#[test]
+fn queue_comes_from_url_name_or_body() {
+    let p = Params::parse(Some("QueueUrl=http://h/1/orders"), None).unwrap();
+    assert_eq!(target_queue(b"", &p, None).as_deref(), Some("orders"));
+    let body = br#"{"QueueName":"jobs"}"#;
+    let none = Params::default();
+    assert_eq!(target_queue(body, &none, None).as_deref(), Some("jobs"));
+}
+
+#[test]
+fn rules_keep_to_their_service() {
+    let faults = Faults::default();
+    let sns = |action, topic| Call::Sns { action, topic };
+    faults
+        .add(spec(r#"{"topic":"orders","error":"Throttled"}"#), 0)
+        .unwrap();
+    assert!(faults.check("SendMessage", Some("orders"), 0).is_none());
+    assert!(faults
+        .check_call(&sns("Publish", Some("other")), 0)
+        .is_none());
+    let hit = faults
+        .check_call(&sns("Publish", Some("orders")), 0)
+        .unwrap();
+    assert_eq!(hit.sns_error.unwrap().status(), 429);
+    faults.clear();
+    faults
+        .add(
+            spec(r#"{"action":"Deliver","queue":"audit","error":"InternalError"}"#),
+            0,
+        )
+        .unwrap();
+    assert!(faults.check("SendMessage", Some("audit"), 0).is_none());
+    let delivery = |queue| Call::Delivery { topic: "t", queue };
+    assert!(faults.check_call(&delivery("other"), 0).is_none());
+    assert!(faults
+        .check_call(&delivery("audit"), 0)
+        .unwrap()
+        .error
+        .is_some());
+}
+
+#[test]
+fn a_code_must_be_in_the_table_of_the_service_it_targets() {
+    let err = |j: &str| spec(j).validate().unwrap_err();
+    assert!(err(r#"{"action":"Publish","error":"RequestThrottled"}"#).contains("SNS error table"));
+    assert!(err(r#"{"action":"SendMessage","error":"Throttled"}"#).contains("SQS error table"));
+    assert!(err(r#"{"action":"Publis","error":"Throttled"}"#).contains("`Publish`"));
+    assert!(
+        err(r#"{"action":"SendMessage","topic":"t","error":"InternalError"}"#).contains("topic")
+    );
+    // Named by neither, a code either table has is fine.
+    assert!(spec(r#"{"error":"Throttled"}"#).validate().is_ok());
+}
+
+#[test]
+fn the_topic_comes_from_any_arn_an_sns_call_names() {
+    let from = |k: &'static str, v: &'static str| {
+        target_topic(move |key| (key == k).then(|| v.to_owned()))
+    };
+    let topic = "arn:aws:sns:us-east-1:000000000000:orders";
+    assert_eq!(from("TopicArn", topic).as_deref(), Some("orders"));
+    assert_eq!(from("ResourceArn", topic).as_deref(), Some("orders"));
+    let sub = "arn:aws:sns:us-east-1:000000000000:orders:5f1c";
+    assert_eq!(from("SubscriptionArn", sub).as_deref(), Some("orders"));
+    assert_eq!(from("Other", topic), None);
+}

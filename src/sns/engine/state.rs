@@ -1,0 +1,299 @@
+//! The SNS engine's state as plain records, for durable mode: every change a mutator makes
+//! is reported, under the lock that made it, to the [`SnsJournal`] the engine was given;
+//! [`Sns::snapshot`] writes the whole state as the same records and [`Sns::restore`] applies
+//! them back. Like the SQS engine's mutations (`crate::engine::mutation`) each record is an
+//! absolute assignment (a topic or subscription as it now stands, a deletion, one FIFO
+//! deduplication entry), so replaying it over a state that already holds it changes nothing.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Debug;
+use std::io;
+
+use super::subscriptions::ConfirmationState;
+use super::{Sns, State, Subscription, Topic};
+use crate::clock::Millis;
+use crate::patterns::{Scope, SnsVia};
+
+/// One change of SNS state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SnsRecord {
+    /// A topic as it now stands (created, attributes or tags changed, a subscription gone).
+    Topic(TopicMeta),
+    /// The topic and every subscription of it are gone.
+    TopicDeleted {
+        arn: String,
+    },
+    /// A subscription as it now stands (created or an attribute set).
+    Subscription(SubscriptionMeta),
+    SubscriptionDeleted {
+        arn: String,
+    },
+    /// A FIFO publish remembered for the deduplication window, and the topic's sequence.
+    Dedup(DedupMeta),
+    /// Every topic and subscription is gone (the admin reset).
+    Cleared,
+}
+
+/// A topic's identity, settings and counters; its deduplication window travels as
+/// [`SnsRecord::Dedup`] records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicMeta {
+    pub arn: String,
+    pub name: String,
+    pub owner: String,
+    pub fifo: bool,
+    /// The attributes set by CreateTopic or SetTopicAttributes, as given.
+    pub attributes: BTreeMap<String, String>,
+    pub tags: BTreeMap<String, String>,
+    /// The last FIFO sequence number given out.
+    pub sequence: u64,
+    pub subscriptions_deleted: u64,
+}
+
+/// A subscription's identity, the attributes set on it, as given (what they mean: raw
+/// delivery, filter policy, dead-letter queue, is read from them again on restore), and
+/// its confirmation, so a pending one keeps its token across a restart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionMeta {
+    pub arn: String,
+    pub topic_arn: String,
+    pub owner: String,
+    pub protocol: String,
+    pub endpoint: String,
+    pub attributes: BTreeMap<String, String>,
+    pub confirmation: ConfirmationState,
+}
+
+/// The first publish of a deduplication id on a FIFO topic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DedupMeta {
+    pub topic_arn: String,
+    pub id: String,
+    /// When the window for this id closes.
+    pub until: Millis,
+    pub message_id: String,
+    pub sequence_number: String,
+    /// The topic's sequence counter after this publish.
+    pub sequence: u64,
+}
+
+/// Observes every SNS change in the order it was made. Called under the engine's lock: it
+/// must be quick and must not call back into the engine.
+pub trait SnsJournal: Send + Sync + Debug {
+    fn record(&self, record: &SnsRecord);
+}
+
+impl Topic {
+    fn meta(&self) -> TopicMeta {
+        TopicMeta {
+            arn: self.arn.clone(),
+            name: self.name.clone(),
+            owner: self.owner.clone(),
+            fifo: self.fifo,
+            attributes: self.set.clone(),
+            tags: self.tags.clone(),
+            sequence: self.sequence,
+            subscriptions_deleted: self.subscriptions_deleted,
+        }
+    }
+
+    fn dedup_records(&self, now: Millis) -> impl Iterator<Item = SnsRecord> + '_ {
+        self.dedup
+            .iter()
+            .filter(move |(_, (until, _, _))| *until > now)
+            .map(|(id, (until, message_id, sequence_number))| {
+                SnsRecord::Dedup(DedupMeta {
+                    topic_arn: self.arn.clone(),
+                    id: id.clone(),
+                    until: *until,
+                    message_id: message_id.clone(),
+                    sequence_number: sequence_number.clone(),
+                    sequence: self.sequence,
+                })
+            })
+    }
+}
+
+impl Subscription {
+    fn meta(&self) -> SubscriptionMeta {
+        SubscriptionMeta {
+            arn: self.arn.clone(),
+            topic_arn: self.topic_arn.clone(),
+            owner: self.owner.clone(),
+            protocol: self.protocol.clone(),
+            endpoint: self.endpoint.clone(),
+            attributes: self.set.clone(),
+            confirmation: self.confirmation.clone(),
+        }
+    }
+
+    /// The subscription a record describes, its attributes read as Subscribe reads them.
+    fn from_meta(meta: SubscriptionMeta) -> Result<Subscription, String> {
+        let mut sub = Subscription {
+            arn: meta.arn,
+            topic_arn: meta.topic_arn,
+            owner: meta.owner,
+            protocol: meta.protocol,
+            endpoint: meta.endpoint,
+            raw: false,
+            filter: None,
+            scope: Scope::MessageAttributes,
+            dead_letter_arn: None,
+            set: BTreeMap::new(),
+            confirmation: meta.confirmation,
+        };
+        // The scope first, so the policy is read under it (as Subscribe does).
+        let mut attributes: Vec<_> = meta.attributes.iter().collect();
+        attributes.sort_by_key(|(k, _)| *k != "FilterPolicyScope");
+        for (name, value) in attributes {
+            sub.apply(name, value, SnsVia::SetSubscriptionAttributes)
+                .map_err(|e| {
+                    format!(
+                        "subscription {}: stored attribute {name} rejected: {}",
+                        sub.arn, e.message
+                    )
+                })?;
+        }
+        Ok(sub)
+    }
+}
+
+impl Sns {
+    /// An engine whose every change is reported to `journal`.
+    pub fn with_journal(journal: std::sync::Arc<dyn SnsJournal>) -> Self {
+        Sns {
+            journal: Some(journal),
+            ..Sns::default()
+        }
+    }
+
+    fn log(&self, record: impl FnOnce() -> SnsRecord) {
+        if let Some(journal) = &self.journal {
+            journal.record(&record());
+        }
+    }
+
+    /// Reports the topic as it now stands in `state`, or its deletion.
+    pub(super) fn log_topic(&self, state: &State, arn: &str) {
+        self.log(|| match state.topics.get(arn) {
+            Some(topic) => SnsRecord::Topic(topic.meta()),
+            None => SnsRecord::TopicDeleted {
+                arn: arn.to_owned(),
+            },
+        });
+    }
+
+    /// Reports the subscription as it now stands in `state`, or its deletion.
+    pub(super) fn log_subscription(&self, state: &State, arn: &str) {
+        self.log(|| match state.subscriptions.get(arn) {
+            Some(sub) => SnsRecord::Subscription(sub.meta()),
+            None => SnsRecord::SubscriptionDeleted {
+                arn: arn.to_owned(),
+            },
+        });
+    }
+
+    /// Reports the deduplication entry a FIFO publish just made on `topic`.
+    pub(super) fn log_dedup(&self, topic: &Topic, id: &str) {
+        let Some((until, message_id, sequence_number)) = topic.dedup.get(id) else {
+            return;
+        };
+        self.log(|| {
+            SnsRecord::Dedup(DedupMeta {
+                topic_arn: topic.arn.clone(),
+                id: id.to_owned(),
+                until: *until,
+                message_id: message_id.clone(),
+                sequence_number: sequence_number.clone(),
+                sequence: topic.sequence,
+            })
+        });
+    }
+
+    pub(super) fn log_cleared(&self) {
+        self.log(|| SnsRecord::Cleared);
+    }
+
+    /// How many topics there are, in all regions and accounts (recovery's log line).
+    pub fn topic_count(&self) -> usize {
+        self.lock().topics.len()
+    }
+
+    /// Writes every topic, subscription and open deduplication entry as records. The state
+    /// is copied under the lock at one instant and written after it is let go.
+    pub fn snapshot(
+        &self,
+        now: Millis,
+        write: &mut dyn FnMut(&SnsRecord) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let records: Vec<SnsRecord> = {
+            let state = self.lock();
+            let topics = state.topics.values();
+            let mut records: Vec<SnsRecord> =
+                topics.clone().map(|t| SnsRecord::Topic(t.meta())).collect();
+            records.extend(
+                state
+                    .subscriptions
+                    .values()
+                    .map(|s| SnsRecord::Subscription(s.meta())),
+            );
+            records.extend(topics.flat_map(|t| t.dedup_records(now)));
+            records
+        };
+        records.iter().try_for_each(write)
+    }
+
+    /// Applies one stored record (recovery). Records about a topic that is gone are
+    /// skipped: the log still holds them from before its deletion.
+    pub fn restore(&self, record: SnsRecord, now: Millis) -> Result<(), String> {
+        let mut state = self.lock();
+        match record {
+            SnsRecord::Topic(meta) => restore_topic(&mut state, meta),
+            SnsRecord::TopicDeleted { arn } => {
+                state.topics.remove(&arn);
+                let lead = format!("{arn}:");
+                state.subscriptions.retain(|k, _| !k.starts_with(&lead));
+            }
+            SnsRecord::Subscription(meta) if state.topics.contains_key(&meta.topic_arn) => {
+                let sub = Subscription::from_meta(meta)?;
+                state.subscriptions.insert(sub.arn.clone(), sub);
+            }
+            SnsRecord::Subscription(_) => {}
+            SnsRecord::SubscriptionDeleted { arn } => {
+                state.subscriptions.remove(&arn);
+            }
+            SnsRecord::Dedup(d) => {
+                if let Some(topic) = state.topics.get_mut(&d.topic_arn) {
+                    topic.sequence = topic.sequence.max(d.sequence);
+                    if d.until > now {
+                        topic
+                            .dedup
+                            .insert(d.id, (d.until, d.message_id, d.sequence_number));
+                    }
+                }
+            }
+            SnsRecord::Cleared => *state = State::default(),
+        }
+        Ok(())
+    }
+}
+
+/// Creates the topic, or brings an existing one up to date (its deduplication window stays).
+fn restore_topic(state: &mut State, meta: TopicMeta) {
+    let dedup = state
+        .topics
+        .remove(&meta.arn)
+        .map_or_else(HashMap::new, |t| t.dedup);
+    let topic = Topic {
+        arn: meta.arn.clone(),
+        name: meta.name,
+        owner: meta.owner,
+        fifo: meta.fifo,
+        set: meta.attributes,
+        tags: meta.tags,
+        dedup,
+        sequence: meta.sequence,
+        subscriptions_deleted: meta.subscriptions_deleted,
+    };
+    state.topics.insert(meta.arn, topic);
+}
