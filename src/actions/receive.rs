@@ -74,7 +74,10 @@ pub async fn receive_message(
         "VisibilityTimeout",
         i64::from(*limits::VISIBILITY_TIMEOUT.start()),
         i64::from(*limits::VISIBILITY_TIMEOUT.end()),
-        "Must be >= 0 and <= 43200, if provided.",
+        format_args!(
+            "Must be >= 0 and <= {}, if provided.",
+            limits::VISIBILITY_TIMEOUT.end()
+        ),
     )?;
     let wait = in_range(
         input.wait_time_seconds,

@@ -17,14 +17,17 @@ pub struct ChangeMessageVisibility {
     pub visibility_timeout: i64,
 }
 
-/// Visibility timeouts are 0 to 43200 seconds.
+/// Visibility timeouts are 0 to 43200 seconds ([`limits::VISIBILITY_TIMEOUT`]).
 pub fn seconds(value: Option<i64>) -> SqsResult<u32> {
     let Some(v) = in_range(
         value,
         "VisibilityTimeout",
         0,
         i64::from(*limits::VISIBILITY_TIMEOUT.end()),
-        "Must be between 0 and 43200, if provided.",
+        format_args!(
+            "Must be between 0 and {}, if provided.",
+            limits::VISIBILITY_TIMEOUT.end()
+        ),
     )?
     else {
         return Err(SqsError::missing("VisibilityTimeout"));

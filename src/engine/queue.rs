@@ -485,7 +485,10 @@ impl QueueState {
             return Err(SqsError::invalid_value(
                 seconds,
                 "VisibilityTimeout",
-                "Must be between 0 and 43200, if provided.",
+                &format!(
+                    "Must be between 0 and {}, if provided.",
+                    limits::VISIBILITY_TIMEOUT.end()
+                ),
             ));
         }
         let (h, msg) = self.resolve(q, handle)?;
@@ -515,7 +518,10 @@ impl QueueState {
             return Err(SqsError::invalid_value(
                 seconds,
                 "VisibilityTimeout",
-                "Total VisibilityTimeout for the message is beyond the limit [43200 seconds]",
+                &format!(
+                    "Total VisibilityTimeout for the message is beyond the limit [{} seconds]",
+                    limits::VISIBILITY_TIMEOUT.end()
+                ),
             ));
         }
         let sooner = until < msg.visible_at;
