@@ -64,21 +64,21 @@
 //!   SQS state, the SNS and triggers services, the fault rules' [`faults::inject::Injector`],
 //!   the chart's recorder, [`app::App::ticker_jobs`], the store to compact);
 //!   [`service`] (the router) and [`admin`] (`/_sqslite/...`, the dashboard, `/metrics`) serve
-//!   it. Only these two name `App`.
+//!   it. Only these two name `App`. [`drill`] sits beside them: it runs the game-day drills
+//!   against any endpoint through [`http_client`], and its `trigger` drill starts a whole
+//!   [`Server`] and handler from a [`Config`], as the binary does.
 //! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one
 //!   [`Config`]; each setting's type lives in its own module ([`server::Limits`],
 //!   [`guard::AccessConfig`], [`alarms::AlarmConfig`], [`advisor::Thresholds`],
 //!   [`durable::FsyncPolicy`], [`auth::Credential`], [`declare::QueueDecl`],
-//!   [`sns::declare::TopicDecl`], [`triggers::TriggersConfig`]) and nothing below
-//!   imports `config`; they get a view ([`protocol::context::Defaults`], [`declare::Plan`],
+//!   [`sns::declare::TopicDecl`], [`triggers::TriggersConfig`]) and nothing below imports
+//!   `config`; they get a view ([`protocol::context::Defaults`], [`declare::Plan`],
 //!   [`guard::Exposure`]).
 //! - **Plumbing**: [`server`], [`guard`], and [`ticker`], the one background task, sleeping on
 //!   the server's clock until the next deadline of the jobs it was handed (move tasks, alarms,
 //!   SNS's HTTP/S deliveries, the chart's samples).
 //! - **Observers**: [`metrics`] (exposition), [`alarms`] (DLQ depth, stalls, message age) and
-//!   [`advisor`] read the queues through [`engine::Registry`] and their own settings;
-//!   [`drill`] runs the game-day drills against any endpoint through [`http_client`] (the
-//!   `trigger` drill starts its own [`Server`] and handler).
+//!   [`advisor`] read the queues through [`engine::Registry`] and their own settings.
 //! - **Services**: [`triggers`], above [`faults`] (the rules of all three services: errors
 //!   before an SQS or SNS action runs, into SNS's deliveries, on invocations; it reads SQS's
 //!   and SNS's action names and error tables, and SNS meets it through the
@@ -91,9 +91,10 @@
 //!   [`engine`]; [`durable`], which keeps queues, messages and SNS topics across restarts
 //!   (`--data-dir`: the engine reports every change as an [`engine::mutation::Mutation`], SNS
 //!   as an [`sns::engine::state::SnsRecord`], a log writer appends it, recovery replays
-//!   snapshot + log); [`auth`]; [`http`] (the response body, streamed for the large ones,
-//!   form decoding, [`http::DropConnection`]); [`http_client`] and [`endpoint`] (a running
-//!   sqslite seen from outside); [`health`], the container probe; [`patterns`], the SNS
+//!   snapshot + log; of SNS it imports only the engine, never its protocol or actions);
+//!   [`auth`]; [`http`] (the response body, streamed for the large ones, form decoding,
+//!   [`http::DropConnection`]); [`http_client`] and [`endpoint`] (a running sqslite seen
+//!   from outside); [`health`], the container probe; [`patterns`], the SNS
 //!   filter-policy / Lambda event-pattern matcher; [`clock`] and [`error`].
 //!
 //! A new service is a folder beside [`sns`] with its own protocol, actions and engine, a state
@@ -113,8 +114,9 @@
 //! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
 //! - **Mapping**: an event source mapping: a queue, a function, batching and filter
 //!   settings and a State; its **poller** gathers batches and invokes the function.
-//! - **Ticker**: the single background task that wakes at the next move-task or alarm
-//!   deadline on the server's clock (visibility and retention need none: they settle lazily).
+//! - **Ticker**: the single background task that wakes at the next deadline of its jobs (move
+//!   tasks, alarms, SNS's HTTP/S retries, the chart's samples) on the server's clock
+//!   (visibility and retention need none: they settle lazily).
 //!
 //! # Embedding
 //!

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-/// What the configuration declares, as [`declare_all`] and [`on_first_use`] read it.
+/// What the configuration declares, as [`super::declare_all`] and [`super::on_first_use`] read it.
 #[derive(Debug, Clone, Copy)]
 pub struct Plan<'a> {
     /// The region and account of a declaration that names neither.
