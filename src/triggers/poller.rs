@@ -15,7 +15,7 @@ use super::functions::Function;
 use super::invoke::{invoke, Outcome};
 use super::mapping::Mapping;
 use super::response::{verdict, Verdict};
-use super::stats::Stats;
+use super::stats::{Ending, LastInvocation, Stats};
 use crate::app::App;
 use crate::clock::Millis;
 use crate::engine::delivery::{Delivered, ReceiveParams};
@@ -177,48 +177,67 @@ fn delete(job: &Job, record: &Record) {
 /// Invokes the function with one batch and deletes what succeeded; a failure leaves its
 /// records in flight until the queue's visibility timeout returns them.
 async fn settle(job: &Job, batch: Vec<Record>) {
-    let event = event::event(batch.iter().map(Record::full).collect());
+    let started_at = job.app.now();
     job.stats.invoked(batch.len());
     chart(job, "invocations");
+    let result = call(job, &batch).await;
+    let (ending, failed_records, error) = match &result {
+        Err(reason) => {
+            job.stats.failed();
+            chart(job, "errors");
+            tracing::info!(mapping = %job.mapping.uuid, function = %job.function.name, "the batch fails: {reason}");
+            (Ending::Error, batch.len(), Some(reason.clone()))
+        }
+        Ok(failed) if !failed.is_empty() => {
+            job.stats.partial();
+            (Ending::PartialFailure, failed.len(), None)
+        }
+        Ok(_) => (Ending::Success, 0, None),
+    };
+    job.stats.finished(LastInvocation {
+        started_at,
+        finished_at: job.app.now(),
+        records: batch.len() as u64,
+        ending,
+        failed_records: failed_records as u64,
+        error,
+    });
+    if let Ok(failed) = result {
+        for record in batch.iter().filter(|r| !failed.contains(&r.message_id)) {
+            delete(job, record);
+        }
+    }
+}
+
+/// Calls the function (or the fault rule that stands in for it) with the batch: the message
+/// ids to keep for a retry, or why the whole batch failed.
+async fn call(job: &Job, batch: &[Record]) -> Result<HashSet<String>, String> {
+    let event = event::event(batch.iter().map(Record::full).collect());
     let outcome = match injected(job).await {
         Some(reason) => Outcome::Failed(reason),
         None => invoke(&job.function, &event).await,
     };
     let failed = match outcome {
-        Outcome::Failed(reason) => {
-            job.stats.failed();
-            chart(job, "errors");
-            tracing::info!(mapping = %job.mapping.uuid, function = %job.function.name, "invocation failed: {reason}");
-            return;
-        }
+        Outcome::Failed(reason) => return Err(format!("invocation failed: {reason}")),
         Outcome::Returned(_) if !job.mapping.settings.reports_batch_item_failures() => {
-            HashSet::new()
+            return Ok(HashSet::new())
         }
         Outcome::Returned(body) => {
             let ids: HashSet<&str> = batch.iter().map(|r| r.message_id.as_str()).collect();
             match verdict(&body, &ids) {
-                Verdict::Success => HashSet::new(),
-                Verdict::Partial(failed) => {
-                    job.stats.partial();
-                    failed
-                }
+                Verdict::Success => return Ok(HashSet::new()),
+                Verdict::Partial(failed) => failed,
                 Verdict::Invalid(reason) => {
-                    job.stats.failed();
-                    chart(job, "errors");
-                    tracing::info!(mapping = %job.mapping.uuid, "invalid partial batch response, the batch fails: {reason}");
-                    return;
+                    return Err(format!("invalid partial batch response: {reason}"))
                 }
             }
         }
     };
-    let failed = if job.queue.fifo {
-        stop_failed_groups(&batch, failed)
+    Ok(if job.queue.fifo {
+        stop_failed_groups(batch, failed)
     } else {
         failed
-    };
-    for record in batch.iter().filter(|r| !failed.contains(&r.message_id)) {
-        delete(job, record);
-    }
+    })
 }
 
 /// Applies the first matching Invoke fault rule: waits out its delay (server clock) and

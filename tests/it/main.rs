@@ -33,6 +33,7 @@ mod list_queues;
 mod localstack;
 mod long_poll;
 mod manual_clock;
+mod mappings_admin;
 mod md5_vectors;
 mod messages;
 mod move_tasks;
