@@ -11,7 +11,7 @@ function mappingSettings(m) {
   const parts = [`batch ${m.batch_size}`];
   if (m.maximum_batching_window_seconds) parts.push(`window ${m.maximum_batching_window_seconds} s`);
   if (m.function_response_types.length) parts.push(m.function_response_types.join(', '));
-  parts.push(m.maximum_concurrency ? `at most ${m.maximum_concurrency} at once` : 'default concurrency');
+  if (m.maximum_concurrency) parts.push(`at most ${m.maximum_concurrency} at once`);
   if (m.filter_patterns) parts.push(`${m.filter_patterns} filter pattern(s)`);
   return h('td', {}, parts.join(' · '));
 }
@@ -25,14 +25,15 @@ function lastInvocation(last) {
   if (!last) return h('td', { class: 'muted' }, 'none yet');
   return h('td', { 'data-result': last.result },
     h('span', { class: RESULT_BADGE[last.result] || 'badge' }, last.result.replace('_', ' ')),
-    ` ${when(last.finished_at)}, ${last.records} record(s)`,
-    last.failed_records && last.result !== 'error' ? `, ${last.failed_records} kept for a retry` : '',
-    last.error ? h('div', { class: 'muted' }, last.error) : null);
+    last.failed_records && last.result !== 'error' ? ` ${last.failed_records} kept for a retry` : '',
+    h('div', { class: 'muted' }, `${when(last.finished_at)}, ${last.records} record(s)`),
+    last.error ? h('div', {}, last.error) : null);
 }
 
 function mappingQueue(q) {
   if (!q.exists) return h('td', {}, q.name || q.arn, h('div', { class: 'hot' }, 'queue deleted'));
-  return h('td', {}, h('a', { href: queueHref(q) }, q.name), h('div', { class: 'muted' }, q.arn));
+  return h('td', {}, h('a', { href: queueHref(q), title: q.arn }, q.name),
+    h('div', { class: 'muted' }, `${q.visible} visible · ${q.in_flight} in flight`));
 }
 
 function triggersView() {
