@@ -70,7 +70,11 @@
 //! Its management API, [`triggers::api`], answers Lambda's event-source-mapping operations
 //! (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the requests
 //! whose credential scope names `lambda` (or, unsigned, whose path is under `/2015-03-31/`);
-//! it checks each mapping with the same model rules as declared ones.
+//! it checks each mapping with the same model rules as declared ones. Observers read the
+//! mappings through [`triggers::Triggers::observe`] (each mapping's copy with its
+//! [`triggers::stats`]): `/metrics`, and the admin API's `/_sqslite/mappings` behind the
+//! dashboard's Triggers page, whose enable/disable switch runs UpdateEventSourceMapping's
+//! own code.
 //!
 //! # Glossary
 //!
