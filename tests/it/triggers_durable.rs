@@ -254,3 +254,21 @@ async fn a_declared_mapping_keeps_its_uuid_and_takes_the_declared_settings() {
     drop(p);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn an_admin_reset_forgets_the_stored_mappings() {
+    let handler = Handler::start(vec![]).await;
+    let dir = temp_dir("triggers-reset");
+    let config = config(&dir, &handler, "");
+    let p = start(&dir, &config);
+    let (_, orders) = queue(&p, "orders").await;
+    create(&lambda(&p), "orders", &orders).send().await.unwrap();
+    assert_eq!(settled(&lambda(&p)).await.len(), 1);
+    let r = crate::common::raw(&p.endpoint, "POST", "/_sqslite/reset", &[], "").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    p.kill();
+    let p = start(&dir, &config);
+    assert_eq!(settled(&lambda(&p)).await, vec![]);
+    drop(p);
+    let _ = std::fs::remove_dir_all(&dir);
+}
