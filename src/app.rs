@@ -31,20 +31,23 @@ impl App {
     pub fn new(config: Config, clock: SharedClock) -> Self {
         let registry = Registry::with_strict(config.strict);
         let sns = crate::sns::engine::Sns::new();
-        App::with_registry(config, clock, (registry, sns), None)
+        let mappings = crate::triggers::Mappings::new();
+        App::with_registry(config, clock, (registry, sns, mappings), None)
     }
 
-    /// An app over the queues and topics recovered from a data directory, or fresh ones.
+    /// An app over the queues, topics and event source mappings recovered from a data
+    /// directory, or fresh ones.
     pub fn with_registry(
         config: Config,
         clock: SharedClock,
-        (registry, sns): (Registry, crate::sns::engine::Sns),
+        (registry, sns, mappings): (Registry, crate::sns::engine::Sns, crate::triggers::Mappings),
         durable: Option<crate::durable::mode::Durable>,
     ) -> Self {
+        let functions = config.triggers.functions.clone();
         App {
             registry: registry.with_max_queues(config.max_queues),
             sns,
-            triggers: crate::triggers::Triggers::new(config.triggers.functions.clone()),
+            triggers: crate::triggers::Triggers::with_mappings(functions, mappings),
             clock,
             config,
             ticker: tokio::sync::Notify::new(),
@@ -59,6 +62,11 @@ impl App {
 
     pub fn now(&self) -> crate::clock::Millis {
         self.clock.now()
+    }
+
+    /// What a snapshot of the data directory holds.
+    pub fn stores(&self) -> crate::durable::mode::Stores<'_> {
+        (&self.registry, &self.sns, &self.triggers.mappings)
     }
 }
 

@@ -196,10 +196,11 @@ impl Server {
                 } else {
                     durable::Mode::Strict
                 };
-                let (registry, sns, durable) =
+                let (registry, sns, mappings, durable) =
                     durable::mode::open(dir, config.fsync, config.strict, mode, clock.now())
                         .map_err(|e| std::io::Error::other(e.to_string()))?;
-                app::App::with_registry(config, clock, (registry, sns), Some(durable))
+                let stores = (registry, sns, mappings);
+                app::App::with_registry(config, clock, stores, Some(durable))
             }
         });
         // Queues first: nothing can connect, so `/health` and every request see them all.

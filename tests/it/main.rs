@@ -63,5 +63,6 @@ mod triggers;
 mod triggers_api;
 mod triggers_api_errors;
 mod triggers_api_live;
+mod triggers_durable;
 mod triggers_kinds;
 mod validation_fidelity;

@@ -39,9 +39,17 @@ pub fn is_lambda(parts: &Parts) -> bool {
     }
 }
 
-/// One Lambda request: authenticate, route, apply, encode.
+/// One Lambda request: authenticate, route, apply, encode. With a data directory the answer
+/// waits until the mapping it changed is stored, as an SQS request's does.
 pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) -> HttpResponse {
-    let result = run(app, parts, body);
+    let result = if app.durable.is_some() {
+        crate::durable::journal::durable_with(async { run(app, parts, body) }, |e| {
+            LambdaError::new(error::LambdaErrorKind::Service, e.message)
+        })
+        .await
+    } else {
+        run(app, parts, body)
+    };
     match result {
         Ok((name, status, json)) => {
             tracing::debug!(action = name, status = status.as_u16(), "lambda request ok");
