@@ -35,14 +35,16 @@ impl App {
     pub fn new(config: Config, clock: SharedClock) -> Self {
         let registry = Registry::with_strict(config.strict);
         let sns = crate::sns::engine::Sns::new();
-        App::with_registry(config, clock, (registry, sns), None)
+        let mappings = crate::triggers::Mappings::new();
+        App::with_registry(config, clock, (registry, sns, mappings), None)
     }
 
-    /// An app over the queues and topics recovered from a data directory, or fresh ones.
+    /// An app over the queues, topics and event source mappings recovered from a data
+    /// directory, or fresh ones.
     pub fn with_registry(
         config: Config,
         clock: SharedClock,
-        (registry, sns): (Registry, crate::sns::engine::Sns),
+        (registry, sns, mappings): (Registry, crate::sns::engine::Sns, crate::triggers::Mappings),
         durable: Option<crate::durable::mode::Durable>,
     ) -> Self {
         let ticker = Arc::new(tokio::sync::Notify::new());
@@ -60,7 +62,7 @@ impl App {
         let sqs = Arc::new(Sqs::new(registry, clock.clone(), ticker.clone()));
         let sns = crate::sns::Service::new(sns, sqs.clone(), injector.clone(), config.strict);
         let triggers = crate::triggers::Service::new(
-            crate::triggers::Triggers::new(config.triggers.functions.clone()),
+            crate::triggers::Triggers::with_mappings(config.triggers.functions.clone(), mappings),
             sqs.clone(),
             (&config.region, &config.account_id),
             faults.clone(),
@@ -84,6 +86,15 @@ impl App {
 
     pub fn now(&self) -> crate::clock::Millis {
         self.clock.now()
+    }
+
+    /// What a snapshot of the data directory holds.
+    pub fn stores(&self) -> crate::durable::mode::Stores<'_> {
+        (
+            &self.sqs.registry,
+            &self.sns.sns,
+            &self.triggers.triggers.mappings,
+        )
     }
 
     /// Creates everything the configuration declares (before the port opens, and again after
@@ -151,7 +162,7 @@ impl App {
         let app = self.clone();
         tokio::task::spawn_blocking(move || {
             if let Some(d) = &app.durable {
-                d.compact_claimed((&app.sqs.registry, &app.sns.sns), app.now());
+                d.compact_claimed(app.stores(), app.now());
             }
         });
     }

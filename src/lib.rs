@@ -53,7 +53,11 @@
 //! Its management API, [`triggers::api`], answers Lambda's event-source-mapping operations
 //! (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the requests
 //! whose credential scope names `lambda` (or, unsigned, whose path is under `/2015-03-31/`);
-//! it checks each mapping with the same model rules as declared ones.
+//! it checks each mapping with the same model rules as declared ones. Observers read the
+//! mappings through [`triggers::Triggers::observe`] (each mapping's copy with its
+//! [`triggers::stats`]): `/metrics`, and the admin API's `/_sqslite/mappings` behind the
+//! dashboard's Triggers page, whose enable/disable switch runs UpdateEventSourceMapping's
+//! own code.
 //!
 //! ## Layers
 //!
@@ -62,7 +66,8 @@
 //!
 //! - **Root**: [`app`] builds the [`app::App`] and hands each part only what it needs (the
 //!   SQS state, the SNS and triggers services, the fault rules' [`faults::inject::Injector`],
-//!   the chart's recorder, [`app::App::ticker_jobs`], the store to compact);
+//!   the chart's recorder, [`app::App::ticker_jobs`], the stores to compact,
+//!   [`app::App::stores`]);
 //!   [`service`] (the router) and [`admin`] (`/_sqslite/...`, the dashboard, `/metrics`) serve
 //!   it. Only these two name `App`. [`drill`] sits beside them: it runs the game-day drills
 //!   against any endpoint through [`http_client`], and its `trigger` drill starts a whole
@@ -90,8 +95,11 @@
 //!   [`alarms`], [`faults`] and [`triggers`] write into;
 //!   [`engine`]; [`durable`], which keeps queues, messages and SNS topics across restarts
 //!   (`--data-dir`: the engine reports every change as an [`engine::mutation::Mutation`], SNS
-//!   as an [`sns::engine::state::SnsRecord`], a log writer appends it, recovery replays
-//!   snapshot + log; of SNS it imports only the engine, never its protocol or actions);
+//!   as an [`sns::engine::state::SnsRecord`], the mappings as a
+//!   [`triggers::journal::MappingRecord`], a log writer appends it, recovery replays the
+//!   snapshot and the log; of SNS and triggers it imports only their state and records,
+//!   never their protocols or actions, and the router runs each service's request inside
+//!   the log's scope, so no service imports `durable`);
 //!   [`auth`]; [`http`] (the response body, streamed for the large ones, form decoding,
 //!   [`http::DropConnection`]); [`http_client`] and [`endpoint`] (a running sqslite seen
 //!   from outside); [`health`], the container probe; [`patterns`], the SNS
@@ -223,10 +231,11 @@ impl Server {
                 } else {
                     durable::Mode::Strict
                 };
-                let (registry, sns, durable) =
+                let (registry, sns, mappings, durable) =
                     durable::mode::open(dir, config.fsync, config.strict, mode, clock.now())
                         .map_err(|e| std::io::Error::other(e.to_string()))?;
-                app::App::with_registry(config, clock, (registry, sns), Some(durable))
+                let stores = (registry, sns, mappings);
+                app::App::with_registry(config, clock, stores, Some(durable))
             }
         });
         // Queues first: nothing can connect, so `/health` and every request see them all.

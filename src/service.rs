@@ -110,6 +110,25 @@ fn foreign(
     Some(protocol::foreign::refuse(parts, &service, request_id))
 }
 
+/// One Lambda request. With `--data-dir` it runs inside the log's scope, as an SQS request
+/// does: the answer waits until the mapping it changed is stored.
+async fn lambda(
+    app: &App,
+    parts: &hyper::http::request::Parts,
+    body: &Bytes,
+    request_id: String,
+) -> HttpResponse {
+    let (id, gate) = (request_id.clone(), app.gate());
+    let handled = crate::triggers::api::handle(&app.triggers, &gate, parts, body, request_id);
+    if app.durable.is_none() {
+        return handled.await;
+    }
+    match crate::durable::journal::durable(async { Ok(handled.await) }).await {
+        Ok(answer) => answer,
+        Err(unstored) => crate::triggers::api::unstored(&id, &unstored),
+    }
+}
+
 /// One SNS request. With `--data-dir` it runs inside the log's scope, as an SQS request
 /// does: deliveries into durable queues are stored before the publish is answered.
 async fn sns(
@@ -146,9 +165,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     // The one registration of each further service: SNS and Lambda requests share the port
     // and the body limits, then leave the SQS path.
     if crate::triggers::api::is_lambda(&parts) {
-        let mut response =
-            crate::triggers::api::handle(&app.triggers, &app.gate(), &parts, &body, request_id)
-                .await;
+        let mut response = lambda(&app, &parts, &body, request_id).await;
         stamp_date(&app, &mut response);
         return Ok(response);
     }

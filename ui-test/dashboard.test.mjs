@@ -1,14 +1,16 @@
 // The dashboard in a real browser: Debian's chromium, driven by playwright-core, against the
 // real sqslite binary. A dead-lettered message must show up, a redrive started with the
 // page's own button must empty the dead-letter queue, a queue's chart must draw its series and
-// marks, and an SNS topic's page must show its subscriptions and explain why a sample message
-// is filtered out, with no console error.
+// marks, an SNS topic's page must show its subscriptions and explain why a sample message
+// is filtered out, and the Triggers page must show a mapping's figures and switch it off and
+// on, with no console error.
 //
 //   SQSLITE_BIN=target/release/sqslite node --test ui-test/
 //   UI_SCREENSHOTS=docs ...   also refreshes the README's screenshots in docs/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -40,13 +42,14 @@ FifoQueue = true
 
 let endpoint, browser;
 const servers = [];
+const functions = [];
 const consoleErrors = [];
 
 /** Starts sqslite on a free port; resolves with its endpoint from the "listening on" line. */
-function startServer(extra = []) {
+function startServer(extra = [], text = CONFIG) {
   const dir = mkdtempSync(join(tmpdir(), 'sqslite-ui-'));
   const config = join(dir, 'sqslite.toml');
-  writeFileSync(config, CONFIG);
+  writeFileSync(config, text);
   const server = spawn(bin, ['--config', config, '--port', '0', ...extra], {
     env: { ...process.env, NO_COLOR: '1', SQSLITE_LOG: 'info' },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -108,6 +111,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   for (const s of servers) s.kill();
+  for (const f of functions) f.close();
 });
 
 /** A fresh page whose console errors are collected, except those `expected` matches. */
@@ -307,6 +311,63 @@ test('the topics page shows subscriptions with their counts and explains a filte
   assert.match(await verdict.innerText(), /color is "green"; the policy needs \["red"\]/);
   assert.match(await page.locator('#test-result').innerText(), /delivers/);
   await page.screenshot({ path: join(shots, 'dashboard-topics.png'), fullPage: true });
+  await page.close();
+});
+
+/** A function for a mapping: an HTTP server that answers every event with 200, counting them. */
+async function startFunction() {
+  const fn = { calls: 0 };
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => { fn.calls += 1; res.end(''); });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  functions.push(server);
+  fn.url = `http://127.0.0.1:${server.address().port}/`;
+  return fn;
+}
+
+test('the triggers page shows a mapping\'s figures and disables and enables it', async () => {
+  const fn = await startFunction();
+  const srv = await startServer([], `
+[[queues]]
+name = "jobs"
+VisibilityTimeout = 30
+
+[[functions]]
+name = "jobs-handler"
+url = "${fn.url}"
+
+[[event_source_mappings]]
+function = "jobs-handler"
+queue = "jobs"
+batch_size = 5
+`);
+  const sqsAt = (action, input) => fetch(srv, { method: 'POST', body: JSON.stringify(input),
+    headers: { 'X-Amz-Target': `AmazonSQS.${action}`, 'Content-Type': 'application/x-amz-json-1.0' } });
+  assert.ok((await sqsAt('SendMessage', { QueueUrl: `${srv}/000000000000/jobs`, MessageBody: 'job 1' })).ok);
+  const page = await newPage();
+  await page.goto(`${srv}/_sqslite/ui`);
+  await page.getByRole('link', { name: 'Triggers', exact: true }).click();
+  const row = page.locator('tr[data-mapping]');
+  await row.locator('td[data-result="success"]').waitFor({ timeout: 10000 });
+  const cells = await row.locator('td').allInnerTexts();
+  assert.match(cells[0], /^jobs-handler/);
+  assert.match(cells[1], /^jobs/);
+  assert.equal(cells[2], 'Enabled');
+  assert.match(cells[3], /batch 5/);
+  assert.deepEqual(cells.slice(4, 11), ['1', '0', '1', '1', '1', '0', '0'],
+    'invocations, errors, messages, mean and last batch, partial failures, filtered');
+  assert.equal(fn.calls, 1, 'the function saw the one invocation the page counts');
+  await page.screenshot({ path: join(shots, 'dashboard-triggers.png'), fullPage: true });
+  const uuid = await row.getAttribute('data-mapping');
+  const lambdaState = async () => (await (await fetch(`${srv}/2015-03-31/event-source-mappings/${uuid}`)).json()).State;
+  await page.getByRole('button', { name: 'Disable' }).click();
+  await row.locator('td[data-state="Disabled"]').waitFor({ timeout: 10000 });
+  assert.equal(await lambdaState(), 'Disabled', 'the Lambda API sees the switch');
+  await page.getByRole('button', { name: 'Enable' }).click();
+  await row.locator('td[data-state="Enabled"]').waitFor({ timeout: 10000 });
+  assert.equal(await lambdaState(), 'Enabled');
   await page.close();
 });
 

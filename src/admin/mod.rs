@@ -1,11 +1,13 @@
 //! The admin API for game days, JSON under `/_sqslite/...`: time control, fault rules,
-//! inspection (queues, SNS topics and a filter-policy test), reset, alarms, SNS's recorded
-//! deliveries and the chart's series; plus LocalStack's `/_aws/sqs/messages` and `/metrics`.
+//! inspection (queues, SNS topics and a filter-policy test, trigger mappings and their
+//! switch), reset, alarms, SNS's recorded deliveries and the chart's series; plus
+//! LocalStack's `/_aws/sqs/messages` and `/metrics`.
 //! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
 
 mod advice;
 mod inspect;
 mod localstack;
+mod mappings;
 mod ops;
 mod series;
 mod shapes;
@@ -140,6 +142,9 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         (&Method::GET, ["_sqslite", "topics"]) => Ok(topics::topics(&app)),
         (&Method::POST, ["_sqslite", "topics", "test"]) => topics::test(&app, &body),
         (&Method::GET, ["_sqslite", "alarms"]) => Ok(alarms(app.clone())),
+        (&Method::GET, ["_sqslite", "mappings"]) => Ok(mappings::list(&app)),
+        (&Method::GET, ["_sqslite", "mappings", uuid]) => mappings::one(&app, uuid),
+        (&Method::POST, ["_sqslite", "mappings", uuid]) => mappings::switch(&app, uuid, &body),
         _ => Err(Problem::not_found(format!(
             "no admin route {method} {path}; see the README's Game days section"
         ))),

@@ -27,11 +27,7 @@ pub async fn snapshot(app: Arc<App>, body: &[u8]) -> Answer {
     let target = input.backup_to.clone();
     let done = tokio::task::spawn_blocking(move || {
         let durable = app.durable.as_ref().expect("checked above");
-        durable.snapshot_now(
-            (&app.sqs.registry, &app.sns.sns),
-            app.now(),
-            input.backup_to.as_deref(),
-        )
+        durable.snapshot_now(app.stores(), app.now(), input.backup_to.as_deref())
     })
     .await;
     match done {

@@ -1,6 +1,7 @@
 //! The dashboard at `/_sqslite/ui`: one HTML page, its scripts (`app.js`, the SNS views'
-//! `sns.js`, the queue chart's `chart.js`) and stylesheets (`app.css`, `chart.css`), compiled
-//! into the binary (no CDN, no build step), which read and act only through the admin API.
+//! `sns.js`, the trigger mappings' `triggers.js`, the queue chart's `chart.js`) and
+//! stylesheets (`app.css`, `chart.css`), compiled into the binary (no CDN, no build step),
+//! which read and act only through the admin API.
 
 use bytes::Bytes;
 use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE, LOCATION};
@@ -11,6 +12,7 @@ use crate::protocol::HttpResponse;
 const INDEX: &str = include_str!("ui/index.html");
 const SCRIPT: &str = include_str!("ui/app.js");
 const SNS_SCRIPT: &str = include_str!("ui/sns.js");
+const TRIGGERS_SCRIPT: &str = include_str!("ui/triggers.js");
 const STYLE: &str = include_str!("ui/app.css");
 const CHART_SCRIPT: &str = include_str!("ui/chart.js");
 const CHART_STYLE: &str = include_str!("ui/chart.css");
@@ -33,6 +35,7 @@ fn asset(path: &str) -> Option<(&'static str, &'static str)> {
         "" | "/" | "/index.html" => Some((INDEX, "text/html; charset=utf-8")),
         "/app.js" => Some((SCRIPT, "text/javascript; charset=utf-8")),
         "/sns.js" => Some((SNS_SCRIPT, "text/javascript; charset=utf-8")),
+        "/triggers.js" => Some((TRIGGERS_SCRIPT, "text/javascript; charset=utf-8")),
         "/app.css" => Some((STYLE, "text/css; charset=utf-8")),
         "/chart.js" => Some((CHART_SCRIPT, "text/javascript; charset=utf-8")),
         "/chart.css" => Some((CHART_STYLE, "text/css; charset=utf-8")),
@@ -86,6 +89,7 @@ mod tests {
             "/_sqslite/ui/",
             "/_sqslite/ui/app.js",
             "/_sqslite/ui/sns.js",
+            "/_sqslite/ui/triggers.js",
             "/_sqslite/ui/app.css",
             "/_sqslite/ui/chart.js",
             "/_sqslite/ui/chart.css",

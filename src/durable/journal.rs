@@ -1,5 +1,5 @@
-//! Durable mode's link to the engines: the [`Journal`] (SQS) and [`SnsJournal`] that append
-//! each change to the log, and the request wrapper that answers only once the request's
+//! Durable mode's link to the engines: the [`Journal`] (SQS), [`SnsJournal`] and
+//! [`MappingJournal`] that append each change to the log, and the request wrapper that answers only once the request's
 //! mutations are durable.
 
 use std::cell::RefCell;
@@ -7,10 +7,11 @@ use std::future::Future;
 use std::sync::OnceLock;
 
 use super::writer::{Appender, Pending};
-use super::{codec, sns_codec};
+use super::{codec, mapping_codec, sns_codec};
 use crate::engine::mutation::{Journal, Mutation};
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::sns::engine::state::{SnsJournal, SnsRecord};
+use crate::triggers::journal::{MappingJournal, MappingRecord};
 
 tokio::task_local! {
     /// The log writes the current request started, for it to wait on before answering.
@@ -56,6 +57,14 @@ impl Journal for LogJournal {
 impl SnsJournal for LogJournal {
     fn record(&self, record: &SnsRecord) {
         self.append(|bytes| sns_codec::encode(record, bytes));
+    }
+}
+
+/// The event source mappings' changes too: a CreateEventSourceMapping is answered once its
+/// mapping is stored.
+impl MappingJournal for LogJournal {
+    fn record(&self, record: &MappingRecord) {
+        self.append(|bytes| mapping_codec::encode(record, bytes));
     }
 }
 

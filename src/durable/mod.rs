@@ -17,6 +17,7 @@ mod files;
 pub mod frame;
 pub mod journal;
 mod lock;
+pub mod mapping_codec;
 pub mod mode;
 mod private;
 mod recover;

@@ -1,5 +1,5 @@
-//! Durable mode for a server: lock and recover the data directory into a registry and SNS
-//! engine whose every change goes to the log, and compact the log in the background as it grows.
+//! Durable mode for a server: lock and recover the data directory into a registry, SNS
+//! engine and event source mappings whose every change goes to the log, and compact the log in the background as it grows.
 
 use std::io;
 use std::path::Path;
@@ -10,12 +10,16 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::journal::LogJournal;
-use super::{codec, sns_codec, DataDir, DurableError, FsyncPolicy, Mode, Recovery};
+use super::{codec, mapping_codec, sns_codec, DataDir, DurableError, FsyncPolicy, Mode, Recovery};
 use crate::clock::{Millis, Stopwatch};
 use crate::engine::receipt::ReceiptKey;
 use crate::engine::replay::Replayer;
 use crate::engine::Registry;
 use crate::sns::engine::Sns;
+use crate::triggers::Mappings;
+
+/// What durable mode stores: the queues, the SNS topics and the event source mappings.
+pub type Stores<'a> = (&'a Registry, &'a Sns, &'a Mappings);
 
 /// The log is compacted once it is past this size and twice the last snapshot's: disk use
 /// stays within about three times what is stored, and compaction cost is amortised.
@@ -39,8 +43,8 @@ pub struct Durable {
     threshold: AtomicU64,
 }
 
-/// Locks `dir`, rebuilds the registry and the SNS topics from it and starts logging every
-/// change of either. Under
+/// Locks `dir`, rebuilds the registry, the SNS topics and the event source mappings from it
+/// and starts logging every change of each. Under
 /// [`Mode::Repair`] a damaged file is read around; a snapshot of what was recovered is then
 /// written at once, and the damaged files are set aside.
 pub fn open(
@@ -49,16 +53,20 @@ pub fn open(
     strict: bool,
     mode: Mode,
     now: Millis,
-) -> Result<(Registry, Sns, Durable), DurableError> {
+) -> Result<(Registry, Sns, Mappings, Durable), DurableError> {
     let started = Stopwatch::start();
     let locked = DataDir::lock(dir)?;
     let receipts = ReceiptKey::from_secret(&locked.secret()?);
     let journal = Arc::new(LogJournal::default());
     let registry = Registry::with_journal(strict, receipts, journal.clone());
     let sns = Sns::with_journal(journal.clone());
+    let mappings = Mappings::with_journal(journal.clone());
     let mut replayer = Replayer::new(&registry, now);
     let (data, recovery) = locked.recover(policy, mode, |bytes| {
-        if sns_codec::is_sns(bytes) {
+        if mapping_codec::is_mapping(bytes) {
+            mappings.restore(mapping_codec::decode(bytes)?);
+            Ok(())
+        } else if sns_codec::is_sns(bytes) {
             sns.restore(sns_codec::decode(bytes)?, now)
         } else {
             replayer.apply(codec::decode(bytes)?)
@@ -70,6 +78,7 @@ pub fn open(
         fsync = %policy,
         queues = registry.all().len(),
         topics = sns.topic_count(),
+        mappings = mappings.len(),
         snapshot_records = recovery.snapshot_records,
         log_records = recovery.log_records,
         millis = started.elapsed().as_millis() as u64,
@@ -81,9 +90,9 @@ pub fn open(
         compacting: AtomicBool::new(false),
     };
     if mode == Mode::Repair {
-        finish_repair(dir, &durable, (&registry, &sns), &recovery, now)?;
+        finish_repair(dir, &durable, (&registry, &sns, &mappings), &recovery, now)?;
     }
-    Ok((registry, sns, durable))
+    Ok((registry, sns, mappings, durable))
 }
 
 /// Writes what a repair recovered into a snapshot, sets the damaged files aside and reports
@@ -91,7 +100,7 @@ pub fn open(
 fn finish_repair(
     dir: &Path,
     durable: &Durable,
-    state: (&Registry, &Sns),
+    state: Stores<'_>,
     recovery: &Recovery,
     now: Millis,
 ) -> Result<(), DurableError> {
@@ -128,9 +137,8 @@ impl Durable {
             && !self.compacting.swap(true, Ordering::AcqRel)
     }
 
-    /// The compaction [`Durable::claim_compaction`] claimed: the queues' and the SNS
-    /// topics' state as of `now`.
-    pub fn compact_claimed(&self, state: (&Registry, &Sns), now: Millis) {
+    /// The compaction [`Durable::claim_compaction`] claimed: the stores' state as of `now`.
+    pub fn compact_claimed(&self, state: Stores<'_>, now: Millis) {
         if let Err(e) = self.compact(state, now) {
             tracing::error!(error = %e, "compacting the data directory failed; the log keeps growing");
         }
@@ -141,7 +149,7 @@ impl Durable {
     /// and its log into `backup` when given: `POST /_sqslite/snapshot`.
     pub fn snapshot_now(
         &self,
-        state: (&Registry, &Sns),
+        state: Stores<'_>,
         now: Millis,
         backup: Option<&Path>,
     ) -> io::Result<Snapshot> {
@@ -164,10 +172,10 @@ impl Durable {
         result
     }
 
-    /// Writes a snapshot of the queues and the SNS topics and drops the log it covers;
-    /// returns its generation and size.
-    pub fn compact(&self, state: (&Registry, &Sns), now: Millis) -> io::Result<(u64, u64)> {
-        let (registry, sns) = state;
+    /// Writes a snapshot of the queues, the SNS topics and the event source mappings and
+    /// drops the log it covers; returns its generation and size.
+    pub fn compact(&self, state: Stores<'_>, now: Millis) -> io::Result<(u64, u64)> {
+        let (registry, sns, mappings) = state;
         let started = Stopwatch::start();
         let mut buf = Vec::with_capacity(4096);
         let (generation, bytes) = self.data.compact(|w| {
@@ -179,6 +187,11 @@ impl Durable {
             sns.snapshot(now, &mut |r| {
                 buf.clear();
                 sns_codec::encode(r, &mut buf);
+                w.record(&buf)
+            })?;
+            mappings.snapshot(&mut |r| {
+                buf.clear();
+                mapping_codec::encode(r, &mut buf);
                 w.record(&buf)
             })
         })?;

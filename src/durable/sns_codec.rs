@@ -1,14 +1,20 @@
 //! The byte form of SNS's records ([`SnsRecord`]) in the same log and snapshots as the SQS
-//! engine's: one tag byte from a range of its own (32 and up, where SQS's are below 32),
+//! engine's: one tag byte from a range of its own ([`SNS_TAGS`], where SQS's are below 32
+//! and the event source mappings' above, in `mapping_codec`),
 //! then the fields in `wire`'s form. A directory written before SNS was durable
 //! holds none of these tags, so it reads as it always did; a build older than these
 //! records refuses such a directory at start ("unknown record type") rather than lose them.
 //! A subscription is written with its confirmation ([`SUBSCRIPTION_CONFIRMATION`]); one
 //! written before subscriptions could be pending ([`SUBSCRIPTION`]) reads as confirmed.
 
+use std::ops::RangeInclusive;
+
 use super::wire::{R, W};
 use crate::sns::engine::state::{DedupMeta, SnsRecord, SubscriptionMeta, TopicMeta};
 use crate::sns::engine::subscriptions::ConfirmationState;
+
+/// The tags SNS's records may use.
+pub const SNS_TAGS: RangeInclusive<u8> = 32..=63;
 
 const TOPIC: u8 = 32;
 const TOPIC_DELETED: u8 = 33;
@@ -23,7 +29,7 @@ const SUBSCRIPTION: u8 = 34;
 
 /// Whether the record is one of SNS's (its tag is in SNS's range).
 pub fn is_sns(bytes: &[u8]) -> bool {
-    bytes.first().is_some_and(|tag| *tag >= TOPIC)
+    bytes.first().is_some_and(|tag| SNS_TAGS.contains(tag))
 }
 
 /// Appends the bytes of `r` to `out`.

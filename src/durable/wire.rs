@@ -1,4 +1,5 @@
-//! The byte primitives of the record codecs ([`super::codec`], [`super::sns_codec`]):
+//! The byte primitives of the record codecs ([`super::codec`], [`super::sns_codec`],
+//! [`super::mapping_codec`]):
 //! little-endian integers, optional values and length-prefixed strings.
 
 use std::collections::BTreeMap;

@@ -68,6 +68,9 @@ pub struct Registry {
     tasks: MoveTasks,
     /// CreateQueue past this many queues is OverLimit; `None` is [`DEFAULT_MAX_QUEUES`].
     max_queues: Option<usize>,
+    /// Bumped by every queue created, so the triggers runtime resumes a mapping whose
+    /// queue was deleted once a queue of its ARN exists again.
+    created: tokio::sync::watch::Sender<u64>,
 }
 
 impl Registry {
@@ -156,9 +159,17 @@ impl Registry {
         // Tags are set (and the queue reported) before anyone else can see it.
         let admit = |q: &Queue| q.edit(now, |state| state.tags = tags);
         match self.queues.insert(queue.clone(), admit) {
-            Ok(()) => Ok(queue),
+            Ok(()) => {
+                self.created.send_modify(|n| *n = n.wrapping_add(1));
+                Ok(queue)
+            }
             Err(existing) => same_queue(&existing, attributes, now),
         }
+    }
+
+    /// A receiver that sees a new version after every queue created.
+    pub fn queues_created(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.created.subscribe()
     }
 
     pub fn get(&self, key: &QueueKey) -> SqsResult<Arc<Queue>> {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::functions::Functions;
-use super::mapping::{Filters, FunctionResponseType, Mapping, Settings, State};
+use super::mapping::{Filters, FunctionResponseType, Mapping, Settings};
 use super::registry::Mappings;
 use crate::clock::Millis;
 use crate::engine::arn::QueueKey;
@@ -100,7 +100,10 @@ pub struct Scope<'a> {
 }
 
 /// Checks a declaration and adds its mapping, already settled (`Enabled` or `Disabled`): a
-/// declared mapping exists before anything can observe it being created.
+/// declared mapping exists before anything can observe it being created. A mapping of the
+/// same queue and function already there (recovered from the data directory) is the
+/// declared one: it keeps its UUID and takes the declared settings, as a declared queue
+/// takes its declared attributes.
 pub fn declare(decl: &MappingDecl, scope: &Scope<'_>, into: &Mappings) -> Result<Mapping, String> {
     let at = decl
         .origin
@@ -126,10 +129,24 @@ pub fn declare(decl: &MappingDecl, scope: &Scope<'_>, into: &Mappings) -> Result
         decl.enabled,
         scope.now,
     );
-    mapping.state = if decl.enabled {
-        State::Enabled
-    } else {
-        State::Disabled
+    mapping.state = mapping.settled_state();
+    let stored = into.list().into_iter().find(|m| {
+        m.function_arn == mapping.function_arn && m.event_source_arn == mapping.event_source_arn
+    });
+    let Some(stored) = stored else {
+        return Ok(into.insert(mapping));
     };
-    Ok(into.insert(mapping))
+    let updated = into.update(&stored.uuid, |m| {
+        if m.settings != mapping.settings
+            || m.enabled != mapping.enabled
+            || m.state != mapping.state
+        {
+            m.settings = mapping.settings;
+            m.enabled = mapping.enabled;
+            m.state = mapping.state;
+            m.last_modified = scope.now;
+        }
+        Ok::<_, ()>(m.clone())
+    });
+    Ok(updated.and_then(Result::ok).unwrap_or(stored))
 }

@@ -10,6 +10,7 @@ pub mod declare;
 pub mod event;
 pub mod functions;
 pub mod invoke;
+pub mod journal;
 pub mod mapping;
 pub mod poller;
 pub mod registry;
@@ -49,8 +50,13 @@ pub struct Triggers {
 impl Triggers {
     /// A service over the declared functions, with no mappings yet.
     pub fn new(functions: Vec<Function>) -> Self {
+        Triggers::with_mappings(functions, Mappings::new())
+    }
+
+    /// A service over the declared functions and mappings recovered from a data directory.
+    pub fn with_mappings(functions: Vec<Function>, mappings: Mappings) -> Self {
         Triggers {
-            mappings: Mappings::new(),
+            mappings,
             functions: Functions::new(functions),
             stats: DashMap::new(),
         }

@@ -1,21 +1,24 @@
 //! One enabled mapping's poller: gathers batches from its queue through the SQS engine's own
 //! receive (so receive counts, and with them the queue's RedrivePolicy, apply), invokes the
-//! function at most `MaximumConcurrency` times at once, and settles each batch.
+//! function at most `MaximumConcurrency` times at once, and settles each batch. A batch's
+//! event stays within Lambda's 6 MB payload limit: records received past it are carried
+//! into the next batch (a standard queue's) or made visible again at once (a FIFO queue's,
+//! whose next batch could otherwise run a group's later record beside its earlier one).
 
 use std::collections::HashSet;
 use std::pin::{pin, Pin};
 use std::sync::Arc;
 
 use tokio::sync::futures::Notified;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 use tokio::task::JoinSet;
 
-use super::event::{self, Record};
+use super::event::{self, Payload, Record, MAX_PAYLOAD_BYTES};
 use super::functions::Function;
 use super::invoke::{invoke, Outcome};
 use super::mapping::Mapping;
 use super::response::{verdict, Verdict};
-use super::stats::Stats;
+use super::stats::{Ending, LastInvocation, Stats};
 use crate::clock::Millis;
 use crate::engine::delivery::{Delivered, ReceiveParams};
 use crate::engine::limits;
@@ -47,13 +50,14 @@ pub async fn run(job: Arc<Job>) {
         .unwrap_or(DEFAULT_CONCURRENCY);
     let slots = Arc::new(Semaphore::new(cap as usize));
     let mut invocations = JoinSet::new();
+    // Records received past the last batch's payload limit: the next batch's first.
+    let mut carry = Vec::new();
     loop {
-        // A slot first, so no batch sits in flight waiting for one.
-        let Ok(slot) = slots.clone().acquire_owned().await else {
+        let Some(slot) = slot(&job, &slots, &mut carry).await else {
             return;
         };
         while invocations.try_join_next().is_some() {}
-        let Some(batch) = gather(&job).await else {
+        let Some(batch) = gather(&job, &mut carry).await else {
             return;
         };
         let job = job.clone();
@@ -64,16 +68,44 @@ pub async fn run(job: Arc<Job>) {
     }
 }
 
-/// The next batch: up to `BatchSize` records, gathered until the batch is full or, once it
-/// holds a record, `MaximumBatchingWindowInSeconds` on the server's clock has passed. Waits
-/// on the queue's notify between passes. `None`: the queue is gone or the server stopping.
-async fn gather(job: &Job) -> Option<Vec<Record>> {
+/// A free invocation slot, taken before gathering so no batch sits in flight waiting for
+/// one. Carried records are made visible again rather than wait for a slot. `None`: the
+/// semaphore is closed.
+async fn slot(
+    job: &Job,
+    slots: &Arc<Semaphore>,
+    carry: &mut Vec<Record>,
+) -> Option<OwnedSemaphorePermit> {
+    match slots.clone().try_acquire_owned() {
+        Ok(slot) => return Some(slot),
+        Err(TryAcquireError::Closed) => return None,
+        Err(TryAcquireError::NoPermits) => release(job, carry),
+    }
+    slots.clone().acquire_owned().await.ok()
+}
+
+/// The next batch: up to `BatchSize` records, gathered until the batch is full (by count or
+/// by payload) or, once it holds a record, `MaximumBatchingWindowInSeconds` on the server's
+/// clock has passed. Starts with the records `carry` holds; leaves there those received past
+/// the payload limit. Waits on the queue's notify between passes. `None`: the queue is gone
+/// or the server stopping.
+async fn gather(job: &Job, carry: &mut Vec<Record>) -> Option<Vec<Record>> {
     let settings = &job.mapping.settings;
     let size = settings.batch_size as usize;
     let window = Millis::from(settings.maximum_batching_window_seconds) * 1000;
     let receive_max = *limits::RECEIVE_MESSAGES.end() as usize;
     let (mut batch, mut window_end) = (Vec::new(), None);
+    let mut payload = Payload::new(MAX_PAYLOAD_BYTES);
+    for record in std::mem::take(carry) {
+        join(record, &mut batch, &mut payload, carry);
+    }
     loop {
+        if batch.len() >= size || !carry.is_empty() {
+            if job.queue.fifo {
+                release(job, carry);
+            }
+            return Some(batch);
+        }
         // Registered before looking, so a send between the look and the wait still wakes us.
         let mut notified = pin!(job.queue.notify.notified());
         notified.as_mut().enable();
@@ -100,9 +132,11 @@ async fn gather(job: &Job) -> Option<Vec<Record>> {
             }
         };
         let got = !pass.delivered.is_empty();
-        take(job, &pass.delivered, &mut batch);
-        if batch.len() >= size {
-            return Some(batch);
+        for record in take(job, &pass.delivered) {
+            join(record, &mut batch, &mut payload, carry);
+        }
+        if batch.len() >= size || !carry.is_empty() {
+            continue;
         }
         let mut wake_at = pass.next_change;
         if !batch.is_empty() {
@@ -121,16 +155,38 @@ async fn gather(job: &Job) -> Option<Vec<Record>> {
     }
 }
 
-/// Adds the delivered messages some filter matches to the batch; deletes the others, as
+/// The records of the delivered messages some filter matches; deletes the others, as
 /// Lambda does with messages its FilterCriteria drop.
-fn take(job: &Job, delivered: &[Delivered], batch: &mut Vec<Record>) {
+fn take(job: &Job, delivered: &[Delivered]) -> Vec<Record> {
+    let mut kept = Vec::with_capacity(delivered.len());
     for d in delivered {
         let record = event::record(d, &job.mapping.event_source_arn, &job.queue.key.region);
         if passes_filters(job, &record) {
-            batch.push(record);
+            kept.push(record);
         } else {
             job.stats.filtered();
             delete(job, &record);
+        }
+    }
+    kept
+}
+
+/// Adds `record` to the batch if the event stays within the payload limit and nothing is
+/// carried already (records keep their order); else carries it.
+fn join(record: Record, batch: &mut Vec<Record>, payload: &mut Payload, carry: &mut Vec<Record>) {
+    if carry.is_empty() && payload.admit(&record) {
+        batch.push(record);
+    } else {
+        carry.push(record);
+    }
+}
+
+/// Makes the carried records visible again at once, for a later receive.
+fn release(job: &Job, carry: &mut Vec<Record>) {
+    let now = job.app.now();
+    for record in carry.drain(..) {
+        if let Err(e) = job.queue.change_visibility(&record.receipt_handle, 0, now) {
+            tracing::debug!(mapping = %job.mapping.uuid, "releasing a record failed: {e}");
         }
     }
 }
@@ -178,48 +234,67 @@ fn delete(job: &Job, record: &Record) {
 /// Invokes the function with one batch and deletes what succeeded; a failure leaves its
 /// records in flight until the queue's visibility timeout returns them.
 async fn settle(job: &Job, batch: Vec<Record>) {
-    let event = event::event(batch.iter().map(Record::full).collect());
+    let started_at = job.app.now();
     job.stats.invoked(batch.len());
     chart(job, "invocations");
+    let result = call(job, &batch).await;
+    let (ending, failed_records, error) = match &result {
+        Err(reason) => {
+            job.stats.failed();
+            chart(job, "errors");
+            tracing::info!(mapping = %job.mapping.uuid, function = %job.function.name, "the batch fails: {reason}");
+            (Ending::Error, batch.len(), Some(reason.clone()))
+        }
+        Ok(failed) if !failed.is_empty() => {
+            job.stats.partial();
+            (Ending::PartialFailure, failed.len(), None)
+        }
+        Ok(_) => (Ending::Success, 0, None),
+    };
+    job.stats.finished(LastInvocation {
+        started_at,
+        finished_at: job.app.now(),
+        records: batch.len() as u64,
+        ending,
+        failed_records: failed_records as u64,
+        error,
+    });
+    if let Ok(failed) = result {
+        for record in batch.iter().filter(|r| !failed.contains(&r.message_id)) {
+            delete(job, record);
+        }
+    }
+}
+
+/// Calls the function (or the fault rule that stands in for it) with the batch: the message
+/// ids to keep for a retry, or why the whole batch failed.
+async fn call(job: &Job, batch: &[Record]) -> Result<HashSet<String>, String> {
+    let event = event::event(batch.iter().map(Record::full).collect());
     let outcome = match injected(job).await {
         Some(reason) => Outcome::Failed(reason),
         None => invoke(&job.function, &event).await,
     };
     let failed = match outcome {
-        Outcome::Failed(reason) => {
-            job.stats.failed();
-            chart(job, "errors");
-            tracing::info!(mapping = %job.mapping.uuid, function = %job.function.name, "invocation failed: {reason}");
-            return;
-        }
+        Outcome::Failed(reason) => return Err(format!("invocation failed: {reason}")),
         Outcome::Returned(_) if !job.mapping.settings.reports_batch_item_failures() => {
-            HashSet::new()
+            return Ok(HashSet::new())
         }
         Outcome::Returned(body) => {
             let ids: HashSet<&str> = batch.iter().map(|r| r.message_id.as_str()).collect();
             match verdict(&body, &ids) {
-                Verdict::Success => HashSet::new(),
-                Verdict::Partial(failed) => {
-                    job.stats.partial();
-                    failed
-                }
+                Verdict::Success => return Ok(HashSet::new()),
+                Verdict::Partial(failed) => failed,
                 Verdict::Invalid(reason) => {
-                    job.stats.failed();
-                    chart(job, "errors");
-                    tracing::info!(mapping = %job.mapping.uuid, "invalid partial batch response, the batch fails: {reason}");
-                    return;
+                    return Err(format!("invalid partial batch response: {reason}"))
                 }
             }
         }
     };
-    let failed = if job.queue.fifo {
-        stop_failed_groups(&batch, failed)
+    Ok(if job.queue.fifo {
+        stop_failed_groups(batch, failed)
     } else {
         failed
-    };
-    for record in batch.iter().filter(|r| !failed.contains(&r.message_id)) {
-        delete(job, record);
-    }
+    })
 }
 
 /// Applies the first matching Invoke fault rule: waits out its delay (server clock) and
@@ -262,3 +337,7 @@ fn stop_failed_groups(batch: &[Record], mut failed: HashSet<String>) -> HashSet<
     }
     failed
 }
+
+#[cfg(test)]
+#[path = "poller_tests.rs"]
+mod tests;

@@ -1,11 +1,16 @@
 //! The event source mappings of one server, by UUID, shared by the Lambda API (which edits
-//! them) and the runtime (which polls for the enabled ones and settles their states).
+//! them) and the runtime (which polls for the enabled ones and settles their states). Every
+//! change goes through here and, in durable mode, is reported to the journal under the lock
+//! that made it, so no change reaches memory without its record.
 
 use std::collections::BTreeMap;
-use std::sync::RwLock;
+use std::io;
+use std::ops::Deref;
+use std::sync::{Arc, RwLock};
 
 use tokio::sync::watch;
 
+use super::journal::{MappingJournal, MappingRecord};
 use super::mapping::Mapping;
 
 /// Every mapping, keyed by UUID. Each change bumps a version the runtime watches, so it
@@ -14,6 +19,8 @@ use super::mapping::Mapping;
 pub struct Mappings {
     by_uuid: RwLock<BTreeMap<String, Mapping>>,
     changed: watch::Sender<u64>,
+    /// Told of every change (`--data-dir`); `None` in memory-only mode.
+    journal: Option<Arc<dyn MappingJournal>>,
 }
 
 impl Default for Mappings {
@@ -21,7 +28,30 @@ impl Default for Mappings {
         Mappings {
             by_uuid: RwLock::default(),
             changed: watch::Sender::new(0),
+            journal: None,
         }
+    }
+}
+
+/// The mappings as [`Mappings::transact`] lends them: read freely, changed only through
+/// [`Edit::insert`], which notes the UUID so its record is written.
+pub struct Edit<'a> {
+    all: &'a mut BTreeMap<String, Mapping>,
+    touched: Vec<String>,
+}
+
+impl Deref for Edit<'_> {
+    type Target = BTreeMap<String, Mapping>;
+    fn deref(&self) -> &Self::Target {
+        self.all
+    }
+}
+
+impl Edit<'_> {
+    /// Adds or replaces a mapping.
+    pub fn insert(&mut self, mapping: Mapping) {
+        self.touched.push(mapping.uuid.clone());
+        self.all.insert(mapping.uuid.clone(), mapping);
     }
 }
 
@@ -30,10 +60,22 @@ impl Mappings {
         Mappings::default()
     }
 
+    /// Mappings whose every change is reported to `journal`.
+    pub fn with_journal(journal: Arc<dyn MappingJournal>) -> Self {
+        Mappings {
+            journal: Some(journal),
+            ..Mappings::default()
+        }
+    }
+
     /// Adds a mapping (its UUID is fresh, so none is replaced) and returns a copy of it.
     pub fn insert(&self, mapping: Mapping) -> Mapping {
         let copy = mapping.clone();
-        self.write().insert(mapping.uuid.clone(), mapping);
+        {
+            let mut map = self.write();
+            self.log(|| MappingRecord::Mapping(mapping.clone()));
+            map.insert(mapping.uuid.clone(), mapping);
+        }
         self.bump();
         copy
     }
@@ -66,12 +108,19 @@ impl Mappings {
         uuid: &str,
         edit: impl FnOnce(&mut Mapping) -> Result<T, E>,
     ) -> Option<Result<T, E>> {
-        let out = {
+        let (out, changed) = {
             let mut map = self.write();
             let mapping = map.get_mut(uuid)?;
-            edit(mapping)
+            let before = mapping.clone();
+            let out = edit(mapping);
+            // Whatever `edit` did is recorded, even before an error: memory and log agree.
+            let changed = *mapping != before;
+            if changed {
+                self.log(|| MappingRecord::Mapping(mapping.clone()));
+            }
+            (out, changed)
         };
-        if out.is_ok() {
+        if out.is_ok() || changed {
             self.bump();
         }
         Some(out)
@@ -79,13 +128,25 @@ impl Mappings {
 
     /// Runs `edit` over every mapping under the registry's lock, so a check across mappings
     /// (the Lambda API's one mapping per queue and function) and the change it allows are one
-    /// step; a change is announced when `edit` succeeds.
-    pub fn transact<T, E>(
-        &self,
-        edit: impl FnOnce(&mut BTreeMap<String, Mapping>) -> Result<T, E>,
-    ) -> Result<T, E> {
-        let out = edit(&mut self.write());
-        if out.is_ok() {
+    /// step; each mapping it inserted is recorded and a change is announced.
+    pub fn transact<T, E>(&self, edit: impl FnOnce(&mut Edit<'_>) -> Result<T, E>) -> Result<T, E> {
+        let (out, touched) = {
+            let mut map = self.write();
+            let mut lent = Edit {
+                all: &mut map,
+                touched: Vec::new(),
+            };
+            let out = edit(&mut lent);
+            let touched = std::mem::take(&mut lent.touched);
+            for uuid in &touched {
+                self.log(|| match map.get(uuid) {
+                    Some(m) => MappingRecord::Mapping(m.clone()),
+                    None => MappingRecord::Deleted { uuid: uuid.clone() },
+                });
+            }
+            (out, touched)
+        };
+        if out.is_ok() || !touched.is_empty() {
             self.bump();
         }
         out
@@ -93,7 +154,16 @@ impl Mappings {
 
     /// Removes a mapping and returns it.
     pub fn remove(&self, uuid: &str) -> Option<Mapping> {
-        let removed = self.write().remove(uuid);
+        let removed = {
+            let mut map = self.write();
+            let removed = map.remove(uuid);
+            if removed.is_some() {
+                self.log(|| MappingRecord::Deleted {
+                    uuid: uuid.to_owned(),
+                });
+            }
+            removed
+        };
         if removed.is_some() {
             self.bump();
         }
@@ -102,13 +172,51 @@ impl Mappings {
 
     /// Forgets every mapping (the admin API's reset).
     pub fn clear(&self) {
-        self.write().clear();
+        {
+            let mut map = self.write();
+            map.clear();
+            self.log(|| MappingRecord::Cleared);
+        }
         self.bump();
+    }
+
+    /// Writes every mapping as a record. They are copied under the lock at one instant and
+    /// written after it is let go.
+    pub fn snapshot(
+        &self,
+        write: &mut dyn FnMut(&MappingRecord) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let records: Vec<MappingRecord> = self
+            .list()
+            .into_iter()
+            .map(MappingRecord::Mapping)
+            .collect();
+        records.iter().try_for_each(write)
+    }
+
+    /// Applies one stored record (recovery), reporting nothing: the log already holds it.
+    pub fn restore(&self, record: MappingRecord) {
+        let mut map = self.write();
+        match record {
+            MappingRecord::Mapping(m) => {
+                map.insert(m.uuid.clone(), m);
+            }
+            MappingRecord::Deleted { uuid } => {
+                map.remove(&uuid);
+            }
+            MappingRecord::Cleared => map.clear(),
+        }
     }
 
     /// A receiver that sees a new version after every change.
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.changed.subscribe()
+    }
+
+    fn log(&self, record: impl FnOnce() -> MappingRecord) {
+        if let Some(journal) = &self.journal {
+            journal.record(&record());
+        }
     }
 
     fn bump(&self) {
@@ -156,5 +264,59 @@ mod tests {
         assert!(all.update::<(), ()>("nope", |_| Ok(())).is_none());
         assert_eq!(all.remove(&m.uuid).map(|m| m.uuid), Some(m.uuid.clone()));
         assert!(all.get(&m.uuid).is_none() && all.is_empty());
+    }
+
+    #[derive(Debug, Default)]
+    struct Recorder(std::sync::Mutex<Vec<MappingRecord>>);
+
+    impl MappingJournal for Recorder {
+        fn record(&self, record: &MappingRecord) {
+            self.0.lock().unwrap().push(record.clone());
+        }
+    }
+
+    #[test]
+    fn every_change_is_recorded_and_restores_the_same_mappings() {
+        let journal = Arc::new(Recorder::default());
+        let all = Mappings::with_journal(journal.clone());
+        let a = all.insert(mapping());
+        let b = mapping();
+        all.transact(|edit| {
+            edit.insert(b.clone());
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        // An edit that changes nothing writes nothing; one that fails after a change still
+        // writes it, so memory and log agree.
+        all.update::<(), ()>(&a.uuid, |_| Ok(())).unwrap().unwrap();
+        let failed: Result<(), ()> = all
+            .update(&a.uuid, |m| {
+                m.settings.batch_size = 3;
+                Err(())
+            })
+            .unwrap();
+        assert!(failed.is_err());
+        all.remove(&b.uuid);
+        assert_eq!(journal.0.lock().unwrap().len(), 4);
+        let restored = Mappings::new();
+        for r in journal.0.lock().unwrap().iter() {
+            restored.restore(r.clone());
+        }
+        assert_eq!(restored.list(), all.list());
+        let mut snapshot = Vec::new();
+        all.snapshot(&mut |r| {
+            snapshot.push(r.clone());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            snapshot,
+            vec![MappingRecord::Mapping(all.get(&a.uuid).unwrap())]
+        );
+        all.clear();
+        assert_eq!(
+            journal.0.lock().unwrap().last(),
+            Some(&MappingRecord::Cleared)
+        );
     }
 }

@@ -1,5 +1,7 @@
 //! The runtime: one poller per enabled mapping, started, restarted and stopped as the
-//! registry changes, and the mappings' transitional states settled once it has acted.
+//! registry changes, and the mappings' transitional states settled once it has acted. A
+//! poller stops when its queue is deleted; it starts again on a queue created under the
+//! same ARN (the ARN names the queue: AWS documents nothing for this case).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,9 +12,11 @@ use super::mapping::{Mapping, State};
 use super::poller::{self, Job};
 use crate::triggers::Service;
 
-/// A running poller and the mapping it was started for; dropping it stops the poller.
+/// A running poller, the mapping it was started for and the queue (by uid) it polls;
+/// dropping it stops the poller.
 struct Running {
     mapping: Mapping,
+    queue_uid: u64,
     task: JoinHandle<()>,
 }
 
@@ -25,12 +29,15 @@ impl Drop for Running {
 /// Runs until the server shuts down, then stops every poller (and their invocations).
 pub async fn run(app: Arc<Service>) {
     let mut changes = app.triggers.mappings.subscribe();
+    let mut created = app.sqs.registry.queues_created();
     let mut running: HashMap<String, Running> = HashMap::new();
     loop {
         changes.mark_unchanged();
+        created.mark_unchanged();
         reconcile(&app, &mut running);
         tokio::select! {
             result = changes.changed() => if result.is_err() { break },
+            result = created.changed() => if result.is_err() { break },
             () = app.sqs.waiters.closed() => break,
         }
     }
@@ -49,16 +56,28 @@ fn reconcile(app: &Arc<Service>, running: &mut HashMap<String, Running>) {
             mappings.remove(&m.uuid);
             continue;
         }
-        let current = running
-            .get(&m.uuid)
-            .is_some_and(|r| !r.task.is_finished() && same_work(&r.mapping, &m));
+        // The queue of the ARN now, which is another than the poller's once its queue was
+        // deleted and created again.
+        let queue_uid = app
+            .sqs
+            .registry
+            .get_by_arn(&m.event_source_arn)
+            .map(|q| q.uid);
+        let current = running.get(&m.uuid).is_some_and(|r| {
+            !r.task.is_finished() && same_work(&r.mapping, &m) && queue_uid == Some(r.queue_uid)
+        });
         if !m.enabled {
             running.remove(&m.uuid);
         } else if !current {
             running.remove(&m.uuid);
-            if let Some(task) = start(app, &m) {
+            if let Some((task, queue_uid)) = start(app, &m) {
                 let mapping = m.clone();
-                running.insert(m.uuid.clone(), Running { mapping, task });
+                let r = Running {
+                    mapping,
+                    queue_uid,
+                    task,
+                };
+                running.insert(m.uuid.clone(), r);
             }
         }
         let settled = m.settled_state();
@@ -78,7 +97,8 @@ fn same_work(a: &Mapping, b: &Mapping) -> bool {
         && a.settings == b.settings
 }
 
-fn start(app: &Arc<Service>, m: &Mapping) -> Option<JoinHandle<()>> {
+/// The poller of `m` and the uid of the queue it polls.
+fn start(app: &Arc<Service>, m: &Mapping) -> Option<(JoinHandle<()>, u64)> {
     // The mapping's function ARN names its own region and account: a mapping the Lambda API
     // made for another region or account than the server's runs there too.
     let mut scope = m.function_arn.split(':').skip(3);
@@ -98,6 +118,7 @@ fn start(app: &Arc<Service>, m: &Mapping) -> Option<JoinHandle<()>> {
         tracing::warn!(mapping = %m.uuid, "no queue {}: not polling", m.event_source_arn);
         return None;
     };
+    let uid = queue.uid;
     let job = Job {
         app: app.clone(),
         mapping: m.clone(),
@@ -105,7 +126,7 @@ fn start(app: &Arc<Service>, m: &Mapping) -> Option<JoinHandle<()>> {
         queue,
         stats: app.triggers.stats_of(&m.uuid),
     };
-    Some(tokio::spawn(poller::run(Arc::new(job))))
+    Some((tokio::spawn(poller::run(Arc::new(job))), uid))
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Lambda-style triggers beyond the plain case: FIFO group order, the concurrency cap,
 //! filters, disabled mappings, the `command` and `invoke_url` function kinds, and declared
-//! mappings the model refuses.
+//! mappings the model refuses, and a queue deleted and created again.
 
 use sqslite::triggers::{Function, Target};
 use sqslite::{Config, QueueDecl};
@@ -248,4 +248,27 @@ batch_size = 11
     let two = "[[functions]]\nname = \"f\"\nurl = \"http://x/\"\ncommand = [\"sh\"]\n";
     let err = Config::from_text("sqslite.toml", two).unwrap_err();
     assert!(err.to_string().contains("exactly one of"), "{err}");
+}
+
+/// Lambda's documentation says nothing of a mapping whose queue is deleted and created
+/// again; sqslite's choice: the ARN names the queue, so the mapping polls the new one.
+#[tokio::test]
+async fn a_mapping_polls_its_queue_again_once_it_is_created_again() {
+    let f = Handler::start(vec![]).await;
+    let s = serve(&f, QueueDecl::new("orders"), mapping("orders")).await;
+    let url = s.server.queue_url("orders");
+    send_all(&s, &url, &["before"]).await;
+    assert_eq!(bodies(&f.wait_events(1).await[0]), ["before"]);
+    s.client
+        .delete_queue()
+        .queue_url(&url)
+        .send()
+        .await
+        .unwrap();
+    let url = s
+        .create_queue_with("orders", &[("VisibilityTimeout", "30")])
+        .await;
+    send_all(&s, &url, &["after"]).await;
+    let events = f.wait_events(2).await;
+    assert_eq!(bodies(&events[1]), ["after"]);
 }

@@ -374,6 +374,7 @@ function route() {
   else if (parts[0] === 'game-day') refreshView = gameDayView();
   else if (parts[0] === 'advice') refreshView = adviceView();
   else if (parts[0] === 'topics') refreshView = topicsView();
+  else if (parts[0] === 'triggers') refreshView = triggersView();
   else refreshView = queuesView();
   say('');
   refresh();

@@ -61,7 +61,7 @@ pub fn recover_existing(dir: &Path, drop_cache: bool) {
 
 fn recover_once(dir: &Path) {
     let started = Instant::now();
-    let (registry, _sns, durable) = mode::open(
+    let (registry, _sns, _mappings, durable) = mode::open(
         dir,
         FsyncPolicy::Never,
         false,
@@ -102,7 +102,7 @@ pub fn run(n: usize, size: usize, chosen: Option<&Path>) {
     );
     let _ = std::fs::remove_dir_all(&dir);
     let now = SystemClock.now();
-    let (registry, _sns, durable) =
+    let (registry, _sns, _mappings, durable) =
         mode::open(&dir, FsyncPolicy::Never, false, Mode::Strict, now).expect("opens");
     let key = QueueKey {
         region: "us-east-1".into(),
@@ -131,10 +131,10 @@ pub fn run(n: usize, size: usize, chosen: Option<&Path>) {
         disk_use(&dir) >> 20
     );
     recover(&dir, "the log");
-    let (registry, sns, durable) =
+    let (registry, sns, mappings, durable) =
         mode::open(&dir, FsyncPolicy::Never, false, Mode::Strict, now).expect("opens");
     durable
-        .compact((&registry, &sns), SystemClock.now())
+        .compact((&registry, &sns, &mappings), SystemClock.now())
         .expect("compacts");
     drop((registry, durable));
     recover(&dir, "a snapshot");

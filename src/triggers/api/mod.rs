@@ -61,6 +61,15 @@ pub async fn handle(
     }
 }
 
+/// The answer to a Lambda request whose mapping could not be stored (`--data-dir`): the
+/// root runs Lambda requests inside the durable log's scope, as it does SQS's, and this is
+/// their ServiceException.
+pub fn unstored(request_id: &str, error: &crate::error::SqsError) -> HttpResponse {
+    let e = LambdaError::new(error::LambdaErrorKind::Service, error.message.clone());
+    tracing::debug!(code = e.code(), message = %e.message, "lambda request failed");
+    e.response(request_id)
+}
+
 fn run(
     app: &Service,
     gate: &Gate<'_>,

@@ -143,7 +143,7 @@ pub fn listed_function(app: &Service, caller: &Caller<'_>, name: &str) -> Lambda
 pub fn insert_unique(mappings: &Mappings, mapping: Mapping) -> LambdaResult<Mapping> {
     mappings.transact(|all| {
         check_unique(all, &mapping)?;
-        all.insert(mapping.uuid.clone(), mapping.clone());
+        all.insert(mapping.clone());
         Ok(mapping)
     })
 }
@@ -156,7 +156,7 @@ pub fn replace_unique(mappings: &Mappings, mapping: Mapping) -> LambdaResult<Map
             return Err(LambdaError::mapping_not_found());
         }
         check_unique(all, &mapping)?;
-        all.insert(mapping.uuid.clone(), mapping.clone());
+        all.insert(mapping.clone());
         Ok(mapping)
     })
 }
