@@ -110,42 +110,51 @@ fn foreign(
     Some(protocol::foreign::refuse(parts, &service, request_id))
 }
 
-/// One Lambda request. With `--data-dir` it runs inside the log's scope, as an SQS request
-/// does: the answer waits until the mapping it changed is stored.
-async fn lambda(
+/// A further service's request. With `--data-dir` it runs inside the log's scope, as an SQS
+/// request does, so its answer waits until its records are stored (an SNS publish's
+/// deliveries into durable queues, a mapping the Lambda API changed); `unstored` answers a
+/// write that failed, in the service's own terms.
+async fn stored<T>(
     app: &App,
-    parts: &hyper::http::request::Parts,
-    body: &Bytes,
-    request_id: String,
-) -> HttpResponse {
-    let (id, gate) = (request_id.clone(), app.gate());
-    let handled = crate::triggers::api::handle(&app.triggers, &gate, parts, body, request_id);
+    handled: impl std::future::Future<Output = T>,
+    unstored: impl FnOnce(&SqsError) -> T,
+) -> T {
     if app.durable.is_none() {
         return handled.await;
     }
     match crate::durable::journal::durable(async { Ok(handled.await) }).await {
         Ok(answer) => answer,
-        Err(unstored) => crate::triggers::api::unstored(&id, &unstored),
+        Err(e) => unstored(&e),
     }
 }
 
-/// One SNS request. With `--data-dir` it runs inside the log's scope, as an SQS request
-/// does: deliveries into durable queues are stored before the publish is answered.
-async fn sns(
-    app: &App,
+/// The one registration of each further service: SNS and Lambda requests share the port and
+/// the body limits, then leave the SQS path here. `None`: the request is SQS's.
+async fn further(
+    app: &Arc<App>,
     parts: &hyper::http::request::Parts,
     body: &Bytes,
-    request_id: String,
-) -> Result<HttpResponse, DropConnection> {
-    let (id, gate) = (request_id.clone(), app.gate());
-    let handled = crate::sns::handle(&app.sns, &gate, parts, body, request_id);
-    if app.durable.is_none() {
-        return handled.await;
-    }
-    match crate::durable::journal::durable(async { Ok(handled.await) }).await {
-        Ok(answer) => answer,
-        Err(unstored) => Ok(crate::sns::unstored(&id, &unstored)),
-    }
+    request_id: &str,
+) -> Option<Result<HttpResponse, DropConnection>> {
+    let (id, gate) = (request_id.to_owned(), app.gate());
+    let mut response = if crate::triggers::api::is_lambda(parts) {
+        let handled = crate::triggers::api::handle(&app.triggers, &gate, parts, body, id.clone());
+        stored(app, handled, |e| crate::triggers::api::unstored(&id, e)).await
+    } else if crate::sns::protocol::is_sns(parts, body) {
+        let handled = crate::sns::handle(&app.sns, &gate, parts, body, id.clone());
+        let answer = stored(app, handled, |e| Ok(crate::sns::unstored(&id, e))).await;
+        let response = match answer {
+            Ok(response) => response,
+            Err(dropped) => return Some(Err(dropped)),
+        };
+        // A publish's deliveries grow the log as sends do.
+        app.maybe_compact();
+        response
+    } else {
+        return None;
+    };
+    stamp_date(app, &mut response);
+    Some(Ok(response))
 }
 
 /// One SQS API request: decode, apply, encode.
@@ -162,19 +171,8 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         ));
         return Ok(protocol::encode_error(protocol, &request_id, &err));
     };
-    // The one registration of each further service: SNS and Lambda requests share the port
-    // and the body limits, then leave the SQS path.
-    if crate::triggers::api::is_lambda(&parts) {
-        let mut response = lambda(&app, &parts, &body, request_id).await;
-        stamp_date(&app, &mut response);
-        return Ok(response);
-    }
-    if crate::sns::protocol::is_sns(&parts, &body) {
-        let mut response = sns(&app, &parts, &body, request_id).await?;
-        // A publish's deliveries grow the log as sends do.
-        app.maybe_compact();
-        stamp_date(&app, &mut response);
-        return Ok(response);
+    if let Some(answer) = further(&app, &parts, &body, &request_id).await {
+        return answer;
     }
     let params = if parts.headers.contains_key(protocol::X_AMZ_TARGET) {
         Ok(Params::default())
