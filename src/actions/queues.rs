@@ -34,7 +34,7 @@ pub async fn create_queue(
     sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<QueueUrlOutput> {
-    super::tags::check_tags(&input.tags, &input.queue_name)?;
+    crate::engine::tags::check(&input.tags, &input.queue_name)?;
     let key = ctx.key(&input.queue_name);
     sqs.registry
         .create(key.clone(), &input.attributes, input.tags, sqs.now())?;

@@ -80,7 +80,7 @@ pub fn on_first_use(sqs: &Sqs, config: &Plan<'_>, ctx: &Context, action: &Action
 }
 
 fn create(registry: &Registry, decl: &QueueDecl, key: &QueueKey, now: Millis) -> SqsResult<()> {
-    crate::actions::tags::check_tags(&decl.tags, &key.name)?;
+    crate::engine::tags::check(&decl.tags, &key.name)?;
     let attributes = attributes_of(decl, key);
     if let Ok(existing) = registry.get(key) {
         return reconcile(registry, &existing, attributes, &decl.tags, now);
@@ -112,7 +112,8 @@ fn reconcile(
     }
     registry.set_attributes(queue, &attributes, now)?;
     if !tags.is_empty() {
-        queue.edit_tags(now, |stored| stored.extend(tags.clone()));
+        // Through TagQueue's own rules: stored and declared tags together keep the cap.
+        queue.tag(tags.clone(), now)?;
     }
     tracing::info!(queue = %queue.key, "declared attributes and tags applied to the stored queue");
     Ok(())
@@ -210,7 +211,7 @@ fn check_templates(config: &Plan<'_>) -> Result<(), String> {
         let fifo = attributes.get("FifoQueue").is_some_and(|v| v == "true");
         QueueAttributes::new(fifo)
             .apply(&attributes, true)
-            .and_then(|()| crate::actions::tags::check_tags(&t.queue.tags, &t.prefix))
+            .and_then(|()| crate::engine::tags::check(&t.queue.tags, &t.prefix))
             .map_err(|e| describe(&t.queue, &e.to_string()))?;
     }
     Ok(())
