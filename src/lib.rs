@@ -21,8 +21,9 @@
 //! 4. [`engine`] knows every queue rule and nothing of HTTP: the [`engine::Registry`] of
 //!    queues, each queue's messages in a [`engine::store::Store`], attributes (one row each in
 //!    [`engine::attribute_table`], every numeric limit in [`engine::limits`]), receipt
-//!    handles, FIFO, redrive, queue policies ([`engine::policy`]) and MD5s. The result (or the
-//!    one [`error::SqsError`]) goes back through [`protocol`] to JSON or XML.
+//!    handles, FIFO, redrive, queue policies ([`engine::policy`]), tags ([`engine::tags`],
+//!    which TagQueue and declarations share) and MD5s. The result (or the one
+//!    [`error::SqsError`]) goes back through [`protocol`] to JSON or XML.
 //!
 //! A request for a service sqslite does not serve (an S3 call, another `X-Amz-Target`) is
 //! refused in its SDK's shape by [`protocol::foreign`], naming what sqslite serves.
