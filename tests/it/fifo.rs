@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::common::{code, message, TestServer};
+use crate::common::{code, expect_code, message, TestServer};
 use aws_sdk_sqs::types::{
     MessageSystemAttributeName, QueueAttributeName, SendMessageBatchRequestEntry,
 };
@@ -56,11 +56,10 @@ async fn queue_type_rules() {
     assert_eq!(t.attribute(&url, "FifoQueue").await, "true");
     assert_eq!(t.attribute(&url, "DeduplicationScope").await, "queue");
     assert_eq!(t.attribute(&url, "FifoThroughputLimit").await, "perQueue");
-    let err = t
-        .try_create_queue("q2", &[("FifoQueue", "true")])
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.try_create_queue("q2", &[("FifoQueue", "true")]).await,
+        "InvalidParameterValue",
+    );
     let err = t
         .set_attribute(&url, QueueAttributeName::FifoQueue, "false")
         .await
@@ -69,15 +68,15 @@ async fn queue_type_rules() {
         message(&err),
         "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported."
     );
-    let err = t
-        .set_attribute(
+    expect_code(
+        t.set_attribute(
             &url,
             QueueAttributeName::FifoThroughputLimit,
             "perMessageGroupId",
         )
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+        .await,
+        "InvalidParameterValue",
+    );
     t.client
         .set_queue_attributes()
         .queue_url(&url)
@@ -145,17 +144,17 @@ async fn send_rules_and_sequence_numbers() {
         message(&err),
         "Value 2 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type."
     );
-    let err = t
-        .client
-        .send_message()
-        .queue_url(&url)
-        .message_body("x")
-        .message_group_id("has space")
-        .message_deduplication_id("d")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.client
+            .send_message()
+            .queue_url(&url)
+            .message_body("x")
+            .message_group_id("has space")
+            .message_deduplication_id("d")
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
     let a = send(&t, &url, "g", "a").await;
     let b = send(&t, &url, "g", "b").await;
     let (sa, sb) = (a.sequence_number().unwrap(), b.sequence_number().unwrap());

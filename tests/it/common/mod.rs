@@ -371,6 +371,23 @@ pub async fn raw(
     }
 }
 
+/// The error of a call that must fail with error code `want` (call, unwrap the error,
+/// compare its code in one step), handed back for checks of its message or status.
+#[track_caller]
+pub fn expect_code<T, E, R>(
+    result: Result<T, aws_sdk_sqs::error::SdkError<E, R>>,
+    want: &str,
+) -> aws_sdk_sqs::error::SdkError<E, R>
+where
+    T: std::fmt::Debug,
+    E: aws_sdk_sqs::error::ProvideErrorMetadata + std::fmt::Debug,
+    R: std::fmt::Debug,
+{
+    let err = result.expect_err(&format!("the call should fail with {want}"));
+    assert_eq!(code(&err), want, "{err:?}");
+    err
+}
+
 /// The error code the SDK reports for a failed call.
 pub fn code<E, R>(err: &aws_sdk_sqs::error::SdkError<E, R>) -> String
 where
