@@ -144,6 +144,24 @@ impl TestServer {
             .unwrap()
     }
 
+    /// SendMessage to a FIFO queue, in `group` and deduplicated by `body`, that must succeed.
+    pub async fn send_fifo(
+        &self,
+        url: &str,
+        group: &str,
+        body: &str,
+    ) -> aws_sdk_sqs::operation::send_message::SendMessageOutput {
+        self.client
+            .send_message()
+            .queue_url(url)
+            .message_body(body)
+            .message_group_id(group)
+            .message_deduplication_id(body)
+            .send()
+            .await
+            .expect("FIFO send")
+    }
+
     pub async fn attribute(&self, url: &str, name: &str) -> String {
         let out = self
             .client
