@@ -1,7 +1,7 @@
 //! Authentication, account isolation and unforgeable receipt handles, through the real SDK.
 
 use crate::common::signing::{send_signed, sign_query};
-use crate::common::{client_at, code, message, TestServer, T0};
+use crate::common::{client_at, code, expect_code, message, TestServer, T0};
 use crate::common::{signed_server, OTHER, OWNER};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -15,8 +15,10 @@ async fn signed_requests_pass_and_bad_signatures_fail() {
     assert_eq!(s.counts(&url).await, (1, 0, 0));
 
     let wrong_secret = client_at(&s.endpoint(), "AKIDEXAMPLE", "not-the-secret", &s.clock);
-    let err = wrong_secret.list_queues().send().await.unwrap_err();
-    assert_eq!(code(&err), "SignatureDoesNotMatch");
+    let err = expect_code(
+        wrong_secret.list_queues().send().await,
+        "SignatureDoesNotMatch",
+    );
     assert!(
         message(&err).starts_with("The request signature we calculated does not match"),
         "{}",
@@ -25,8 +27,7 @@ async fn signed_requests_pass_and_bad_signatures_fail() {
     assert_eq!(err.raw_response().unwrap().status().as_u16(), 403);
 
     let unknown = client_at(&s.endpoint(), "AKIDUNKNOWN", "secret", &s.clock);
-    let err = unknown.list_queues().send().await.unwrap_err();
-    assert_eq!(code(&err), "InvalidClientTokenId");
+    let err = expect_code(unknown.list_queues().send().await, "InvalidClientTokenId");
     assert_eq!(
         message(&err),
         "The security token included in the request is invalid."
@@ -59,8 +60,7 @@ async fn unsigned_and_stale_requests_fail() {
     // A client whose clock is 16 minutes behind the server's.
     let behind = sqslite::ManualClock::new(T0 - 16 * 60 * 1000);
     let stale = client_at(&s.endpoint(), "AKIDEXAMPLE", "secret", &behind);
-    let err = stale.list_queues().send().await.unwrap_err();
-    assert_eq!(code(&err), "SignatureDoesNotMatch");
+    let err = expect_code(stale.list_queues().send().await, "SignatureDoesNotMatch");
     assert_eq!(
         message(&err),
         "Signature expired: 20231114T215720Z is now earlier than 20231114T215820Z (20231114T221320Z - 15 min.)"
@@ -110,29 +110,29 @@ async fn forged_receipt_handles_are_rejected() {
         .collect();
     forgeries.push(theirs[..theirs.len() - 2].to_owned());
     for bad in &forgeries {
-        let err = s
-            .client
-            .delete_message()
-            .queue_url(&url)
-            .receipt_handle(bad)
-            .send()
-            .await
-            .unwrap_err();
-        assert_eq!(code(&err), "ReceiptHandleIsInvalid");
+        let err = expect_code(
+            s.client
+                .delete_message()
+                .queue_url(&url)
+                .receipt_handle(bad)
+                .send()
+                .await,
+            "ReceiptHandleIsInvalid",
+        );
         assert_eq!(
             message(&err),
             format!("The input receipt handle \"{bad}\" is not a valid receipt handle.")
         );
-        let err = s
-            .client
-            .change_message_visibility()
-            .queue_url(&url)
-            .receipt_handle(bad)
-            .visibility_timeout(0)
-            .send()
-            .await
-            .unwrap_err();
-        assert_eq!(code(&err), "ReceiptHandleIsInvalid");
+        expect_code(
+            s.client
+                .change_message_visibility()
+                .queue_url(&url)
+                .receipt_handle(bad)
+                .visibility_timeout(0)
+                .send()
+                .await,
+            "ReceiptHandleIsInvalid",
+        );
     }
     assert_eq!(s.counts(&url).await, (0, 2, 0));
     s.delete(&url, &mine).await;
@@ -250,32 +250,23 @@ async fn other_accounts_need_the_queue_policy() {
     let other = client_at(&s.endpoint(), "AKIDOTHER", "other-secret", &s.clock);
     let arn = format!("arn:aws:sqs:us-east-1:{OWNER}:shared");
 
-    let err = other
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AccessDenied");
+    let err = expect_code(
+        other.receive_message().queue_url(&url).send().await,
+        "AccessDenied",
+    );
     assert_eq!(err.raw_response().unwrap().status().as_u16(), 403);
     assert_eq!(
         message(&err),
         format!("User: arn:aws:iam::{OTHER}:root is not authorized to perform: sqs:receivemessage on resource: {arn} because no resource-based policy allows the sqs:receivemessage action")
     );
-    let err = other
-        .purge_queue()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AccessDenied");
-    let err = other
-        .delete_queue()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AccessDenied");
+    expect_code(
+        other.purge_queue().queue_url(&url).send().await,
+        "AccessDenied",
+    );
+    expect_code(
+        other.delete_queue().queue_url(&url).send().await,
+        "AccessDenied",
+    );
     assert_eq!(s.counts(&url).await, (1, 0, 0));
 
     let policy = format!(
@@ -312,20 +303,14 @@ async fn other_accounts_need_the_queue_policy() {
         .await
         .unwrap();
     // Not granted: purge; never cross-account, whatever a policy says: DeleteQueue.
-    let err = other
-        .purge_queue()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AccessDenied");
-    let err = other
-        .delete_queue()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AccessDenied");
+    expect_code(
+        other.purge_queue().queue_url(&url).send().await,
+        "AccessDenied",
+    );
+    expect_code(
+        other.delete_queue().queue_url(&url).send().await,
+        "AccessDenied",
+    );
     assert_eq!(s.counts(&url).await, (1, 0, 0));
 }
 
@@ -340,14 +325,10 @@ async fn a_deny_statement_is_honoured() {
         .await
         .unwrap();
     s.send(&url, "kept").await;
-    let err = s
-        .client
-        .purge_queue()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AccessDenied");
+    let err = expect_code(
+        s.client.purge_queue().queue_url(&url).send().await,
+        "AccessDenied",
+    );
     assert!(
         message(&err).ends_with("with an explicit deny in a resource-based policy"),
         "{}",
@@ -386,27 +367,30 @@ async fn move_tasks_stay_with_their_account() {
     s.set_attribute(&dlq, QueueAttributeName::Policy, allow_all)
         .await
         .unwrap();
-    let err = other
-        .start_message_move_task()
-        .source_arn(&dlq_arn)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AccessDenied");
-    let err = other
-        .list_message_move_tasks()
-        .source_arn(&dlq_arn)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AccessDenied");
-    let err = other
-        .cancel_message_move_task()
-        .task_handle(handle)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AccessDenied");
+    expect_code(
+        other
+            .start_message_move_task()
+            .source_arn(&dlq_arn)
+            .send()
+            .await,
+        "AccessDenied",
+    );
+    expect_code(
+        other
+            .list_message_move_tasks()
+            .source_arn(&dlq_arn)
+            .send()
+            .await,
+        "AccessDenied",
+    );
+    expect_code(
+        other
+            .cancel_message_move_task()
+            .task_handle(handle)
+            .send()
+            .await,
+        "AccessDenied",
+    );
     // The owner is not refused (the task may have finished already: that is its own error).
     let owner = s
         .client

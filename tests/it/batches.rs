@@ -1,6 +1,6 @@
 //! The rules every batch action shares, and per-entry failures beside successes.
 
-use crate::common::{code, message, TestServer};
+use crate::common::{expect_code, message, TestServer};
 use aws_sdk_sqs::types::{
     ChangeMessageVisibilityBatchRequestEntry, DeleteMessageBatchRequestEntry,
     SendMessageBatchRequestEntry,
@@ -205,19 +205,19 @@ async fn delete_and_change_visibility_batches() {
     assert_eq!(out.successful().len(), 2);
     assert_eq!(out.failed().len(), 1);
     assert_eq!(t.counts(&url).await, (1, 0, 0));
-    let err = t
-        .client
-        .delete_message_batch()
-        .queue_url(format!("{}/000000000000/missing", t.endpoint()))
-        .entries(
-            DeleteMessageBatchRequestEntry::builder()
-                .id("x")
-                .receipt_handle("h")
-                .build()
-                .unwrap(),
-        )
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
+    expect_code(
+        t.client
+            .delete_message_batch()
+            .queue_url(format!("{}/000000000000/missing", t.endpoint()))
+            .entries(
+                DeleteMessageBatchRequestEntry::builder()
+                    .id("x")
+                    .receipt_handle("h")
+                    .build()
+                    .unwrap(),
+            )
+            .send()
+            .await,
+        "AWS.SimpleQueueService.NonExistentQueue",
+    );
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::common::{client_for, code, message, TestServer};
+use crate::common::{client_for, expect_code, message, TestServer};
 use aws_sdk_sqs::types::QueueAttributeName;
 use sqslite::Config;
 
@@ -117,14 +117,14 @@ async fn templates_create_matching_queues_on_first_use_only() {
     let ts = TestServer::start_with(load("sqslite.toml")).await;
     let scratch = attributes(&ts.client, "scratch-42").await;
     assert_eq!(scratch["VisibilityTimeout"], "5");
-    let err = ts
-        .client
-        .get_queue_url()
-        .queue_name("unrelated")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
+    expect_code(
+        ts.client
+            .get_queue_url()
+            .queue_name("unrelated")
+            .send()
+            .await,
+        "AWS.SimpleQueueService.NonExistentQueue",
+    );
 }
 
 #[tokio::test]
@@ -234,8 +234,7 @@ async fn max_queues_caps_create_queue() {
     ts.create_queue("two").await;
     // Creating an existing queue again is no new queue.
     ts.create_queue("two").await;
-    let err = ts.try_create_queue("three", &[]).await.unwrap_err();
-    assert_eq!(code(&err), "OverLimit");
+    let err = expect_code(ts.try_create_queue("three", &[]).await, "OverLimit");
     assert!(message(&err).contains("max_queues"), "{}", message(&err));
     ts.client
         .delete_queue()

@@ -3,7 +3,7 @@
 #[path = "../../examples/poison_drill.rs"]
 mod poison_drill;
 
-use crate::common::{code, message, TestServer};
+use crate::common::{code, expect_code, message, TestServer};
 use aws_sdk_sqs::types::{MessageSystemAttributeName, QueueAttributeName};
 
 fn arn(name: &str) -> String {
@@ -127,29 +127,29 @@ async fn redrive_allow_policy_is_enforced() {
         t.attribute(&deny, "RedriveAllowPolicy").await,
         r#"{"redrivePermission":"denyAll"}"#
     );
-    let err = t
-        .try_create_queue("src", &[("RedrivePolicy", &policy("deny", "3"))])
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
-    let err = t
-        .try_create_queue("other", &[("RedrivePolicy", &policy("picky", "3"))])
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.try_create_queue("src", &[("RedrivePolicy", &policy("deny", "3"))])
+            .await,
+        "InvalidParameterValue",
+    );
+    expect_code(
+        t.try_create_queue("other", &[("RedrivePolicy", &policy("picky", "3"))])
+            .await,
+        "InvalidParameterValue",
+    );
     t.create_queue_with("allowed", &[("RedrivePolicy", &policy("picky", "3"))])
         .await;
-    let err = t
-        .try_create_queue(
+    expect_code(
+        t.try_create_queue(
             "x",
             &[(
                 "RedriveAllowPolicy",
                 r#"{"redrivePermission":"byQueue","sourceQueueArns":[]}"#,
             )],
         )
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+        .await,
+        "InvalidParameterValue",
+    );
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::common::{code, message, TestServer};
+use crate::common::{code, expect_code, message, TestServer};
 use aws_sdk_sqs::types::{
     MessageSystemAttributeName, QueueAttributeName, SendMessageBatchRequestEntry,
 };
@@ -13,23 +13,6 @@ async fn fifo(t: &TestServer, name: &str, extra: &[(&str, &str)]) -> String {
     let mut attrs = vec![("FifoQueue", "true")];
     attrs.extend_from_slice(extra);
     t.create_queue_with(name, &attrs).await
-}
-
-async fn send(
-    t: &TestServer,
-    url: &str,
-    group: &str,
-    body: &str,
-) -> aws_sdk_sqs::operation::send_message::SendMessageOutput {
-    t.client
-        .send_message()
-        .queue_url(url)
-        .message_body(body)
-        .message_group_id(group)
-        .message_deduplication_id(body)
-        .send()
-        .await
-        .unwrap()
 }
 
 async fn receive(t: &TestServer, url: &str, max: i32) -> Vec<aws_sdk_sqs::types::Message> {
@@ -56,11 +39,10 @@ async fn queue_type_rules() {
     assert_eq!(t.attribute(&url, "FifoQueue").await, "true");
     assert_eq!(t.attribute(&url, "DeduplicationScope").await, "queue");
     assert_eq!(t.attribute(&url, "FifoThroughputLimit").await, "perQueue");
-    let err = t
-        .try_create_queue("q2", &[("FifoQueue", "true")])
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.try_create_queue("q2", &[("FifoQueue", "true")]).await,
+        "InvalidParameterValue",
+    );
     let err = t
         .set_attribute(&url, QueueAttributeName::FifoQueue, "false")
         .await
@@ -69,15 +51,15 @@ async fn queue_type_rules() {
         message(&err),
         "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported."
     );
-    let err = t
-        .set_attribute(
+    expect_code(
+        t.set_attribute(
             &url,
             QueueAttributeName::FifoThroughputLimit,
             "perMessageGroupId",
         )
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+        .await,
+        "InvalidParameterValue",
+    );
     t.client
         .set_queue_attributes()
         .queue_url(&url)
@@ -145,19 +127,19 @@ async fn send_rules_and_sequence_numbers() {
         message(&err),
         "Value 2 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type."
     );
-    let err = t
-        .client
-        .send_message()
-        .queue_url(&url)
-        .message_body("x")
-        .message_group_id("has space")
-        .message_deduplication_id("d")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
-    let a = send(&t, &url, "g", "a").await;
-    let b = send(&t, &url, "g", "b").await;
+    expect_code(
+        t.client
+            .send_message()
+            .queue_url(&url)
+            .message_body("x")
+            .message_group_id("has space")
+            .message_deduplication_id("d")
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
+    let a = t.send_fifo(&url, "g", "a").await;
+    let b = t.send_fifo(&url, "g", "b").await;
     let (sa, sb) = (a.sequence_number().unwrap(), b.sequence_number().unwrap());
     assert_eq!(sa.len(), 20);
     assert!(sb.parse::<u128>().unwrap() > sa.parse::<u128>().unwrap());
@@ -184,14 +166,14 @@ async fn send_rules_and_sequence_numbers() {
 async fn deduplication_window_and_content_based_ids() {
     let t = TestServer::start().await;
     let url = fifo(&t, "q.fifo", &[]).await;
-    let first = send(&t, &url, "g", "same").await;
+    let first = t.send_fifo(&url, "g", "same").await;
     t.advance(299);
-    let dup = send(&t, &url, "g", "same").await;
+    let dup = t.send_fifo(&url, "g", "same").await;
     assert_eq!(dup.message_id(), first.message_id());
     assert_eq!(dup.sequence_number(), first.sequence_number());
     assert_eq!(t.counts(&url).await.0, 1);
     t.advance(1);
-    let later = send(&t, &url, "g", "same").await;
+    let later = t.send_fifo(&url, "g", "same").await;
     assert_ne!(later.message_id(), first.message_id());
     assert_eq!(t.counts(&url).await.0, 2);
 
@@ -240,9 +222,9 @@ async fn a_group_is_blocked_while_a_message_of_it_is_in_flight() {
     let t = TestServer::start().await;
     let url = fifo(&t, "q.fifo", &[]).await;
     for body in ["a1", "a2", "a3"] {
-        send(&t, &url, "a", body).await;
+        t.send_fifo(&url, "a", body).await;
     }
-    send(&t, &url, "b", "b1").await;
+    t.send_fifo(&url, "b", "b1").await;
     let first = receive(&t, &url, 1).await;
     assert_eq!(bodies(&first), ["a1"]);
     let attrs = first[0].attributes().unwrap();
@@ -280,8 +262,8 @@ async fn a_group_is_blocked_while_a_message_of_it_is_in_flight() {
 async fn receive_request_attempt_id_replays_the_same_receive() {
     let t = TestServer::start().await;
     let url = fifo(&t, "q.fifo", &[]).await;
-    send(&t, &url, "g", "m1").await;
-    send(&t, &url, "h", "m2").await;
+    t.send_fifo(&url, "g", "m1").await;
+    t.send_fifo(&url, "h", "m2").await;
     let attempt = |id: &'static str| {
         t.client
             .receive_message()
@@ -304,7 +286,8 @@ async fn eight_consumers_twenty_groups_in_order_exactly_once() {
     let per_group = 15;
     for i in 0..per_group {
         for g in 0..20 {
-            send(&t, &url, &format!("g{g}"), &format!("g{g}-{i}")).await;
+            t.send_fifo(&url, &format!("g{g}"), &format!("g{g}-{i}"))
+                .await;
         }
     }
     // Processing order across all consumers: a message is recorded before it is deleted, and
@@ -389,9 +372,9 @@ async fn poison_at_the_head_of_a_group_blocks_only_that_group_until_dead_lettere
         "a standard queue cannot use a FIFO DLQ"
     );
     for body in ["poison", "a2", "a3"] {
-        send(&t, &url, "acct-a", body).await;
+        t.send_fifo(&url, "acct-a", body).await;
     }
-    send(&t, &url, "acct-b", "b1").await;
+    t.send_fifo(&url, "acct-b", "b1").await;
     let mut delivered_a = Vec::new();
     let mut b_done = false;
     for _attempt in 0..6 {
@@ -433,7 +416,7 @@ async fn move_tasks_in_and_out_of_fifo_queues_keep_group_order() {
     let policy = r#"{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:d.fifo","maxReceiveCount":1}"#;
     let url = fifo(&t, "s.fifo", &[("RedrivePolicy", policy)]).await;
     for body in ["m1", "m2", "m3"] {
-        send(&t, &url, "g", body).await;
+        t.send_fifo(&url, "g", body).await;
     }
     // Every message fails once and is dead-lettered, head first.
     while t.counts(&url).await != (0, 0, 0) {

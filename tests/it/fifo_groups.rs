@@ -18,17 +18,7 @@ async fn fifo(t: &TestServer, name: &str) -> String {
 
 /// Sends `body` to `group`, deduplicated by `body`; returns the MessageId.
 async fn send(t: &TestServer, url: &str, group: &str, body: &str) -> String {
-    t.client
-        .send_message()
-        .queue_url(url)
-        .message_body(body)
-        .message_group_id(group)
-        .message_deduplication_id(body)
-        .send()
-        .await
-        .unwrap()
-        .message_id
-        .unwrap()
+    t.send_fifo(url, group, body).await.message_id.unwrap()
 }
 
 async fn receive(t: &TestServer, url: &str, max: i32, visibility: i32) -> Vec<Message> {

@@ -1,7 +1,7 @@
 //! The admin API for game days: time control, fault injection, inspection, reset, alarms
 //! and metrics, driven with the real SDK and the manual clock.
 
-use crate::common::{code, TestServer};
+use crate::common::{expect_code, TestServer};
 use serde_json::{json, Value};
 use sqslite::Config;
 
@@ -129,15 +129,15 @@ async fn injected_errors_never_enqueue_and_retire_after_their_count() {
     let (status, added) = post(&s, "/_sqslite/faults", &rule).await;
     assert_eq!(status, 201, "{added}");
     for _ in 0..2 {
-        let err = s
-            .client
-            .send_message()
-            .queue_url(&url)
-            .message_body("x")
-            .send()
-            .await
-            .unwrap_err();
-        assert_eq!(code(&err), "KMS.ThrottlingException");
+        expect_code(
+            s.client
+                .send_message()
+                .queue_url(&url)
+                .message_body("x")
+                .send()
+                .await,
+            "KMS.ThrottlingException",
+        );
     }
     s.send(&url, "third").await;
     assert_eq!(s.counts(&url).await, (1, 0, 0));
@@ -152,14 +152,10 @@ async fn a_fault_window_follows_the_server_clock() {
     let rule =
         json!({"action": "ReceiveMessage", "error": "ServiceUnavailable", "for_seconds": 10});
     assert_eq!(post(&s, "/_sqslite/faults", &rule).await.0, 201);
-    let err = s
-        .client
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "ServiceUnavailable");
+    expect_code(
+        s.client.receive_message().queue_url(&url).send().await,
+        "ServiceUnavailable",
+    );
     s.advance(10);
     s.receive(&url).await;
     // Latency and dropped connections, then clearing every rule.

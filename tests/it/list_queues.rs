@@ -2,7 +2,7 @@
 //! in order across pages, exact page boundaries, deletes and re-creates, regions apart, and
 //! the 1,000 a page holds without MaxResults.
 
-use crate::common::{client_for, code, TestServer};
+use crate::common::{client_for, expect_code, TestServer};
 
 /// One ListQueues call: the queue names listed and the next token.
 async fn page(
@@ -62,14 +62,14 @@ async fn pages_list_every_name_once_in_order() {
     assert_eq!(names, ["job", "job-00"]);
     let (names, token) = page(&t.client, "", Some(1), Some("enp6eg==".into())).await;
     assert_eq!((names, token), (Vec::<String>::new(), None));
-    let err = t
-        .client
-        .list_queues()
-        .next_token("not base64 !")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.client
+            .list_queues()
+            .next_token("not base64 !")
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
 }
 
 #[tokio::test]

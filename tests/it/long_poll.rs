@@ -13,15 +13,17 @@ use tokio::time::timeout;
 /// Generous wall-clock bound: a waiter that is not woken fails here instead of hanging.
 const WAKE: Duration = Duration::from_secs(5);
 
-/// Lets a just-spawned receive reach the server and park before the test acts.
-async fn let_it_park() {
+/// Gives a parked receive the time to return early, if it would: a check that something
+/// does not happen has nothing to wait on.
+async fn let_it_misbehave() {
     tokio::time::sleep(Duration::from_millis(100)).await;
 }
 
 type Received = Result<ReceiveMessageOutput, SdkError<ReceiveMessageError, HttpResponse>>;
 
 /// A ReceiveMessage on its own task, waiting `wait` seconds (the queue's default when
-/// `None`); parked on the server by the time this returns.
+/// `None`); parked on the server (its waiter gauge says so) by the time this returns. Each
+/// test parks one receive on its queue.
 async fn parked_receive(t: &TestServer, url: &str, wait: Option<i32>) -> JoinHandle<Received> {
     let request = t
         .client
@@ -29,7 +31,11 @@ async fn parked_receive(t: &TestServer, url: &str, wait: Option<i32>) -> JoinHan
         .queue_url(url)
         .set_wait_time_seconds(wait);
     let waiter = tokio::spawn(request.send());
-    let_it_park().await;
+    let name = url
+        .rsplit('/')
+        .next()
+        .expect("a queue URL ends with its name");
+    t.wait_parked(name, 1).await;
     waiter
 }
 
@@ -79,7 +85,7 @@ async fn returns_empty_at_the_deadline_and_not_before() {
     // No WaitTimeSeconds: the queue's ReceiveMessageWaitTimeSeconds applies.
     let waiter = parked_receive(&t, &url, None).await;
     t.advance(19);
-    let_it_park().await;
+    let_it_misbehave().await;
     assert!(!waiter.is_finished(), "returned before its wait time");
     t.advance(1);
     let got = timeout(WAKE, waiter)

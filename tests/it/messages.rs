@@ -1,7 +1,7 @@
 //! Sending, receiving, deleting and hiding messages on standard queues, against the real SDK
 //! with a manual clock.
 
-use crate::common::{code, message, TestServer, T0};
+use crate::common::{code, expect_code, message, TestServer, T0};
 use aws_sdk_sqs::primitives::Blob;
 use aws_sdk_sqs::types::{MessageAttributeValue, MessageSystemAttributeName, QueueAttributeName};
 
@@ -130,16 +130,16 @@ async fn receive_visibility_override_and_change_visibility() {
     assert_eq!(t.counts(&url).await, (0, 1, 0));
     t.set_visibility(&url, &handle, 0).await;
     assert_eq!(t.counts(&url).await, (1, 0, 0));
-    let err = t
-        .client
-        .change_message_visibility()
-        .queue_url(&url)
-        .receipt_handle(&handle)
-        .visibility_timeout(43_201)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.client
+            .change_message_visibility()
+            .queue_url(&url)
+            .receipt_handle(&handle)
+            .visibility_timeout(43_201)
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
 }
 
 #[tokio::test]
@@ -150,16 +150,16 @@ async fn twelve_hour_cap_counts_from_first_receive() {
     let got = t.receive(&url).await;
     let handle = got.messages()[0].receipt_handle().unwrap().to_owned();
     t.advance(20);
-    let err = t
-        .client
-        .change_message_visibility()
-        .queue_url(&url)
-        .receipt_handle(&handle)
-        .visibility_timeout(43_200)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    let err = expect_code(
+        t.client
+            .change_message_visibility()
+            .queue_url(&url)
+            .receipt_handle(&handle)
+            .visibility_timeout(43_200)
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
     assert!(message(&err).contains("43200"), "{}", message(&err));
     t.set_visibility(&url, &handle, 43_180).await;
 }
@@ -188,15 +188,15 @@ async fn receipt_handle_errors() {
     t.send(&other, "m").await;
     let got = t.receive(&other).await;
     let handle = got.messages()[0].receipt_handle().unwrap();
-    let err = t
-        .client
-        .delete_message()
-        .queue_url(&url)
-        .receipt_handle(handle)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "ReceiptHandleIsInvalid");
+    expect_code(
+        t.client
+            .delete_message()
+            .queue_url(&url)
+            .receipt_handle(handle)
+            .send()
+            .await,
+        "ReceiptHandleIsInvalid",
+    );
     t.delete(&other, handle).await;
     let err = t
         .client
@@ -239,16 +239,16 @@ async fn delays_queue_and_per_message() {
     assert_eq!(t.counts(&url).await, (2, 0, 1));
     t.advance(8);
     assert_eq!(t.counts(&url).await, (3, 0, 0));
-    let err = t
-        .client
-        .send_message()
-        .queue_url(&url)
-        .message_body("x")
-        .delay_seconds(901)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.client
+            .send_message()
+            .queue_url(&url)
+            .message_body("x")
+            .delay_seconds(901)
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
 }
 
 #[tokio::test]
@@ -303,25 +303,25 @@ async fn body_validation() {
         "One or more parameters are invalid. Reason: Message must be shorter than 1024 bytes."
     );
     // Attribute names, types and values count toward the size.
-    let err = t
-        .client
-        .send_message()
-        .queue_url(&url)
-        .message_body("x".repeat(1000))
-        .message_attributes("a", string_attr(&"y".repeat(30)))
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
-    let err = t
-        .client
-        .send_message()
-        .queue_url(&url)
-        .message_body("")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "MissingParameter");
+    expect_code(
+        t.client
+            .send_message()
+            .queue_url(&url)
+            .message_body("x".repeat(1000))
+            .message_attributes("a", string_attr(&"y".repeat(30)))
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
+    expect_code(
+        t.client
+            .send_message()
+            .queue_url(&url)
+            .message_body("")
+            .send()
+            .await,
+        "MissingParameter",
+    );
     t.client
         .send_message()
         .queue_url(&url)
@@ -429,16 +429,16 @@ async fn attribute_rules_and_trace_header() {
         code(&req.send().await.unwrap_err()),
         "InvalidParameterValue"
     );
-    let err = t
-        .client
-        .send_message()
-        .queue_url(&url)
-        .message_body("m")
-        .message_attributes("AWS.reserved", string_attr("v"))
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.client
+            .send_message()
+            .queue_url(&url)
+            .message_body("m")
+            .message_attributes("AWS.reserved", string_attr("v"))
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
     let trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
     let sent = t
         .client
@@ -528,15 +528,15 @@ async fn receive_parameter_validation() {
         message(&err),
         "Value 21 for parameter WaitTimeSeconds is invalid. Reason: Must be >= 0 and <= 20, if provided."
     );
-    let err = t
-        .client
-        .receive_message()
-        .queue_url(&url)
-        .visibility_timeout(-1)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.client
+            .receive_message()
+            .queue_url(&url)
+            .visibility_timeout(-1)
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
 }
 
 #[tokio::test]

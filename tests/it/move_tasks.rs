@@ -1,6 +1,6 @@
 //! StartMessageMoveTask / ListMessageMoveTasks / CancelMessageMoveTask, on the manual clock.
 
-use crate::common::{code, message, TestServer};
+use crate::common::{expect_code, message, TestServer};
 use aws_sdk_sqs::types::QueueAttributeName;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -140,14 +140,14 @@ async fn explicit_destination_cancel_and_one_task_per_source() {
     assert_eq!(entry.status(), Some("CANCELLED"));
     assert_eq!(entry.destination_arn(), Some(arn("elsewhere").as_str()));
     assert_eq!(t.counts(&elsewhere).await.0, 3);
-    let err = t
-        .client
-        .cancel_message_move_task()
-        .task_handle(&handle)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.client
+            .cancel_message_move_task()
+            .task_handle(&handle)
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
     // A new task may start once the previous one is over; the history lists newest first.
     t.client
         .start_message_move_task()
@@ -231,24 +231,24 @@ async fn start_and_cancel_errors() {
         "Source queue must be configured as a Dead Letter Queue."
     );
     let (_, _) = dead_lettered(&t, 1).await;
-    let err = t
-        .client
-        .start_message_move_task()
-        .source_arn(arn("dlq"))
-        .destination_arn(arn("missing"))
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "ResourceNotFoundException");
-    let err = t
-        .client
-        .start_message_move_task()
-        .source_arn(arn("dlq"))
-        .max_number_of_messages_per_second(501)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.client
+            .start_message_move_task()
+            .source_arn(arn("dlq"))
+            .destination_arn(arn("missing"))
+            .send()
+            .await,
+        "ResourceNotFoundException",
+    );
+    expect_code(
+        t.client
+            .start_message_move_task()
+            .source_arn(arn("dlq"))
+            .max_number_of_messages_per_second(501)
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
     let err = t
         .client
         .cancel_message_move_task()
@@ -273,14 +273,14 @@ async fn start_and_cancel_errors() {
         r#"{{"taskId":"nope","sourceArn":"{}"}}"#,
         arn("gone")
     ));
-    let err = t
-        .client
-        .cancel_message_move_task()
-        .task_handle(gone)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "ResourceNotFoundException");
+    expect_code(
+        t.client
+            .cancel_message_move_task()
+            .task_handle(gone)
+            .send()
+            .await,
+        "ResourceNotFoundException",
+    );
     let listed = t
         .client
         .get_queue_attributes()

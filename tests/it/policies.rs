@@ -2,7 +2,9 @@
 //! writes into another account's queue (dead-letter queues, move tasks) only where its Policy
 //! allows them.
 
-use crate::common::{client_at, code, message, signed_server, TestServer, OTHER, OWNER};
+use crate::common::{
+    client_at, code, expect_code, message, signed_server, TestServer, OTHER, OWNER,
+};
 use aws_sdk_sqs::error::SdkError;
 use aws_sdk_sqs::operation::create_queue::CreateQueueError;
 use aws_sdk_sqs::types::QueueAttributeName;
@@ -238,14 +240,15 @@ async fn a_dead_letter_queue_in_another_account_is_refused() {
     );
     let src = create_as(&attacker, "attacker-src", None).await.unwrap();
     let redrive = format!(r#"{{"deadLetterTargetArn":"{victim_arn}","maxReceiveCount":1}}"#);
-    let err = attacker
-        .set_queue_attributes()
-        .queue_url(&src)
-        .attributes(QueueAttributeName::RedrivePolicy, &redrive)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        attacker
+            .set_queue_attributes()
+            .queue_url(&src)
+            .attributes(QueueAttributeName::RedrivePolicy, &redrive)
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
     let sources = s
         .client
         .list_dead_letter_source_queues()

@@ -1,7 +1,7 @@
 //! Queue URL strategies (Host header, fixed public URL, path-only), URLs in other emulators'
 //! styles, and queues created on first use (`--auto-create`).
 
-use crate::common::{code, TestServer};
+use crate::common::{expect_code, TestServer};
 use sqslite::{Config, UrlStyle};
 
 async fn create(ts: &TestServer, name: &str) -> String {
@@ -104,28 +104,28 @@ async fn auto_create_makes_queues_on_first_send_receive_or_lookup() {
     assert_eq!(looked_up.queue_url.unwrap(), format!("{base}/looked-up"));
 
     // Other actions do not create queues.
-    let err = ts
-        .client
-        .purge_queue()
-        .queue_url(format!("{base}/never"))
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
+    expect_code(
+        ts.client
+            .purge_queue()
+            .queue_url(format!("{base}/never"))
+            .send()
+            .await,
+        "AWS.SimpleQueueService.NonExistentQueue",
+    );
 }
 
 #[tokio::test]
 async fn without_auto_create_a_missing_queue_stays_missing() {
     let ts = TestServer::start().await;
-    let err = ts
-        .client
-        .send_message()
-        .queue_url(format!("{}/000000000000/nope", ts.endpoint()))
-        .message_body("x")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
+    expect_code(
+        ts.client
+            .send_message()
+            .queue_url(format!("{}/000000000000/nope", ts.endpoint()))
+            .message_body("x")
+            .send()
+            .await,
+        "AWS.SimpleQueueService.NonExistentQueue",
+    );
 }
 
 #[tokio::test]
@@ -135,14 +135,14 @@ async fn auto_create_with_an_invalid_name_answers_as_sqs_would() {
         ..Config::ephemeral()
     };
     let ts = TestServer::start_with(config).await;
-    let err = ts
-        .client
-        .get_queue_url()
-        .queue_name("bad name!")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
+    expect_code(
+        ts.client
+            .get_queue_url()
+            .queue_name("bad name!")
+            .send()
+            .await,
+        "AWS.SimpleQueueService.NonExistentQueue",
+    );
 }
 
 #[tokio::test]
@@ -227,24 +227,24 @@ async fn auto_create_stays_in_the_callers_account() {
     };
     let ts = TestServer::start_with(config).await;
     let elsewhere = format!("{}/222222222222/planted", ts.endpoint());
-    let err = ts
-        .client
-        .send_message()
-        .queue_url(&elsewhere)
-        .message_body("x")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
-    let err = ts
-        .client
-        .get_queue_url()
-        .queue_name("planted")
-        .queue_owner_aws_account_id("222222222222")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
+    expect_code(
+        ts.client
+            .send_message()
+            .queue_url(&elsewhere)
+            .message_body("x")
+            .send()
+            .await,
+        "AWS.SimpleQueueService.NonExistentQueue",
+    );
+    expect_code(
+        ts.client
+            .get_queue_url()
+            .queue_name("planted")
+            .queue_owner_aws_account_id("222222222222")
+            .send()
+            .await,
+        "AWS.SimpleQueueService.NonExistentQueue",
+    );
     let owner = crate::common::client_for(&ts.endpoint(), "us-east-1", "222222222222");
     let listed = owner.list_queues().send().await.unwrap();
     assert!(listed.queue_urls().is_empty(), "{listed:?}");

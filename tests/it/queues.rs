@@ -1,6 +1,6 @@
 //! Queue management through the real SDK: create, find, list, inspect, change, tag, purge, delete.
 
-use crate::common::{code, message, TestServer};
+use crate::common::{code, expect_code, message, TestServer};
 use aws_sdk_sqs::types::QueueAttributeName;
 
 #[tokio::test]
@@ -40,20 +40,20 @@ async fn bad_names_and_attribute_values_are_rejected() {
             .unwrap_err();
         assert_eq!(code(&err), "InvalidParameterValue", "{name}");
     }
-    let err = t
-        .try_create_queue("q", &[("MessageRetentionPeriod", "59")])
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidAttributeValue");
-    let err = t
-        .client
-        .create_queue()
-        .queue_name("q")
-        .attributes(QueueAttributeName::from("Bogus"), "1")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidAttributeName");
+    expect_code(
+        t.try_create_queue("q", &[("MessageRetentionPeriod", "59")])
+            .await,
+        "InvalidAttributeValue",
+    );
+    let err = expect_code(
+        t.client
+            .create_queue()
+            .queue_name("q")
+            .attributes(QueueAttributeName::from("Bogus"), "1")
+            .send()
+            .await,
+        "InvalidAttributeName",
+    );
     assert_eq!(message(&err), "Unknown Attribute Bogus.");
 }
 
@@ -118,14 +118,10 @@ async fn list_queues_filters_by_prefix_and_paginates() {
         .await
         .unwrap();
     assert!(none.queue_urls().is_empty());
-    let err = t
-        .client
-        .list_queues()
-        .max_results(1001)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.client.list_queues().max_results(1001).send().await,
+        "InvalidParameterValue",
+    );
 }
 
 #[tokio::test]
@@ -194,25 +190,25 @@ async fn set_attributes_validates_and_updates_last_modified() {
         t.attribute(&url, "LastModifiedTimestamp").await,
         (crate::common::T0 / 1000 + 10).to_string()
     );
-    let err = t
-        .set_attribute(&url, QueueAttributeName::DelaySeconds, "901")
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidAttributeValue");
-    let err = t
-        .set_attribute(&url, QueueAttributeName::QueueArn, "x")
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidAttributeName");
-    let err = t
-        .client
-        .get_queue_attributes()
-        .queue_url(&url)
-        .attribute_names(QueueAttributeName::from("Nope"))
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidAttributeName");
+    expect_code(
+        t.set_attribute(&url, QueueAttributeName::DelaySeconds, "901")
+            .await,
+        "InvalidAttributeValue",
+    );
+    expect_code(
+        t.set_attribute(&url, QueueAttributeName::QueueArn, "x")
+            .await,
+        "InvalidAttributeName",
+    );
+    expect_code(
+        t.client
+            .get_queue_attributes()
+            .queue_url(&url)
+            .attribute_names(QueueAttributeName::from("Nope"))
+            .send()
+            .await,
+        "InvalidAttributeName",
+    );
 }
 
 #[tokio::test]
@@ -301,15 +297,15 @@ async fn permissions_live_in_the_policy_attribute() {
         .await
         .unwrap();
     assert_eq!(t.attribute(&url, "Policy").await, "");
-    let err = t
-        .client
-        .remove_permission()
-        .queue_url(&url)
-        .label("l1")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameterValue");
+    expect_code(
+        t.client
+            .remove_permission()
+            .queue_url(&url)
+            .label("l1")
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
 }
 
 #[tokio::test]

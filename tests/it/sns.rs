@@ -3,7 +3,7 @@
 //! dead-letter queues, `--strict` policies, signatures and signed requests.
 
 use crate::common::sns::{start, start_with, string_attr, verify_signature};
-use crate::common::{code, message, raw, sns_client_with};
+use crate::common::{expect_code, message, raw, sns_client_with};
 use aws_sdk_sns::types::MessageAttributeValue;
 use md5::{Digest, Md5};
 use serde_json::Value;
@@ -160,16 +160,16 @@ async fn message_structure_json_sends_the_sqs_key() {
         .await
         .expect("publish");
     assert_eq!(s.receive(&url).await[0].body(), Some("for sqs"));
-    let err = s
-        .sns
-        .publish()
-        .topic_arn(&topic)
-        .message_structure("json")
-        .message(r#"{"sqs":"x"}"#)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameter");
+    let err = expect_code(
+        s.sns
+            .publish()
+            .topic_arn(&topic)
+            .message_structure("json")
+            .message(r#"{"sqs":"x"}"#)
+            .send()
+            .await,
+        "InvalidParameter",
+    );
     assert_eq!(
         message(&err),
         "Invalid parameter: Message Structure - No default entry in JSON message body"
@@ -230,15 +230,15 @@ async fn a_fifo_topic_keeps_group_order_and_deduplicates() {
         .expect("publish");
     assert!(again.sequence_number.unwrap() > sequence[2]);
 
-    let err = s
-        .sns
-        .publish()
-        .topic_arn(&topic)
-        .message("no group")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameter");
+    expect_code(
+        s.sns
+            .publish()
+            .topic_arn(&topic)
+            .message("no group")
+            .send()
+            .await,
+        "InvalidParameter",
+    );
 }
 
 #[tokio::test]
@@ -367,10 +367,8 @@ async fn signed_sns_requests_act_as_the_keys_account() {
     assert_eq!(s.receive(&url).await[0].body(), Some("signed"));
 
     let forged = sns_client_with(&s.t.endpoint(), "AKIDEXAMPLE", "wrong", &s.t.clock);
-    let err = forged.list_topics().send().await.unwrap_err();
-    assert_eq!(code(&err), "SignatureDoesNotMatch");
+    let err = expect_code(forged.list_topics().send().await, "SignatureDoesNotMatch");
     assert_eq!(err.raw_response().unwrap().status().as_u16(), 403);
     let unknown = sns_client_with(&s.t.endpoint(), "AKIDNOBODY", "secret", &s.t.clock);
-    let err = unknown.list_topics().send().await.unwrap_err();
-    assert_eq!(code(&err), "InvalidClientTokenId");
+    expect_code(unknown.list_topics().send().await, "InvalidClientTokenId");
 }

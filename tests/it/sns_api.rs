@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::common::sns::start;
-use crate::common::{code, message, raw};
+use crate::common::{expect_code, message, raw};
 use aws_sdk_sns::types::PublishBatchRequestEntry;
 use serde_json::Value;
 
@@ -12,42 +12,33 @@ use serde_json::Value;
 async fn errors_carry_snss_codes_and_messages() {
     let s = start().await;
     let missing = "arn:aws:sns:us-east-1:000000000000:nope";
-    let err = s
-        .sns
-        .get_topic_attributes()
-        .topic_arn(missing)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "NotFound");
+    let err = expect_code(
+        s.sns.get_topic_attributes().topic_arn(missing).send().await,
+        "NotFound",
+    );
     assert_eq!(message(&err), "Topic does not exist");
     assert!(err.as_service_error().unwrap().is_not_found_exception());
-    let err = s
-        .sns
-        .publish()
-        .topic_arn(missing)
-        .message("m")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "NotFound");
+    expect_code(
+        s.sns.publish().topic_arn(missing).message("m").send().await,
+        "NotFound",
+    );
 
     let topic = s.topic("t", &[]).await;
     let (_, arn) = s.queue("q", &[]).await;
-    let err = s
-        .sns
-        .subscribe()
-        .topic_arn(&topic)
-        .protocol("sqs")
-        .endpoint(&arn)
-        .attributes(
-            "FilterPolicy",
-            r#"{"color": [{"prefix": "r", "suffix": "d"}]}"#,
-        )
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameter");
+    let err = expect_code(
+        s.sns
+            .subscribe()
+            .topic_arn(&topic)
+            .protocol("sqs")
+            .endpoint(&arn)
+            .attributes(
+                "FilterPolicy",
+                r#"{"color": [{"prefix": "r", "suffix": "d"}]}"#,
+            )
+            .send()
+            .await,
+        "InvalidParameter",
+    );
     assert!(err
         .as_service_error()
         .unwrap()
@@ -152,14 +143,10 @@ async fn create_topic_is_idempotent_and_attributes_have_snss_defaults() {
     for _ in 0..2 {
         s.sns.delete_topic().topic_arn(&first).send().await.unwrap();
     }
-    let err = s
-        .sns
-        .get_topic_attributes()
-        .topic_arn(&first)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "NotFound");
+    expect_code(
+        s.sns.get_topic_attributes().topic_arn(&first).send().await,
+        "NotFound",
+    );
 }
 
 #[tokio::test]
@@ -280,14 +267,14 @@ async fn subscriptions_list_read_change_and_go() {
         .send()
         .await
         .unwrap();
-    let err = s
-        .sns
-        .get_subscription_attributes()
-        .subscription_arn(&sub)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "NotFound");
+    expect_code(
+        s.sns
+            .get_subscription_attributes()
+            .subscription_arn(&sub)
+            .send()
+            .await,
+        "NotFound",
+    );
     let topic_attrs = s
         .sns
         .get_topic_attributes()
@@ -334,8 +321,7 @@ async fn publish_batch_reports_each_entry() {
     for i in 0..11 {
         too_many = too_many.publish_batch_request_entries(entry(&format!("e{i}"), "m"));
     }
-    let err = too_many.send().await.unwrap_err();
-    assert_eq!(code(&err), "TooManyEntriesInBatchRequest");
+    expect_code(too_many.send().await, "TooManyEntriesInBatchRequest");
 }
 
 #[tokio::test]

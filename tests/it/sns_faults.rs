@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::common::sns::{start, Sns};
-use crate::common::{code, message};
+use crate::common::{code, expect_code, message};
 
 async fn add_rule(s: &Sns, rule: &Value) -> (u16, Value) {
     let r =
@@ -27,15 +27,15 @@ async fn sns_actions_fail_with_snss_own_error_shape_by_action_and_topic() {
     let other = s.topic("other", &[]).await;
     let rule = json!({"action": "Publish", "topic": "orders", "error": "Throttled", "count": 1});
     assert_eq!(add_rule(&s, &rule).await.0, 201);
-    let err = s
-        .sns
-        .publish()
-        .topic_arn(&orders)
-        .message("hi")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "Throttled");
+    let err = expect_code(
+        s.sns
+            .publish()
+            .topic_arn(&orders)
+            .message("hi")
+            .send()
+            .await,
+        "Throttled",
+    );
     assert_eq!(message(&err), "Rate exceeded");
     assert_eq!(err.raw_response().map(|r| r.status().as_u16()), Some(429));
     // Another topic, and the next call once the count is spent, go through.
@@ -96,8 +96,7 @@ async fn a_rule_keeps_to_the_service_it_names() {
     let rule = json!({"error": "RequestThrottled"});
     assert_eq!(add_rule(&s, &rule).await.0, 201);
     s.publish(&orders, "hi").await;
-    let err = s.t.client.list_queues().send().await.unwrap_err();
-    assert_eq!(code(&err), "RequestThrottled");
+    expect_code(s.t.client.list_queues().send().await, "RequestThrottled");
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 //! order is best-effort. A FIFO queue on a standard topic is still refused.
 
 use crate::common::sns::start;
-use crate::common::{code, message};
+use crate::common::{expect_code, message};
 use aws_sdk_sqs::types::MessageSystemAttributeName;
 
 #[tokio::test]
@@ -73,16 +73,16 @@ async fn a_standard_topic_still_refuses_a_fifo_queue() {
     let s = start().await;
     let topic = s.topic("orders", &[]).await;
     let (_, arn) = s.queue("orders.fifo", &[("FifoQueue", "true")]).await;
-    let err = s
-        .sns
-        .subscribe()
-        .topic_arn(&topic)
-        .protocol("sqs")
-        .endpoint(arn)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameter");
+    let err = expect_code(
+        s.sns
+            .subscribe()
+            .topic_arn(&topic)
+            .protocol("sqs")
+            .endpoint(arn)
+            .send()
+            .await,
+        "InvalidParameter",
+    );
     assert_eq!(
         message(&err),
         "Invalid parameter: Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS topics"

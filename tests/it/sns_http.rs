@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::common::endpoint::{Endpoint, Received};
 use crate::common::sns::{start, verify_signature, Sns};
-use crate::common::{code, message, raw};
+use crate::common::{expect_code, message, raw};
 
 /// Subscribes `endpoint` over http; the answer's SubscriptionArn.
 async fn subscribe_http(
@@ -173,15 +173,15 @@ async fn confirm_subscription_by_the_sdk_is_authenticated() {
     let sub = s.subscription_attributes(&arn).await;
     assert_eq!(sub["PendingConfirmation"], "true");
 
-    let err = s
-        .sns
-        .confirm_subscription()
-        .topic_arn(&topic)
-        .token("00ff")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameter");
+    let err = expect_code(
+        s.sns
+            .confirm_subscription()
+            .topic_arn(&topic)
+            .token("00ff")
+            .send()
+            .await,
+        "InvalidParameter",
+    );
     assert_eq!(message(&err), "Invalid parameter: Token");
 
     let got = hook.wait_for(1).await;

@@ -2,7 +2,7 @@
 //! Subscribe is allowed only where the topic's Policy says so (the queues' evaluator).
 
 use crate::common::sns::{start_with, Sns};
-use crate::common::{code, message, sns_client_with, OTHER, OWNER};
+use crate::common::{code, expect_code, message, sns_client_with, OTHER, OWNER};
 
 /// A server with the owner's key and [`OTHER`]'s, and an SNS client of the other account.
 async fn two_accounts() -> (Sns, aws_sdk_sns::Client) {
@@ -33,14 +33,10 @@ async fn another_account_publishes_only_where_the_topic_policy_allows() {
     let topic = s.topic("shared", &[]).await;
 
     // The default policy allows the owner's account only.
-    let err = other
-        .publish()
-        .topic_arn(&topic)
-        .message("hi")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "AuthorizationError");
+    let err = expect_code(
+        other.publish().topic_arn(&topic).message("hi").send().await,
+        "AuthorizationError",
+    );
     assert_eq!(err.raw_response().unwrap().status().as_u16(), 403);
     assert_eq!(
         message(&err),
@@ -100,17 +96,17 @@ async fn add_and_remove_permission_edit_the_topic_policy() {
     let attrs = s.topic_attributes(&topic).await;
     assert!(attrs["Policy"].contains("let-other-subscribe"));
     subscribe_sms(&other, &topic).await.unwrap();
-    let err = s
-        .sns
-        .add_permission()
-        .topic_arn(&topic)
-        .label("let-other-subscribe")
-        .aws_account_id(OTHER)
-        .action_name("Subscribe")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameter");
+    expect_code(
+        s.sns
+            .add_permission()
+            .topic_arn(&topic)
+            .label("let-other-subscribe")
+            .aws_account_id(OTHER)
+            .action_name("Subscribe")
+            .send()
+            .await,
+        "InvalidParameter",
+    );
     s.sns
         .remove_permission()
         .topic_arn(&topic)
@@ -135,16 +131,16 @@ async fn a_topic_policy_is_validated() {
             "Invalid parameter: Policy Error: null",
         ),
     ] {
-        let err = s
-            .sns
-            .set_topic_attributes()
-            .topic_arn(&topic)
-            .attribute_name("Policy")
-            .attribute_value(bad)
-            .send()
-            .await
-            .unwrap_err();
-        assert_eq!(code(&err), "InvalidParameter");
+        let err = expect_code(
+            s.sns
+                .set_topic_attributes()
+                .topic_arn(&topic)
+                .attribute_name("Policy")
+                .attribute_value(bad)
+                .send()
+                .await,
+            "InvalidParameter",
+        );
         assert_eq!(message(&err), expected);
     }
     let huge = format!(r#"{{"Id":"{}","Statement":[]}}"#, "x".repeat(31 * 1024));

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::common::sns::{start, Sns};
-use crate::common::{code, message, raw};
+use crate::common::{code, expect_code, message, raw};
 
 async fn records(s: &Sns) -> Vec<Value> {
     let got = raw(&s.t.endpoint(), "GET", "/_sqslite/sns/deliveries", &[], "").await;
@@ -231,15 +231,15 @@ async fn publish_to_a_phone_or_a_platform_endpoint_is_recorded() {
     assert_eq!(got[0]["subscription_arn"], Value::Null);
     assert_eq!(got[1]["protocol"], "application");
     assert_eq!(got[1]["endpoint"], PUSH);
-    let err = s
-        .sns
-        .publish()
-        .phone_number("12--3")
-        .message("x")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameter");
+    let err = expect_code(
+        s.sns
+            .publish()
+            .phone_number("12--3")
+            .message("x")
+            .send()
+            .await,
+        "InvalidParameter",
+    );
     assert_eq!(
         message(&err),
         "Invalid parameter: PhoneNumber Reason: 12--3 is not valid to publish to"
@@ -287,14 +287,14 @@ async fn list_tokens_are_opaque_and_checked() {
         "the same key resumes the account-wide listing"
     );
 
-    let err = s
-        .sns
-        .list_topics()
-        .next_token("arn:aws:sns:us-east-1:000000000000:crowded")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidParameter");
+    let err = expect_code(
+        s.sns
+            .list_topics()
+            .next_token("arn:aws:sns:us-east-1:000000000000:crowded")
+            .send()
+            .await,
+        "InvalidParameter",
+    );
     assert_eq!(message(&err), "Invalid parameter: NextToken");
     let err = s
         .sns

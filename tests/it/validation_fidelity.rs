@@ -1,7 +1,7 @@
 //! Validation and attribute behaviour as recorded from real SQS (issue 13, items 3 and 4),
 //! through the real SDK and, where the wire shape is the point, raw JSON and Query.
 
-use crate::common::{code, message, TestServer};
+use crate::common::{code, expect_code, message, TestServer};
 use aws_sdk_sqs::types::{
     MessageAttributeValue, MessageSystemAttributeName, QueueAttributeName,
     SendMessageBatchRequestEntry,
@@ -56,11 +56,11 @@ async fn a_fifo_queue_keeps_its_type() {
     t.set_attribute(&url, QueueAttributeName::FifoQueue, "true")
         .await
         .expect("same type");
-    let err = t
-        .set_attribute(&url, QueueAttributeName::FifoQueue, "false")
-        .await
-        .unwrap_err();
-    assert_eq!(code(&err), "InvalidAttributeValue");
+    let err = expect_code(
+        t.set_attribute(&url, QueueAttributeName::FifoQueue, "false")
+            .await,
+        "InvalidAttributeValue",
+    );
     assert_eq!(
         message(&err),
         "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported."

@@ -3,7 +3,6 @@
 
 use serde::ser::{self, Serialize};
 
-#[cfg(debug_assertions)]
 use super::is_clean;
 use super::map_key::MapKey;
 use super::{Error, Writer};

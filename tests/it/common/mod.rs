@@ -144,6 +144,24 @@ impl TestServer {
             .unwrap()
     }
 
+    /// SendMessage to a FIFO queue, in `group` and deduplicated by `body`, that must succeed.
+    pub async fn send_fifo(
+        &self,
+        url: &str,
+        group: &str,
+        body: &str,
+    ) -> aws_sdk_sqs::operation::send_message::SendMessageOutput {
+        self.client
+            .send_message()
+            .queue_url(url)
+            .message_body(body)
+            .message_group_id(group)
+            .message_deduplication_id(body)
+            .send()
+            .await
+            .expect("FIFO send")
+    }
+
     pub async fn attribute(&self, url: &str, name: &str) -> String {
         let out = self
             .client
@@ -369,6 +387,23 @@ pub async fn raw(
         headers,
         body: String::from_utf8_lossy(&body).into_owned(),
     }
+}
+
+/// The error of a call that must fail with error code `want` (call, unwrap the error,
+/// compare its code in one step), handed back for checks of its message or status.
+#[track_caller]
+pub fn expect_code<T, E, R>(
+    result: Result<T, aws_sdk_sqs::error::SdkError<E, R>>,
+    want: &str,
+) -> aws_sdk_sqs::error::SdkError<E, R>
+where
+    T: std::fmt::Debug,
+    E: aws_sdk_sqs::error::ProvideErrorMetadata + std::fmt::Debug,
+    R: std::fmt::Debug,
+{
+    let err = result.expect_err(&format!("the call should fail with {want}"));
+    assert_eq!(code(&err), want, "{err:?}");
+    err
 }
 
 /// The error code the SDK reports for a failed call.
