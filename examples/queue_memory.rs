@@ -56,18 +56,19 @@ fn main() {
     for i in 0..QUEUES / 2 {
         let none = BTreeMap::new;
         let dlq = QueueKey::new("us-east-1", "000000000000", &format!("q-{i}-dlq"));
-        app.registry.create(dlq, &none(), none(), now).unwrap();
+        app.sqs.registry.create(dlq, &none(), none(), now).unwrap();
         let policy = format!(
             r#"{{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:q-{i}-dlq","maxReceiveCount":5}}"#
         );
         let attributes = BTreeMap::from([("RedrivePolicy".to_owned(), policy)]);
         let source = QueueKey::new("us-east-1", "000000000000", &format!("q-{i}"));
-        app.registry
+        app.sqs
+            .registry
             .create(source, &attributes, none(), now)
             .unwrap();
     }
     let registry = live_bytes() - before;
-    drop(app.alarms.evaluate(&app, now));
+    drop(app.alarms.evaluate(&app.sqs.registry, now));
     let alarms = live_bytes() - before - registry;
     println!("heap per queue, {QUEUES} queues (bytes asked of the allocator)");
     println!("  registry (queues, keys, map)  {:>5}", registry / QUEUES);

@@ -1,28 +1,32 @@
 //! The state every request shares: the queues, the clock and the settings.
 
-use tokio::sync::watch;
+use std::sync::Arc;
 
+use crate::actions::Sqs;
 use crate::clock::SharedClock;
 use crate::config::Config;
+use crate::durable::mode::Durable;
 use crate::engine::Registry;
 
 pub struct App {
-    pub registry: Registry,
-    /// SNS topics and subscriptions, which deliver into `registry`'s queues.
-    pub sns: crate::sns::engine::Sns,
-    /// Event source mappings and the declared functions they invoke.
-    pub triggers: crate::triggers::Triggers,
+    /// The SQS service: its queues, clock, ticker wake-up and shutdown signal.
+    pub sqs: Arc<Sqs>,
+    /// The SNS service: topics and subscriptions, which deliver into `sqs`'s queues.
+    pub sns: Arc<crate::sns::Service>,
+    /// The triggers service: event source mappings, the functions they invoke, their pollers.
+    pub triggers: Arc<crate::triggers::Service>,
     pub clock: SharedClock,
     pub config: Config,
     /// Wakes the ticker when its schedule changes.
-    pub ticker: tokio::sync::Notify,
-    pub faults: crate::faults::Faults,
+    pub ticker: Arc<tokio::sync::Notify>,
+    /// The fault rules (the admin API edits them).
+    pub faults: Arc<crate::faults::Faults>,
+    /// The rules with what a hit touches: the SQS path's, lent to SNS too.
+    pub injector: Arc<crate::faults::inject::Injector>,
     pub metrics: crate::metrics::Metrics,
     pub alarms: crate::alarms::Alarms,
     /// The chart's time series and marks.
-    pub series: crate::series::Recorder,
-    /// The shutdown signal that answers parked long polls.
-    pub waiters: Waiters,
+    pub series: Arc<crate::series::Recorder>,
     /// The data directory (`--data-dir`); `None` keeps everything in memory only.
     pub durable: Option<crate::durable::mode::Durable>,
 }
@@ -43,19 +47,39 @@ impl App {
         (registry, sns, mappings): (Registry, crate::sns::engine::Sns, crate::triggers::Mappings),
         durable: Option<crate::durable::mode::Durable>,
     ) -> Self {
-        let functions = config.triggers.functions.clone();
+        let ticker = Arc::new(tokio::sync::Notify::new());
+        let series = Arc::new(crate::series::Recorder::default());
+        let faults = Arc::new(crate::faults::Faults::default());
+        let metrics = crate::metrics::Metrics::new();
+        let injector = Arc::new(crate::faults::inject::Injector {
+            faults: faults.clone(),
+            counter: metrics.fault_counter(),
+            series: series.clone(),
+            clock: clock.clone(),
+        });
+        let alarms = crate::alarms::Alarms::new(config.admin.alarms.clone(), series.clone());
+        let registry = registry.with_max_queues(config.max_queues);
+        let sqs = Arc::new(Sqs::new(registry, clock.clone(), ticker.clone()));
+        let sns = crate::sns::Service::new(sns, sqs.clone(), injector.clone(), config.strict);
+        let triggers = crate::triggers::Service::new(
+            crate::triggers::Triggers::with_mappings(config.triggers.functions.clone(), mappings),
+            sqs.clone(),
+            (&config.region, &config.account_id),
+            faults.clone(),
+            series.clone(),
+        );
         App {
-            registry: registry.with_max_queues(config.max_queues),
-            sns,
-            triggers: crate::triggers::Triggers::with_mappings(functions, mappings),
+            sqs,
+            sns: Arc::new(sns),
+            triggers: Arc::new(triggers),
             clock,
             config,
-            ticker: tokio::sync::Notify::new(),
-            faults: crate::faults::Faults::default(),
-            metrics: crate::metrics::Metrics::new(),
-            alarms: crate::alarms::Alarms::default(),
-            series: crate::series::Recorder::default(),
-            waiters: Waiters::default(),
+            ticker,
+            faults,
+            injector,
+            metrics,
+            alarms,
+            series,
             durable,
         }
     }
@@ -66,27 +90,80 @@ impl App {
 
     /// What a snapshot of the data directory holds.
     pub fn stores(&self) -> crate::durable::mode::Stores<'_> {
-        (&self.registry, &self.sns, &self.triggers.mappings)
-    }
-}
-
-/// The shutdown signal parked long polls listen for, so they answer (empty) instead of
-/// being cut when the server stops.
-#[derive(Debug, Default)]
-pub struct Waiters {
-    closing: watch::Sender<bool>,
-}
-
-impl Waiters {
-    /// Tells every parked long poll, and any that parks later, to answer now.
-    pub fn close(&self) {
-        self.closing.send_replace(true);
+        (
+            &self.sqs.registry,
+            &self.sns.sns,
+            &self.triggers.triggers.mappings,
+        )
     }
 
-    /// Resolves once the server is shutting down.
-    pub async fn closed(&self) {
-        let mut rx = self.closing.subscribe();
-        // An error means the sender is gone with the App: nothing left to wait for.
-        let _ = rx.wait_for(|closing| *closing).await;
+    /// Creates everything the configuration declares (before the port opens, and again after
+    /// a reset); the message names the declaration that failed and why.
+    pub fn declare_all(&self) -> Result<(), String> {
+        let (config, now) = (&self.config, self.now());
+        crate::declare::declare_all(&self.sqs.registry, &config.plan(), now)?;
+        // Topics after queues: a subscription's queue is then there for its first publish.
+        let scope = (config.region.as_str(), config.account_id.as_str());
+        crate::sns::declare::declare_all(&self.sns.sns, &config.topics, scope, now)?;
+        // The declared event source mappings, once their queues exist.
+        let triggers = &self.triggers.triggers;
+        let scope = crate::triggers::declare::Scope {
+            registry: &self.sqs.registry,
+            functions: &triggers.functions,
+            region: &config.region,
+            account: &config.account_id,
+            now,
+        };
+        for decl in &config.triggers.mappings {
+            crate::triggers::declare::declare(decl, &scope, &triggers.mappings)?;
+        }
+        Ok(())
+    }
+
+    /// What a `/metrics` scrape reads.
+    pub fn metric_sources(&self) -> crate::metrics::Sources<'_> {
+        crate::metrics::Sources {
+            queues: &self.sqs.registry,
+            alarms: &self.alarms,
+            sns: &self.sns.sns,
+            triggers: &self.triggers.triggers,
+            now: self.now(),
+        }
+    }
+
+    /// What a request to a service is authenticated and answered with, from the settings.
+    pub fn gate(&self) -> crate::protocol::context::Gate<'_> {
+        crate::protocol::context::Gate {
+            defaults: self.config.defaults(),
+            credentials: &self.config.credentials,
+        }
+    }
+
+    /// The ticker's jobs: move-task steps, the alarms' rounds, SNS's due HTTP/S deliveries,
+    /// the chart's samples.
+    pub fn ticker_jobs(self: &Arc<Self>) -> Vec<crate::ticker::Job> {
+        let (moves, alarms, sns) = (self.sqs.clone(), self.clone(), self.sns.clone());
+        let (series, sampled) = (self.series.clone(), self.sqs.clone());
+        vec![
+            Box::new(move |now| moves.registry.step_move_tasks(now)),
+            Box::new(move |now| alarms.alarms.tick(&alarms.sqs.registry, now)),
+            // SNS's HTTP/S deliveries that are due, retries included.
+            Box::new(move |now| crate::sns::actions::http::step(&sns, now)),
+            // Samples only while someone watches the dashboard.
+            Box::new(move |now| series.tick(&sampled.registry, now)),
+        ]
+    }
+
+    /// Compacts the data directory on a blocking thread when its log has grown enough.
+    pub fn maybe_compact(self: &Arc<Self>) {
+        if !self.durable.as_ref().is_some_and(Durable::claim_compaction) {
+            return;
+        }
+        let app = self.clone();
+        tokio::task::spawn_blocking(move || {
+            if let Some(d) = &app.durable {
+                d.compact_claimed(app.stores(), app.now());
+            }
+        });
     }
 }

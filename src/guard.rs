@@ -9,8 +9,6 @@ use hyper::header::{HeaderMap, HeaderValue, AUTHORIZATION, CONTENT_TYPE, HOST, O
 use hyper::{Method, StatusCode};
 use subtle::ConstantTimeEq;
 
-use crate::config::Config;
-
 /// The `[server]` keys and flags that decide who may call.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AccessConfig {
@@ -33,9 +31,8 @@ pub struct AccessConfig {
 }
 
 impl AccessConfig {
-    /// Settings that would silently open the admin API are refused at startup: an empty token
-    /// (`SQSLITE_ADMIN_TOKEN=` from an unset compose variable) would match a request without
-    /// `Authorization`.
+    /// Refuses at startup settings that would silently open the admin API: an empty token
+    /// (`SQSLITE_ADMIN_TOKEN=` from an unset compose variable) matches a request sending none.
     pub fn check(&self) -> Result<(), String> {
         match &self.admin_token {
             Some(token) if token.is_empty() => Err(
@@ -86,9 +83,18 @@ pub fn loopback_only(host: &str) -> bool {
         })
 }
 
+/// What requests are checked against (`--host`, `--public-url`, access), lent by the config.
+#[derive(Debug, Clone, Copy)]
+pub struct Exposure<'a> {
+    pub host: &'a str,
+    pub public_url: Option<&'a str>,
+    pub access: &'a AccessConfig,
+}
+
 /// The one-line warning for a server reachable from other machines with no admin token.
-pub fn exposure_warning(config: &Config) -> Option<String> {
-    (!loopback_only(&config.host) && config.access.admin_token.is_none()).then(|| {
+pub fn exposure_warning<'a>(config: impl Into<Exposure<'a>>) -> Option<String> {
+    let config = config.into();
+    (!loopback_only(config.host) && config.access.admin_token.is_none()).then(|| {
         format!(
             "sqslite listens on {} beyond loopback without --admin-token: the admin API and \
              /metrics are refused, and the SQS API answers anyone who can connect",
@@ -98,15 +104,16 @@ pub fn exposure_warning(config: &Config) -> Option<String> {
 }
 
 /// Checks one request; `Ok(Some(origin))` is an allowed browser origin to send CORS headers to.
-pub fn admit(
-    config: &Config,
+pub fn admit<'a>(
+    config: impl Into<Exposure<'a>>,
     route: Route,
     method: &Method,
     headers: &HeaderMap,
 ) -> Result<Option<HeaderValue>, Refusal> {
-    let origin = browser(&config.access, route, headers)?;
+    let config = config.into();
+    let origin = browser(config.access, route, headers)?;
     if route != Route::Sqs {
-        admin(config, route, method, headers)?;
+        admin(&config, route, method, headers)?;
     }
     Ok(origin)
 }
@@ -173,7 +180,7 @@ fn same_origin(headers: &HeaderMap) -> bool {
 }
 
 fn admin(
-    config: &Config,
+    config: &Exposure<'_>,
     route: Route,
     method: &Method,
     headers: &HeaderMap,
@@ -204,7 +211,7 @@ fn admin(
             bearer(token, headers)
         };
     }
-    if !loopback_only(&config.host) {
+    if !loopback_only(config.host) {
         return Err(refuse(
             StatusCode::FORBIDDEN,
             format!(
@@ -242,17 +249,16 @@ fn bearer(token: &str, headers: &HeaderMap) -> Result<(), Refusal> {
 }
 
 /// A `Host` header value (name or address, optional port) that may reach the admin API.
-fn known_host(config: &Config, host: &str) -> bool {
+fn known_host(config: &Exposure<'_>, host: &str) -> bool {
     let name = host_name(host).to_ascii_lowercase();
     if loopback_only(&name) || name.ends_with(".localhost") {
         return true;
     }
     let public = config
         .public_url
-        .as_deref()
         .and_then(|u| u.parse::<hyper::Uri>().ok())
         .and_then(|u| u.host().map(str::to_owned));
-    std::iter::once(config.host.as_str())
+    std::iter::once(config.host)
         .chain(public.as_deref())
         .chain(config.access.allow_hosts.iter().map(String::as_str))
         .any(|known| host_name(known).eq_ignore_ascii_case(&name))
@@ -300,6 +306,7 @@ pub fn preflight(headers: &mut HeaderMap, asked: &HeaderMap) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
 
     #[test]
     fn host_names_lose_their_port() {
@@ -326,11 +333,11 @@ mod tests {
             "a.localhost",
             "sqs.internal",
         ] {
-            assert!(known_host(&config, host), "{host}");
+            assert!(known_host(&(&config).into(), host), "{host}");
         }
-        assert!(known_host(&config, "DEVBOX:9324"));
+        assert!(known_host(&(&config).into(), "DEVBOX:9324"));
         for host in ["evil.example:9324", "10.0.0.1", "localhost.evil.example"] {
-            assert!(!known_host(&config, host), "{host}");
+            assert!(!known_host(&(&config).into(), host), "{host}");
         }
     }
 

@@ -5,9 +5,9 @@
 //! A request takes four hops, each in its own place:
 //!
 //! 1. [`server`] accepts connections (hyper 1.x, HTTP/1.1 keep-alive, header and idle
-//!    timeouts, a connection cap, graceful shutdown) and hands each request to [`service`],
-//!    which first asks [`guard`] whether the caller may reach it (browser origins, the admin
-//!    API's Host and token).
+//!    timeouts, a connection cap, graceful shutdown) and hands each request to whatever
+//!    [`server::Handler`] it serves: [`service`], the router, which first asks [`guard`]
+//!    whether the caller may reach it (browser origins, the admin API's Host and token).
 //! 2. [`protocol`] tells AWS JSON 1.0 (`X-Amz-Target`) from AWS Query (form or GET `Action=`),
 //!    and turns either into an action name, its input and the caller's [`protocol::Context`]
 //!    (region and account from the SigV4 credential, the base for queue URLs). Query input is
@@ -16,42 +16,25 @@
 //!    makes the context act as the key's account (its principal then meets queue policies).
 //! 3. [`actions`] holds the [`actions::Action`] enum, one variant per SQS operation, with the
 //!    input and output types of each family (`queues`, `send`, `receive`, …). Applying an
-//!    action reads `now` from the [`clock`] and calls the engine.
+//!    action takes the SQS service's state, [`actions::Sqs`] (the queues, the clock, the
+//!    ticker's wake-up and the shutdown signal), and nothing else of the server.
 //! 4. [`engine`] knows every queue rule and nothing of HTTP: the [`engine::Registry`] of
 //!    queues, each queue's messages in a [`engine::store::Store`], attributes (one row each in
 //!    [`engine::attribute_table`], every numeric limit in [`engine::limits`]), receipt
-//!    handles, FIFO, redrive, queue policies ([`engine::policy`]) and MD5s. The result (or the
-//!    one [`error::SqsError`]) goes back through [`protocol`] to JSON or XML.
+//!    handles, FIFO, redrive, queue policies ([`engine::policy`]), tags ([`engine::tags`],
+//!    which TagQueue and declarations share) and MD5s. The result (or the one
+//!    [`error::SqsError`]) goes back through [`protocol`] to JSON or XML.
 //!
 //! A request for a service sqslite does not serve (an S3 call, another `X-Amz-Target`) is
 //! refused in its SDK's shape by [`protocol::foreign`], naming what sqslite serves.
 //!
-//! Beside the request path: [`config`] reads flags, `sqslite.toml` and ElasticMQ files;
-//! [`declare`] creates declared queues before the port opens (and on first use), then the
-//! declared SNS topics ([`sns::declare`]) and event source mappings; [`ticker`] is the one
-//! periodic background task (move tasks, alarms, SNS's HTTP retries) sleeping on the server's
-//! clock (the trigger pollers, below, wait on their queues); [`admin`]
-//! serves `/_sqslite/...` (clock, inspection, reset, alarms) and `/metrics` from [`metrics`]
-//! (the large ones streamed while written, [`server::body`]);
-//! [`durable`] keeps queues and messages across restarts (`--data-dir`): the engine reports
-//! every change as an [`engine::mutation::Mutation`], a log writer appends it, recovery
-//! replays snapshot + log (SNS's changes arrive the same way, as
-//! [`sns::engine::state::SnsRecord`]s); [`faults`] injects errors before an SQS or SNS
-//! action runs and into SNS's deliveries; [`alarms`]
-//! evaluates DLQ depth, stalls and message age; [`series`] records, while the dashboard is
-//! open, each queue's counts and oldest age on the server clock (sampled by the ticker),
-//! with alarm changes and fault hits as marks and named series that trigger mappings feed;
-//! [`drill`] runs the game-day drills against any endpoint through [`http_client`] (the
-//! `trigger` drill starts its own [`Server`] and handler); [`health`] is the container
-//! probe. [`patterns`] is
-//! the SNS filter-policy / Lambda event-pattern matcher, on the floor beside [`clock`] and
-//! [`error`] (it imports neither) for the SNS and trigger services to share.
-//!
 //! [`sns`] is a second service on the same port, with its own protocol, actions, engine and
 //! error table: [`service`] hands it the requests whose credential scope names `sns` (or,
-//! unsigned, whose `Version` or action is SNS's). Its engine keeps topics and subscriptions
-//! and turns a publish into plain deliveries; its actions send each through the SQS engine's
-//! own [`engine::queue::Queue::send`], so a topic writes queues only as a client would, POST
+//! unsigned, whose `Version` or action is SNS's), with the [`protocol::context::Gate`] it
+//! authenticates against. The [`sns::Service`] holds its topics, the SQS state it delivers
+//! into, the fault rules it is lent ([`sns::FaultRules`]) and the two settings it reads;
+//! [`sns::declare`] creates the declared topics; its actions deliver through the SQS engine's own
+//! [`engine::queue::Queue::send`], so a topic writes queues only as a client would, POST
 //! the http/s ones through [`http_client`] (retries wait in the SNS outbox and the
 //! [`ticker`] starts them when due on the server's clock), and record the rest for
 //! `/_sqslite/sns/deliveries`. Topic policies are read by the queues' [`engine::policy`].
@@ -65,8 +48,9 @@
 //! `sqslite.toml` declares and the Lambda API edits; its runtime ([`triggers::runtime`]) runs
 //! one poller per enabled mapping, receiving through the SQS engine's own
 //! [`engine::Registry::receive_pass`] (so receive counts and redrive apply), invoking the
-//! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command) with Lambda's
-//! event ([`triggers::event`]) and deleting what succeeded.
+//! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command; `Invoke`
+//! fault rules may fail or delay it first) with Lambda's event ([`triggers::event`]) and
+//! deleting what succeeded; each invocation and error feeds its queue's chart ([`series`]).
 //! Its management API, [`triggers::api`], answers Lambda's event-source-mapping operations
 //! (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the requests
 //! whose credential scope names `lambda` (or, unsigned, whose path is under `/2015-03-31/`);
@@ -75,6 +59,55 @@
 //! [`triggers::stats`]): `/metrics`, and the admin API's `/_sqslite/mappings` behind the
 //! dashboard's Triggers page, whose enable/disable switch runs UpdateEventSourceMapping's
 //! own code.
+//!
+//! ## Layers
+//!
+//! Imports point down only; no top-level module imports one above it, so there is no
+//! import circle (`module-circles src`, in the shared tools, prints 0):
+//!
+//! - **Root**: [`app`] builds the [`app::App`] and hands each part only what it needs (the
+//!   SQS state, the SNS and triggers services, the fault rules' [`faults::inject::Injector`],
+//!   the chart's recorder, [`app::App::ticker_jobs`], the stores to compact,
+//!   [`app::App::stores`]);
+//!   [`service`] (the router) and [`admin`] (`/_sqslite/...`, the dashboard, `/metrics`) serve
+//!   it. Only these two name `App`. [`drill`] sits beside them: it runs the game-day drills
+//!   against any endpoint through [`http_client`], and its `trigger` drill starts a whole
+//!   [`Server`] and handler from a [`Config`], as the binary does.
+//! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one
+//!   [`Config`]; each setting's type lives in its own module ([`server::Limits`],
+//!   [`guard::AccessConfig`], [`alarms::AlarmConfig`], [`advisor::Thresholds`],
+//!   [`durable::FsyncPolicy`], [`auth::Credential`], [`declare::QueueDecl`],
+//!   [`sns::declare::TopicDecl`], [`triggers::TriggersConfig`]) and nothing below imports
+//!   `config`; they get a view ([`protocol::context::Defaults`], [`declare::Plan`],
+//!   [`guard::Exposure`]).
+//! - **Plumbing**: [`server`], [`guard`], and [`ticker`], the one background task, sleeping on
+//!   the server's clock until the next deadline of the jobs it was handed (move tasks, alarms,
+//!   SNS's HTTP/S deliveries, the chart's samples).
+//! - **Observers**: [`metrics`] (exposition), [`alarms`] (DLQ depth, stalls, message age) and
+//!   [`advisor`] read the queues through [`engine::Registry`] and their own settings.
+//! - **Services**: [`triggers`], above [`faults`] (the rules of all three services: errors
+//!   before an SQS or SNS action runs, into SNS's deliveries, on invocations; it reads SQS's
+//!   and SNS's action names and error tables, and SNS meets it through the
+//!   [`sns::FaultRules`] it is lent), above [`sns`], above SQS ([`protocol`], [`actions`],
+//!   [`declare`], which creates declared queues before the port opens and on first use).
+//! - **Floors**: [`series`], the chart's recorder: while the dashboard is open it samples each
+//!   queue's counts and oldest age on the server clock (the ticker's job), and keeps alarm
+//!   changes and fault hits as marks and the trigger mappings' named series, which
+//!   [`alarms`], [`faults`] and [`triggers`] write into;
+//!   [`engine`]; [`durable`], which keeps queues, messages and SNS topics across restarts
+//!   (`--data-dir`: the engine reports every change as an [`engine::mutation::Mutation`], SNS
+//!   as an [`sns::engine::state::SnsRecord`], the mappings as a
+//!   [`triggers::journal::MappingRecord`], a log writer appends it, recovery replays the
+//!   snapshot and the log; of SNS and triggers it imports only their state and records,
+//!   never their protocols or actions, and the router runs each service's request inside
+//!   the log's scope, so no service imports `durable`);
+//!   [`auth`]; [`http`] (the response body, streamed for the large ones, form decoding,
+//!   [`http::DropConnection`]); [`http_client`] and [`endpoint`] (a running sqslite seen
+//!   from outside); [`health`], the container probe; [`patterns`], the SNS
+//!   filter-policy / Lambda event-pattern matcher; [`clock`] and [`error`].
+//!
+//! A new service is a folder beside [`sns`] with its own protocol, actions and engine, a state
+//! type built in [`app`], and one registration in [`service`].
 //!
 //! # Glossary
 //!
@@ -90,8 +123,9 @@
 //! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
 //! - **Mapping**: an event source mapping: a queue, a function, batching and filter
 //!   settings and a State; its **poller** gathers batches and invokes the function.
-//! - **Ticker**: the single background task that wakes at the next move-task or alarm
-//!   deadline on the server's clock (visibility and retention need none: they settle lazily).
+//! - **Ticker**: the single background task that wakes at the next deadline of its jobs (move
+//!   tasks, alarms, SNS's HTTP/S retries, the chart's samples) on the server's clock
+//!   (visibility and retention need none: they settle lazily).
 //!
 //! # Embedding
 //!
@@ -132,11 +166,13 @@ pub mod config;
 pub mod declare;
 pub mod drill;
 pub mod durable;
+pub mod endpoint;
 pub mod engine;
 pub mod error;
 pub mod faults;
 pub mod guard;
 pub mod health;
+pub mod http;
 pub mod http_client;
 pub mod metrics;
 pub mod patterns;
@@ -204,7 +240,7 @@ impl Server {
             }
         });
         // Queues first: nothing can connect, so `/health` and every request see them all.
-        declare::declare_all(&app)
+        app.declare_all()
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         for spec in &app.config.admin.faults {
             app.faults.add(spec.clone(), app.now()).map_err(|e| {
@@ -222,10 +258,15 @@ impl Server {
         }
         let (stop, stopped) = oneshot::channel();
         let served = app.clone();
-        let ticker = tokio::spawn(ticker::run(app.clone()));
-        let triggers = tokio::spawn(triggers::runtime::run(app.clone()));
+        let ticker = tokio::spawn(ticker::run(
+            app.clock.clone(),
+            app.ticker.clone(),
+            app.ticker_jobs(),
+        ));
+        let triggers = tokio::spawn(triggers::runtime::run(app.triggers.clone()));
         let task = tokio::spawn(async move {
-            server::serve(listener, served, stopped).await;
+            let limits = served.config.connections.clone();
+            server::serve(listener, served, limits, stopped).await;
             ticker.abort();
             // Stops every poller and, with them, their invocations.
             triggers.abort();

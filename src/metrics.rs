@@ -16,13 +16,15 @@ use prometheus::{
     TextEncoder,
 };
 
+mod alarms;
 mod processing;
 mod queues;
 mod sns;
 mod triggers;
 
 use crate::actions::Action;
-use crate::app::App;
+use crate::alarms::Alarms;
+use crate::engine::Registry as Queues;
 use crate::error::{Fault, SqsError};
 
 const OUTCOMES: [&str; 3] = ["success", "client_error", "server_error"];
@@ -104,17 +106,18 @@ impl Metrics {
         self.latency[index].observe(elapsed.as_secs_f64());
     }
 
-    pub fn fault_injected(&self) {
-        self.faults.inc();
+    /// The counter of calls hit by a fault rule, lent to the fault rules to count their hits.
+    pub fn fault_counter(&self) -> IntCounter {
+        self.faults.clone()
     }
 
     /// The whole exposition, queue gauges read now, written to `out` as it goes (a streamed
     /// response body: 13 MB with 10,000 queues).
-    pub fn write(&self, app: &App, out: &mut impl fmt::Write) -> fmt::Result {
+    pub fn write(&self, from: &Sources<'_>, out: &mut impl fmt::Write) -> fmt::Result {
+        let now = from.now;
         // One list of the queues for every series, in the order they are listed in.
-        let mut all = app.registry.sorted();
+        let mut all = from.queues.sorted();
         crate::alarms::render::order_by_name(&mut all);
-        let now = app.now();
         let mut families = self.registry.gather();
         drop_unused_actions(&mut families);
         let mut encoded = Vec::new();
@@ -124,19 +127,32 @@ impl Metrics {
         }
         processing::write(&all, now, out)?;
         queues::write_series(&all, now, out)?;
-        sns::write_series(&app.sns.view(), out)?;
-        triggers::write(&app.triggers.observe(), out)?;
+        sns::write_series(&from.sns.view(), out)?;
+        triggers::write(&from.triggers.observe(), out)?;
         // Last, so the series above are already on their way while alarms are evaluated.
-        let alarms = app.alarms.evaluate_ordered(app, &all, now);
-        crate::alarms::render::write_metric(&alarms, out)
+        let alarms = from.alarms.evaluate_ordered(from.queues, &all, now);
+        alarms::write_metric(&alarms, out)
     }
 
     /// [`Metrics::write`] into a string.
-    pub fn render(&self, app: &App) -> String {
+    pub fn render(&self, from: &Sources<'_>) -> String {
         let mut text = String::new();
-        let _ = self.write(app, &mut text);
+        let _ = self.write(from, &mut text);
         text
     }
+}
+
+/// What a scrape reads besides the request counters, lent by the composition root.
+pub struct Sources<'a> {
+    /// The SQS engine's queues.
+    pub queues: &'a Queues,
+    pub alarms: &'a Alarms,
+    /// The SNS engine, read through its view.
+    pub sns: &'a crate::sns::engine::Sns,
+    /// The trigger mappings and their counters, read through their view.
+    pub triggers: &'a crate::triggers::Triggers,
+    /// The server's time the gauges are read at.
+    pub now: crate::clock::Millis,
 }
 
 /// Per-action series are registered up front (no lookup on the request path), so a scrape

@@ -14,8 +14,8 @@ use crate::admin::ui;
 use crate::app::App;
 use crate::clock::Stopwatch;
 use crate::error::{ErrorKind, SqsError, SqsResult};
-use crate::faults::DropConnection;
 use crate::guard::{self, Route};
+use crate::http::DropConnection;
 use crate::protocol::{self, Context, HttpResponse, Input, Params, Protocol};
 
 /// Larger than any valid SQS request (a 1 MiB batch, base64 and form overhead included).
@@ -110,6 +110,53 @@ fn foreign(
     Some(protocol::foreign::refuse(parts, &service, request_id))
 }
 
+/// A further service's request. With `--data-dir` it runs inside the log's scope, as an SQS
+/// request does, so its answer waits until its records are stored (an SNS publish's
+/// deliveries into durable queues, a mapping the Lambda API changed); `unstored` answers a
+/// write that failed, in the service's own terms.
+async fn stored<T>(
+    app: &App,
+    handled: impl std::future::Future<Output = T>,
+    unstored: impl FnOnce(&SqsError) -> T,
+) -> T {
+    if app.durable.is_none() {
+        return handled.await;
+    }
+    match crate::durable::journal::durable(async { Ok(handled.await) }).await {
+        Ok(answer) => answer,
+        Err(e) => unstored(&e),
+    }
+}
+
+/// The one registration of each further service: SNS and Lambda requests share the port and
+/// the body limits, then leave the SQS path here. `None`: the request is SQS's.
+async fn further(
+    app: &Arc<App>,
+    parts: &hyper::http::request::Parts,
+    body: &Bytes,
+    request_id: &str,
+) -> Option<Result<HttpResponse, DropConnection>> {
+    let (id, gate) = (request_id.to_owned(), app.gate());
+    let mut response = if crate::triggers::api::is_lambda(parts) {
+        let handled = crate::triggers::api::handle(&app.triggers, &gate, parts, body, id.clone());
+        stored(app, handled, |e| crate::triggers::api::unstored(&id, e)).await
+    } else if crate::sns::protocol::is_sns(parts, body) {
+        let handled = crate::sns::handle(&app.sns, &gate, parts, body, id.clone());
+        let answer = stored(app, handled, |e| Ok(crate::sns::unstored(&id, e))).await;
+        let response = match answer {
+            Ok(response) => response,
+            Err(dropped) => return Some(Err(dropped)),
+        };
+        // A publish's deliveries grow the log as sends do.
+        app.maybe_compact();
+        response
+    } else {
+        return None;
+    };
+    stamp_date(app, &mut response);
+    Some(Ok(response))
+}
+
 /// One SQS API request: decode, apply, encode.
 async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, DropConnection> {
     let started = Stopwatch::start();
@@ -124,19 +171,8 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         ));
         return Ok(protocol::encode_error(protocol, &request_id, &err));
     };
-    // The one registration of each further service: SNS and Lambda requests share the port
-    // and the body limits, then leave the SQS path.
-    if crate::triggers::api::is_lambda(&parts) {
-        let mut response = crate::triggers::api::handle(&app, &parts, &body, request_id).await;
-        stamp_date(&app, &mut response);
-        return Ok(response);
-    }
-    if crate::sns::protocol::is_sns(&parts, &body) {
-        let mut response = crate::sns::handle(&app, &parts, &body, request_id).await?;
-        // A publish's deliveries grow the log as sends do.
-        crate::durable::mode::Durable::maybe_compact(&app);
-        stamp_date(&app, &mut response);
-        return Ok(response);
+    if let Some(answer) = further(&app, &parts, &body, &request_id).await {
+        return answer;
     }
     let params = if parts.headers.contains_key(protocol::X_AMZ_TARGET) {
         Ok(Params::default())
@@ -158,7 +194,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         return Ok(refusal);
     }
     let mut ctx = Context::new(
-        &app.config,
+        &app.config.defaults(),
         &parts.headers,
         parts.uri.path(),
         signed.as_ref().ok().and_then(Option::as_ref),
@@ -167,7 +203,8 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     ctx.peer = parts.extensions.get::<protocol::Peer>().map(|p| p.0.ip());
     // Authentication comes first: an unsigned caller learns nothing about the request.
     let verified = crate::auth::verify(
-        &app,
+        &app.config.credentials,
+        app.now(),
         &parts,
         &body,
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
@@ -196,7 +233,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
                 None if app.durable.is_some() => {
                     let ran = run(&app, &ctx, protocol, &name, &body, &params);
                     let result = crate::durable::journal::durable(ran).await;
-                    crate::durable::mode::Durable::maybe_compact(&app);
+                    app.maybe_compact();
                     result
                 }
                 None => run(&app, &ctx, protocol, &name, &body, &params).await,
@@ -255,8 +292,8 @@ async fn run(
         ),
         _ => e,
     })?;
-    crate::declare::on_first_use(app, ctx, &action);
-    action.apply(app, ctx, protocol).await
+    crate::declare::on_first_use(&app.sqs, &app.config.plan(), ctx, &action);
+    action.apply(&app.sqs, ctx, protocol).await
 }
 
 /// Applies the fault rule this call matches, if any, before anything else happens to it:
@@ -277,7 +314,9 @@ async fn inject(
         queue: Some(queue.as_deref().unwrap_or("-")),
         topic: None,
     };
-    crate::faults::inject::take_effect(app, &effect, name, target, error).await?;
+    app.injector
+        .take_effect(&effect, name, target, error)
+        .await?;
     Ok(effect.error)
 }
 
@@ -314,4 +353,34 @@ pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
+}
+
+/// The router is what the accept loop serves.
+impl crate::server::Handler for App {
+    fn handle(
+        self: Arc<Self>,
+        req: Request<Incoming>,
+    ) -> impl std::future::Future<Output = Result<HttpResponse, DropConnection>> + Send {
+        handle(self, req)
+    }
+
+    async fn health(self: Arc<Self>, req: Request<Incoming>) -> HttpResponse {
+        handle(self, req)
+            .await
+            .unwrap_or_else(|DropConnection| plain_json(StatusCode::OK, "{}"))
+    }
+
+    fn refuse_over_cap(&self, req: &Request<Incoming>, message: &str) -> HttpResponse {
+        if crate::admin::owns(req.uri().path()) {
+            return crate::admin::error_response(StatusCode::SERVICE_UNAVAILABLE, message);
+        }
+        let (protocol, _) = protocol::detect(req.method(), req.headers(), &Params::default());
+        let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
+        let err = SqsError::new(ErrorKind::ServiceUnavailable, message);
+        protocol::encode_error(protocol, &request_id, &err)
+    }
+
+    fn closing(&self) {
+        self.sqs.waiters.close();
+    }
 }

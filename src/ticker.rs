@@ -7,8 +7,13 @@
 
 use std::sync::Arc;
 
-use crate::app::App;
-use crate::clock::Millis;
+use tokio::sync::Notify;
+
+use crate::clock::{Millis, SharedClock};
+
+/// One periodic job: does what is due at `now` and tells when it is next due (`None`:
+/// nothing scheduled). The composition root hands the ticker its jobs.
+pub type Job = Box<dyn Fn(Millis) -> Option<Millis> + Send + Sync>;
 
 /// Far enough to mean "nothing scheduled" without overflowing anyone's arithmetic.
 const IDLE: u64 = u64::MAX / 4;
@@ -17,21 +22,16 @@ const IDLE: u64 = u64::MAX / 4;
 /// bounds alarm evaluations (which visit every queue) to a few per second.
 const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(50);
 
-pub async fn run(app: Arc<App>) {
+/// Runs `jobs` on `clock`'s time, each round when the earliest is due or `poke` is notified.
+pub async fn run(clock: SharedClock, poke: Arc<Notify>, jobs: Vec<Job>) {
     loop {
-        let poked = app.ticker.notified();
+        let poked = poke.notified();
         tokio::pin!(poked);
         poked.as_mut().enable();
-        let now = app.now();
-        let next = app.registry.step_move_tasks(now);
-        let alarm = app.alarms.tick(&app, now);
-        let posts = crate::sns::actions::http::step(&app, now);
-        let sample = app.series.tick(&app.registry, now);
-        let wake_at = [next, alarm, posts, sample]
-            .into_iter()
-            .flatten()
-            .fold(IDLE, Millis::min)
-            .max(now);
+        let now = clock.now();
+        // Every job runs each round (no short-circuit); the earliest next deadline wins.
+        let next = jobs.iter().filter_map(|job| job(now)).min();
+        let wake_at = next.unwrap_or(IDLE).max(now);
         if wake_at <= now {
             // Work remains that is already due (a large unthrottled move): yield, then go on.
             tokio::task::yield_now().await;
@@ -39,7 +39,7 @@ pub async fn run(app: Arc<App>) {
         }
         tokio::select! {
             () = &mut poked => tokio::time::sleep(DEBOUNCE).await,
-            () = app.clock.sleep_until(wake_at) => {}
+            () = clock.sleep_until(wake_at) => {}
         }
     }
 }

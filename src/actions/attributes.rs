@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::Sqs;
 use super::{is_empty_map, queue};
-use crate::app::App;
 use crate::engine::attribute_table;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::Context;
@@ -26,10 +26,10 @@ pub struct AttributesOutput {
 
 pub async fn get_queue_attributes(
     input: GetQueueAttributes,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<AttributesOutput> {
-    let queue = queue(app, ctx, &input.queue_url)?;
+    let queue = queue(sqs, ctx, &input.queue_url)?;
     if let Some(unknown) = input
         .attribute_names
         .iter()
@@ -42,7 +42,7 @@ pub async fn get_queue_attributes(
     }
     let all = input.attribute_names.iter().any(|n| n == "All");
     let attributes = queue
-        .attribute_values(app.now())
+        .attribute_values(sqs.now())
         .into_iter()
         .filter(|(name, _)| all || input.attribute_names.iter().any(|n| n == name))
         .map(|(name, value)| (name.to_owned(), value))
@@ -59,10 +59,10 @@ pub struct SetQueueAttributes {
 
 pub async fn set_queue_attributes(
     input: SetQueueAttributes,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<()> {
-    let queue = queue(app, ctx, &input.queue_url)?;
-    app.registry
-        .set_attributes(&queue, &input.attributes, app.now())
+    let queue = queue(sqs, ctx, &input.queue_url)?;
+    sqs.registry
+        .set_attributes(&queue, &input.attributes, sqs.now())
 }

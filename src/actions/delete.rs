@@ -4,7 +4,7 @@ use serde::Deserialize;
 
 use super::batch::{self, Done, Entry};
 use super::queue;
-use crate::app::App;
+use super::Sqs;
 use crate::error::SqsResult;
 use crate::protocol::Context;
 
@@ -15,8 +15,8 @@ pub struct DeleteMessage {
     pub receipt_handle: String,
 }
 
-pub async fn delete_message(input: DeleteMessage, app: &App, ctx: &Context) -> SqsResult<()> {
-    queue(app, ctx, &input.queue_url)?.delete_message(&input.receipt_handle, app.now())
+pub async fn delete_message(input: DeleteMessage, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+    queue(sqs, ctx, &input.queue_url)?.delete_message(&input.receipt_handle, sqs.now())
 }
 
 #[derive(Debug, Deserialize)]
@@ -44,12 +44,12 @@ impl Entry for DeleteEntry {
 
 pub async fn delete_message_batch(
     input: DeleteMessageBatch,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<batch::Output<Done>> {
-    let queue = queue(app, ctx, &input.queue_url)?;
+    let queue = queue(sqs, ctx, &input.queue_url)?;
     batch::check(&input.entries, "DeleteMessageBatchRequestEntry")?;
-    let now = app.now();
+    let now = sqs.now();
     Ok(batch::run(input.entries, |e| {
         queue.delete_message(&e.receipt_handle, now)?;
         Ok(Done { id: e.id.clone() })

@@ -9,17 +9,18 @@ pub mod queues;
 pub mod receive;
 pub mod redrive;
 pub mod send;
+mod state;
 pub mod tags;
 pub mod visibility;
 
 use std::fmt::Display;
 use std::sync::Arc;
 
-use crate::app::App;
 use crate::engine::policy;
 use crate::engine::queue::Queue;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::{self, Context, Input, Protocol};
+pub use state::{Sqs, Waiters};
 
 macro_rules! actions {
     ($($name:ident => $module:ident :: $func:ident),* $(,)?) => {
@@ -49,10 +50,10 @@ macro_rules! actions {
             }
 
             /// Runs the action and renders its output for the request's protocol.
-            pub async fn apply(self, app: &App, ctx: &Context, protocol: Protocol) -> SqsResult<Vec<u8>> {
+            pub async fn apply(self, sqs: &Sqs, ctx: &Context, protocol: Protocol) -> SqsResult<Vec<u8>> {
                 match self {
                     $(Action::$name(input) => {
-                        let output = $module::$func(input, app, ctx).await?;
+                        let output = $module::$func(input, sqs, ctx).await?;
                         protocol::render(protocol, stringify!($name), &ctx.request_id, &output)
                     }),*
                 }
@@ -88,28 +89,28 @@ actions! {
 }
 
 /// The queue a request's QueueUrl names, if the caller may do this operation on it.
-pub fn queue(app: &App, ctx: &Context, queue_url: &str) -> SqsResult<Arc<Queue>> {
-    let queue = app.registry.find(&ctx.queue_ref(queue_url)?)?;
-    authorize(app, ctx, &queue)?;
+pub fn queue(sqs: &Sqs, ctx: &Context, queue_url: &str) -> SqsResult<Arc<Queue>> {
+    let queue = sqs.registry.find(&ctx.queue_ref(queue_url)?)?;
+    authorize(sqs, ctx, &queue)?;
     Ok(queue)
 }
 
 /// With a verified caller (credentials configured), the queue's Policy decides whether it
 /// may do `ctx.operation` here; without one every call is allowed, as before.
-pub fn authorize(app: &App, ctx: &Context, queue: &Queue) -> SqsResult<()> {
-    authorize_as(app, ctx, queue, ctx.operation)
+pub fn authorize(sqs: &Sqs, ctx: &Context, queue: &Queue) -> SqsResult<()> {
+    authorize_as(sqs, ctx, queue, ctx.operation)
 }
 
 /// [`authorize`] for `operation`, which a request may need besides its own (a move task
 /// sends into its destination).
-pub fn authorize_as(app: &App, ctx: &Context, queue: &Queue, operation: &str) -> SqsResult<()> {
-    authorize_with(app, ctx, queue, operation, None)
+pub fn authorize_as(sqs: &Sqs, ctx: &Context, queue: &Queue, operation: &str) -> SqsResult<()> {
+    authorize_with(sqs, ctx, queue, operation, None)
 }
 
 /// [`authorize_as`], as SQS acting for the queue `(arn, account)` when one is given (a move
 /// task's sends from its source queue).
 pub fn authorize_with(
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
     queue: &Queue,
     operation: &str,
@@ -122,7 +123,7 @@ pub fn authorize_with(
         account: &principal.account,
         arn: &principal.arn,
     };
-    let mut request = policy::Request::direct(caller, operation, app.now());
+    let mut request = policy::Request::direct(caller, operation, sqs.now());
     request.source_ip = ctx.peer;
     if let Some((arn, account)) = on_behalf_of {
         request = request.on_behalf_of(arn, account);
@@ -157,9 +158,9 @@ pub fn authorize_with(
 
 /// [`authorize`] for a queue named by its ARN (move tasks); an unknown ARN is left to the
 /// operation's own not-found error.
-pub fn authorize_arn(app: &App, ctx: &Context, arn: &str) -> SqsResult<()> {
-    match app.registry.get_by_arn(arn) {
-        Some(queue) if ctx.principal.is_some() => authorize(app, ctx, &queue),
+pub fn authorize_arn(sqs: &Sqs, ctx: &Context, arn: &str) -> SqsResult<()> {
+    match sqs.registry.get_by_arn(arn) {
+        Some(queue) if ctx.principal.is_some() => authorize(sqs, ctx, &queue),
         _ => Ok(()),
     }
 }

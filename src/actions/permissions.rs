@@ -3,7 +3,7 @@
 use serde::Deserialize;
 
 use super::queue;
-use crate::app::App;
+use super::Sqs;
 use crate::engine::policy;
 use crate::error::SqsResult;
 use crate::protocol::Context;
@@ -19,9 +19,9 @@ pub struct AddPermission {
     pub actions: Vec<String>,
 }
 
-pub async fn add_permission(input: AddPermission, app: &App, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(app, ctx, &input.queue_url)?;
-    let now = app.now();
+pub async fn add_permission(input: AddPermission, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(sqs, ctx, &input.queue_url)?;
+    let now = sqs.now();
     queue.edit_policy(now, |current| {
         policy::add(
             current,
@@ -41,9 +41,9 @@ pub struct RemovePermission {
     pub label: String,
 }
 
-pub async fn remove_permission(input: RemovePermission, app: &App, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(app, ctx, &input.queue_url)?;
-    let now = app.now();
+pub async fn remove_permission(input: RemovePermission, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(sqs, ctx, &input.queue_url)?;
+    let now = sqs.now();
     queue.edit_policy(now, |current| {
         policy::remove(current, &queue.arn(), &input.label)
     })

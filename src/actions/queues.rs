@@ -7,8 +7,8 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 
+use super::Sqs;
 use super::{in_range, queue};
-use crate::app::App;
 use crate::engine::queue::Queue;
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
@@ -31,13 +31,13 @@ pub struct QueueUrlOutput {
 
 pub async fn create_queue(
     input: CreateQueue,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<QueueUrlOutput> {
-    super::tags::check_tags(&input.tags, &input.queue_name)?;
+    crate::engine::tags::check(&input.tags, &input.queue_name)?;
     let key = ctx.key(&input.queue_name);
-    app.registry
-        .create(key.clone(), &input.attributes, input.tags, app.now())?;
+    sqs.registry
+        .create(key.clone(), &input.attributes, input.tags, sqs.now())?;
     Ok(QueueUrlOutput {
         queue_url: ctx.queue_url(&key),
     })
@@ -53,14 +53,14 @@ pub struct GetQueueUrl {
 
 pub async fn get_queue_url(
     input: GetQueueUrl,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<QueueUrlOutput> {
     let mut key = ctx.key(&input.queue_name);
     if let Some(owner) = input.queue_owner_aws_account_id.filter(|o| !o.is_empty()) {
         key.account = owner;
     }
-    super::authorize(app, ctx, &*app.registry.get(&key)?)?;
+    super::authorize(sqs, ctx, &*sqs.registry.get(&key)?)?;
     Ok(QueueUrlOutput {
         queue_url: ctx.queue_url(&key),
     })
@@ -85,12 +85,12 @@ pub struct ListQueuesOutput {
 
 pub async fn list_queues(
     input: ListQueues,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<ListQueuesOutput> {
     let request = PageRequest::parse(input.max_results, input.next_token.as_deref())?;
     // From the registry's ordered index: O(log n + page), not every match sorted.
-    let (page, more) = app.registry.list_page(
+    let (page, more) = sqs.registry.list_page(
         (&ctx.region, &ctx.account),
         &input.queue_name_prefix,
         request.after.as_deref(),
@@ -167,10 +167,10 @@ pub struct DeleteQueue {
     pub queue_url: String,
 }
 
-pub async fn delete_queue(input: DeleteQueue, app: &App, ctx: &Context) -> SqsResult<()> {
+pub async fn delete_queue(input: DeleteQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let key = ctx.queue_key(&input.queue_url)?;
-    super::authorize(app, ctx, &*app.registry.get(&key)?)?;
-    app.registry.delete(&key, app.now())
+    super::authorize(sqs, ctx, &*sqs.registry.get(&key)?)?;
+    sqs.registry.delete(&key, sqs.now())
 }
 
 #[derive(Debug, Deserialize)]
@@ -179,7 +179,7 @@ pub struct PurgeQueue {
     pub queue_url: String,
 }
 
-pub async fn purge_queue(input: PurgeQueue, app: &App, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(app, ctx, &input.queue_url)?;
-    app.registry.purge(&queue, app.now())
+pub async fn purge_queue(input: PurgeQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(sqs, ctx, &input.queue_url)?;
+    sqs.registry.purge(&queue, sqs.now())
 }

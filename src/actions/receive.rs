@@ -6,8 +6,8 @@ use std::pin::pin;
 use serde::{Deserialize, Serialize};
 
 use super::send::WireAttribute;
+use super::Sqs;
 use super::{in_range, queue};
-use crate::app::App;
 use crate::engine::delivery::{Delivered, ReceiveParams};
 use crate::engine::message::{self, Message};
 use crate::engine::{limits, md5};
@@ -57,10 +57,10 @@ pub struct OutMessage {
 
 pub async fn receive_message(
     input: ReceiveMessage,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<ReceiveOutput> {
-    let queue = queue(app, ctx, &input.queue_url)?;
+    let queue = queue(sqs, ctx, &input.queue_url)?;
     let max = in_range(
         input.max_number_of_messages,
         "MaxNumberOfMessages",
@@ -74,7 +74,10 @@ pub async fn receive_message(
         "VisibilityTimeout",
         i64::from(*limits::VISIBILITY_TIMEOUT.start()),
         i64::from(*limits::VISIBILITY_TIMEOUT.end()),
-        "Must be >= 0 and <= 43200, if provided.",
+        format_args!(
+            "Must be >= 0 and <= {}, if provided.",
+            limits::VISIBILITY_TIMEOUT.end()
+        ),
     )?;
     let wait = in_range(
         input.wait_time_seconds,
@@ -86,7 +89,7 @@ pub async fn receive_message(
     if let Some(id) = &input.receive_request_attempt_id {
         message::validate_token("ReceiveRequestAttemptId", id)?;
     }
-    let start = app.now();
+    let start = sqs.now();
     let wait = wait.map_or_else(
         || {
             queue
@@ -112,9 +115,9 @@ pub async fn receive_message(
         if queue.is_deleted() {
             return Err(SqsError::queue_does_not_exist());
         }
-        let now = app.now();
+        let now = sqs.now();
         let last = now >= deadline || closing;
-        let pass = app.registry.receive_pass(&queue, &params, last, now)?;
+        let pass = sqs.registry.receive_pass(&queue, &params, last, now)?;
         if !pass.is_empty() || last {
             return Ok(ReceiveOutput {
                 messages: pass
@@ -128,9 +131,9 @@ pub async fn receive_message(
         let _parked = queue.park();
         tokio::select! {
             () = notified => {}
-            () = app.clock.sleep_until(wake_at) => {}
+            () = sqs.clock.sleep_until(wake_at) => {}
             // Shutdown answers a parked poll with what it has (nothing), not a cut connection.
-            () = app.waiters.closed() => closing = true,
+            () = sqs.waiters.closed() => closing = true,
         }
     }
 }

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::queues::paginate;
+use super::Sqs;
 use super::{in_range, queue};
-use crate::app::App;
 use crate::engine::move_task::{Mover, Start};
 use crate::error::SqsResult;
 use crate::protocol::Context;
@@ -28,11 +28,11 @@ pub struct SourceQueuesOutput {
 
 pub async fn list_dead_letter_source_queues(
     input: ListDeadLetterSourceQueues,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<SourceQueuesOutput> {
-    let dlq = queue(app, ctx, &input.queue_url)?;
-    let sources = app.registry.dead_letter_sources(&dlq.arn(), app.now());
+    let dlq = queue(sqs, ctx, &input.queue_url)?;
+    let sources = sqs.registry.dead_letter_sources(&dlq.arn(), sqs.now());
     let (page, next_token) = paginate(&sources, input.max_results, input.next_token.as_deref())?;
     Ok(SourceQueuesOutput {
         queue_urls: page.iter().map(|q| ctx.queue_url(&q.key)).collect(),
@@ -56,7 +56,7 @@ pub struct StartOutput {
 
 pub async fn start_message_move_task(
     input: StartMessageMoveTask,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<StartOutput> {
     let rate = in_range(
@@ -66,10 +66,10 @@ pub async fn start_message_move_task(
         500,
         "Must be between 1 and 500, if provided.",
     )?;
-    super::authorize_arn(app, ctx, &input.source_arn)?;
+    super::authorize_arn(sqs, ctx, &input.source_arn)?;
     let destination_arn = input.destination_arn.filter(|d| !d.is_empty());
-    authorize_destination(app, ctx, &input.source_arn, destination_arn.as_deref())?;
-    app.registry.step_move_tasks(app.now());
+    authorize_destination(sqs, ctx, &input.source_arn, destination_arn.as_deref())?;
+    sqs.registry.step_move_tasks(sqs.now());
     let spec = Start {
         source_arn: input.source_arn,
         destination_arn,
@@ -79,10 +79,10 @@ pub async fn start_message_move_task(
             arn: p.arn.clone(),
         }),
     };
-    let task_handle = app.registry.start_move_task(spec, app.now())?;
+    let task_handle = sqs.registry.start_move_task(spec, sqs.now())?;
     // The first move is due at once; make it now rather than whenever the ticker runs.
-    app.registry.step_move_tasks(app.now());
-    app.ticker.notify_one();
+    sqs.registry.step_move_tasks(sqs.now());
+    sqs.ticker.notify_one();
     Ok(StartOutput { task_handle })
 }
 
@@ -91,19 +91,19 @@ pub async fn start_message_move_task(
 /// redrive"): checked here as the task's sends will be, as SQS acting for the source queue.
 /// Without a DestinationArn each move is checked against the queue it returns to.
 fn authorize_destination(
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
     source_arn: &str,
     destination_arn: Option<&str>,
 ) -> SqsResult<()> {
     let (Some(dest), Some(source)) = (
-        destination_arn.and_then(|d| app.registry.get_by_arn(d)),
+        destination_arn.and_then(|d| sqs.registry.get_by_arn(d)),
         crate::engine::arn::parse_ref(source_arn),
     ) else {
         return Ok(());
     };
     let on_behalf_of = Some((source_arn, source.account));
-    super::authorize_with(app, ctx, &dest, "SendMessage", on_behalf_of)
+    super::authorize_with(sqs, ctx, &dest, "SendMessage", on_behalf_of)
 }
 
 #[derive(Debug, Deserialize)]
@@ -140,10 +140,10 @@ pub struct TaskEntry {
 
 pub async fn list_message_move_tasks(
     input: ListMessageMoveTasks,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<ListTasksOutput> {
-    super::authorize_arn(app, ctx, &input.source_arn)?;
+    super::authorize_arn(sqs, ctx, &input.source_arn)?;
     let max = in_range(
         input.max_results,
         "MaxResults",
@@ -152,15 +152,15 @@ pub async fn list_message_move_tasks(
         "Must be between 1 and 10, if provided.",
     )?
     .unwrap_or(1);
-    if app.registry.get_by_arn(&input.source_arn).is_none() {
+    if sqs.registry.get_by_arn(&input.source_arn).is_none() {
         return Err(crate::error::SqsError::new(
             crate::error::ErrorKind::ResourceNotFound,
             "The resource that you specified for the SourceArn parameter doesn't exist.",
         ));
     }
     // Tasks settle lazily too: what a caller sees is exact for the clock's current instant.
-    app.registry.step_move_tasks(app.now());
-    let results = app
+    sqs.registry.step_move_tasks(sqs.now());
+    let results = sqs
         .registry
         .move_tasks(&input.source_arn, max as usize)
         .into_iter()
@@ -194,15 +194,15 @@ pub struct CancelOutput {
 
 pub async fn cancel_message_move_task(
     input: CancelMessageMoveTask,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<CancelOutput> {
     if let Some(source) = crate::engine::move_task::handle_source(&input.task_handle) {
-        super::authorize_arn(app, ctx, &source)?;
+        super::authorize_arn(sqs, ctx, &source)?;
     }
-    app.registry.step_move_tasks(app.now());
-    let moved = app.registry.cancel_move_task(&input.task_handle)?;
-    app.ticker.notify_one();
+    sqs.registry.step_move_tasks(sqs.now());
+    let moved = sqs.registry.cancel_move_task(&input.task_handle)?;
+    sqs.ticker.notify_one();
     Ok(CancelOutput {
         approximate_number_of_messages_moved: moved,
     })

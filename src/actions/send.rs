@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::batch::{self, Entry};
 use super::queue;
-use crate::app::App;
+use super::Sqs;
 use crate::clock::Millis;
 use crate::engine::message::{self, AttrData, AttrValue, MessageAttributes, NewMessage};
 use crate::engine::queue::{Queue, Sent};
@@ -159,9 +159,9 @@ impl SendOutput {
     }
 }
 
-pub async fn send_message(input: SendMessage, app: &App, ctx: &Context) -> SqsResult<SendOutput> {
-    let queue = queue(app, ctx, &input.queue_url)?;
-    let sent = queue.send(input.into_new(ctx)?, app.now())?;
+pub async fn send_message(input: SendMessage, sqs: &Sqs, ctx: &Context) -> SqsResult<SendOutput> {
+    let queue = queue(sqs, ctx, &input.queue_url)?;
+    let sent = queue.send(input.into_new(ctx)?, sqs.now())?;
     Ok(SendOutput::new(None, sent))
 }
 
@@ -183,12 +183,12 @@ impl Entry for MessageFields {
 
 pub async fn send_message_batch(
     input: SendMessageBatch,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<batch::Output<SendOutput>> {
-    let queue = queue(app, ctx, &input.queue_url)?;
+    let queue = queue(sqs, ctx, &input.queue_url)?;
     batch::check(&input.entries, "SendMessageBatchRequestEntry")?;
-    let now = app.now();
+    let now = sqs.now();
     if queue.fifo {
         check_fifo_entries(&input.entries, &queue, now)?;
     }

@@ -1,15 +1,14 @@
-//! TagQueue, UntagQueue and ListQueueTags.
+//! TagQueue, UntagQueue and ListQueueTags; the tag rules are the engine's
+//! ([`crate::engine::tags`]).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::Sqs;
 use super::{is_empty_map, queue};
-use crate::app::App;
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
-
-use crate::engine::limits::TAGS as MAX_TAGS;
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
@@ -18,21 +17,12 @@ pub struct TagQueue {
     pub tags: BTreeMap<String, String>,
 }
 
-pub async fn tag_queue(input: TagQueue, app: &App, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(app, ctx, &input.queue_url)?;
+pub async fn tag_queue(input: TagQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(sqs, ctx, &input.queue_url)?;
     if input.tags.is_empty() {
         return Err(SqsError::missing("Tags"));
     }
-    check_tags(&input.tags, queue.name())?;
-    queue.edit_tags(app.now(), |tags| {
-        let mut next = tags.clone();
-        next.extend(input.tags);
-        if next.len() > MAX_TAGS {
-            return Err(too_many_tags(queue.name()));
-        }
-        *tags = next;
-        Ok(())
-    })
+    queue.tag(input.tags, sqs.now())
 }
 
 #[derive(Debug, Deserialize)]
@@ -42,17 +32,9 @@ pub struct UntagQueue {
     pub tag_keys: Vec<String>,
 }
 
-pub async fn untag_queue(input: UntagQueue, app: &App, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(app, ctx, &input.queue_url)?;
-    if input.tag_keys.is_empty() {
-        return Err(bad_key());
-    }
-    queue.edit_tags(app.now(), |tags| {
-        for key in &input.tag_keys {
-            tags.remove(key);
-        }
-    });
-    Ok(())
+pub async fn untag_queue(input: UntagQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+    let queue = queue(sqs, ctx, &input.queue_url)?;
+    queue.untag(&input.tag_keys, sqs.now())
 }
 
 #[derive(Debug, Deserialize)]
@@ -69,37 +51,10 @@ pub struct TagsOutput {
 
 pub async fn list_queue_tags(
     input: ListQueueTags,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<TagsOutput> {
-    let queue = queue(app, ctx, &input.queue_url)?;
-    let tags = queue.lock_settled(app.now()).tags.clone();
+    let queue = queue(sqs, ctx, &input.queue_url)?;
+    let tags = queue.lock_settled(sqs.now()).tags.clone();
     Ok(TagsOutput { tags })
-}
-
-/// Tag keys are 1-128 characters, values up to 256, at most 50 on a queue. The wording is
-/// SQS's as other SQS test suites record it; the value-length message is unverified.
-pub fn check_tags(tags: &BTreeMap<String, String>, queue_name: &str) -> SqsResult<()> {
-    if tags.len() > MAX_TAGS {
-        return Err(too_many_tags(queue_name));
-    }
-    for (key, value) in tags {
-        if key.is_empty() || key.chars().count() > 128 {
-            return Err(bad_key());
-        }
-        if value.chars().count() > 256 {
-            return Err(SqsError::invalid_parameter(
-                "Tag values must be less than 256 characters in length.",
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn too_many_tags(queue_name: &str) -> SqsError {
-    SqsError::invalid_parameter(format!("Too many tags added for queue {queue_name}."))
-}
-
-fn bad_key() -> SqsError {
-    SqsError::invalid_parameter("Tag keys must be between 1 and 128 characters in length.")
 }

@@ -3,8 +3,8 @@
 use serde::Deserialize;
 
 use super::batch::{self, Done, Entry};
+use super::Sqs;
 use super::{in_range, queue};
-use crate::app::App;
 use crate::engine::limits;
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
@@ -17,14 +17,17 @@ pub struct ChangeMessageVisibility {
     pub visibility_timeout: i64,
 }
 
-/// Visibility timeouts are 0 to 43200 seconds.
+/// Visibility timeouts are 0 to 43200 seconds ([`limits::VISIBILITY_TIMEOUT`]).
 pub fn seconds(value: Option<i64>) -> SqsResult<u32> {
     let Some(v) = in_range(
         value,
         "VisibilityTimeout",
         0,
         i64::from(*limits::VISIBILITY_TIMEOUT.end()),
-        "Must be between 0 and 43200, if provided.",
+        format_args!(
+            "Must be between 0 and {}, if provided.",
+            limits::VISIBILITY_TIMEOUT.end()
+        ),
     )?
     else {
         return Err(SqsError::missing("VisibilityTimeout"));
@@ -34,12 +37,12 @@ pub fn seconds(value: Option<i64>) -> SqsResult<u32> {
 
 pub async fn change_message_visibility(
     input: ChangeMessageVisibility,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<()> {
-    let queue = queue(app, ctx, &input.queue_url)?;
+    let queue = queue(sqs, ctx, &input.queue_url)?;
     let seconds = seconds(Some(input.visibility_timeout))?;
-    queue.change_visibility(&input.receipt_handle, seconds, app.now())
+    queue.change_visibility(&input.receipt_handle, seconds, sqs.now())
 }
 
 #[derive(Debug, Deserialize)]
@@ -68,12 +71,12 @@ impl Entry for VisibilityEntry {
 
 pub async fn change_message_visibility_batch(
     input: ChangeMessageVisibilityBatch,
-    app: &App,
+    sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<batch::Output<Done>> {
-    let queue = queue(app, ctx, &input.queue_url)?;
+    let queue = queue(sqs, ctx, &input.queue_url)?;
     batch::check(&input.entries, "ChangeMessageVisibilityBatchRequestEntry")?;
-    let now = app.now();
+    let now = sqs.now();
     Ok(batch::run(input.entries, |e| {
         let seconds = seconds(Some(e.visibility_timeout.unwrap_or(0)))?;
         queue.change_visibility(&e.receipt_handle, seconds, now)?;

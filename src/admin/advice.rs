@@ -15,7 +15,13 @@ pub fn advice(app: &App, host: Option<&str>) -> HttpResponse {
         .clone()
         .unwrap_or_else(|| format!("http://{}", host.unwrap_or("localhost:9324")));
     let now = app.now();
-    let snapshot = crate::advisor::snapshot::take(app, endpoint.trim_end_matches('/'), now);
+    let snapshot = crate::advisor::snapshot::take(
+        &app.sqs.registry,
+        &app.sns.sns,
+        &app.config.admin.alarms,
+        endpoint.trim_end_matches('/'),
+        now,
+    );
     let findings = crate::advisor::advise(&snapshot, &app.config.advisor);
     ok(&json!({
         "now": now,

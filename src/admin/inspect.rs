@@ -19,7 +19,7 @@ pub fn queues(app: &App) -> crate::protocol::HttpResponse {
     if app.series.watch(now) {
         app.ticker.notify_one();
     }
-    let mut all = app.registry.all();
+    let mut all = app.sqs.registry.all();
     all.sort_by(|a, b| a.key.cmp(&b.key));
     let list: Vec<Value> = all.iter().map(|q| summary(app, q, now)).collect();
     ok(&json!({"now": now, "queues": list}))
@@ -35,7 +35,8 @@ pub fn find(app: &App, name: &str, params: &[(String, String)]) -> Result<Arc<Qu
     let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
     let region = param("region").unwrap_or(&app.config.region);
     let account = param("account").unwrap_or(&app.config.account_id);
-    app.registry
+    app.sqs
+        .registry
         .get(&QueueKey::new(region, account, name))
         .map_err(|_| {
             Problem(
@@ -47,6 +48,7 @@ pub fn find(app: &App, name: &str, params: &[(String, String)]) -> Result<Arc<Qu
 
 fn summary(app: &App, q: &Queue, now: Millis) -> Value {
     let sources: Vec<String> = app
+        .sqs
         .registry
         .dead_letter_sources(&q.arn(), now)
         .iter()
@@ -151,12 +153,12 @@ fn message(m: &Message, now: Millis) -> Value {
 /// ones recreated empty, move tasks and runtime fault rules dropped, configured rules
 /// re-armed, alarms forgotten.
 pub fn reset(app: &App) -> Answer {
-    app.registry.reset();
-    app.sns.reset();
+    app.sqs.registry.reset();
+    app.sns.sns.reset();
     // Declared mappings are added again below; their pollers restart on the new queues.
-    app.triggers.mappings.clear();
-    app.registry.clear_move_tasks();
-    crate::declare::declare_all(app).map_err(Problem::bad)?;
+    app.triggers.triggers.mappings.clear();
+    app.sqs.registry.clear_move_tasks();
+    app.declare_all().map_err(Problem::bad)?;
     app.faults.clear();
     let now = app.now();
     for spec in &app.config.admin.faults {

@@ -2,6 +2,7 @@
 //! (or `/_aws/sqs/messages/<region>/<account>/<queue>`) lists a queue's messages in the
 //! ReceiveMessage shape, JSON or XML per `Accept`, without receiving them.
 
+use hyper::HeaderMap;
 use serde_json::{json, Map, Value};
 
 use super::{Answer, Problem};
@@ -10,7 +11,7 @@ use crate::app::App;
 use crate::engine::arn::QueueKey;
 use crate::engine::md5;
 use crate::engine::message::Message;
-use crate::protocol::{self, Protocol};
+use crate::protocol::{self, Context, Protocol};
 
 /// LocalStack's marker: these handles cannot delete or change anything.
 const RECEIPT_HANDLE: &str = "SQS/BACKDOOR/ACCESS";
@@ -23,11 +24,22 @@ pub fn messages(app: &App, rest: &[&str], params: &[(String, String)], accept: &
         [] => {
             let url = param("QueueUrl")
                 .ok_or_else(|| Problem::bad("give the queue as ?QueueUrl=<queue url>"))?;
-            let segments: Vec<&str> = url.trim_end_matches('/').rsplit('/').take(2).collect();
-            let [name, account] = segments[..] else {
-                return Err(Problem::bad(format!("`{url}` is not a queue URL")));
-            };
-            QueueKey::new(param("Region").unwrap_or(&app.config.region), account, name)
+            // Read as the SQS path reads a QueueUrl (every URL style; a regional host names
+            // the region), against the server's defaults; `Region=` overrides.
+            let ctx = Context::new(
+                &app.config.defaults(),
+                &HeaderMap::new(),
+                "/",
+                None,
+                String::new(),
+            );
+            let mut key = ctx
+                .parse_queue_url(url)
+                .ok_or_else(|| Problem::bad(format!("`{url}` is not a queue URL")))?;
+            if let Some(region) = param("Region") {
+                region.clone_into(&mut key.region);
+            }
+            key
         }
         _ => {
             return Err(Problem::bad(
@@ -35,7 +47,7 @@ pub fn messages(app: &App, rest: &[&str], params: &[(String, String)], accept: &
             ))
         }
     };
-    let queue = app.registry.get(&key).map_err(|_| {
+    let queue = app.sqs.registry.get(&key).map_err(|_| {
         Problem(
             hyper::StatusCode::NOT_FOUND,
             format!(

@@ -6,8 +6,9 @@
 //! The switch is an admin route rather than the page calling Lambda's `PUT
 //! /2015-03-31/event-source-mappings/<uuid>`: the guard lets the dashboard's same-origin
 //! requests through to the admin API only (elsewhere `--allow-origin` must name the page),
-//! and with `[[credentials]]` the Lambda API needs SigV4, which the page cannot sign. Reads go through the registry's copies, the mapping's
-//! counters and [`crate::engine::queue::Queue::depth`], never the engine's locks.
+//! and with `[[credentials]]` the Lambda API needs SigV4, which the page cannot sign. Reads go
+//! through the registry's copies, the mapping's counters and
+//! [`crate::engine::queue::Queue::depth`], never the engine's locks.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -28,6 +29,7 @@ pub fn list(app: &App) -> HttpResponse {
     let now = app.now();
     let all: Vec<Value> = app
         .triggers
+        .triggers
         .observe()
         .iter()
         .map(|(m, s)| mapping_json(app, m, s, now))
@@ -38,6 +40,7 @@ pub fn list(app: &App) -> HttpResponse {
 pub fn one(app: &App, uuid: &str) -> Answer {
     let now = app.now();
     let (m, s) = app
+        .triggers
         .triggers
         .observe()
         .into_iter()
@@ -67,7 +70,7 @@ pub fn switch(app: &App, uuid: &str, body: &[u8]) -> Answer {
         account: &app.config.account_id,
     };
     Operation::Update(uuid.to_owned(), request)
-        .apply(app, &caller)
+        .apply(&app.triggers, &caller)
         .map_err(|e| refusal(&e, uuid))?;
     tracing::info!(
         mapping = uuid,
@@ -151,6 +154,7 @@ fn function_json(app: &App, m: &Mapping) -> Value {
     let declared = match (scope.next(), scope.next()) {
         (Some(region), Some(account)) => app
             .triggers
+            .triggers
             .functions
             .resolve(&m.function_arn, region, account)
             .is_some(),
@@ -163,7 +167,7 @@ fn function_json(app: &App, m: &Mapping) -> Value {
 /// (`null` once it is deleted: the mapping stays, its poller stopped).
 fn queue_json(app: &App, queue_arn: &str, now: Millis) -> Value {
     let key = arn::parse(queue_arn);
-    let depth = app.registry.get_by_arn(queue_arn).map(|q| q.depth(now));
+    let depth = app.sqs.registry.get_by_arn(queue_arn).map(|q| q.depth(now));
     json!({
         "arn": queue_arn,
         "name": key.as_ref().map(|k| k.name.clone()),

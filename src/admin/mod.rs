@@ -10,7 +10,6 @@ mod localstack;
 mod mappings;
 mod ops;
 mod series;
-pub mod settings;
 mod shapes;
 mod snapshot;
 mod sns_deliveries;
@@ -29,8 +28,8 @@ use serde_json::{json, Value};
 
 use crate::app::App;
 use crate::faults::FaultSpec;
+use crate::http::body::{Body, ChunkWriter};
 use crate::protocol::HttpResponse;
-use crate::server::body::{Body, ChunkWriter};
 
 const MAX_ADMIN_BODY: usize = 64 * 1024;
 
@@ -64,7 +63,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         }
         return streamed("text/plain; version=0.0.4; charset=utf-8", move |out| {
             app.metrics
-                .write(&app, out)
+                .write(&app.metric_sources(), out)
                 .map_err(|_| std::io::Error::other("the client went away"))
         });
     }
@@ -165,14 +164,14 @@ async fn stored(app: &Arc<App>, action: impl std::future::Future<Output = Answer
         Problem(StatusCode::INTERNAL_SERVER_ERROR, text)
     })
     .await;
-    crate::durable::mode::Durable::maybe_compact(app);
+    app.maybe_compact();
     answer
 }
 
 /// Every alarm brought up to now, streamed as JSON.
 fn alarms(app: Arc<App>) -> HttpResponse {
     streamed("application/json", move |out| {
-        let alarms = app.alarms.evaluate(&app, app.now());
+        let alarms = app.alarms.evaluate(&app.sqs.registry, app.now());
         crate::alarms::render::write_json(&alarms, out)
     })
 }
@@ -180,6 +179,7 @@ fn alarms(app: Arc<App>) -> HttpResponse {
 /// Long polls parked now, in all and by queue name, so a test can wait for one to park.
 fn waiters(app: &App) -> HttpResponse {
     let busy: Vec<_> = app
+        .sqs
         .registry
         .all()
         .into_iter()
@@ -307,7 +307,7 @@ pub fn error_response(status: StatusCode, message: &str) -> HttpResponse {
     respond(status, &json!({"error": message}))
 }
 
-/// 200 with a body `produce` writes while it is sent (see [`crate::server::body`]).
+/// 200 with a body `produce` writes while it is sent (see [`crate::http::body`]).
 fn streamed(
     content_type: &'static str,
     produce: impl FnOnce(&mut ChunkWriter) -> std::io::Result<()> + Send + 'static,

@@ -32,14 +32,20 @@ pub async fn call(app: &App, action: &str, body: &[u8], params: &[(String, Strin
     }
     let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
     let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
-    let mut ctx = Context::new(&app.config, &hyper::HeaderMap::new(), "/", None, request_id);
+    let mut ctx = Context::new(
+        &app.config.defaults(),
+        &hyper::HeaderMap::new(),
+        "/",
+        None,
+        request_id,
+    );
     ctx.path_queue = None;
     ctx.region = param("region").unwrap_or_else(|| app.config.region.clone());
     ctx.account = param("account").unwrap_or_else(|| app.config.account_id.clone());
     let body: &[u8] = if body.is_empty() { b"{}" } else { body };
     let run = async {
         let decoded = crate::actions::Action::decode(action, Input::Json(body))?;
-        decoded.apply(app, &ctx, Protocol::Json).await
+        decoded.apply(&app.sqs, &ctx, Protocol::Json).await
     };
     match run.await {
         Ok(bytes) => {

@@ -12,7 +12,7 @@ use crate::series::{Point, Sample, INTERVAL_MS, WINDOW_MS};
 pub fn chart(app: &App, name: &str, params: &[(String, String)]) -> Answer {
     let queue = inspect::find(app, name, params)?;
     let now = app.now();
-    let dlq = app.registry.dead_letter_queue_of(&queue, now);
+    let dlq = app.sqs.registry.dead_letter_queue_of(&queue, now);
     let mut asked: Vec<&Queue> = vec![&queue];
     asked.extend(dlq.as_deref());
     let subjects: Vec<String> = asked.iter().map(|q| q.arn()).collect();

@@ -14,6 +14,7 @@ use crate::sns::engine::outbox::MAX_RECORDS;
 pub fn deliveries(app: &App) -> HttpResponse {
     let records: Vec<Value> = app
         .sns
+        .sns
         .outbox
         .records()
         .into_iter()
@@ -32,7 +33,7 @@ pub fn deliveries(app: &App) -> HttpResponse {
         .collect();
     ok(&json!({
         "deliveries": records,
-        "http_waiting": app.sns.outbox.waiting(),
+        "http_waiting": app.sns.sns.outbox.waiting(),
         "max_records": MAX_RECORDS,
     }))
 }

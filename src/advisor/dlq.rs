@@ -8,7 +8,7 @@ use super::{Finding, Fix, QueueView, Severity, Snapshot, Thresholds};
 
 /// SQS's default MessageRetentionPeriod (4 days), proposed for a source that keeps as long as
 /// its dead-letter queue can.
-const DEFAULT_RETENTION: u32 = 345_600;
+const DEFAULT_RETENTION: u32 = crate::engine::limits::DEFAULT_MESSAGE_RETENTION_PERIOD;
 
 /// The RedrivePolicy names a queue that is gone, of the other type, or that does not allow it.
 pub(super) fn dlq_target(snap: &Snapshot, q: &QueueView, w: &Wiring) -> Option<Finding> {

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use super::render::{text, FailOn};
 use super::Finding;
-use crate::drill::Endpoint;
+use crate::endpoint::Endpoint;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct DoctorOptions {

@@ -49,7 +49,8 @@ impl Default for Thresholds {
             min_samples: 10,
             min_max_receive_count: 2,
             max_max_receive_count: 10,
-            dlq_min_retention_seconds: 1_209_600,
+            // The longest retention SQS allows: a DLQ should outlive its sources' messages.
+            dlq_min_retention_seconds: *crate::engine::limits::MESSAGE_RETENTION_PERIOD.end(),
             fifo_stall_seconds: 300,
             page_within_seconds: 300,
         }

@@ -6,9 +6,8 @@ use std::fmt::Write;
 
 use super::dlq::{dlq_alarm, dlq_retention, dlq_target};
 use super::{Finding, Fix, QueueView, Severity, Snapshot, Thresholds};
+use crate::engine::limits;
 
-/// SQS's upper bound for VisibilityTimeout.
-const MAX_VISIBILITY: u64 = 43_200;
 /// The maxReceiveCount a fix proposes: the common default of the dead-letter pattern.
 const SUGGESTED_MAX_RECEIVES: u32 = 5;
 
@@ -196,7 +195,7 @@ fn visibility_timeout(snap: &Snapshot, q: &QueueView, limits: &Thresholds) -> Op
         // Not in AWS's guidance: the window no longer shows the slow messages, so double.
         suggested = vt * 2;
     }
-    let suggested = suggested.min(MAX_VISIBILITY);
+    let suggested = suggested.min(u64::from(*limits::VISIBILITY_TIMEOUT.end()));
     let mut message = format!(
         "VisibilityTimeout {vt} s; processing p50 {} ms, p99 {} ms, max {} ms over {} message(s)",
         p.p50_ms, p.p99_ms, p.max_ms, p.samples

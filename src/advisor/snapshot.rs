@@ -3,15 +3,22 @@
 //! SNS engine's view, each queue's Policy read as SNS's delivery reads it).
 
 use super::{AlarmView, QueueView, Redrive, Snapshot, SubscriptionView};
-use crate::admin::settings::AlarmConfig;
-use crate::app::App;
+use crate::alarms::AlarmConfig;
 use crate::clock::Millis;
 use crate::engine::queue::Queue;
+use crate::engine::Registry;
+use crate::sns::engine::Sns;
 
-/// Every queue of the server; `endpoint` is what the fix commands will name.
-pub fn take(app: &App, endpoint: &str, now: Millis) -> Snapshot {
-    let mut queues: Vec<QueueView> = app
-        .registry
+/// Every queue in `registry` and every subscription of `sns`; `alarms` is how the server
+/// delivers its alarms, `endpoint` what the fix commands will name.
+pub fn take(
+    registry: &Registry,
+    sns: &Sns,
+    alarms: &AlarmConfig,
+    endpoint: &str,
+    now: Millis,
+) -> Snapshot {
+    let mut queues: Vec<QueueView> = registry
         .all()
         .iter()
         .map(|q| view(q, endpoint, now))
@@ -20,22 +27,22 @@ pub fn take(app: &App, endpoint: &str, now: Millis) -> Snapshot {
     Snapshot {
         endpoint: endpoint.to_owned(),
         queues,
-        alarms: alarm_view(&app.config.admin.alarms),
-        subscriptions: subscriptions(app),
+        alarms: alarm_view(alarms),
+        subscriptions: subscriptions(registry, sns),
     }
 }
 
 /// Every `sqs` subscription, with what its queues' Policies say to its topic.
-fn subscriptions(app: &App) -> Vec<SubscriptionView> {
+fn subscriptions(registry: &Registry, sns: &Sns) -> Vec<SubscriptionView> {
     // Whether the queue's Policy admits the topic, and the Policy's text.
     let policy = |queue_arn: &str, topic_arn: &str| {
-        app.registry.get_by_arn(queue_arn).map(|q| {
+        registry.get_by_arn(queue_arn).map(|q| {
             let admits = crate::sns::actions::deliver::policy_admits(&q, topic_arn);
             (admits, q.policy().map(|p| p.text().to_owned()))
         })
     };
     let mut out = Vec::new();
-    for t in app.sns.view() {
+    for t in sns.view() {
         for s in t.subscriptions.into_iter().filter(|s| s.protocol == "sqs") {
             let queue = policy(&s.endpoint, &t.arn);
             let dlq = s.dead_letter_arn.as_deref().and_then(|d| policy(d, &t.arn));

@@ -12,14 +12,16 @@
 
 mod read;
 pub mod render;
+mod settings;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::app::App;
 use crate::clock::Millis;
 use crate::engine::queue::Queue;
+use crate::engine::Registry;
+pub use settings::AlarmConfig;
 
 /// What an alarm watches. The order is the order a queue's alarms are read in, which keeps
 /// readings and memories sorted by `(uid, kind)` alike.
@@ -128,8 +130,13 @@ impl Alarm {
     }
 }
 
+/// Every queue's alarms, read from the SQS engine's queues against their own settings.
 #[derive(Debug, Default)]
 pub struct Alarms {
+    /// `[alarms]`: the thresholds and the webhook.
+    cfg: AlarmConfig,
+    /// Where a change of state is marked for the dashboard's chart.
+    series: Arc<crate::series::Recorder>,
     stale: AtomicBool,
     next_due: AtomicU64,
     /// Every alarm's memory and the buffers an evaluation reuses.
@@ -152,6 +159,15 @@ struct Book {
 }
 
 impl Alarms {
+    /// The alarms of a server configured with `cfg`, marking their changes in `series`.
+    pub fn new(cfg: AlarmConfig, series: Arc<crate::series::Recorder>) -> Self {
+        Alarms {
+            cfg,
+            series,
+            ..Alarms::default()
+        }
+    }
+
     /// Called after each SQS request: the next ticker round re-evaluates. One load when
     /// already stale, so a burst of requests costs one evaluation.
     pub fn touch(&self, ticker: &tokio::sync::Notify) {
@@ -170,13 +186,13 @@ impl Alarms {
     }
 
     /// For the ticker: evaluates when stale or due; returns the next instant to look again.
-    pub fn tick(&self, app: &App, now: Millis) -> Option<Millis> {
+    pub fn tick(&self, registry: &Registry, now: Millis) -> Option<Millis> {
         let due = self.next_due.load(Ordering::Relaxed);
         if self.stale.swap(false, Ordering::Relaxed) || (due != 0 && now >= due) {
             let mut book = self.book.lock().unwrap_or_else(PoisonError::into_inner);
             let mut queues = std::mem::take(&mut book.queues);
-            app.registry.all_into(&mut queues);
-            self.update(app, &mut book, &queues, now, false);
+            registry.all_into(&mut queues);
+            self.update(registry, &mut book, &queues, now, false);
             queues.clear();
             book.queues = queues;
         }
@@ -187,17 +203,22 @@ impl Alarms {
     }
 
     /// Brings every alarm up to `now` and returns them all, by name.
-    pub fn evaluate(&self, app: &App, now: Millis) -> Vec<Alarm> {
-        let mut queues = app.registry.sorted();
+    pub fn evaluate(&self, registry: &Registry, now: Millis) -> Vec<Alarm> {
+        let mut queues = registry.sorted();
         render::order_by_name(&mut queues);
-        self.evaluate_ordered(app, &queues, now)
+        self.evaluate_ordered(registry, &queues, now)
     }
 
     /// [`Alarms::evaluate`] over every queue, given in [`render::order_by_name`]'s order
     /// (a scrape lists its other series in the same order).
-    pub fn evaluate_ordered(&self, app: &App, queues: &[Arc<Queue>], now: Millis) -> Vec<Alarm> {
+    pub fn evaluate_ordered(
+        &self,
+        registry: &Registry,
+        queues: &[Arc<Queue>],
+        now: Millis,
+    ) -> Vec<Alarm> {
         let mut book = self.book.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut alarms = self.update(app, &mut book, queues, now, true);
+        let mut alarms = self.update(registry, &mut book, queues, now, true);
         drop(book);
         alarms.sort_unstable_by_key(|a| (render::kind_rank(a.kind()), a.rank));
         alarms
@@ -208,7 +229,7 @@ impl Alarms {
     /// round was megabytes an idle allocator keeps resident.
     fn update(
         &self,
-        app: &App,
+        registry: &Registry,
         book: &mut Book,
         queues: &[Arc<Queue>],
         now: Millis,
@@ -221,7 +242,7 @@ impl Alarms {
             targets,
             ..
         } = book;
-        let mut reader = read::Reader::new(app, queues, now, targets);
+        let mut reader = read::Reader::new(registry, &self.cfg, queues, now, targets);
         by_uid.clear();
         by_uid.extend(0..queues.len() as u32);
         by_uid.sort_unstable_by_key(|&i| queues[i as usize].uid);
@@ -256,7 +277,7 @@ impl Alarms {
         self.next_due
             .store(reader.next_due().unwrap_or(0), Ordering::Relaxed);
         for alarm in &changed {
-            announce(app, alarm);
+            announce(&self.cfg, &self.series, alarm);
         }
         alarms
     }
@@ -294,12 +315,10 @@ fn remember(
 }
 
 /// Logs a state change and, with a webhook configured, posts it on its own task.
-fn announce(app: &App, alarm: &Alarm) {
-    let cfg = &app.config.admin.alarms;
+fn announce(cfg: &AlarmConfig, series: &crate::series::Recorder, alarm: &Alarm) {
     let (name, queue) = (render::name(alarm), alarm.queue.name());
     let kind = alarm.kind().as_str();
-    app.series
-        .alarm(alarm.since(), &alarm.queue, kind, alarm.firing());
+    series.alarm(alarm.since(), &alarm.queue, kind, alarm.firing());
     // At info only when `[alarms]` is configured: test runs fill DLQs and redeliver messages
     // on purpose, and their CI logs stay quiet by default (README, Alarms). Never warn.
     macro_rules! log {

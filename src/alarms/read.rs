@@ -6,10 +6,10 @@ use std::sync::Arc;
 use rustc_hash::FxHashSet;
 
 use super::{Kind, Reading};
-use crate::admin::settings::AlarmConfig;
-use crate::app::App;
+use crate::alarms::AlarmConfig;
 use crate::clock::Millis;
 use crate::engine::queue::Queue;
+use crate::engine::Registry;
 
 /// What an evaluation copies out of one queue under its lock.
 struct Numbers {
@@ -45,7 +45,8 @@ pub(super) struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader of `queues`; `targets` is a set to fill (kept from round to round).
     pub(super) fn new(
-        app: &'a App,
+        registry: &Registry,
+        cfg: &'a AlarmConfig,
         queues: &[Arc<Queue>],
         now: Millis,
         targets: &'a mut FxHashSet<u64>,
@@ -54,11 +55,11 @@ impl<'a> Reader<'a> {
         targets.extend(
             queues
                 .iter()
-                .filter_map(|q| app.registry.dead_letter_queue_of(q, now))
+                .filter_map(|q| registry.dead_letter_queue_of(q, now))
                 .map(|target| target.uid),
         );
         Reader {
-            cfg: &app.config.admin.alarms,
+            cfg,
             now,
             targets,
             next: None,

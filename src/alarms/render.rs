@@ -10,7 +10,6 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use super::{Alarm, Kind};
 use crate::engine::arn::QueueKey;
 use crate::engine::queue::Queue;
-use crate::metrics::escape;
 
 /// `<kind>:<region>/<account>/<queue>`, the alarm's name.
 pub struct Name<'a>(&'a Alarm);
@@ -20,7 +19,7 @@ pub fn name(alarm: &Alarm) -> Name<'_> {
 }
 
 /// The pieces of an alarm's name, for writers that escape each or none.
-fn name_parts(alarm: &Alarm) -> [&str; 7] {
+pub fn name_parts(alarm: &Alarm) -> [&str; 7] {
     let k = &alarm.queue.key;
     [
         alarm.kind().as_str(),
@@ -210,30 +209,6 @@ pub fn write_json(alarms: &[Alarm], out: impl std::io::Write) -> std::io::Result
         alarms: &'a [Alarm],
     }
     serde_json::to_writer_pretty(out, &Body { alarms }).map_err(std::io::Error::other)
-}
-
-/// `sqslite_alarm_firing{alarm,kind,queue}`, 1 in ALARM and 0 when OK, as Prometheus text;
-/// nothing when there are no alarms.
-pub fn write_metric(alarms: &[Alarm], out: &mut impl fmt::Write) -> fmt::Result {
-    if alarms.is_empty() {
-        return Ok(());
-    }
-    out.write_str(
-        "# HELP sqslite_alarm_firing 1 while the alarm is in ALARM state\n\
-         # TYPE sqslite_alarm_firing gauge\n",
-    )?;
-    for a in alarms {
-        out.write_str("sqslite_alarm_firing{alarm=\"")?;
-        for part in name_parts(a) {
-            out.write_str(&escape(part))?;
-        }
-        out.write_str("\",kind=\"")?;
-        out.write_str(a.kind().as_str())?;
-        out.write_str("\",queue=\"")?;
-        out.write_str(&escape(&a.queue.key.name))?;
-        out.write_str(if a.firing() { "\"} 1\n" } else { "\"} 0\n" })?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

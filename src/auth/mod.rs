@@ -4,6 +4,7 @@
 //! accepted and its account comes from a 12-digit access key id, as before. Either way the
 //! signature is read once ([`parse::read`]) and that one reading is all anyone sees.
 
+mod credential;
 pub mod parse;
 pub mod principal;
 pub mod sigv4;
@@ -12,10 +13,10 @@ use hyper::header::HOST;
 use hyper::http::request::Parts;
 use subtle::ConstantTimeEq;
 
-use crate::app::App;
 use crate::clock::Millis;
 pub use crate::clock::{format_amz_date, http_date, parse_amz_date};
 use crate::error::{ErrorKind, SqsError, SqsResult};
+pub use credential::Credential;
 pub use parse::{read, Signed};
 pub use principal::Principal;
 
@@ -24,25 +25,26 @@ pub use principal::Principal;
 const SKEW_MS: Millis = 15 * 60 * 1000;
 
 /// Checks the request's signature (as [`read`] gave it) for SQS; `Ok(None)` when the server
-/// has no credentials configured.
+/// has no credentials configured; `now` is the server's clock, which the date must be near.
 pub fn verify(
-    app: &App,
+    credentials: &[Credential],
+    now: Millis,
     parts: &Parts,
     body: &[u8],
     signed: SqsResult<Option<&Signed>>,
 ) -> SqsResult<Option<Principal>> {
-    verify_for(app, parts, body, signed, "sqs")
+    verify_for(credentials, now, parts, body, signed, "sqs")
 }
 
 /// [`verify`] for a request to `service` (`sqs`, `sns`): the credential scope must name it.
 pub fn verify_for(
-    app: &App,
+    credentials: &[Credential],
+    now: Millis,
     parts: &Parts,
     body: &[u8],
     signed: SqsResult<Option<&Signed>>,
     service: &str,
 ) -> SqsResult<Option<Principal>> {
-    let credentials = &app.config.credentials;
     if credentials.is_empty() {
         return Ok(None);
     }
@@ -51,7 +53,7 @@ pub fn verify_for(
         .iter()
         .find(|c| c.access_key_id == signed.access_key)
         .ok_or_else(|| SqsError::of(ErrorKind::InvalidClientTokenId))?;
-    check_scope(signed, host_region(parts), service)?;
+    check_scope(signed, request_region(parts), service)?;
     sigv4::check_signed_headers(&parts.headers, signed)?;
     let request = sigv4::Request {
         method: &parts.method,
@@ -67,7 +69,7 @@ pub fn verify_for(
         let expected = sigv4::signature(&credential.secret_access_key, signed, &to_sign);
         // Constant time: how long a comparison takes tells nothing about the right signature.
         if bool::from(expected.as_bytes().ct_eq(signed.signature.as_bytes())) {
-            check_time(signed, app.now())?;
+            check_time(signed, now)?;
             return Ok(Some(Principal::of(credential)));
         }
         first.get_or_insert((canonical, to_sign));
@@ -83,9 +85,20 @@ pub fn verify_for(
 }
 
 /// The region a request's `Host` names (`sqs.<region>.…`), if any.
-fn host_region(parts: &Parts) -> Option<&str> {
+fn request_region(parts: &Parts) -> Option<&str> {
     let host = parts.headers.get(HOST).and_then(|v| v.to_str().ok())?;
-    crate::protocol::context::host_region(host)
+    host_region(host)
+}
+
+/// The region a host name starts with: `sqs.<region>.…` (AWS, LocalStack, `--url-style
+/// region`) or `<region>.queue.…` (legacy AWS, LocalStack).
+pub fn host_region(host: &str) -> Option<&str> {
+    let mut labels = host.split('.');
+    match (labels.next(), labels.next()) {
+        (Some("sqs"), Some(region)) | (Some(region), Some("queue")) => Some(region),
+        _ => None,
+    }
+    .filter(|r| r.bytes().any(|b| b == b'-'))
 }
 
 /// `us-east-1`, `us-gov-west-1`, `eu-central-2`: two letters, words, a number.

@@ -212,7 +212,7 @@ fn build(
 /// Query parameters decoded exactly as the form decoder decodes them (`+` is a space,
 /// `%XX` a byte), so that what the signature covers is what the action reads.
 pub fn query_pairs(query: &str) -> Vec<(String, String)> {
-    use crate::protocol::query::decode;
+    use crate::http::form::decode;
     query
         .split('&')
         .filter(|p| !p.is_empty())

@@ -8,7 +8,7 @@ use dashmap::DashMap;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
-use crate::config::Credential;
+use super::Credential;
 
 /// Who a verified request comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! Server settings (where to listen, which region and account, how to mint URLs) and the
 //! queues and topics to declare at startup, from flags, a `sqslite.toml` or an ElasticMQ `.conf`.
 
+mod admin;
 mod credentials;
 mod elasticmq;
 mod hocon;
@@ -10,10 +11,12 @@ mod topics_file;
 mod tree;
 mod triggers;
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-pub use credentials::Credential;
+pub use crate::auth::Credential;
+pub use crate::declare::{DeadLetter, QueueDecl, QueueTemplate};
+pub use crate::protocol::context::UrlStyle;
+pub use admin::{from_json, AdminConfig};
 pub use tree::ConfigError;
 
 /// Which clock the server runs on.
@@ -23,19 +26,6 @@ pub enum ClockKind {
     System,
     /// Time stands still until advanced through the admin API or the embedding test.
     Manual,
-}
-
-/// How minted queue URLs begin when no fixed `public_url` is set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum UrlStyle {
-    /// `http://<Host header>/<account>/<name>`: right for callers in and out of containers.
-    #[default]
-    Host,
-    /// `/<account>/<name>`: for clients that always call their configured endpoint.
-    Path,
-    /// `http://sqs.<region>.<Host header>/<account>/<name>`: AWS's own shape, for setups that
-    /// map such names to sqslite (docker-compose aliases, `/etc/hosts`, `*.localhost`).
-    Region,
 }
 
 #[derive(Debug, Clone)]
@@ -63,7 +53,7 @@ pub struct Config {
     /// SNS topics and their subscriptions that exist before the first request is served.
     pub topics: Vec<crate::sns::declare::TopicDecl>,
     /// The game-day admin API, startup fault rules and alarm thresholds.
-    pub admin: crate::admin::settings::AdminConfig,
+    pub admin: AdminConfig,
     /// Admin token, allowed hosts and browser origins, the `/metrics` switch.
     pub access: crate::guard::AccessConfig,
     /// Header and idle timeouts, the connection cap and the shutdown deadline.
@@ -99,7 +89,7 @@ impl Default for Config {
             queues: Vec::new(),
             templates: Vec::new(),
             topics: Vec::new(),
-            admin: crate::admin::settings::AdminConfig::default(),
+            admin: AdminConfig::default(),
             access: crate::guard::AccessConfig::default(),
             connections: crate::server::Limits::default(),
             credentials: Vec::new(),
@@ -118,6 +108,27 @@ impl Config {
         Config {
             port: 0,
             ..Config::default()
+        }
+    }
+
+    /// What a request's [`crate::protocol::Context`] falls back on and mints URLs from.
+    pub fn defaults(&self) -> crate::protocol::context::Defaults<'_> {
+        crate::protocol::context::Defaults {
+            region: &self.region,
+            account_id: &self.account_id,
+            public_url: self.public_url.as_deref(),
+            url_style: self.url_style,
+        }
+    }
+
+    /// The queues to declare at startup and on first use, for [`crate::declare`].
+    pub fn plan(&self) -> crate::declare::Plan<'_> {
+        crate::declare::Plan {
+            region: &self.region,
+            account_id: &self.account_id,
+            auto_create: self.auto_create,
+            queues: &self.queues,
+            templates: &self.templates,
         }
     }
 
@@ -189,63 +200,12 @@ fn is_hocon(file: &str, text: &str) -> bool {
     }
 }
 
-/// A queue to create at startup, with SQS attribute names and string values.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct QueueDecl {
-    pub name: String,
-    /// Defaults to the server's region and account.
-    pub region: Option<String>,
-    pub account_id: Option<String>,
-    pub attributes: BTreeMap<String, String>,
-    pub tags: BTreeMap<String, String>,
-    pub dead_letter: Option<DeadLetter>,
-    /// Where it was declared (`file:line`), to point errors at it.
-    pub origin: Option<String>,
-}
-
-/// Dead-letter wiring: `target` is a queue name (same region and account) or an ARN.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeadLetter {
-    pub target: String,
-    pub max_receive_count: u32,
-}
-
-impl QueueDecl {
-    pub fn new(name: impl Into<String>) -> Self {
-        QueueDecl {
-            name: name.into(),
-            ..QueueDecl::default()
+impl<'a> From<&'a Config> for crate::guard::Exposure<'a> {
+    fn from(config: &'a Config) -> Self {
+        crate::guard::Exposure {
+            host: &config.host,
+            public_url: config.public_url.as_deref(),
+            access: &config.access,
         }
     }
-
-    /// Sets an attribute by its SQS name, e.g. `("VisibilityTimeout", "60")`.
-    #[must_use]
-    pub fn attribute(mut self, name: impl Into<String>, value: impl std::fmt::Display) -> Self {
-        self.attributes.insert(name.into(), value.to_string());
-        self
-    }
-
-    #[must_use]
-    pub fn tag(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
-        self.tags.insert(key.into(), value.into());
-        self
-    }
-
-    /// Moves messages to `target` (a queue name or ARN) after `max_receive_count` receives.
-    #[must_use]
-    pub fn dead_letter(mut self, target: impl Into<String>, max_receive_count: u32) -> Self {
-        self.dead_letter = Some(DeadLetter {
-            target: target.into(),
-            max_receive_count,
-        });
-        self
-    }
-}
-
-/// Settings for queues created on first use whose name starts with `prefix`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QueueTemplate {
-    pub prefix: String,
-    /// Attributes, tags and dead-letter wiring; its `name` is unused.
-    pub queue: QueueDecl,
 }

@@ -5,9 +5,9 @@
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
+use super::from_json;
 use super::tree::{ConfigError, Entry, Node, Source, Table, Value};
 use super::{ClockKind, Config, DeadLetter, Loaded, QueueDecl, QueueTemplate, UrlStyle};
-use crate::admin::settings::from_json;
 use crate::engine::attribute_table;
 
 const TOP_KEYS: &[&str] = &[
@@ -77,7 +77,7 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
                     });
                 }
             }
-            // Game-day settings: serde shapes shared with the admin API (src/admin/settings.rs).
+            // Game-day settings: serde shapes shared with the admin API (alarms::AlarmConfig, faults::FaultSpec).
             "alarms" => {
                 src.table(entry)?;
                 config.admin.alarms = from_json(entry.node.value.to_json())

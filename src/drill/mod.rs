@@ -1,7 +1,6 @@
 //! Game-day drills run against a live server and its real consumers: `sqslite drill <name>`
 //! sends the scenario's messages, watches through the admin API and reports timed checks.
 
-pub mod client;
 pub mod consumer;
 pub mod handler;
 pub mod outage;
@@ -14,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-pub use client::Endpoint;
+pub use crate::endpoint::Endpoint;
 
 /// Every drill, for `sqslite drill` with no name.
 pub const DRILLS: &[(&str, &str)] = &[

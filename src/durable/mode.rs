@@ -11,7 +11,6 @@ use serde::Serialize;
 
 use super::journal::LogJournal;
 use super::{codec, mapping_codec, sns_codec, DataDir, DurableError, FsyncPolicy, Mode, Recovery};
-use crate::app::App;
 use crate::clock::{Millis, Stopwatch};
 use crate::engine::receipt::ReceiptKey;
 use crate::engine::replay::Replayer;
@@ -131,23 +130,19 @@ fn finish_repair(
 }
 
 impl Durable {
-    /// Starts a compaction on a blocking thread when the log has outgrown its threshold.
-    pub fn maybe_compact(app: &Arc<App>) {
-        let Some(d) = &app.durable else { return };
-        if d.data.appender().log_bytes() < d.threshold.load(Ordering::Relaxed)
-            || d.compacting.swap(true, Ordering::AcqRel)
-        {
-            return;
+    /// Claims the next compaction when the log has outgrown its threshold and none runs:
+    /// `true` means the caller runs [`Durable::compact_claimed`] (on a blocking thread).
+    pub fn claim_compaction(&self) -> bool {
+        self.data.appender().log_bytes() >= self.threshold.load(Ordering::Relaxed)
+            && !self.compacting.swap(true, Ordering::AcqRel)
+    }
+
+    /// The compaction [`Durable::claim_compaction`] claimed: the stores' state as of `now`.
+    pub fn compact_claimed(&self, state: Stores<'_>, now: Millis) {
+        if let Err(e) = self.compact(state, now) {
+            tracing::error!(error = %e, "compacting the data directory failed; the log keeps growing");
         }
-        let app = app.clone();
-        tokio::task::spawn_blocking(move || {
-            if let Some(d) = &app.durable {
-                if let Err(e) = d.compact(app.stores(), app.now()) {
-                    tracing::error!(error = %e, "compacting the data directory failed; the log keeps growing");
-                }
-                d.compacting.store(false, Ordering::Release);
-            }
-        });
+        self.compacting.store(false, Ordering::Release);
     }
 
     /// Compacts now (waiting for a compaction already running), then copies the snapshot

@@ -12,8 +12,7 @@ use crate::engine::receipt::ReceiptHandle;
 use crate::engine::store::Disposition;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
-/// SQS's limit of in-flight messages per queue.
-pub const MAX_IN_FLIGHT: usize = 120_000;
+pub use crate::engine::limits::MAX_IN_FLIGHT;
 
 #[derive(Debug, Clone, Default)]
 pub struct ReceiveParams {

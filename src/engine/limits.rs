@@ -33,5 +33,7 @@ pub const TAGS: usize = 50;
 pub const REDRIVE_ALLOW_SOURCES: usize = 10;
 /// Characters in a queue name, a batch entry Id and an AddPermission Label.
 pub const NAME_CHARS: usize = 80;
+/// In-flight messages on one queue (received, neither deleted nor visible again).
+pub const MAX_IN_FLIGHT: usize = 120_000;
 /// How long a FIFO deduplication id, and a ReceiveRequestAttemptId, are remembered.
 pub const DEDUPLICATION_WINDOW_MS: Millis = 5 * 60 * 1000;

@@ -22,6 +22,7 @@ pub mod replay;
 mod send;
 mod slots;
 pub mod store;
+pub mod tags;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,5 +1,7 @@
 //! One queue: its identity, its attributes and messages behind one short-held lock, and the
-//! operations that change them (send, delete, change visibility, purge, set attributes).
+//! operations that change them (send, delete, change visibility, purge, set attributes);
+//! what the locked state does itself (settle, resolve a handle, delete or change visibility
+//! by it) is in `queue/state.rs`.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
@@ -13,15 +15,16 @@ use crate::clock::Millis;
 use crate::engine::arn::QueueKey;
 use crate::engine::attributes::{DeduplicationScope, QueueAttributes};
 use crate::engine::fifo::{Attempts, Dedup};
-use crate::engine::limits;
-use crate::engine::message::{Message, NewMessage};
-use crate::engine::mutation::{Delivery, Journal, Mutation, QueueMeta};
+use crate::engine::message::NewMessage;
+use crate::engine::mutation::{Journal, Mutation, QueueMeta};
 use crate::engine::policy::Policy;
 use crate::engine::processing::Processing;
-use crate::engine::receipt::{ReceiptHandle, ReceiptKey};
+use crate::engine::receipt::ReceiptKey;
 use crate::engine::send::Prepared;
 use crate::engine::store::Store;
 use crate::error::{ErrorKind, SqsError, SqsResult};
+
+mod state;
 
 /// The stored record's name for [`Queue::dedup_scope`]: not an SQS attribute name (those have
 /// no `:`), so it never reaches GetQueueAttributes or SetQueueAttributes' checks.
@@ -376,189 +379,6 @@ impl Queue {
             queue: self.uid,
             at: now,
         });
-        Ok(())
-    }
-
-    /// Every attribute, stored and computed, in SQS's string form.
-    pub fn attribute_values(&self, now: Millis) -> Vec<(&'static str, String)> {
-        let state = self.lock_settled_mut(now);
-        let mut out = vec![
-            (
-                "ApproximateNumberOfMessages",
-                state.store.visible().to_string(),
-            ),
-            (
-                "ApproximateNumberOfMessagesNotVisible",
-                state.store.in_flight().to_string(),
-            ),
-            (
-                "ApproximateNumberOfMessagesDelayed",
-                state.store.delayed().to_string(),
-            ),
-            ("CreatedTimestamp", (self.created_at / 1000).to_string()),
-            (
-                "LastModifiedTimestamp",
-                (state.last_modified / 1000).to_string(),
-            ),
-            ("QueueArn", self.arn()),
-        ];
-        out.extend(state.attributes.render());
-        out
-    }
-}
-
-impl QueueState {
-    /// What the queue's consumers were seen doing (nothing yet on an idle queue).
-    pub fn processing(&self) -> &Processing {
-        self.processing.as_deref().unwrap_or(Processing::none())
-    }
-
-    fn processing_mut(&mut self) -> &mut Processing {
-        self.processing.get_or_insert_with(Box::default)
-    }
-
-    pub fn settle(&mut self, now: Millis) {
-        self.store.settle(now, self.retention_ms());
-    }
-
-    fn retention_ms(&self) -> Millis {
-        Millis::from(self.attributes.message_retention_period) * 1000
-    }
-
-    /// The next instant a message may become receivable without a request: a visibility or
-    /// delay deadline, or the retention expiry of the oldest message (which on a FIFO queue
-    /// can free the group behind it). A parked long poll sleeps until then.
-    pub fn next_change(&self) -> Option<Millis> {
-        let expiry = self
-            .store
-            .oldest_enqueued_at()
-            .map(|t| t.saturating_add(self.retention_ms()));
-        match (self.store.next_visible_at(), expiry) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-
-    /// Finds the message a handle names; `None` when it is gone (already deleted or expired).
-    fn resolve(&self, q: &Queue, handle: &str) -> SqsResult<(ReceiptHandle, Option<&Message>)> {
-        let h = ReceiptHandle::decode(handle, &q.receipts)
-            .filter(|h| h.queue_uid == q.uid)
-            .ok_or_else(|| SqsError::receipt_handle_invalid(handle))?;
-        let msg = self.store.get(h.seq);
-        if msg.is_some_and(|m| h.receive > m.receive_count || h.receive == 0) {
-            return Err(SqsError::receipt_handle_invalid(handle));
-        }
-        Ok((h, msg))
-    }
-
-    fn delete(&mut self, q: &Queue, handle: &str, now: Millis) -> SqsResult<()> {
-        let (h, msg) = self.resolve(q, handle)?;
-        let Some(msg) = msg else { return Ok(()) };
-        if q.fifo && (msg.receive_count != h.receive || !msg.in_flight(now)) {
-            return Err(SqsError::invalid_value(
-                handle,
-                "ReceiptHandle",
-                "The receipt handle has expired.",
-            ));
-        }
-        let (received_at, receives) = (msg.last_received_at(), msg.receive_count);
-        self.store.remove(h.seq);
-        self.processing_mut().on_delete(received_at, receives, now);
-        q.emit(&Mutation::Removed {
-            queue: q.uid,
-            seq: h.seq,
-        });
-        self.stats.deleted += 1;
-        self.stats.last_delete_at = Some(now);
-        Ok(())
-    }
-
-    /// Returns whether the message now becomes visible sooner than it would have.
-    fn change_visibility(
-        &mut self,
-        q: &Queue,
-        handle: &str,
-        seconds: u32,
-        now: Millis,
-    ) -> SqsResult<bool> {
-        if !limits::VISIBILITY_TIMEOUT.contains(&seconds) {
-            return Err(SqsError::invalid_value(
-                seconds,
-                "VisibilityTimeout",
-                "Must be between 0 and 43200, if provided.",
-            ));
-        }
-        let (h, msg) = self.resolve(q, handle)?;
-        let unavailable = || {
-            SqsError::invalid_value(
-                handle,
-                "ReceiptHandle",
-                "Message does not exist or is not available for visibility timeout change.",
-            )
-        };
-        let msg = msg.ok_or_else(unavailable)?;
-        // Standard queues accept an older handle of a message received again since (as SQS
-        // does); FIFO queues only the latest.
-        if q.fifo && msg.receive_count != h.receive {
-            return Err(unavailable());
-        }
-        if q.fifo && !msg.in_flight(now) {
-            return Err(SqsError::invalid_value(
-                handle,
-                "ReceiptHandle",
-                "The receipt handle has expired.",
-            ));
-        }
-        let first = msg.first_received_at.unwrap_or(now);
-        let until = now.saturating_add(Millis::from(seconds) * 1000);
-        if until > first.saturating_add(Millis::from(*limits::VISIBILITY_TIMEOUT.end()) * 1000) {
-            return Err(SqsError::invalid_value(
-                seconds,
-                "VisibilityTimeout",
-                "Total VisibilityTimeout for the message is beyond the limit [43200 seconds]",
-            ));
-        }
-        let sooner = until < msg.visible_at;
-        let last_received_at = msg.last_received_at();
-        let (receive_count, first_received_at, last_receive_offset) = (
-            msg.receive_count,
-            msg.first_received_at,
-            msg.last_receive_offset,
-        );
-        if seconds > 0 {
-            self.processing_mut().on_extend(last_received_at, now);
-        }
-        self.store.set_visible_at(h.seq, until, now);
-        q.emit(&Mutation::Delivery(Delivery {
-            queue: q.uid,
-            seq: h.seq,
-            receive_count,
-            first_received_at,
-            last_receive_offset,
-            visible_at: until,
-        }));
-        Ok(sooner)
-    }
-
-    /// Reports the message stored under `seq`, whole.
-    pub(crate) fn emit_put(&self, q: &Queue, seq: u64) {
-        if let Some(message) = self.store.get(seq) {
-            q.emit(&Mutation::Put {
-                queue: q.uid,
-                seq,
-                fifo_counter: self.fifo_counter,
-                message,
-            });
-        }
-    }
-
-    pub(crate) fn set_attributes(
-        &mut self,
-        map: &BTreeMap<String, String>,
-        now: Millis,
-    ) -> SqsResult<()> {
-        self.attributes.apply(map, false)?;
-        self.last_modified = now;
         Ok(())
     }
 }

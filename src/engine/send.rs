@@ -8,6 +8,7 @@ use uuid::Uuid;
 
 use crate::clock::Millis;
 use crate::engine::fifo::{self, Original};
+use crate::engine::limits;
 use crate::engine::md5;
 use crate::engine::message::{self, Extra, Message, NewMessage};
 use crate::engine::mutation::{self, Mutation};
@@ -188,11 +189,16 @@ impl QueueState {
 
     fn delay_for(&self, q: &Queue, msg: &NewMessage) -> SqsResult<u32> {
         match msg.delay_seconds {
-            Some(d) if !(0..=900).contains(&d) => Err(SqsError::invalid_value(
-                d,
-                "DelaySeconds",
-                "DelaySeconds must be >= 0 and <= 900.",
-            )),
+            Some(d) if !u32::try_from(d).is_ok_and(|d| limits::DELAY_SECONDS.contains(&d)) => {
+                Err(SqsError::invalid_value(
+                    d,
+                    "DelaySeconds",
+                    &format!(
+                        "DelaySeconds must be >= 0 and <= {}.",
+                        limits::DELAY_SECONDS.end()
+                    ),
+                ))
+            }
             Some(d) if q.fifo && d != 0 => Err(SqsError::invalid_value(
                 d,
                 "DelaySeconds",

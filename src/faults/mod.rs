@@ -48,18 +48,6 @@ pub struct Effect {
     pub drop_connection: bool,
 }
 
-/// Returned by the service to make hyper close the connection without answering.
-#[derive(Debug)]
-pub struct DropConnection;
-
-impl std::fmt::Display for DropConnection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("connection dropped by a fault rule")
-    }
-}
-
-impl std::error::Error for DropConnection {}
-
 #[derive(Debug, Default)]
 pub struct Faults {
     armed: AtomicBool,

@@ -7,12 +7,45 @@ use std::sync::Arc;
 use hyper::header::{HeaderMap, HeaderName, HOST};
 
 use crate::auth::principal::{unverified_sender_id, ANONYMOUS};
-use crate::auth::Signed;
-use crate::config::{Config, UrlStyle};
+use crate::auth::{host_region, Signed};
 use crate::engine::arn::{KeyRef, QueueKey};
 use crate::error::{SqsError, SqsResult};
 
 const X_AMZN_TRACE_ID: HeaderName = HeaderName::from_static("x-amzn-trace-id");
+
+/// How minted queue URLs begin when no fixed `public_url` is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UrlStyle {
+    /// `http://<Host header>/<account>/<name>`: right for callers in and out of containers.
+    #[default]
+    Host,
+    /// `/<account>/<name>`: for clients that always call their configured endpoint.
+    Path,
+    /// `http://sqs.<region>.<Host header>/<account>/<name>`: AWS's own shape, for setups that
+    /// map such names to sqslite (docker-compose aliases, `/etc/hosts`, `*.localhost`).
+    Region,
+}
+
+/// The server's settings a [`Context`] reads: the region and account a request that names
+/// neither acts in, and how minted queue URLs begin.
+#[derive(Debug, Clone, Copy)]
+pub struct Defaults<'a> {
+    pub region: &'a str,
+    pub account_id: &'a str,
+    /// Fixed base written into queue URLs; wins over `url_style`.
+    pub public_url: Option<&'a str>,
+    pub url_style: UrlStyle,
+}
+
+/// What the server checks a request against and builds its [`Context`] from, lent by the
+/// router to a service for one request.
+#[derive(Debug, Clone, Copy)]
+pub struct Gate<'a> {
+    /// The region and account of a request that names neither, and how queue URLs begin.
+    pub defaults: Defaults<'a>,
+    /// The access keys a signed request must use; empty: any signature is accepted.
+    pub credentials: &'a [crate::auth::Credential],
+}
 
 #[derive(Debug, Clone)]
 pub struct Context {
@@ -47,7 +80,7 @@ impl Context {
     /// The region is the signature's, else the one a `sqs.<region>.…` Host names, else the
     /// server's; the account is a 12-digit access key id, else the server's.
     pub fn new(
-        config: &Config,
+        config: &Defaults<'_>,
         headers: &HeaderMap,
         path: &str,
         signed: Option<&Signed>,
@@ -61,15 +94,15 @@ impl Context {
             .map(|s| s.region.as_str())
             .filter(|r| !r.is_empty())
             .or_else(|| host.and_then(host_region))
-            .unwrap_or(&config.region)
+            .unwrap_or(config.region)
             .to_owned();
         let account = access_key
             .filter(|k| k.len() == 12 && k.bytes().all(|b| b.is_ascii_digit()))
-            .unwrap_or(&config.account_id)
+            .unwrap_or(config.account_id)
             .to_owned();
-        let mut base_url = match (&config.public_url, config.url_style) {
+        let mut base_url = match (config.public_url, config.url_style) {
             (Some(url), UrlStyle::Region) => regional_url(url, &region),
-            (Some(url), _) => url.clone(),
+            (Some(url), _) => url.to_owned(),
             (None, UrlStyle::Path) => String::new(),
             (None, style) => {
                 let host = host.unwrap_or("localhost:9324");
@@ -180,17 +213,6 @@ impl Context {
     }
 }
 
-/// The region a host name starts with: `sqs.<region>.…` (AWS, LocalStack, `--url-style
-/// region`) or `<region>.queue.…` (legacy AWS, LocalStack).
-pub fn host_region(host: &str) -> Option<&str> {
-    let mut labels = pieces(host, b'.');
-    match (labels.next(), labels.next()) {
-        (Some("sqs"), Some(region)) | (Some(region), Some("queue")) => Some(region),
-        _ => None,
-    }
-    .filter(|r| r.bytes().any(|b| b == b'-'))
-}
-
 /// A Host without its `sqs.<region>.` prefix, so a regional URL is not minted twice over.
 /// A `--public-url` with the request's region put in front of its host (in place of one it
 /// names already): `http://localhost.localstack.cloud:4566` becomes
@@ -232,161 +254,5 @@ fn pieces(text: &str, byte: u8) -> impl Iterator<Item = &str> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ctx() -> Context {
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            hyper::header::AUTHORIZATION,
-            "AWS4-HMAC-SHA256 Credential=123456789012/20240101/eu-west-1/sqs/aws4_request, SignedHeaders=host, Signature=x"
-                .parse()
-                .unwrap(),
-        );
-        headers.insert("x-amz-date", "20240101T000000Z".parse().unwrap());
-        headers.insert(HOST, "sqs:9324".parse().unwrap());
-        let (parts, ()) = {
-            let mut req = hyper::Request::new(());
-            *req.headers_mut() = headers.clone();
-            req.into_parts()
-        };
-        let signed = crate::auth::read(&parts).unwrap();
-        Context::new(
-            &Config::default(),
-            &headers,
-            "/",
-            signed.as_ref(),
-            "rid".into(),
-        )
-    }
-
-    #[test]
-    fn region_and_account_come_from_the_credential() {
-        let c = ctx();
-        assert_eq!(
-            (c.region.as_str(), c.account.as_str()),
-            ("eu-west-1", "123456789012")
-        );
-        assert_eq!(c.queue_url(&c.key("q")), "http://sqs:9324/123456789012/q");
-    }
-
-    #[test]
-    fn queue_urls_in_every_style() {
-        let c = ctx();
-        let want = |r: &str, a: &str| Some(QueueKey::new(r, a, "q"));
-        assert_eq!(
-            c.parse_queue_url("http://localhost:9324/000000000000/q"),
-            want("eu-west-1", "000000000000")
-        );
-        assert_eq!(
-            c.parse_queue_url("http://x/queue/us-west-2/1/q"),
-            want("us-west-2", "1")
-        );
-        assert_eq!(
-            c.parse_queue_url("http://x/queue/q"),
-            want("eu-west-1", "123456789012")
-        );
-        assert_eq!(c.parse_queue_url("q"), want("eu-west-1", "123456789012"));
-        assert_eq!(
-            c.parse_queue_url(
-                "http://sqs.ap-south-1.localhost.localstack.cloud:4566/000000000000/q"
-            ),
-            want("ap-south-1", "000000000000")
-        );
-    }
-
-    #[test]
-    fn other_emulators_and_aws_hosts() {
-        let c = ctx();
-        let want = |r: &str, a: &str| Some(QueueKey::new(r, a, "q"));
-        let cases = [
-            (
-                "https://sqs.us-east-2.amazonaws.com/111122223333/q",
-                want("us-east-2", "111122223333"),
-            ),
-            (
-                "https://eu-central-1.queue.amazonaws.com/111122223333/q",
-                want("eu-central-1", "111122223333"),
-            ),
-            (
-                "http://us-west-1.queue.localhost.localstack.cloud:4566/000000000000/q",
-                want("us-west-1", "000000000000"),
-            ),
-            (
-                "http://localhost:4566/queue/us-east-1/000000000000/q",
-                want("us-east-1", "000000000000"),
-            ),
-            (
-                "http://goaws:4100/queue/q",
-                want("eu-west-1", "123456789012"),
-            ),
-            (
-                "http://elasticmq:9324/ctx/000000000000/q",
-                want("eu-west-1", "000000000000"),
-            ),
-            ("/000000000000/q", want("eu-west-1", "000000000000")),
-        ];
-        for (url, expected) in cases {
-            assert_eq!(c.parse_queue_url(url), expected, "{url}");
-        }
-    }
-
-    #[test]
-    fn byte_splitting_matches_str_split() {
-        for text in ["", "/", "a", "/a//b/", "a/b/c", "ünï/cödé/"] {
-            let ours: Vec<&str> = pieces(text, b'/').collect();
-            let std: Vec<&str> = text.split('/').collect();
-            assert_eq!(ours, std, "{text:?}");
-        }
-        assert_eq!(split_at_byte("a:b:c", b':'), Some(("a", "b:c")));
-        assert_eq!(split_at_byte("abc", b':'), None);
-    }
-
-    #[test]
-    fn url_styles() {
-        let headers = {
-            let mut h = HeaderMap::new();
-            h.insert(HOST, "sqs:9324".parse().unwrap());
-            h
-        };
-        let make = |config: &Config| Context::new(config, &headers, "/", None, "r".into());
-        let key = QueueKey::new("us-east-1", "000000000000", "q");
-        let host = Config::default();
-        assert_eq!(
-            make(&host).queue_url(&key),
-            "http://sqs:9324/000000000000/q"
-        );
-        let path = Config {
-            url_style: UrlStyle::Path,
-            ..Config::default()
-        };
-        assert_eq!(make(&path).queue_url(&key), "/000000000000/q");
-        let fixed = Config {
-            public_url: Some("http://localhost:9324/".into()),
-            ..path
-        };
-        assert_eq!(
-            make(&fixed).queue_url(&key),
-            "http://localhost:9324/000000000000/q"
-        );
-        // The region style puts the request's region in front of a public URL's host too.
-        for public in [
-            "http://localhost.localstack.cloud:4566",
-            "http://sqs.us-east-1.localhost.localstack.cloud:4566/",
-        ] {
-            let regional = Config {
-                public_url: Some(public.into()),
-                url_style: UrlStyle::Region,
-                ..Config::default()
-            };
-            assert_eq!(
-                make(&regional).queue_url(&key),
-                "http://sqs.us-east-1.localhost.localstack.cloud:4566/000000000000/q"
-            );
-        }
-        assert_eq!(
-            regional_url("https://example.com/base", "eu-west-1"),
-            "https://sqs.eu-west-1.example.com/base"
-        );
-    }
-}
+#[path = "context_tests.rs"]
+mod tests;

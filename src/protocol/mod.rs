@@ -145,7 +145,7 @@ pub fn query_params<'a>(
 /// large messages stay well below it.
 const LARGE_FORM_BYTES: usize = 256 * 1024;
 
-pub type HttpResponse = Response<crate::server::body::Body>;
+pub type HttpResponse = Response<crate::http::body::Body>;
 
 /// SQS's answer to a request at a queue URL that names no action: 404 and this one element,
 /// XML even for a client that accepts JSON [aws-recorded].

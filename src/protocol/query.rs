@@ -158,18 +158,7 @@ fn is_known(key: &str) -> bool {
     KNOWN.contains(&head) || key.starts_with("X-Amz-")
 }
 
-/// One form-encoded name or value (`+` is a space, `%XX` a byte, invalid UTF-8 replaced):
-/// borrowed when there is nothing to decode, which is the common case. The signature check
-/// reads the query string with this same decoding ([`crate::auth::parse::query_pairs`]).
-pub fn decode(raw: &[u8]) -> Cow<'_, str> {
-    if !raw.iter().any(|&b| b == b'%' || b == b'+') {
-        return String::from_utf8_lossy(raw);
-    }
-    // `raw` holds no `&` or `=`, so it parses as exactly one name.
-    form_urlencoded::parse(raw)
-        .next()
-        .map_or(Cow::Borrowed(""), |(name, _)| Cow::Owned(name.into_owned()))
-}
+pub use crate::http::form::decode;
 
 /// How a member travels in a form.
 #[derive(Clone, Copy, PartialEq, Eq)]

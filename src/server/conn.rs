@@ -13,17 +13,14 @@ use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONNECTION};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Method, Request, StatusCode};
+use hyper::{Method, Request};
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
-use super::{Limits, Slot};
-use crate::app::App;
+use super::{Handler, Limits, Slot};
 use crate::clock::Stopwatch;
-use crate::error::{ErrorKind, SqsError};
-use crate::faults::DropConnection;
 use crate::protocol::{self, HttpResponse};
 
 /// A lane connection must send its request within this (or the header timeout if shorter).
@@ -112,8 +109,8 @@ impl AsyncWrite for Watched {
 }
 
 /// Serves one accepted connection on its own task until it ends, times out or shuts down.
-pub fn spawn(
-    app: &Arc<App>,
+pub fn spawn<H: Handler>(
+    app: &Arc<H>,
     graceful: &GracefulShutdown,
     stream: TcpStream,
     slot: Slot,
@@ -145,7 +142,7 @@ pub fn spawn(
             let answer = if lane {
                 Ok(on_lane(app, req, cap).await)
             } else {
-                crate::service::handle(app, req).await
+                app.handle(req).await
             };
             activity.enter(IDLE);
             answer
@@ -198,33 +195,17 @@ async fn watchdog(activity: &Activity, header: Duration, idle: Duration) -> &'st
 }
 
 /// A connection over the cap: `/health` as usual, anything else a 503 that SDKs retry.
-async fn on_lane(app: Arc<App>, req: Request<Incoming>, cap: usize) -> HttpResponse {
+async fn on_lane<H: Handler>(app: Arc<H>, req: Request<Incoming>, cap: usize) -> HttpResponse {
     let mut response = if req.uri().path() == "/health" && req.method() == Method::GET {
-        crate::service::handle(app, req)
-            .await
-            .unwrap_or_else(|DropConnection| crate::service::plain_json(StatusCode::OK, "{}"))
+        app.health(req).await
     } else {
-        over_cap(&req, cap)
+        let message = format!(
+            "sqslite is serving its maximum of {cap} connections (--max-connections); retry shortly"
+        );
+        app.refuse_over_cap(&req, &message)
     };
     response
         .headers_mut()
         .insert(CONNECTION, HeaderValue::from_static("close"));
     response
-}
-
-fn over_cap(req: &Request<Incoming>, cap: usize) -> HttpResponse {
-    let message = format!(
-        "sqslite is serving its maximum of {cap} connections (--max-connections); retry shortly"
-    );
-    if crate::admin::owns(req.uri().path()) {
-        return crate::admin::error_response(StatusCode::SERVICE_UNAVAILABLE, &message);
-    }
-    let (protocol, _) = protocol::detect(
-        req.method(),
-        req.headers(),
-        &protocol::query::Params::default(),
-    );
-    let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
-    let err = SqsError::new(ErrorKind::ServiceUnavailable, message);
-    protocol::encode_error(protocol, &request_id, &err)
 }

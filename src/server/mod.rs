@@ -1,7 +1,6 @@
 //! The accept loop: a bounded number of connections, each on its own task; accept failures back
 //! off instead of spinning; graceful shutdown that answers parked long polls.
 
-pub mod body;
 mod conn;
 
 use std::sync::Arc;
@@ -11,8 +10,12 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 
-use crate::app::App;
+use hyper::body::Incoming;
+use hyper::Request;
+
 use crate::clock::Stopwatch;
+use crate::http::DropConnection;
+use crate::protocol::HttpResponse;
 
 /// `[server]` limits on connections: how long a client may take, how many may be open.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,8 +100,35 @@ impl Slots {
     }
 }
 
-pub async fn serve(listener: TcpListener, app: Arc<App>, mut stop: oneshot::Receiver<()>) {
-    let limits = app.config.connections.clone();
+/// What the accept loop serves. The composition root implements it with the router, so the
+/// server knows connections and nothing of the services behind them.
+pub trait Handler: Send + Sync + 'static {
+    /// One request; `Err(DropConnection)` closes the connection without an answer.
+    fn handle(
+        self: Arc<Self>,
+        req: Request<Incoming>,
+    ) -> impl std::future::Future<Output = Result<HttpResponse, DropConnection>> + Send;
+
+    /// `/health` on a connection over the cap, which still answers it.
+    fn health(
+        self: Arc<Self>,
+        req: Request<Incoming>,
+    ) -> impl std::future::Future<Output = HttpResponse> + Send;
+
+    /// Any other request on a connection over the cap: a 503 in the caller's terms.
+    fn refuse_over_cap(&self, req: &Request<Incoming>, message: &str) -> HttpResponse;
+
+    /// The server stops accepting: requests that wait (parked long polls) answer now.
+    fn closing(&self);
+}
+
+/// Serves `app` on `listener` within `limits` until `stop` fires, then drains.
+pub async fn serve<H: Handler>(
+    listener: TcpListener,
+    app: Arc<H>,
+    limits: Limits,
+    mut stop: oneshot::Receiver<()>,
+) {
     let cap = limits
         .max_connections
         .unwrap_or_else(default_max_connections);
@@ -134,7 +164,7 @@ pub async fn serve(listener: TcpListener, app: Arc<App>, mut stop: oneshot::Rece
     }
     // New connections are refused from here; parked long polls answer now, empty.
     drop(listener);
-    app.waiters.close();
+    app.closing();
     if tokio::time::timeout(limits.shutdown_timeout, graceful.shutdown())
         .await
         .is_err()

@@ -10,35 +10,38 @@ pub mod declare;
 pub mod engine;
 pub mod error;
 pub mod protocol;
+pub mod service;
 
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use crate::app::App;
-use crate::faults::DropConnection;
+use crate::http::DropConnection;
+use crate::protocol::context::Gate;
 use crate::protocol::{Context, HttpResponse};
 use actions::Action;
 use error::{SnsError, SnsResult};
 use protocol::xml::Xml;
 use protocol::Form;
+pub use service::{FaultRules, Service};
 
 /// One SNS request: authenticate, decode, apply (unless a fault rule hits it), encode.
 pub async fn handle(
-    app: &App,
+    app: &Service,
+    gate: &Gate<'_>,
     parts: &Parts,
     body: &Bytes,
     request_id: String,
 ) -> Result<HttpResponse, DropConnection> {
     let signed = crate::auth::read(parts).ok().flatten();
     let mut ctx = Context::new(
-        &app.config,
+        &gate.defaults,
         &parts.headers,
         "/",
         signed.as_ref(),
         request_id,
     );
     let result = match Form::parse(parts.uri.query(), Some(body)) {
-        Ok(form) => run(app, parts, body, &form, &mut ctx).await?,
+        Ok(form) => run(app, gate, parts, body, &form, &mut ctx).await?,
         Err(e) => Err(e),
     };
     let (name, result) = match result {
@@ -62,28 +65,30 @@ pub async fn handle(
 }
 
 async fn run(
-    app: &App,
+    app: &Service,
+    gate: &Gate<'_>,
     parts: &Parts,
     body: &[u8],
     form: &Form,
     ctx: &mut Context,
 ) -> Result<SnsResult<(&'static str, Xml)>, DropConnection> {
-    let action = match decode(app, parts, body, form, ctx) {
+    let action = match decode(app, gate, parts, body, form, ctx) {
         Ok(action) => action,
         Err(e) => return Ok(Err(e)),
     };
     let name = action.name();
     if app.faults.armed() {
-        if let Some(e) = crate::faults::inject::sns(app, name, form).await? {
+        if let Some(e) = app.faults.on_call(name, form).await? {
             return Ok(Err(e));
         }
     }
-    Ok(apply(app, ctx, action).await.map(|xml| (name, xml)))
+    Ok(action.apply(app, ctx).await.map(|xml| (name, xml)))
 }
 
 /// Authenticates the caller and decodes the action.
 fn decode(
-    app: &App,
+    app: &Service,
+    gate: &Gate<'_>,
     parts: &Parts,
     body: &[u8],
     form: &Form,
@@ -99,7 +104,7 @@ fn decode(
         None
     } else {
         let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
-        crate::auth::verify_for(app, parts, body, signed, "sns")
+        crate::auth::verify_for(gate.credentials, app.now(), parts, body, signed, "sns")
             .map_err(|e| SnsError::from_auth(&e))?
     };
     let action = Action::decode(name, form)?;
@@ -110,15 +115,10 @@ fn decode(
     Ok(action)
 }
 
-async fn apply(app: &App, ctx: &Context, action: Action) -> SnsResult<Xml> {
-    Ok(if app.durable.is_some() {
-        // Deliveries into durable queues are stored before the publish is answered.
-        let stored = crate::durable::journal::durable(async {
-            Ok::<_, crate::error::SqsError>(action.apply(app, ctx).await)
-        })
-        .await;
-        stored.map_err(|e| SnsError::new(error::SnsErrorKind::InternalError, e.message))??
-    } else {
-        action.apply(app, ctx).await?
-    })
+/// An SNS answer for a request whose changes could not be stored (`--data-dir`): the root
+/// runs SNS requests inside the durable log's scope, as it does SQS's, and this is their 500.
+pub fn unstored(request_id: &str, error: &crate::error::SqsError) -> HttpResponse {
+    let err = SnsError::new(error::SnsErrorKind::InternalError, error.message.clone());
+    tracing::debug!(code = err.code(), message = %err.message, "sns request failed");
+    protocol::error_response(request_id, &err)
 }

@@ -88,3 +88,47 @@ impl Triggers {
         self.stats.retain(|uuid, _| keep(uuid));
     }
 }
+
+/// The triggers service: its mappings and functions, the SQS service its pollers receive
+/// from and delete through, the region and account function names resolve in, and what its
+/// invocations meet beyond the queues (the Invoke fault rules, the chart's series). The
+/// composition root builds it; its pollers hold it beyond any request.
+pub struct Service {
+    /// Event source mappings and the declared functions they invoke.
+    pub triggers: Triggers,
+    /// The queues mappings poll, through SQS's own receive and delete.
+    pub sqs: Arc<crate::actions::Sqs>,
+    /// The server's region and account (`[server]`).
+    pub region: String,
+    pub account_id: String,
+    /// The fault rules an invocation is checked against (`"action": "Invoke"`).
+    pub faults: Arc<crate::faults::Faults>,
+    /// Each mapping's invocations and errors, drawn on its queue's chart.
+    pub series: Arc<crate::series::Recorder>,
+}
+
+impl Service {
+    /// The service over `sqs` with `triggers`' mappings and functions, in `region` and
+    /// `account_id`, its invocations meeting `faults` and counted in `series`.
+    pub fn new(
+        triggers: Triggers,
+        sqs: Arc<crate::actions::Sqs>,
+        (region, account_id): (&str, &str),
+        faults: Arc<crate::faults::Faults>,
+        series: Arc<crate::series::Recorder>,
+    ) -> Self {
+        Service {
+            triggers,
+            sqs,
+            region: region.to_owned(),
+            account_id: account_id.to_owned(),
+            faults,
+            series,
+        }
+    }
+
+    /// The server's time now.
+    pub fn now(&self) -> crate::clock::Millis {
+        self.sqs.now()
+    }
+}

@@ -19,12 +19,12 @@ use super::invoke::{invoke, Outcome};
 use super::mapping::Mapping;
 use super::response::{verdict, Verdict};
 use super::stats::{Ending, LastInvocation, Stats};
-use crate::app::App;
 use crate::clock::Millis;
 use crate::engine::delivery::{Delivered, ReceiveParams};
 use crate::engine::limits;
 use crate::engine::queue::Queue;
 use crate::faults::invoke::InvokeTarget;
+use crate::triggers::Service;
 
 /// Concurrent invocations of a mapping without `MaximumConcurrency`: Lambda starts an SQS
 /// mapping with five concurrent batches (Lambda guide, services-sqs-scaling); sqslite does
@@ -33,7 +33,7 @@ pub const DEFAULT_CONCURRENCY: u32 = 5;
 
 /// What a poller works with.
 pub struct Job {
-    pub app: Arc<App>,
+    pub app: Arc<Service>,
     pub mapping: Mapping,
     pub function: Function,
     pub queue: Arc<Queue>,
@@ -121,6 +121,7 @@ async fn gather(job: &Job, carry: &mut Vec<Record>) -> Option<Vec<Record>> {
         };
         let pass = match job
             .app
+            .sqs
             .registry
             .receive_pass(&job.queue, &params, false, now)
         {
@@ -195,14 +196,14 @@ async fn wait(job: &Job, notified: Pin<&mut Notified<'_>>, wake_at: Option<Milli
     let _parked = job.queue.park();
     let sleep = async {
         match wake_at {
-            Some(at) => job.app.clock.sleep_until(at).await,
+            Some(at) => job.app.sqs.clock.sleep_until(at).await,
             None => std::future::pending().await,
         }
     };
     tokio::select! {
         () = notified => true,
         () = sleep => true,
-        () = job.app.waiters.closed() => false,
+        () = job.app.sqs.waiters.closed() => false,
     }
 }
 
@@ -312,7 +313,7 @@ async fn injected(job: &Job) -> Option<String> {
     tracing::warn!(mapping = %job.mapping.uuid, rule = fault.rule, "fault injected on an invocation");
     if fault.delay > 0 {
         let at = job.app.now().saturating_add(fault.delay);
-        job.app.clock.sleep_until(at).await;
+        job.app.sqs.clock.sleep_until(at).await;
     }
     if let Some(latency) = fault.latency {
         tokio::time::sleep(latency).await;

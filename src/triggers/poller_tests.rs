@@ -17,12 +17,9 @@ async fn job(queue: &str, fifo: bool) -> Job {
         decl = decl.attribute("FifoQueue", "true");
     }
     let config = Config::ephemeral().with_queue(decl);
-    let app = Arc::new(App::new(
-        config,
-        Arc::new(crate::clock::ManualClock::new(1)),
-    ));
-    crate::declare::declare_all(&app).unwrap();
-    let queue = app.registry.all().pop().unwrap();
+    let app = crate::app::App::new(config, Arc::new(crate::clock::ManualClock::new(1)));
+    app.declare_all().unwrap();
+    let queue = app.sqs.registry.all().pop().unwrap();
     for n in 0..7 {
         let msg = NewMessage {
             body: format!("{n}{}", "x".repeat(BODY_BYTES)),
@@ -41,7 +38,7 @@ async fn job(queue: &str, fifo: bool) -> Job {
         1,
     );
     Job {
-        app,
+        app: app.triggers.clone(),
         mapping,
         function: Function::new("f", Target::Url("http://127.0.0.1:9/".into())),
         queue,

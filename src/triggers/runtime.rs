@@ -10,7 +10,7 @@ use tokio::task::JoinHandle;
 
 use super::mapping::{Mapping, State};
 use super::poller::{self, Job};
-use crate::app::App;
+use crate::triggers::Service;
 
 /// A running poller, the mapping it was started for and the queue (by uid) it polls;
 /// dropping it stops the poller.
@@ -27,9 +27,9 @@ impl Drop for Running {
 }
 
 /// Runs until the server shuts down, then stops every poller (and their invocations).
-pub async fn run(app: Arc<App>) {
+pub async fn run(app: Arc<Service>) {
     let mut changes = app.triggers.mappings.subscribe();
-    let mut created = app.registry.queues_created();
+    let mut created = app.sqs.registry.queues_created();
     let mut running: HashMap<String, Running> = HashMap::new();
     loop {
         changes.mark_unchanged();
@@ -38,13 +38,13 @@ pub async fn run(app: Arc<App>) {
         tokio::select! {
             result = changes.changed() => if result.is_err() { break },
             result = created.changed() => if result.is_err() { break },
-            () = app.waiters.closed() => break,
+            () = app.sqs.waiters.closed() => break,
         }
     }
 }
 
 /// Brings the pollers in line with the registry.
-fn reconcile(app: &Arc<App>, running: &mut HashMap<String, Running>) {
+fn reconcile(app: &Arc<Service>, running: &mut HashMap<String, Running>) {
     let mappings = &app.triggers.mappings;
     let all = mappings.list();
     running.retain(|uuid, _| all.iter().any(|m| &m.uuid == uuid));
@@ -58,7 +58,11 @@ fn reconcile(app: &Arc<App>, running: &mut HashMap<String, Running>) {
         }
         // The queue of the ARN now, which is another than the poller's once its queue was
         // deleted and created again.
-        let queue_uid = app.registry.get_by_arn(&m.event_source_arn).map(|q| q.uid);
+        let queue_uid = app
+            .sqs
+            .registry
+            .get_by_arn(&m.event_source_arn)
+            .map(|q| q.uid);
         let current = running.get(&m.uuid).is_some_and(|r| {
             !r.task.is_finished() && same_work(&r.mapping, &m) && queue_uid == Some(r.queue_uid)
         });
@@ -94,13 +98,13 @@ fn same_work(a: &Mapping, b: &Mapping) -> bool {
 }
 
 /// The poller of `m` and the uid of the queue it polls.
-fn start(app: &Arc<App>, m: &Mapping) -> Option<(JoinHandle<()>, u64)> {
+fn start(app: &Arc<Service>, m: &Mapping) -> Option<(JoinHandle<()>, u64)> {
     // The mapping's function ARN names its own region and account: a mapping the Lambda API
     // made for another region or account than the server's runs there too.
     let mut scope = m.function_arn.split(':').skip(3);
     let (region, account) = match (scope.next(), scope.next()) {
         (Some(region), Some(account)) => (region, account),
-        _ => (app.config.region.as_str(), app.config.account_id.as_str()),
+        _ => (app.region.as_str(), app.account_id.as_str()),
     };
     let Some(function) = app
         .triggers
@@ -110,7 +114,7 @@ fn start(app: &Arc<App>, m: &Mapping) -> Option<(JoinHandle<()>, u64)> {
         tracing::warn!(mapping = %m.uuid, "no declared function {}: not polling", m.function_arn);
         return None;
     };
-    let Some(queue) = app.registry.get_by_arn(&m.event_source_arn) else {
+    let Some(queue) = app.sqs.registry.get_by_arn(&m.event_source_arn) else {
         tracing::warn!(mapping = %m.uuid, "no queue {}: not polling", m.event_source_arn);
         return None;
     };
@@ -131,16 +135,13 @@ mod tests {
     use crate::config::{Config, QueueDecl};
     use crate::triggers::{Function, Settings, Target};
 
-    fn app() -> Arc<App> {
+    fn app() -> Arc<Service> {
         let mut config = Config::ephemeral().with_queue(QueueDecl::new("orders"));
         let f = Function::new("f", Target::Url("http://127.0.0.1:9/".into()));
         config.triggers.functions.push(f);
-        let app = Arc::new(App::new(
-            config,
-            Arc::new(crate::clock::ManualClock::new(1)),
-        ));
-        crate::declare::declare_all(&app).unwrap();
-        app
+        let app = crate::app::App::new(config, Arc::new(crate::clock::ManualClock::new(1)));
+        app.declare_all().unwrap();
+        app.triggers.clone()
     }
 
     #[tokio::test]

@@ -310,3 +310,48 @@ async fn java_v1_query_empty_batch_is_an_empty_batch() {
         );
     }
 }
+
+/// A declared queue met stored (`--data-dir`) gets its declared tags through TagQueue's own
+/// rules: stored and declared tags together stay within the 50-tag cap, and a file that
+/// would pass it stops the start with SQS's message (before, the tags were added anyway).
+#[tokio::test]
+async fn declared_tags_on_a_stored_queue_keep_the_tag_cap() {
+    let dir = std::env::temp_dir().join(format!("sqslite-tag-cap-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = |tags: usize| {
+        let mut decl = sqslite::QueueDecl::new("tagged");
+        for i in 0..tags {
+            decl.tags.insert(format!("declared-{i}"), "v".into());
+        }
+        let mut config = sqslite::Config::ephemeral().with_queue(decl);
+        config.data_dir = Some(dir.clone());
+        config
+    };
+    let t = TestServer::start_with(config(0)).await;
+    let url = t.server.queue_url("tagged");
+    let mut tag = t.client.tag_queue().queue_url(&url);
+    for i in 0..45 {
+        tag = tag.tags(format!("stored-{i}"), "v");
+    }
+    tag.send().await.expect("45 tags");
+    t.server.shutdown().await;
+
+    // 45 stored and 5 declared: 50, the cap, is fine.
+    let t = TestServer::start_with(config(5)).await;
+    let url = t.server.queue_url("tagged");
+    let tags = t.client.list_queue_tags().queue_url(&url).send().await;
+    assert_eq!(tags.unwrap().tags.unwrap_or_default().len(), 50);
+    t.server.shutdown().await;
+
+    // 45 stored and 6 declared would be 51.
+    let err = TestServer::try_start_with(config(6))
+        .await
+        .err()
+        .expect("refused");
+    assert!(
+        err.to_string()
+            .contains("Too many tags added for queue tagged."),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

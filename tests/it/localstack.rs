@@ -123,3 +123,51 @@ async fn the_region_style_mints_each_regions_localstack_url() {
         );
     }
 }
+
+/// The developer endpoint reads its `QueueUrl` as the SQS path reads one: a queue outside the
+/// server's region is found from the region a LocalStack URL names (before, only `Region=`
+/// could name it, so these URLs got a 404).
+#[tokio::test]
+async fn the_developer_endpoint_reads_the_region_from_the_queue_url() {
+    let decl = sqslite::QueueDecl {
+        region: Some("eu-west-1".into()),
+        ..sqslite::QueueDecl::new("orders")
+    };
+    let t = TestServer::start_with(Config::ephemeral().with_queue(decl)).await;
+    let client = crate::common::client_for(&t.endpoint(), "eu-west-1", "test");
+    let url = client
+        .get_queue_url()
+        .queue_name("orders")
+        .send()
+        .await
+        .unwrap()
+        .queue_url
+        .unwrap();
+    client
+        .send_message()
+        .queue_url(&url)
+        .message_body("in eu-west-1")
+        .send()
+        .await
+        .unwrap();
+    let t = &t;
+    let peek = |query: String| async move {
+        let path = format!("/_aws/sqs/messages?{query}");
+        t.raw("GET", &path, &[("accept", "application/json")], "")
+            .await
+    };
+    for stored in [
+        "http://sqs.eu-west-1.localhost.localstack.cloud:4566/000000000000/orders",
+        "http://eu-west-1.queue.localhost.localstack.cloud:4566/000000000000/orders",
+        "http://localhost:4566/queue/eu-west-1/000000000000/orders",
+    ] {
+        let r = peek(format!("QueueUrl={stored}")).await;
+        assert_eq!(r.status, 200, "{stored}: {}", r.body);
+        assert_eq!(r.json()["Messages"][0]["Body"], "in eu-west-1", "{stored}");
+    }
+    // A URL naming no region is in the server's (us-east-1), unless `Region=` says otherwise.
+    let plain = "http://localhost:4566/000000000000/orders";
+    assert_eq!(peek(format!("QueueUrl={plain}")).await.status, 404);
+    let r = peek(format!("QueueUrl={plain}&Region=eu-west-1")).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}

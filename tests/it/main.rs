@@ -26,6 +26,7 @@ mod durable_soak;
 mod engine_model;
 mod fifo;
 mod fifo_groups;
+mod foreign_services;
 mod game_day;
 mod hostile_inputs;
 mod in_flight_limit;

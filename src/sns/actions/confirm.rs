@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use super::{topic_arn, Decode};
-use crate::app::App;
 use crate::protocol::Context;
 use crate::sns::engine::confirm::{Confirm, Confirmation};
 use crate::sns::engine::delivery_policy::{self, RetryPolicy};
@@ -14,6 +13,7 @@ use crate::sns::engine::outbox::{MessageType, Post, Record};
 use crate::sns::error::SnsResult;
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
+use crate::sns::Service;
 
 /// Whether the request carried a signature (ConfirmationWasAuthenticated; an unsigned
 /// Unsubscribe cannot remove an AuthenticateOnUnsubscribe subscription).
@@ -40,7 +40,7 @@ impl Decode for ConfirmSubscription {
 
 pub async fn confirm_subscription(
     input: ConfirmSubscription,
-    app: &App,
+    app: &Service,
     ctx: &Context,
 ) -> SnsResult<Xml> {
     let authenticated = signed(ctx);
@@ -59,7 +59,7 @@ pub async fn confirm_subscription(
 
 /// Tells a subscription's endpoint of a subscribe or an unsubscribe: a POST for http/s, a
 /// record for email and email-json; other protocols are never told.
-pub fn send(app: &App, ctx: &Context, kind: MessageType, c: &Confirmation) {
+pub fn send(app: &Service, ctx: &Context, kind: MessageType, c: &Confirmation) {
     let origin = Origin {
         base_url: &ctx.base_url,
     };

@@ -7,7 +7,6 @@
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use crate::app::App;
 use crate::clock::Millis;
 use crate::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
 use crate::engine::policy;
@@ -17,6 +16,7 @@ use crate::sns::engine::endpoints::{self, Reach};
 use crate::sns::engine::outbox::{MessageType, Post, Record};
 use crate::sns::engine::publish::AttrData;
 use crate::sns::engine::Delivery;
+use crate::sns::Service;
 
 /// The SenderId SQS shows on messages SNS delivers.
 static SNS_SENDER: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from("AIDAIT2UOQQY3AUEKVGXU"));
@@ -26,7 +26,7 @@ static WARNED: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(|| Mutex::new(Ha
 
 /// Sends each delivery its way: into its queue now, to its HTTP/S endpoint through the
 /// outbox (never holding up the publish), or into the records.
-pub fn deliver_all(app: &App, topic_arn: &str, deliveries: Vec<Delivery>, now: Millis) {
+pub fn deliver_all(app: &Service, topic_arn: &str, deliveries: Vec<Delivery>, now: Millis) {
     for d in deliveries {
         match endpoints::reach(&d.protocol) {
             Some(Reach::Http) => super::http::enqueue(app, post(d), now),
@@ -66,8 +66,8 @@ fn post(d: Delivery) -> Post {
 }
 
 /// Into the subscription's queue; a `Deliver` fault rule fails it as a refused send would.
-fn to_queue(app: &App, topic_arn: &str, d: &Delivery, now: Millis) {
-    let sent = match crate::faults::inject::delivery(app, topic_arn, &d.queue_arn, now) {
+fn to_queue(app: &Service, topic_arn: &str, d: &Delivery, now: Millis) {
+    let sent = match app.faults.on_delivery(topic_arn, &d.queue_arn, now) {
         Some(injected) => Err(injected),
         None => deliver(app, topic_arn, &d.queue_arn, d, now),
     };
@@ -87,7 +87,7 @@ fn to_queue(app: &App, topic_arn: &str, d: &Delivery, now: Millis) {
 
 /// A delivery that failed for good: counted, then into its subscription's dead-letter queue
 /// if it has one.
-pub fn failed(app: &App, d: &Delivery, now: Millis) {
+pub fn failed(app: &Service, d: &Delivery, now: Millis) {
     app.sns.delivery_failed();
     app.sns
         .count_notification(&d.subscription_arn, Outcome::Failed);
@@ -104,18 +104,19 @@ pub fn failed(app: &App, d: &Delivery, now: Millis) {
 }
 
 fn deliver(
-    app: &App,
+    app: &Service,
     topic_arn: &str,
     queue_arn: &str,
     d: &Delivery,
     now: Millis,
 ) -> Result<(), String> {
     let queue = app
+        .sqs
         .registry
         .get_by_arn(queue_arn)
         .ok_or_else(|| "the queue does not exist".to_owned())?;
     if !policy_admits_at(&queue, topic_arn, now) {
-        if app.config.strict {
+        if app.strict {
             return Err("the queue's Policy does not allow the topic to send (--strict)".into());
         }
         let first = WARNED

@@ -10,9 +10,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::app::App;
 use crate::clock::Millis;
 use crate::sns::engine::outbox::{MessageType, Post};
+use crate::sns::Service;
 
 /// How long SNS waits for an endpoint to answer ("about 15 seconds": SNS developer guide,
 /// "Preparing your HTTP/S endpoint").
@@ -22,13 +22,13 @@ const TIMEOUT: Duration = Duration::from_secs(15);
 pub const USER_AGENT: &str = "Amazon Simple Notification Service Agent";
 
 /// Queues a POST for an attempt now; the ticker sends it.
-pub fn enqueue(app: &App, post: Post, now: Millis) {
+pub fn enqueue(app: &Service, post: Post, now: Millis) {
     app.sns.outbox.schedule(now, post);
     app.ticker.notify_one();
 }
 
 /// Starts every POST due by `now`; when the next one is due.
-pub fn step(app: &Arc<App>, now: Millis) -> Option<Millis> {
+pub fn step(app: &Arc<Service>, now: Millis) -> Option<Millis> {
     let (due, next) = app.sns.outbox.take_due(now);
     for post in due {
         tokio::spawn(attempt(app.clone(), post));
@@ -57,7 +57,7 @@ pub fn headers(post: &Post) -> Vec<(&'static str, &str)> {
 }
 
 /// One POST; a failure is retried per the policy, then dead-lettered.
-async fn attempt(app: Arc<App>, mut post: Post) {
+async fn attempt(app: Arc<Service>, mut post: Post) {
     let started = app.now();
     let outcome = crate::http_client::request(
         "POST",

@@ -10,12 +10,12 @@ pub mod publish;
 pub mod subscriptions;
 pub mod topics;
 
-use crate::app::App;
 use crate::protocol::Context;
 use crate::sns::engine::Owner;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
+use crate::sns::Service;
 
 /// Decoding one operation's input from its form parameters.
 pub trait Decode: Sized {
@@ -47,7 +47,7 @@ macro_rules! actions {
             }
 
             /// Runs the action; its result members as XML.
-            pub async fn apply(self, app: &App, ctx: &Context) -> SnsResult<Xml> {
+            pub async fn apply(self, app: &Service, ctx: &Context) -> SnsResult<Xml> {
                 match self {
                     $(Action::$name(input) => $module::$func(input, app, ctx).await),*
                 }
@@ -104,7 +104,7 @@ pub fn topic_arn(form: &Form, member: &str) -> SnsResult<String> {
 
 /// With credentials configured, a signed caller may Publish or Subscribe to another
 /// account's topic only when that topic's Policy allows it (its own account always may).
-pub fn authorize(app: &App, ctx: &Context, topic_arn: &str, operation: &str) -> SnsResult<()> {
+pub fn authorize(app: &Service, ctx: &Context, topic_arn: &str, operation: &str) -> SnsResult<()> {
     let Some(principal) = &ctx.principal else {
         return Ok(());
     };

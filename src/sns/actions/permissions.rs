@@ -4,11 +4,11 @@
 use serde_json::{json, Value};
 
 use super::{topic_arn, Decode};
-use crate::app::App;
 use crate::protocol::Context;
 use crate::sns::error::{SnsError, SnsResult};
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
+use crate::sns::Service;
 
 /// The actions AddPermission grants on a topic (SNS API reference, AddPermission).
 const GRANTABLE: &[&str] = &[
@@ -42,7 +42,7 @@ impl Decode for AddPermission {
 }
 
 /// The refusals' wording is sqslite's [unverified].
-pub async fn add_permission(input: AddPermission, app: &App, _: &Context) -> SnsResult<Xml> {
+pub async fn add_permission(input: AddPermission, app: &Service, _: &Context) -> SnsResult<Xml> {
     if input.accounts.is_empty() {
         return Err(SnsError::missing("AWSAccountId"));
     }
@@ -90,7 +90,11 @@ impl Decode for RemovePermission {
     }
 }
 
-pub async fn remove_permission(input: RemovePermission, app: &App, _: &Context) -> SnsResult<Xml> {
+pub async fn remove_permission(
+    input: RemovePermission,
+    app: &Service,
+    _: &Context,
+) -> SnsResult<Xml> {
     app.sns.edit_policy(&input.topic_arn, |text| {
         let mut doc = document(text);
         let mut statements = take(&mut doc);

@@ -8,7 +8,6 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
 use super::{deliver, Decode};
-use crate::app::App;
 use crate::protocol::Context;
 use crate::sns::engine::endpoints;
 use crate::sns::engine::envelope::Origin;
@@ -18,6 +17,7 @@ use crate::sns::engine::{parse_topic_arn, Publication, Published};
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
+use crate::sns::Service;
 
 /// PublishBatch takes at most 10 entries (SNS API reference, PublishBatch).
 const MAX_BATCH: usize = 10;
@@ -105,7 +105,7 @@ impl Decode for Publish {
 /// A Publish to a phone number or a platform endpoint: checked as any message, then
 /// recorded with what would be sent (the message's `sms` text, or its platform's key).
 fn publish_direct(
-    app: &App,
+    app: &Service,
     (protocol, endpoint, key): (&str, &str, &str),
     p: &Publication,
 ) -> SnsResult<Published> {
@@ -134,7 +134,12 @@ fn origin(ctx: &Context) -> Origin<'_> {
 }
 
 /// Publishes one message and makes its deliveries.
-fn publish_one(app: &App, ctx: &Context, topic_arn: &str, p: &Publication) -> SnsResult<Published> {
+fn publish_one(
+    app: &Service,
+    ctx: &Context,
+    topic_arn: &str,
+    p: &Publication,
+) -> SnsResult<Published> {
     let now = app.now();
     let mut published = app.sns.publish(topic_arn, p, &origin(ctx), now)?;
     deliver::deliver_all(
@@ -146,7 +151,7 @@ fn publish_one(app: &App, ctx: &Context, topic_arn: &str, p: &Publication) -> Sn
     Ok(published)
 }
 
-pub async fn publish(input: Publish, app: &App, ctx: &Context) -> SnsResult<Xml> {
+pub async fn publish(input: Publish, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let published = match &input.target {
         Target::Topic(arn) => {
             super::authorize(app, ctx, arn, "Publish")?;
@@ -234,7 +239,7 @@ fn check_batch(entries: &[(String, SnsResult<Publication>)]) -> SnsResult<()> {
     Ok(())
 }
 
-pub async fn publish_batch(input: PublishBatch, app: &App, ctx: &Context) -> SnsResult<Xml> {
+pub async fn publish_batch(input: PublishBatch, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     check_batch(&input.entries)?;
     // A missing topic fails the request, not each entry.
     app.sns.topic(&input.topic_arn)?;

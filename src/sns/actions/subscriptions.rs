@@ -2,7 +2,6 @@
 //! (ConfirmSubscription is in [`super::confirm`]).
 
 use super::{owner, topic_arn, Decode};
-use crate::app::App;
 use crate::protocol::Context;
 use crate::sns::engine::confirm::{new_token, Confirmation};
 use crate::sns::engine::outbox::MessageType;
@@ -11,6 +10,7 @@ use crate::sns::engine::Subscription;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
+use crate::sns::Service;
 
 #[derive(Debug)]
 pub struct Subscribe {
@@ -35,7 +35,7 @@ impl Decode for Subscribe {
 /// A subscription that needs confirming answers "pending confirmation" unless
 /// ReturnSubscriptionArn asks for its ARN (SNS API reference, Subscribe); its endpoint is
 /// sent a SubscriptionConfirmation, again for each repeated Subscribe.
-pub async fn subscribe(input: Subscribe, app: &App, ctx: &Context) -> SnsResult<Xml> {
+pub async fn subscribe(input: Subscribe, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     super::authorize(app, ctx, &input.new.topic_arn, "Subscribe")?;
     let subscribed = app.sns.subscribe_at(owner(ctx), input.new, app.now())?;
     if let Some(c) = &subscribed.confirmation {
@@ -79,7 +79,7 @@ pub type Unsubscribe = SubscriptionRef;
 pub type GetSubscriptionAttributes = SubscriptionRef;
 
 /// Unsubscribe; a confirmed http/s or email-json endpoint is sent an UnsubscribeConfirmation.
-pub async fn unsubscribe(input: SubscriptionRef, app: &App, ctx: &Context) -> SnsResult<Xml> {
+pub async fn unsubscribe(input: SubscriptionRef, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let sub = app.sns.subscription(&input.arn)?;
     if sub.confirmation.authenticate_on_unsubscribe && !super::confirm::signed(ctx) {
         // [unverified wording]
@@ -98,7 +98,7 @@ pub async fn unsubscribe(input: SubscriptionRef, app: &App, ctx: &Context) -> Sn
 
 pub async fn get_subscription_attributes(
     input: SubscriptionRef,
-    app: &App,
+    app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
     let sub = app.sns.subscription(&input.arn)?;
@@ -126,7 +126,7 @@ impl Decode for SetSubscriptionAttributes {
 
 pub async fn set_subscription_attributes(
     input: SetSubscriptionAttributes,
-    app: &App,
+    app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
     app.sns
@@ -183,7 +183,7 @@ fn subscriptions_page(subs: &[Subscription], next: Option<&str>) -> Xml {
 
 pub async fn list_subscriptions(
     input: ListSubscriptions,
-    app: &App,
+    app: &Service,
     ctx: &Context,
 ) -> SnsResult<Xml> {
     let (subs, next) = app
@@ -194,7 +194,7 @@ pub async fn list_subscriptions(
 
 pub async fn list_subscriptions_by_topic(
     input: ListSubscriptionsByTopic,
-    app: &App,
+    app: &Service,
     ctx: &Context,
 ) -> SnsResult<Xml> {
     let (subs, next) = app.sns.list_subscriptions(

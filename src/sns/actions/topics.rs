@@ -3,12 +3,12 @@
 use std::collections::BTreeMap;
 
 use super::{owner, topic_arn, Decode};
-use crate::app::App;
 use crate::protocol::Context;
 use crate::sns::engine::topics::NewTopic;
 use crate::sns::error::SnsResult;
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
+use crate::sns::Service;
 
 /// Tags travel as `Tags.member.N.Key` / `.Value`.
 fn tags(form: &Form) -> BTreeMap<String, String> {
@@ -36,7 +36,7 @@ impl Decode for CreateTopic {
     }
 }
 
-pub async fn create_topic(input: CreateTopic, app: &App, ctx: &Context) -> SnsResult<Xml> {
+pub async fn create_topic(input: CreateTopic, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let arn = app.sns.create_topic(owner(ctx), input.0)?;
     let mut xml = Xml::default();
     xml.text("TopicArn", &arn);
@@ -60,14 +60,14 @@ impl Decode for TopicRef {
 pub type GetTopicAttributes = TopicRef;
 pub type DeleteTopic = TopicRef;
 
-pub async fn get_topic_attributes(input: TopicRef, app: &App, _: &Context) -> SnsResult<Xml> {
+pub async fn get_topic_attributes(input: TopicRef, app: &Service, _: &Context) -> SnsResult<Xml> {
     let attributes = app.sns.topic_attributes(&input.topic_arn)?;
     let mut xml = Xml::default();
     xml.map("Attributes", &attributes);
     Ok(xml)
 }
 
-pub async fn delete_topic(input: TopicRef, app: &App, _: &Context) -> SnsResult<Xml> {
+pub async fn delete_topic(input: TopicRef, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.delete_topic(&input.topic_arn);
     Ok(Xml::default())
 }
@@ -91,7 +91,7 @@ impl Decode for SetTopicAttributes {
 
 pub async fn set_topic_attributes(
     input: SetTopicAttributes,
-    app: &App,
+    app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
     app.sns
@@ -112,7 +112,7 @@ impl Decode for ListTopics {
     }
 }
 
-pub async fn list_topics(input: ListTopics, app: &App, ctx: &Context) -> SnsResult<Xml> {
+pub async fn list_topics(input: ListTopics, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let (topics, next) = app
         .sns
         .topics_page(owner(ctx), input.next_token.as_deref())?;
@@ -139,7 +139,7 @@ impl Decode for TagResource {
     }
 }
 
-pub async fn tag_resource(input: TagResource, app: &App, _: &Context) -> SnsResult<Xml> {
+pub async fn tag_resource(input: TagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.tag_topic(&input.arn, input.tags)?;
     Ok(Xml::default())
 }
@@ -159,7 +159,7 @@ impl Decode for UntagResource {
     }
 }
 
-pub async fn untag_resource(input: UntagResource, app: &App, _: &Context) -> SnsResult<Xml> {
+pub async fn untag_resource(input: UntagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.untag_topic(&input.arn, &input.keys)?;
     Ok(Xml::default())
 }
@@ -179,7 +179,7 @@ impl Decode for ListTagsForResource {
 
 pub async fn list_tags_for_resource(
     input: ListTagsForResource,
-    app: &App,
+    app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
     let tags: Vec<(String, String)> = app.sns.topic_tags(&input.arn)?.into_iter().collect();

@@ -18,6 +18,7 @@ pub mod signing;
 pub mod state;
 #[cfg(test)]
 mod state_tests;
+mod subscription_attributes;
 pub mod subscriptions;
 #[cfg(test)]
 mod tests;

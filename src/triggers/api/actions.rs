@@ -10,8 +10,8 @@ use super::input::MappingRequest;
 use super::output;
 use super::route::{ListQuery, Operation};
 use super::rules::{self, Caller};
-use crate::app::App;
 use crate::triggers::mapping::{Mapping, State};
+use crate::triggers::Service;
 
 /// ListEventSourceMappings answers at most this many per page, whatever MaxItems says
 /// (Lambda API reference, ListEventSourceMappings: "returns a maximum of 100 items").
@@ -21,7 +21,7 @@ const MAX_ITEMS: i64 = 10_000;
 
 impl Operation {
     /// Runs the operation; its status and JSON body.
-    pub fn apply(self, app: &App, caller: &Caller<'_>) -> LambdaResult<(StatusCode, Value)> {
+    pub fn apply(self, app: &Service, caller: &Caller<'_>) -> LambdaResult<(StatusCode, Value)> {
         match self {
             Operation::Create(input) => create(app, caller, &input),
             Operation::Get(uuid) => get(app, &uuid),
@@ -33,7 +33,7 @@ impl Operation {
 }
 
 fn create(
-    app: &App,
+    app: &Service,
     caller: &Caller<'_>,
     input: &MappingRequest,
 ) -> LambdaResult<(StatusCode, Value)> {
@@ -45,7 +45,7 @@ fn create(
     ))
 }
 
-fn get(app: &App, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
+fn get(app: &Service, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
     let mapping = app
         .triggers
         .mappings
@@ -57,7 +57,11 @@ fn get(app: &App, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
     ))
 }
 
-fn list(app: &App, caller: &Caller<'_>, query: &ListQuery) -> LambdaResult<(StatusCode, Value)> {
+fn list(
+    app: &Service,
+    caller: &Caller<'_>,
+    query: &ListQuery,
+) -> LambdaResult<(StatusCode, Value)> {
     let max_items = match query.max_items.as_deref() {
         None => MAX_PAGE,
         Some(text) => page_size(text)?,
@@ -101,7 +105,7 @@ fn page_size(text: &str) -> LambdaResult<usize> {
 }
 
 fn update(
-    app: &App,
+    app: &Service,
     caller: &Caller<'_>,
     uuid: &str,
     input: &MappingRequest,
@@ -119,7 +123,7 @@ fn update(
     ))
 }
 
-fn delete(app: &App, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
+fn delete(app: &Service, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
     let removed = app
         .triggers
         .mappings

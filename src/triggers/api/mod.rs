@@ -16,13 +16,14 @@ pub mod output;
 pub mod route;
 pub mod rules;
 #[cfg(test)]
-mod tests;
+mod rules_tests;
 
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use crate::app::App;
+use crate::protocol::context::Gate;
 use crate::protocol::{Context, HttpResponse};
+use crate::triggers::Service;
 use error::{json_response, LambdaError, LambdaResult};
 use route::Operation;
 
@@ -39,17 +40,15 @@ pub fn is_lambda(parts: &Parts) -> bool {
     }
 }
 
-/// One Lambda request: authenticate, route, apply, encode. With a data directory the answer
-/// waits until the mapping it changed is stored, as an SQS request's does.
-pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) -> HttpResponse {
-    let result = if app.durable.is_some() {
-        crate::durable::journal::durable_with(async { run(app, parts, body) }, |e| {
-            LambdaError::new(error::LambdaErrorKind::Service, e.message)
-        })
-        .await
-    } else {
-        run(app, parts, body)
-    };
+/// One Lambda request: authenticate, route, apply, encode.
+pub async fn handle(
+    app: &Service,
+    gate: &Gate<'_>,
+    parts: &Parts,
+    body: &Bytes,
+    request_id: String,
+) -> HttpResponse {
+    let result = run(app, gate, parts, body);
     match result {
         Ok((name, status, json)) => {
             tracing::debug!(action = name, status = status.as_u16(), "lambda request ok");
@@ -62,15 +61,26 @@ pub async fn handle(app: &App, parts: &Parts, body: &Bytes, request_id: String) 
     }
 }
 
+/// The answer to a Lambda request whose mapping could not be stored (`--data-dir`): the
+/// root runs Lambda requests inside the durable log's scope, as it does SQS's, and this is
+/// their ServiceException.
+pub fn unstored(request_id: &str, error: &crate::error::SqsError) -> HttpResponse {
+    let e = LambdaError::new(error::LambdaErrorKind::Service, error.message.clone());
+    tracing::debug!(code = e.code(), message = %e.message, "lambda request failed");
+    e.response(request_id)
+}
+
 fn run(
-    app: &App,
+    app: &Service,
+    gate: &Gate<'_>,
     parts: &Parts,
     body: &[u8],
 ) -> LambdaResult<(&'static str, hyper::StatusCode, serde_json::Value)> {
     // Authentication first: an unsigned caller learns nothing about the request.
     let signed = crate::auth::read(parts);
     let principal = crate::auth::verify_for(
-        app,
+        gate.credentials,
+        app.now(),
         parts,
         body,
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
@@ -79,7 +89,7 @@ fn run(
     .map_err(|e| LambdaError::from_auth(&e))?;
     let signed = signed.ok().flatten();
     let mut ctx = Context::new(
-        &app.config,
+        &gate.defaults,
         &parts.headers,
         "/",
         signed.as_ref(),

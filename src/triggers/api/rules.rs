@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use super::error::{LambdaError, LambdaErrorKind, LambdaResult};
 use super::input::MappingRequest;
-use crate::app::App;
 use crate::engine::queue::Queue;
 use crate::patterns::PatternErrorKind;
 use crate::triggers::functions::Function;
@@ -18,6 +17,7 @@ use crate::triggers::mapping::{
     MIN_MAXIMUM_CONCURRENCY, USER_INITIATED,
 };
 use crate::triggers::Mappings;
+use crate::triggers::Service;
 
 /// The region and account a request resolves function names and queue names in.
 #[derive(Debug, Clone, Copy)]
@@ -32,7 +32,7 @@ const ARN_PATTERN: &str =
 
 /// The mapping a CreateEventSourceMapping asks for, every rule checked.
 pub fn new_mapping(
-    app: &App,
+    app: &Service,
     caller: &Caller<'_>,
     input: &MappingRequest,
 ) -> LambdaResult<Mapping> {
@@ -70,7 +70,7 @@ pub fn new_mapping(
 
 /// The mapping an UpdateEventSourceMapping turns `current` into, every rule checked.
 pub fn updated_mapping(
-    app: &App,
+    app: &Service,
     caller: &Caller<'_>,
     current: &Mapping,
     input: &MappingRequest,
@@ -85,7 +85,7 @@ pub fn updated_mapping(
     input.not_for_sqs()?;
     let settings = settings(input, current.settings.clone())?;
     let mut next = current.clone();
-    let queue = app.registry.get_by_arn(&current.event_source_arn);
+    let queue = app.sqs.registry.get_by_arn(&current.event_source_arn);
     if let Some(name) = input.function_name.as_deref() {
         let function = function(app, caller, name)?;
         if let Some(queue) = &queue {
@@ -117,7 +117,7 @@ pub fn updated_mapping(
 
 /// The function a ListEventSourceMappings `FunctionName` names, as its ARN; an unknown one
 /// is Lambda's not-found error for a function \[unverified for this operation\].
-pub fn listed_function(app: &App, caller: &Caller<'_>, name: &str) -> LambdaResult<String> {
+pub fn listed_function(app: &Service, caller: &Caller<'_>, name: &str) -> LambdaResult<String> {
     if let Some(function) = app
         .triggers
         .functions
@@ -266,7 +266,7 @@ fn from_rule(err: RuleError) -> LambdaError {
 /// The declared function `name` names (its name, ARN or partial ARN). An unknown one is
 /// refused as AWS refuses it (quoted from AWS in hashicorp/terraform-provider-aws#17933:
 /// `InvalidParameterValueException: Function does not exist`, HTTP 400, Type User).
-fn function<'a>(app: &'a App, caller: &Caller<'_>, name: &str) -> LambdaResult<&'a Function> {
+fn function<'a>(app: &'a Service, caller: &Caller<'_>, name: &str) -> LambdaResult<&'a Function> {
     app.triggers
         .functions
         .resolve(name, caller.region, caller.account)
@@ -276,13 +276,13 @@ fn function<'a>(app: &'a App, caller: &Caller<'_>, name: &str) -> LambdaResult<&
 /// The queue an SQS ARN names. A queue that does not exist gets the answer AWS gives when
 /// it cannot receive from the queue (quoted in aws/chalice#1388 for a queue ARN naming no
 /// queue); a source of another service is one sqslite does not serve.
-fn queue(app: &App, arn: &str) -> LambdaResult<std::sync::Arc<Queue>> {
+fn queue(app: &Service, arn: &str) -> LambdaResult<std::sync::Arc<Queue>> {
     if arn.split(':').nth(2) != Some("sqs") {
         return Err(LambdaError::invalid(format!(
             "sqslite serves SQS event sources only; {arn} is not an SQS queue ARN."
         )));
     }
-    app.registry.get_by_arn(arn).ok_or_else(|| {
+    app.sqs.registry.get_by_arn(arn).ok_or_else(|| {
         LambdaError::invalid(
             "The provided execution role does not have permissions to call ReceiveMessage on SQS",
         )
@@ -291,7 +291,7 @@ fn queue(app: &App, arn: &str) -> LambdaResult<std::sync::Arc<Queue>> {
 
 /// The model's visibility rule ([`mapping::check_visibility`]); Lambda's default timeout
 /// (3 s) stands where the declaration names none.
-fn check_visibility(app: &App, queue: &Queue, function: &Function) -> LambdaResult<()> {
+fn check_visibility(app: &Service, queue: &Queue, function: &Function) -> LambdaResult<()> {
     let visibility = queue.lock_settled(app.now()).attributes.visibility_timeout;
     mapping::check_visibility(visibility, function.timeout).map_err(from_rule)
 }

@@ -1,5 +1,6 @@
-//! What a drill says to the server: SQS calls in AWS JSON 1.0 and admin API calls, both
-//! plain HTTP through [`crate::http_client`].
+//! A running sqslite seen from outside: SQS calls in AWS JSON 1.0 and admin API calls, both
+//! plain HTTP through [`crate::http_client`]. The drills and the advisor's doctor speak
+//! through it.
 
 use std::time::Duration;
 

@@ -1,28 +1,7 @@
-//! Game-day settings from the config: whether the admin API is served, fault rules that
-//! apply from startup, and alarm thresholds with an optional webhook.
+//! `[alarms]`: the thresholds the alarms evaluate and the webhook they call; the
+//! configuration loads it, the alarms and the advisor read it.
 
 use serde::{Deserialize, Serialize};
-
-use crate::faults::FaultSpec;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct AdminConfig {
-    /// `--no-admin` turns this off: `/_sqslite/...` and `/_aws/sqs/...` then answer 404.
-    pub enabled: bool,
-    /// Rules armed at startup and again after every reset (`[[faults]]` in sqslite.toml).
-    pub faults: Vec<FaultSpec>,
-    pub alarms: AlarmConfig,
-}
-
-impl Default for AdminConfig {
-    fn default() -> Self {
-        AdminConfig {
-            enabled: true,
-            faults: Vec::new(),
-            alarms: AlarmConfig::default(),
-        }
-    }
-}
 
 /// `[alarms]` in sqslite.toml.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -58,9 +37,4 @@ impl Default for AlarmConfig {
             configured: false,
         }
     }
-}
-
-/// Reads `[alarms]` or one `[[faults]]` table from its JSON form; the error names the problem.
-pub fn from_json<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, String> {
-    serde_json::from_value(value).map_err(|e| e.to_string())
 }

@@ -1,4 +1,4 @@
-//! The rules against a real [`App`]: the cases the SDK tests cannot reach on demand (a
+//! The rules against a real triggers service, built by the real `App`: the cases the SDK tests cannot reach on demand (a
 //! mapping still in a transitional state).
 
 use std::collections::BTreeMap;
@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use super::input::MappingRequest;
 use super::rules::{self, Caller};
-use crate::app::App;
 use crate::engine::arn::QueueKey;
 use crate::triggers::functions::{Function, Target};
 use crate::triggers::mapping::{Mapping, State};
+use crate::triggers::Service;
 use crate::{Config, ManualClock};
 
 const CALLER: Caller<'static> = Caller {
@@ -17,18 +17,19 @@ const CALLER: Caller<'static> = Caller {
     account: "000000000000",
 };
 
-fn app() -> App {
+fn app() -> Arc<Service> {
     let mut config = Config::ephemeral();
     config.triggers.functions = vec![Function::new(
         "f",
         Target::Url("http://127.0.0.1:9/".into()),
     )];
-    let app = App::new(config, Arc::new(ManualClock::new(1_000)));
+    let app = crate::app::App::new(config, Arc::new(ManualClock::new(1_000)));
     let key = QueueKey::new(CALLER.region, CALLER.account, "q");
-    app.registry
+    app.sqs
+        .registry
         .create(key, &BTreeMap::new(), BTreeMap::new(), 1_000)
         .unwrap();
-    app
+    app.triggers.clone()
 }
 
 fn request(json: &str) -> MappingRequest {

@@ -6,54 +6,32 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::json;
 
-use crate::actions::Action;
-use crate::app::App;
-use crate::config::{Config, QueueDecl};
+mod decl;
+
+use crate::actions::{Action, Sqs};
+use crate::clock::Millis;
 use crate::engine::arn::{self, QueueKey};
 use crate::engine::attributes::QueueAttributes;
 use crate::engine::queue::Queue;
+use crate::engine::Registry;
 use crate::error::SqsResult;
 use crate::protocol::Context;
+pub use decl::{DeadLetter, Plan, QueueDecl, QueueTemplate};
 
-/// Creates every declared queue, then every declared SNS topic; the message names the declaration that failed and why.
-pub fn declare_all(app: &App) -> Result<(), String> {
-    let config = &app.config;
+/// Creates every declared queue; the message names the declaration that failed and why.
+pub fn declare_all(registry: &Registry, config: &Plan<'_>, now: Millis) -> Result<(), String> {
     check_templates(config)?;
     let keys: Vec<QueueKey> = config.queues.iter().map(|q| key_of(config, q)).collect();
-    let now = app.now();
     for i in creation_order(config, &keys)? {
         let decl = &config.queues[i];
-        create(app, decl, &keys[i], now).map_err(|e| describe(decl, &e.to_string()))?;
-    }
-    // Topics after queues: a subscription's queue is then there for its first publish.
-    crate::sns::declare::declare_all(
-        &app.sns,
-        &config.topics,
-        (&config.region, &config.account_id),
-        now,
-    )?;
-    declare_mappings(app, now)
-}
-
-/// The declared event source mappings, once their queues exist.
-fn declare_mappings(app: &App, now: crate::clock::Millis) -> Result<(), String> {
-    let scope = crate::triggers::declare::Scope {
-        registry: &app.registry,
-        functions: &app.triggers.functions,
-        region: &app.config.region,
-        account: &app.config.account_id,
-        now,
-    };
-    for decl in &app.config.triggers.mappings {
-        crate::triggers::declare::declare(decl, &scope, &app.triggers.mappings)?;
+        create(registry, decl, &keys[i], now).map_err(|e| describe(decl, &e.to_string()))?;
     }
     Ok(())
 }
 
 /// Before a SendMessage, ReceiveMessage or GetQueueUrl, creates its missing queue when
 /// `auto_create` is on or a template's prefix matches the name.
-pub fn on_first_use(app: &App, ctx: &Context, action: &Action) {
-    let config = &app.config;
+pub fn on_first_use(sqs: &Sqs, config: &Plan<'_>, ctx: &Context, action: &Action) {
     if !config.auto_create && config.templates.is_empty() {
         return;
     }
@@ -75,7 +53,7 @@ pub fn on_first_use(app: &App, ctx: &Context, action: &Action) {
         _ => None,
     };
     // Only in the caller's own account: a key must not fill another account's namespace.
-    let Some(key) = key.filter(|k| k.account == ctx.account && app.registry.get(k).is_err()) else {
+    let Some(key) = key.filter(|k| k.account == ctx.account && sqs.registry.get(k).is_err()) else {
         return;
     };
     let template = config
@@ -94,21 +72,20 @@ pub fn on_first_use(app: &App, ctx: &Context, action: &Action) {
             .entry("FifoQueue".into())
             .or_insert_with(|| "true".into());
     }
-    match create(app, &decl, &key, app.now()) {
+    match create(&sqs.registry, &decl, &key, sqs.now()) {
         Ok(()) => tracing::info!(queue = %key, "created queue on first use"),
         // The action itself then answers QueueDoesNotExist, as SQS would.
         Err(e) => tracing::warn!(queue = %key, error = %e, "cannot create queue on first use"),
     }
 }
 
-fn create(app: &App, decl: &QueueDecl, key: &QueueKey, now: crate::clock::Millis) -> SqsResult<()> {
-    crate::actions::tags::check_tags(&decl.tags, &key.name)?;
+fn create(registry: &Registry, decl: &QueueDecl, key: &QueueKey, now: Millis) -> SqsResult<()> {
+    crate::engine::tags::check(&decl.tags, &key.name)?;
     let attributes = attributes_of(decl, key);
-    if let Ok(existing) = app.registry.get(key) {
-        return reconcile(app, &existing, attributes, &decl.tags, now);
+    if let Ok(existing) = registry.get(key) {
+        return reconcile(registry, &existing, attributes, &decl.tags, now);
     }
-    app.registry
-        .create(key.clone(), &attributes, decl.tags.clone(), now)?;
+    registry.create(key.clone(), &attributes, decl.tags.clone(), now)?;
     Ok(())
 }
 
@@ -116,11 +93,11 @@ fn create(app: &App, decl: &QueueDecl, key: &QueueKey, now: crate::clock::Millis
 /// configuration declares wins, so an edited file takes effect at the next start; the
 /// messages, and attributes and tags it does not name, stay as they are.
 fn reconcile(
-    app: &App,
+    registry: &Registry,
     queue: &Queue,
     mut attributes: BTreeMap<String, String>,
     tags: &BTreeMap<String, String>,
-    now: crate::clock::Millis,
+    now: Millis,
 ) -> SqsResult<()> {
     // A name ending in `.fifo` is FIFO, any other standard: the type cannot differ, and
     // SetQueueAttributes refuses FifoQueue itself.
@@ -133,18 +110,19 @@ fn reconcile(
     if unchanged {
         return Ok(());
     }
-    app.registry.set_attributes(queue, &attributes, now)?;
+    registry.set_attributes(queue, &attributes, now)?;
     if !tags.is_empty() {
-        queue.edit_tags(now, |stored| stored.extend(tags.clone()));
+        // Through TagQueue's own rules: stored and declared tags together keep the cap.
+        queue.tag(tags.clone(), now)?;
     }
     tracing::info!(queue = %queue.key, "declared attributes and tags applied to the stored queue");
     Ok(())
 }
 
-fn key_of(config: &Config, q: &QueueDecl) -> QueueKey {
+fn key_of(config: &Plan<'_>, q: &QueueDecl) -> QueueKey {
     QueueKey::new(
-        q.region.as_deref().unwrap_or(&config.region),
-        q.account_id.as_deref().unwrap_or(&config.account_id),
+        q.region.as_deref().unwrap_or(config.region),
+        q.account_id.as_deref().unwrap_or(config.account_id),
         &q.name,
     )
 }
@@ -182,7 +160,7 @@ fn dependency(decl: &QueueDecl, key: &QueueKey) -> Option<QueueKey> {
 }
 
 /// Declaration indices with every dead-letter queue ahead of its sources.
-fn creation_order(config: &Config, keys: &[QueueKey]) -> Result<Vec<usize>, String> {
+fn creation_order(config: &Plan<'_>, keys: &[QueueKey]) -> Result<Vec<usize>, String> {
     let index: HashMap<&QueueKey, usize> = keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
     let mut deps = Vec::with_capacity(keys.len());
     for (decl, key) in config.queues.iter().zip(keys) {
@@ -226,14 +204,14 @@ fn creation_order(config: &Config, keys: &[QueueKey]) -> Result<Vec<usize>, Stri
 }
 
 /// Template attributes are checked at startup, so a typo fails now rather than on first use.
-fn check_templates(config: &Config) -> Result<(), String> {
-    for t in &config.templates {
-        let key = QueueKey::new(&config.region, &config.account_id, &t.prefix);
+fn check_templates(config: &Plan<'_>) -> Result<(), String> {
+    for t in config.templates {
+        let key = QueueKey::new(config.region, config.account_id, &t.prefix);
         let attributes = attributes_of(&t.queue, &key);
         let fifo = attributes.get("FifoQueue").is_some_and(|v| v == "true");
         QueueAttributes::new(fifo)
             .apply(&attributes, true)
-            .and_then(|()| crate::actions::tags::check_tags(&t.queue.tags, &t.prefix))
+            .and_then(|()| crate::engine::tags::check(&t.queue.tags, &t.prefix))
             .map_err(|e| describe(&t.queue, &e.to_string()))?;
     }
     Ok(())

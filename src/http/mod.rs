@@ -1,0 +1,19 @@
+//! HTTP plumbing every layer may use: the response body type (whole or streamed), form
+//! decoding and [`DropConnection`]. It sits below the protocols, the admin API and the
+//! server, so each can build a response or read a form without importing the others.
+
+pub mod body;
+pub mod form;
+
+/// Returned by a service to make hyper close the connection without answering (a fault
+/// rule's `drop_connection`).
+#[derive(Debug)]
+pub struct DropConnection;
+
+impl std::fmt::Display for DropConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("connection dropped by a fault rule")
+    }
+}
+
+impl std::error::Error for DropConnection {}
