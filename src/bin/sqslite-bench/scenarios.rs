@@ -196,80 +196,20 @@ pub async fn pipeline(
     let mut tasks = Vec::new();
     for _ in 0..producers {
         let (url, sent) = (url.to_owned(), sent.clone());
-        tasks.push(tokio::spawn(async move {
-            let mut conn = Conn::open(addr).await.expect("producer connects");
-            let host = addr.to_string();
-            while Instant::now() < deadline {
-                let stamp = origin.elapsed().as_micros();
-                let entries: Vec<String> = (0..10)
-                    .map(|i| format!(r#"{{"Id":"e{i}","MessageBody":"{stamp}"}}"#))
-                    .collect();
-                let input = format!(
-                    r#"{{"QueueUrl":"{url}","Entries":[{}]}}"#,
-                    entries.join(",")
-                );
-                let (status, _) = conn
-                    .send(load::sqs_request_text(
-                        &host,
-                        protocol,
-                        "SendMessageBatch",
-                        input,
-                    ))
-                    .await;
-                if status == 200 {
-                    sent.fetch_add(10, Ordering::Relaxed);
-                }
-            }
-        }));
+        tasks.push(tokio::spawn(producer(
+            addr,
+            protocol,
+            url,
+            sent,
+            (origin, deadline),
+        )));
     }
     for _ in 0..consumers {
         let (url, delivered, latencies) = (url.to_owned(), delivered.clone(), latencies.clone());
-        tasks.push(tokio::spawn(async move {
-            let mut conn = Conn::open(addr).await.expect("consumer connects");
-            let host = addr.to_string();
-            let receive =
-                format!(r#"{{"QueueUrl":"{url}","MaxNumberOfMessages":10,"WaitTimeSeconds":1}}"#);
-            let mut mine = Vec::new();
-            while Instant::now() < deadline {
-                let (_, body) = conn
-                    .send(load::sqs_request_text(
-                        &host,
-                        protocol,
-                        "ReceiveMessage",
-                        receive.clone(),
-                    ))
-                    .await;
-                let now = origin.elapsed().as_micros() as u64;
-                let received = received(protocol, &body);
-                if received.is_empty() {
-                    continue;
-                }
-                let mut entries = Vec::with_capacity(received.len());
-                for (i, (handle, stamp)) in received.iter().enumerate() {
-                    mine.push(now.saturating_sub(stamp.parse().unwrap_or(now)) as u32);
-                    entries.push(format!(r#"{{"Id":"d{i}","ReceiptHandle":"{handle}"}}"#));
-                }
-                let input = format!(
-                    r#"{{"QueueUrl":"{url}","Entries":[{}]}}"#,
-                    entries.join(",")
-                );
-                let (status, _) = conn
-                    .send(load::sqs_request_text(
-                        &host,
-                        protocol,
-                        "DeleteMessageBatch",
-                        input,
-                    ))
-                    .await;
-                if status == 200 {
-                    delivered.fetch_add(received.len() as u64, Ordering::Relaxed);
-                }
-            }
-            latencies
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .extend(mine);
-        }));
+        let window = (origin, deadline);
+        tasks.push(tokio::spawn(consumer(
+            addr, protocol, url, delivered, latencies, window,
+        )));
     }
     for t in tasks {
         let _ = t.await;
@@ -285,6 +225,94 @@ pub async fn pipeline(
         elapsed: origin.elapsed(),
         latencies_us,
     }
+}
+
+/// Sends batches of 10 stamped with the send time until the deadline.
+async fn producer(
+    addr: SocketAddr,
+    protocol: Protocol,
+    url: String,
+    sent: Arc<AtomicU64>,
+    (origin, deadline): (Instant, Instant),
+) {
+    let mut conn = Conn::open(addr).await.expect("producer connects");
+    let host = addr.to_string();
+    while Instant::now() < deadline {
+        let stamp = origin.elapsed().as_micros();
+        let entries: Vec<String> = (0..10)
+            .map(|i| format!(r#"{{"Id":"e{i}","MessageBody":"{stamp}"}}"#))
+            .collect();
+        let input = format!(
+            r#"{{"QueueUrl":"{url}","Entries":[{}]}}"#,
+            entries.join(",")
+        );
+        let (status, _) = conn
+            .send(load::sqs_request_text(
+                &host,
+                protocol,
+                "SendMessageBatch",
+                input,
+            ))
+            .await;
+        if status == 200 {
+            sent.fetch_add(10, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Receives 10 at a time and deletes them with one DeleteMessageBatch until the deadline,
+/// noting each message's latency from its stamp.
+async fn consumer(
+    addr: SocketAddr,
+    protocol: Protocol,
+    url: String,
+    delivered: Arc<AtomicU64>,
+    latencies: Arc<Mutex<Vec<u32>>>,
+    (origin, deadline): (Instant, Instant),
+) {
+    let mut conn = Conn::open(addr).await.expect("consumer connects");
+    let host = addr.to_string();
+    let receive = format!(r#"{{"QueueUrl":"{url}","MaxNumberOfMessages":10,"WaitTimeSeconds":1}}"#);
+    let mut mine = Vec::new();
+    while Instant::now() < deadline {
+        let (_, body) = conn
+            .send(load::sqs_request_text(
+                &host,
+                protocol,
+                "ReceiveMessage",
+                receive.clone(),
+            ))
+            .await;
+        let now = origin.elapsed().as_micros() as u64;
+        let received = received(protocol, &body);
+        if received.is_empty() {
+            continue;
+        }
+        let mut entries = Vec::with_capacity(received.len());
+        for (i, (handle, stamp)) in received.iter().enumerate() {
+            mine.push(now.saturating_sub(stamp.parse().unwrap_or(now)) as u32);
+            entries.push(format!(r#"{{"Id":"d{i}","ReceiptHandle":"{handle}"}}"#));
+        }
+        let input = format!(
+            r#"{{"QueueUrl":"{url}","Entries":[{}]}}"#,
+            entries.join(",")
+        );
+        let (status, _) = conn
+            .send(load::sqs_request_text(
+                &host,
+                protocol,
+                "DeleteMessageBatch",
+                input,
+            ))
+            .await;
+        if status == 200 {
+            delivered.fetch_add(received.len() as u64, Ordering::Relaxed);
+        }
+    }
+    latencies
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .extend(mine);
 }
 
 #[derive(serde::Deserialize)]
