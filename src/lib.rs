@@ -155,6 +155,8 @@
 //! # Ok(()) }
 //! ```
 
+#![warn(clippy::too_many_lines)]
+
 pub mod actions;
 pub mod admin;
 pub mod advisor;

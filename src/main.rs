@@ -1,6 +1,8 @@
 //! The `sqslite` command: flags, environment and an optional config file in, a running server
 //! out; `sqslite health` is the probe a container HEALTHCHECK runs.
 
+#![warn(clippy::too_many_lines)]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;

@@ -3,8 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::{Bytes, BytesMut};
-use http_body_util::{BodyExt, Limited};
+use bytes::Bytes;
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
@@ -17,6 +16,9 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::guard::{self, Route};
 use crate::http::DropConnection;
 use crate::protocol::{self, Context, HttpResponse, Input, Params, Protocol};
+
+mod body;
+use body::read_body;
 
 /// Larger than any valid SQS request (a 1 MiB batch, base64 and form overhead included).
 pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
@@ -174,20 +176,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     if let Some(answer) = further(&app, &parts, &body, &request_id).await {
         return answer;
     }
-    let params = if parts.headers.contains_key(protocol::X_AMZ_TARGET) {
-        Ok(Params::default())
-    } else {
-        protocol::query_params(parts.uri.query(), &parts.headers, &body)
-    };
-    let (params, too_many) = match params {
-        Ok(p) => (p, None),
-        Err(e) => (Params::default(), Some(e)),
-    };
-    let (protocol, action_name) = protocol::detect(&parts.method, &parts.headers, &params);
-    let action_name = match too_many {
-        Some(e) => Err(e),
-        None => action_name,
-    };
+    let (params, protocol, action_name) = read_action(&parts, &body);
     // One reading of the signature serves the context and the check alike.
     let signed = crate::auth::read(&parts);
     if let Some(refusal) = foreign(&parts, &signed, &request_id) {
@@ -209,35 +198,15 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         &body,
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
     );
-    let action_name = verified.and_then(|principal| {
-        let name = action_name?;
-        if let Some(principal) = principal {
-            let operation = Action::NAMES.iter().find(|n| **n == name).map_or("", |n| n);
-            ctx.authenticate(principal, operation);
-        }
-        Ok(name)
-    });
+    let action_name =
+        verified.and_then(|principal| action_name.map(|name| act_as(&mut ctx, principal, name)));
     let no_action = matches!(&action_name, Err(e) if e.kind == ErrorKind::InvalidAction);
     if protocol.is_query() && no_action && ctx.path_queue.is_some() {
         return Ok(protocol::unknown_operation(&ctx.request_id));
     }
     let (name, result) = match action_name {
         Ok(name) => {
-            let injected = if app.faults.armed() {
-                inject(&app, &ctx, &name, &body, &params).await?
-            } else {
-                None
-            };
-            let result = match injected {
-                Some(err) => Err(err),
-                None if app.durable.is_some() => {
-                    let ran = run(&app, &ctx, protocol, &name, &body, &params);
-                    let result = crate::durable::journal::durable(ran).await;
-                    app.maybe_compact();
-                    result
-                }
-                None => run(&app, &ctx, protocol, &name, &body, &params).await,
-            };
+            let result = execute(&app, &ctx, protocol, &name, &body, &params).await?;
             (name, result)
         }
         Err(e) => (String::new(), Err(e)),
@@ -249,6 +218,68 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
     let mut response = protocol::encode(protocol, &ctx.request_id, result);
     stamp_date(&app, &mut response);
     Ok(response)
+}
+
+/// A signed request acts as its key's principal for the operation it names.
+#[inline]
+fn act_as(ctx: &mut Context, principal: Option<crate::auth::Principal>, name: String) -> String {
+    if let Some(principal) = principal {
+        let operation = Action::NAMES.iter().find(|n| **n == name).map_or("", |n| n);
+        ctx.authenticate(principal, operation);
+    }
+    name
+}
+
+/// The Query parameters (none for JSON, whose input is the body) and the action they name;
+/// too many parameters is the request's error.
+#[inline]
+fn read_action<'a>(
+    parts: &'a hyper::http::request::Parts,
+    body: &'a [u8],
+) -> (Params<'a>, Protocol, SqsResult<String>) {
+    let params = if parts.headers.contains_key(protocol::X_AMZ_TARGET) {
+        Ok(Params::default())
+    } else {
+        protocol::query_params(parts.uri.query(), &parts.headers, body)
+    };
+    let (params, too_many) = match params {
+        Ok(p) => (p, None),
+        Err(e) => (Params::default(), Some(e)),
+    };
+    let (protocol, action_name) = protocol::detect(&parts.method, &parts.headers, &params);
+    let action_name = match too_many {
+        Some(e) => Err(e),
+        None => action_name,
+    };
+    (params, protocol, action_name)
+}
+
+/// Runs a named action: a fault armed for it first, then the action itself, stored before it
+/// is answered when there is a data directory.
+#[inline]
+async fn execute(
+    app: &Arc<App>,
+    ctx: &Context,
+    protocol: Protocol,
+    name: &str,
+    body: &[u8],
+    params: &Params<'_>,
+) -> Result<SqsResult<Vec<u8>>, DropConnection> {
+    let injected = if app.faults.armed() {
+        inject(app, ctx, name, body, params).await?
+    } else {
+        None
+    };
+    Ok(match injected {
+        Some(err) => Err(err),
+        None if app.durable.is_some() => {
+            let ran = run(app, ctx, protocol, name, body, params);
+            let result = crate::durable::journal::durable(ran).await;
+            app.maybe_compact();
+            result
+        }
+        None => run(app, ctx, protocol, name, body, params).await,
+    })
 }
 
 /// On a manual clock the Date header tells the server's time, as SQS's does: the SDKs
@@ -318,32 +349,6 @@ async fn inject(
         .take_effect(&effect, name, target, error)
         .await?;
     Ok(effect.error)
-}
-
-/// The whole body in one buffer sized from Content-Length, filled as frames arrive: one copy
-/// of the body in memory, where collecting the frames and joining them held two.
-/// The whole body, or `None` if it is too large, broken, or trickles in for longer than `limit`
-/// (a slow body would otherwise hold its connection for ever).
-async fn read_body(body: Incoming, headers: &hyper::HeaderMap, limit: Duration) -> Option<Bytes> {
-    tokio::time::timeout(limit, collect_body(body, headers))
-        .await
-        .ok()
-        .flatten()
-}
-
-async fn collect_body(body: Incoming, headers: &hyper::HeaderMap) -> Option<Bytes> {
-    let expected = headers
-        .get(hyper::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
-        .unwrap_or(0);
-    let mut buffer = BytesMut::with_capacity(expected.min(MAX_BODY_BYTES));
-    let mut body = Limited::new(body, MAX_BODY_BYTES);
-    while let Some(frame) = body.frame().await {
-        if let Ok(data) = frame.ok()?.into_data() {
-            buffer.extend_from_slice(&data);
-        }
-    }
-    Some(buffer.freeze())
 }
 
 pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {

@@ -61,34 +61,7 @@ pub async fn receive_message(
     ctx: &Context,
 ) -> SqsResult<ReceiveOutput> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
-    let max = in_range(
-        input.max_number_of_messages,
-        "MaxNumberOfMessages",
-        i64::from(*limits::RECEIVE_MESSAGES.start()),
-        i64::from(*limits::RECEIVE_MESSAGES.end()),
-        "Must be between 1 and 10, if provided.",
-    )?
-    .unwrap_or(1);
-    let visibility = in_range(
-        input.visibility_timeout,
-        "VisibilityTimeout",
-        i64::from(*limits::VISIBILITY_TIMEOUT.start()),
-        i64::from(*limits::VISIBILITY_TIMEOUT.end()),
-        format_args!(
-            "Must be >= 0 and <= {}, if provided.",
-            limits::VISIBILITY_TIMEOUT.end()
-        ),
-    )?;
-    let wait = in_range(
-        input.wait_time_seconds,
-        "WaitTimeSeconds",
-        i64::from(*limits::WAIT_TIME_SECONDS.start()),
-        i64::from(*limits::WAIT_TIME_SECONDS.end()),
-        "Must be >= 0 and <= 20, if provided.",
-    )?;
-    if let Some(id) = &input.receive_request_attempt_id {
-        message::validate_token("ReceiveRequestAttemptId", id)?;
-    }
+    let (max, visibility, wait) = checked_numbers(&input)?;
     let start = sqs.now();
     let wait = wait.map_or_else(
         || {
@@ -136,6 +109,41 @@ pub async fn receive_message(
             () = sqs.waiters.closed() => closing = true,
         }
     }
+}
+
+/// MaxNumberOfMessages, VisibilityTimeout and WaitTimeSeconds, each checked against SQS's
+/// range (and the attempt id's form) before the queue is looked at.
+#[inline]
+fn checked_numbers(input: &ReceiveMessage) -> SqsResult<(i64, Option<i64>, Option<i64>)> {
+    let max = in_range(
+        input.max_number_of_messages,
+        "MaxNumberOfMessages",
+        i64::from(*limits::RECEIVE_MESSAGES.start()),
+        i64::from(*limits::RECEIVE_MESSAGES.end()),
+        "Must be between 1 and 10, if provided.",
+    )?
+    .unwrap_or(1);
+    let visibility = in_range(
+        input.visibility_timeout,
+        "VisibilityTimeout",
+        i64::from(*limits::VISIBILITY_TIMEOUT.start()),
+        i64::from(*limits::VISIBILITY_TIMEOUT.end()),
+        format_args!(
+            "Must be >= 0 and <= {}, if provided.",
+            limits::VISIBILITY_TIMEOUT.end()
+        ),
+    )?;
+    let wait = in_range(
+        input.wait_time_seconds,
+        "WaitTimeSeconds",
+        i64::from(*limits::WAIT_TIME_SECONDS.start()),
+        i64::from(*limits::WAIT_TIME_SECONDS.end()),
+        "Must be >= 0 and <= 20, if provided.",
+    )?;
+    if let Some(id) = &input.receive_request_attempt_id {
+        message::validate_token("ReceiveRequestAttemptId", id)?;
+    }
+    Ok((max, visibility, wait))
 }
 
 /// Which system and message attributes the caller asked for.

@@ -16,6 +16,25 @@ use crate::protocol::{self, Context, Protocol};
 /// LocalStack's marker: these handles cannot delete or change anything.
 const RECEIPT_HANDLE: &str = "SQS/BACKDOOR/ACCESS";
 
+/// Read as the SQS path reads a QueueUrl (every URL style; a regional host names the region),
+/// against the server's defaults; `Region=` overrides.
+fn key_of_url(app: &App, url: &str, region: Option<&str>) -> Result<QueueKey, Problem> {
+    let ctx = Context::new(
+        &app.config.defaults(),
+        &HeaderMap::new(),
+        "/",
+        None,
+        String::new(),
+    );
+    let mut key = ctx
+        .parse_queue_url(url)
+        .ok_or_else(|| Problem::bad(format!("`{url}` is not a queue URL")))?;
+    if let Some(region) = region {
+        region.clone_into(&mut key.region);
+    }
+    Ok(key)
+}
+
 pub fn messages(app: &App, rest: &[&str], params: &[(String, String)], accept: &str) -> Answer {
     let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
     let flag = |k: &str| param(k).is_some_and(|v| v.eq_ignore_ascii_case("true"));
@@ -24,22 +43,7 @@ pub fn messages(app: &App, rest: &[&str], params: &[(String, String)], accept: &
         [] => {
             let url = param("QueueUrl")
                 .ok_or_else(|| Problem::bad("give the queue as ?QueueUrl=<queue url>"))?;
-            // Read as the SQS path reads a QueueUrl (every URL style; a regional host names
-            // the region), against the server's defaults; `Region=` overrides.
-            let ctx = Context::new(
-                &app.config.defaults(),
-                &HeaderMap::new(),
-                "/",
-                None,
-                String::new(),
-            );
-            let mut key = ctx
-                .parse_queue_url(url)
-                .ok_or_else(|| Problem::bad(format!("`{url}` is not a queue URL")))?;
-            if let Some(region) = param("Region") {
-                region.clone_into(&mut key.region);
-            }
-            key
+            key_of_url(app, url, param("Region"))?
         }
         _ => {
             return Err(Problem::bad(

@@ -54,102 +54,130 @@ impl Problem {
 type Answer = Result<HttpResponse, Problem>;
 
 pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
-    let path = req.uri().path().to_owned();
-    if path == "/metrics" && req.method() == Method::GET {
-        if !app.config.access.metrics_on(app.config.admin.enabled) {
-            return error(&Problem::not_found(
-                "metrics are off (--metrics off, or --no-admin without --metrics on)",
-            ));
-        }
-        return streamed("text/plain; version=0.0.4; charset=utf-8", move |out| {
-            app.metrics
-                .write(&app.metric_sources(), out)
-                .map_err(|_| std::io::Error::other("the client went away"))
-        });
+    if req.uri().path() == "/metrics" && req.method() == Method::GET {
+        return metrics(app);
     }
     if !app.config.admin.enabled {
         return error(&Problem::not_found(
             "the admin API is disabled (--no-admin)",
         ));
     }
-    let method = req.method().clone();
-    if method == Method::GET {
-        if let Some(page) = ui::serve(&path) {
+    if req.method() == Method::GET {
+        if let Some(page) = ui::serve(req.uri().path()) {
             return page;
         }
     }
-    let host = req
-        .headers()
-        .get(hyper::header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let query = req.uri().query().unwrap_or_default().to_owned();
-    let accept = req
-        .headers()
-        .get("accept")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
-    let collect = Limited::new(req.into_body(), MAX_ADMIN_BODY).collect();
-    let body = match tokio::time::timeout(app.config.connections.header_timeout, collect).await {
-        Ok(Ok(b)) => b.to_bytes(),
-        _ => {
-            return error(&Problem::bad(
-                "the request body is too large, unreadable, or slower than --header-timeout",
-            ))
-        }
-    };
-    let params: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
-        .into_owned()
-        .collect();
+    match AdminRequest::read(&app, req).await {
+        Ok(call) => route(&app, &call).await.unwrap_or_else(|p| error(&p)),
+        Err(p) => error(&p),
+    }
+}
+
+fn metrics(app: Arc<App>) -> HttpResponse {
+    if !app.config.access.metrics_on(app.config.admin.enabled) {
+        return error(&Problem::not_found(
+            "metrics are off (--metrics off, or --no-admin without --metrics on)",
+        ));
+    }
+    streamed("text/plain; version=0.0.4; charset=utf-8", move |out| {
+        app.metrics
+            .write(&app.metric_sources(), out)
+            .map_err(|_| std::io::Error::other("the client went away"))
+    })
+}
+
+/// What a route reads of an admin request, the body already collected.
+struct AdminRequest {
+    method: Method,
+    path: String,
+    host: Option<String>,
+    accept: String,
+    params: Vec<(String, String)>,
+    body: hyper::body::Bytes,
+}
+
+impl AdminRequest {
+    async fn read(app: &App, req: Request<Incoming>) -> Result<Self, Problem> {
+        let header = |name: &str| {
+            req.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        let host = header(hyper::header::HOST.as_str());
+        let accept = header("accept").unwrap_or_default();
+        let method = req.method().clone();
+        let path = req.uri().path().to_owned();
+        let params = form_urlencoded::parse(req.uri().query().unwrap_or_default().as_bytes())
+            .into_owned()
+            .collect();
+        let collect = Limited::new(req.into_body(), MAX_ADMIN_BODY).collect();
+        let body =
+            match tokio::time::timeout(app.config.connections.header_timeout, collect).await {
+                Ok(Ok(b)) => b.to_bytes(),
+                _ => return Err(Problem::bad(
+                    "the request body is too large, unreadable, or slower than --header-timeout",
+                )),
+            };
+        Ok(AdminRequest {
+            method,
+            path,
+            host,
+            accept,
+            params,
+            body,
+        })
+    }
+}
+
+async fn route(app: &Arc<App>, call: &AdminRequest) -> Answer {
+    let (method, path, params, body) = (&call.method, &call.path, &call.params, &call.body);
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-    let answer = match (&method, segments.as_slice()) {
+    let app = app.clone();
+    match (method, segments.as_slice()) {
         (_, ["_aws", "sqs", "messages", rest @ ..]) => {
-            localstack::messages(&app, rest, &params, &accept)
+            localstack::messages(&app, rest, params, &call.accept)
         }
         (&Method::GET, ["_sqslite", "clock"]) => Ok(clock(&app)),
         (&Method::GET, ["_sqslite", "waiters"]) => Ok(waiters(&app)),
         (&Method::GET, ["_sqslite", "sns", "deliveries"]) => Ok(sns_deliveries::deliveries(&app)),
-        (&Method::POST, ["_sqslite", "clock", "advance"]) => advance(&app, &body),
+        (&Method::POST, ["_sqslite", "clock", "advance"]) => advance(&app, body),
         (&Method::GET, ["_sqslite", "faults"]) => {
             Ok(ok(&json!({"faults": app.faults.list(app.now())})))
         }
-        (&Method::POST, ["_sqslite", "faults"]) => add_fault(&app, &body),
+        (&Method::POST, ["_sqslite", "faults"]) => add_fault(&app, body),
         (&Method::DELETE, ["_sqslite", "faults"]) => {
             app.faults.clear();
             Ok(ok(&json!({"faults": []})))
         }
         (&Method::DELETE, ["_sqslite", "faults", id]) => remove_fault(&app, id),
         (&Method::GET, ["_sqslite", "queues"]) => Ok(inspect::queues(&app)),
-        (&Method::GET, ["_sqslite", "queues", name]) => inspect::queue(&app, name, &params),
+        (&Method::GET, ["_sqslite", "queues", name]) => inspect::queue(&app, name, params),
         (&Method::GET, ["_sqslite", "queues", name, "messages"]) => {
-            inspect::messages(&app, name, &params)
+            inspect::messages(&app, name, params)
         }
-        (&Method::GET, ["_sqslite", "queues", name, "series"]) => {
-            series::chart(&app, name, &params)
-        }
+        (&Method::GET, ["_sqslite", "queues", name, "series"]) => series::chart(&app, name, params),
         (&Method::GET, ["_sqslite", "queues", name, "dead-letters"]) => {
-            shapes::dead_letters(&app, name, &params)
+            shapes::dead_letters(&app, name, params)
         }
         (&Method::POST, ["_sqslite", "sqs", action]) => {
-            stored(&app, ops::call(&app, action, &body, &params)).await
+            stored(&app, ops::call(&app, action, body, params)).await
         }
         (&Method::POST, ["_sqslite", "reset"]) => {
             stored(&app, async { inspect::reset(&app) }).await
         }
-        (&Method::POST, ["_sqslite", "snapshot"]) => snapshot::snapshot(app.clone(), &body).await,
-        (&Method::GET, ["_sqslite", "advice"]) => Ok(advice::advice(&app, host.as_deref())),
+        (&Method::POST, ["_sqslite", "snapshot"]) => snapshot::snapshot(app.clone(), body).await,
+        (&Method::GET, ["_sqslite", "advice"]) => Ok(advice::advice(&app, call.host.as_deref())),
         (&Method::GET, ["_sqslite", "topics"]) => Ok(topics::topics(&app)),
-        (&Method::POST, ["_sqslite", "topics", "test"]) => topics::test(&app, &body),
+        (&Method::POST, ["_sqslite", "topics", "test"]) => topics::test(&app, body),
         (&Method::GET, ["_sqslite", "alarms"]) => Ok(alarms(app.clone())),
         (&Method::GET, ["_sqslite", "mappings"]) => Ok(mappings::list(&app)),
         (&Method::GET, ["_sqslite", "mappings", uuid]) => mappings::one(&app, uuid),
-        (&Method::POST, ["_sqslite", "mappings", uuid]) => mappings::switch(&app, uuid, &body),
+        (&Method::POST, ["_sqslite", "mappings", uuid]) => mappings::switch(&app, uuid, body),
         _ => Err(Problem::not_found(format!(
             "no admin route {method} {path}; see the README's Game days section"
         ))),
-    };
-    answer.unwrap_or_else(|p| error(&p))
+    }
 }
 
 /// Runs an admin action that changes state. With a data directory it is answered, like an

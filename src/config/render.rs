@@ -5,6 +5,57 @@ use toml::{Table, Value};
 use super::{ClockKind, Config, QueueDecl, UrlStyle};
 
 pub fn to_toml(config: &Config) -> String {
+    let mut root = Table::new();
+    root.insert("server".into(), server(config).into());
+    let queues: Vec<Value> = config
+        .queues
+        .iter()
+        .map(|q| queue(q, "name", &q.name))
+        .collect();
+    if !queues.is_empty() {
+        root.insert("queues".into(), queues.into());
+    }
+    let templates: Vec<Value> = config
+        .templates
+        .iter()
+        .map(|t| queue(&t.queue, "prefix", &t.prefix))
+        .collect();
+    if !templates.is_empty() {
+        root.insert("templates".into(), templates.into());
+    }
+    let topics: Vec<Value> = config.topics.iter().map(topic).collect();
+    if !topics.is_empty() {
+        root.insert("topics".into(), topics.into());
+    }
+    // Only a given `[alarms]` is printed: its presence is what makes transitions log at
+    // info, so printing the defaults would change a re-read configuration.
+    if config.admin.alarms.configured {
+        if let Ok(alarms) = Value::try_from(&config.admin.alarms) {
+            root.insert("alarms".into(), alarms);
+        }
+    }
+    if let Ok(advisor) = Value::try_from(&config.advisor) {
+        root.insert("advisor".into(), advisor);
+    }
+    let faults: Vec<Value> = config
+        .admin
+        .faults
+        .iter()
+        .filter_map(|f| Value::try_from(f).ok())
+        .collect();
+    if !faults.is_empty() {
+        root.insert("faults".into(), faults.into());
+    }
+    let credentials: Vec<Value> = config.credentials.iter().map(credential).collect();
+    if !credentials.is_empty() {
+        root.insert("credentials".into(), credentials.into());
+    }
+    super::triggers::render(&config.triggers, &mut root);
+    toml::to_string(&root).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
+}
+
+/// The `[server]` table: where it listens, its URLs, clock and limits.
+fn server(config: &Config) -> Table {
     let mut server = Table::new();
     server.insert("host".into(), config.host.clone().into());
     server.insert("port".into(), i64::from(config.port).into());
@@ -53,53 +104,7 @@ pub fn to_toml(config: &Config) -> String {
         "shutdown_timeout_seconds".into(),
         secs(limits.shutdown_timeout),
     );
-    let mut root = Table::new();
-    root.insert("server".into(), server.into());
-    let queues: Vec<Value> = config
-        .queues
-        .iter()
-        .map(|q| queue(q, "name", &q.name))
-        .collect();
-    if !queues.is_empty() {
-        root.insert("queues".into(), queues.into());
-    }
-    let templates: Vec<Value> = config
-        .templates
-        .iter()
-        .map(|t| queue(&t.queue, "prefix", &t.prefix))
-        .collect();
-    if !templates.is_empty() {
-        root.insert("templates".into(), templates.into());
-    }
-    let topics: Vec<Value> = config.topics.iter().map(topic).collect();
-    if !topics.is_empty() {
-        root.insert("topics".into(), topics.into());
-    }
-    // Only a given `[alarms]` is printed: its presence is what makes transitions log at
-    // info, so printing the defaults would change a re-read configuration.
-    if config.admin.alarms.configured {
-        if let Ok(alarms) = Value::try_from(&config.admin.alarms) {
-            root.insert("alarms".into(), alarms);
-        }
-    }
-    if let Ok(advisor) = Value::try_from(&config.advisor) {
-        root.insert("advisor".into(), advisor);
-    }
-    let faults: Vec<Value> = config
-        .admin
-        .faults
-        .iter()
-        .filter_map(|f| Value::try_from(f).ok())
-        .collect();
-    if !faults.is_empty() {
-        root.insert("faults".into(), faults.into());
-    }
-    let credentials: Vec<Value> = config.credentials.iter().map(credential).collect();
-    if !credentials.is_empty() {
-        root.insert("credentials".into(), credentials.into());
-    }
-    super::triggers::render(&config.triggers, &mut root);
-    toml::to_string(&root).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
+    server
 }
 
 /// Written with its secret, so the output stays a working config file.

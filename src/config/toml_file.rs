@@ -77,26 +77,7 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
                     });
                 }
             }
-            // Game-day settings: serde shapes shared with the admin API (alarms::AlarmConfig, faults::FaultSpec).
-            "alarms" => {
-                src.table(entry)?;
-                config.admin.alarms = from_json(entry.node.value.to_json())
-                    .map_err(|e| src.error(entry.line, format!("[alarms]: {e}")))?;
-                config.admin.alarms.configured = true;
-            }
-            "advisor" => {
-                src.table(entry)?;
-                config.advisor = from_json(entry.node.value.to_json())
-                    .map_err(|e| src.error(entry.line, format!("[advisor]: {e}")))?;
-            }
-            "faults" => {
-                for (node, _) in tables(&src, entry)? {
-                    let spec: crate::faults::FaultSpec = from_json(node.value.to_json())
-                        .and_then(|s: crate::faults::FaultSpec| s.validate().map(|_| s))
-                        .map_err(|e| src.error(node.line, format!("[[faults]]: {e}")))?;
-                    config.admin.faults.push(spec);
-                }
-            }
+            "alarms" | "advisor" | "faults" => game_day(&src, entry, &mut config)?,
             "topics" => {
                 for (node, table) in tables(&src, entry)? {
                     config
@@ -175,6 +156,33 @@ fn convert(value: &Spanned<DeValue<'_>>, line: &dyn Fn(usize) -> usize) -> Node 
         line: value_line,
         value: converted,
     }
+}
+
+/// Game-day settings, `[alarms]`, `[advisor]` or `[[faults]]` (the only keys `load` sends
+/// here): serde shapes shared with the admin API (alarms::AlarmConfig, faults::FaultSpec).
+fn game_day(src: &Source, entry: &Entry, config: &mut Config) -> Result<(), ConfigError> {
+    match entry.key.as_str() {
+        "alarms" => {
+            src.table(entry)?;
+            config.admin.alarms = from_json(entry.node.value.to_json())
+                .map_err(|e| src.error(entry.line, format!("[alarms]: {e}")))?;
+            config.admin.alarms.configured = true;
+        }
+        "advisor" => {
+            src.table(entry)?;
+            config.advisor = from_json(entry.node.value.to_json())
+                .map_err(|e| src.error(entry.line, format!("[advisor]: {e}")))?;
+        }
+        _ => {
+            for (node, _) in tables(src, entry)? {
+                let spec: crate::faults::FaultSpec = from_json(node.value.to_json())
+                    .and_then(|s: crate::faults::FaultSpec| s.validate().map(|_| s))
+                    .map_err(|e| src.error(node.line, format!("[[faults]]: {e}")))?;
+                config.admin.faults.push(spec);
+            }
+        }
+    }
+    Ok(())
 }
 
 fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), ConfigError> {

@@ -69,6 +69,16 @@ pub async fn run(opts: &OutageOptions, out: &mut dyn Write) -> Result<Report, St
     // The rule retires by itself when its window closes; this covers an early exit.
     let _ = ep.delete(&format!("/_sqslite/faults/{rule_id}")).await;
     let seen = seen?;
+    let report = judge(out, opts, &seen, t0);
+    let _ = writeln!(out, "wall time {:.1} s", wall.elapsed().as_secs_f64());
+    report.finish(out);
+    Ok(report)
+}
+
+/// The drill's two checks: the consumer kept polling through the outage, and the backlog
+/// drained in time after it.
+fn judge(out: &mut dyn Write, opts: &OutageOptions, seen: &Seen, t0: u64) -> Report {
+    let c = &opts.common;
     let mut report = Report::default();
     report.check(
         out,
@@ -99,9 +109,7 @@ pub async fn run(opts: &OutageOptions, out: &mut dyn Write) -> Result<Report, St
     if let Some(ended) = seen.ended {
         let _ = writeln!(out, "outage window closed at +{:.1} s", secs(t0, ended));
     }
-    let _ = writeln!(out, "wall time {:.1} s", wall.elapsed().as_secs_f64());
-    report.finish(out);
-    Ok(report)
+    report
 }
 
 async fn watch(

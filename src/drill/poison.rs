@@ -78,17 +78,7 @@ pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, St
         s.visibility,
         if manual { "; manual clock, the drill advances it" } else { "" }
     );
-    let mut bodies = vec![(
-        format!("{{\"drill\":\"poison\",\"run\":\"{run}\",<<malformed"),
-        "poison",
-    )];
-    bodies.extend((0..c.batch).map(|i| {
-        (
-            format!("{{\"drill\":\"poison\",\"run\":\"{run}\",\"seq\":{i}}}"),
-            "valid",
-        )
-    }));
-    let ids = send_batch(&ep, &url, fifo, &run, &bodies).await?;
+    let ids = send_batch(&ep, &url, fifo, &run, &bodies(&run, c.batch)).await?;
     let poison_id = ids.first().cloned().unwrap_or_default();
     let _ = writeln!(
         out,
@@ -98,16 +88,7 @@ pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, St
     let wall = Stopwatch::start();
     let seen = watch(&ep, opts, &s, &run, &poison_id, (t0, manual), &wall).await?;
     let mut report = Report::default();
-    let drained = seen.drained.map(|t| secs(t0, t));
-    report.check(
-        out,
-        "valid batch drained",
-        drained.is_some(),
-        match drained {
-            Some(t) => format!("all {} valid messages deleted after {t:.1} s", c.batch),
-            None => "valid messages still in the queue when the drill gave up".into(),
-        },
-    );
+    check_drained(&mut report, out, &seen, t0, c.batch);
     let within = budget + opts.grace_seconds;
     let dl = seen.dead_lettered.map(|t| secs(t0, t));
     report.check(
@@ -126,16 +107,7 @@ pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, St
             ),
         },
     );
-    let alarm = seen.alarm.map(|t| secs(t0, t));
-    report.check(
-        out,
-        "DLQ alarm fired",
-        alarm.is_some(),
-        match alarm {
-            Some(t) => format!("dlq_depth alarm on {} in ALARM after {t:.1} s", s.dlq),
-            None => format!("no dlq_depth alarm fired on {}", s.dlq),
-        },
-    );
+    check_alarm(&mut report, out, &seen, t0, &s.dlq);
     let _ = writeln!(out, "wall time {:.1} s", wall.elapsed().as_secs_f64());
     report.finish(out);
     if !report.passed() {
@@ -143,6 +115,47 @@ pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, St
     }
     advice(&c.endpoint, &[c.queue.clone(), s.dlq.clone()], out).await;
     Ok(report)
+}
+
+/// One malformed message ahead of `batch` valid ones, all marked with the run.
+fn bodies(run: &str, batch: usize) -> Vec<(String, &'static str)> {
+    let mut bodies = vec![(
+        format!("{{\"drill\":\"poison\",\"run\":\"{run}\",<<malformed"),
+        "poison",
+    )];
+    bodies.extend((0..batch).map(|i| {
+        (
+            format!("{{\"drill\":\"poison\",\"run\":\"{run}\",\"seq\":{i}}}"),
+            "valid",
+        )
+    }));
+    bodies
+}
+
+fn check_drained(report: &mut Report, out: &mut dyn Write, seen: &Seen, t0: u64, batch: usize) {
+    let drained = seen.drained.map(|t| secs(t0, t));
+    report.check(
+        out,
+        "valid batch drained",
+        drained.is_some(),
+        match drained {
+            Some(t) => format!("all {batch} valid messages deleted after {t:.1} s"),
+            None => "valid messages still in the queue when the drill gave up".into(),
+        },
+    );
+}
+
+fn check_alarm(report: &mut Report, out: &mut dyn Write, seen: &Seen, t0: u64, dlq: &str) {
+    let alarm = seen.alarm.map(|t| secs(t0, t));
+    report.check(
+        out,
+        "DLQ alarm fired",
+        alarm.is_some(),
+        match alarm {
+            Some(t) => format!("dlq_depth alarm on {dlq} in ALARM after {t:.1} s"),
+            None => format!("no dlq_depth alarm fired on {dlq}"),
+        },
+    );
 }
 
 /// Says why when nobody consumed, and takes this run's messages back out of both queues so

@@ -9,7 +9,7 @@ use uuid::Uuid;
 use crate::engine::arn::QueueKey;
 use crate::engine::message::{AttrData, AttrValue, Extra, Message};
 use crate::engine::move_task::{MoveTask, Status};
-use crate::engine::mutation::{Delivery, Mutation, QueueMeta, Record};
+use crate::engine::mutation::{Attempt, Dedup, Delivery, Mutation, QueueMeta, Record};
 
 use super::wire::{R, W};
 
@@ -51,15 +51,7 @@ pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
             w.u64(*fifo_counter);
             put_message(&mut w, message);
         }
-        Mutation::Delivery(d) => {
-            w.u8(DELIVERY);
-            w.u64(d.queue);
-            w.u64(d.seq);
-            w.u32(d.receive_count);
-            w.opt_u64(d.first_received_at);
-            w.u32(d.last_receive_offset);
-            w.u64(d.visible_at);
-        }
+        Mutation::Delivery(d) => delivery(&mut w, d),
         Mutation::Removed { queue, seq } => {
             w.u8(REMOVED);
             w.u64(*queue);
@@ -70,15 +62,7 @@ pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
             w.u64(*queue);
             w.u64(*at);
         }
-        Mutation::Dedup(d) => {
-            w.u8(DEDUP);
-            w.u64(d.queue);
-            w.str(d.group);
-            w.str(d.id);
-            w.bytes_raw(d.message_id.as_bytes());
-            w.u64(d.sequence);
-            w.u64(d.at);
-        }
+        Mutation::Dedup(d) => dedup(&mut w, d),
         Mutation::NextUid(uid) => {
             w.u8(NEXT_UID);
             w.u64(*uid);
@@ -88,18 +72,43 @@ pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
             move_task(&mut w, task);
         }
         Mutation::MoveTasksCleared => w.u8(MOVE_TASKS_CLEARED),
-        Mutation::Attempt(a) => {
-            w.u8(ATTEMPT);
-            w.u64(a.queue);
-            w.str(a.id);
-            w.u32(a.delivered.len() as u32);
-            for (seq, count) in a.delivered {
-                w.u64(*seq);
-                w.u32(*count);
-            }
-            w.u64(a.at);
-        }
+        Mutation::Attempt(a) => attempt(&mut w, a),
     }
+}
+
+#[inline]
+fn delivery(w: &mut W<'_>, d: &Delivery) {
+    w.u8(DELIVERY);
+    w.u64(d.queue);
+    w.u64(d.seq);
+    w.u32(d.receive_count);
+    w.opt_u64(d.first_received_at);
+    w.u32(d.last_receive_offset);
+    w.u64(d.visible_at);
+}
+
+#[inline]
+fn dedup(w: &mut W<'_>, d: &Dedup<'_>) {
+    w.u8(DEDUP);
+    w.u64(d.queue);
+    w.str(d.group);
+    w.str(d.id);
+    w.bytes_raw(d.message_id.as_bytes());
+    w.u64(d.sequence);
+    w.u64(d.at);
+}
+
+#[inline]
+fn attempt(w: &mut W<'_>, a: &Attempt<'_>) {
+    w.u8(ATTEMPT);
+    w.u64(a.queue);
+    w.str(a.id);
+    w.u32(a.delivered.len() as u32);
+    for (seq, count) in a.delivered {
+        w.u64(*seq);
+        w.u32(*count);
+    }
+    w.u64(a.at);
 }
 
 /// Reads one record back.

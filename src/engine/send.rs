@@ -56,7 +56,7 @@ impl Prepared {
 impl QueueState {
     pub(crate) fn send(&mut self, q: &Queue, prepared: Prepared, now: Millis) -> SqsResult<Sent> {
         let Prepared {
-            msg,
+            mut msg,
             body,
             size,
             id,
@@ -67,35 +67,12 @@ impl QueueState {
         // In SQS's order: the size limit is the queue's, so it is checked here, after the
         // body's own rules and before the trace header's.
         message::check_size(size, self.attributes.maximum_message_size as usize)?;
-        if let Some(trace) = &msg.trace_header {
-            if !message::valid_chars(trace) {
-                return Err(SqsError::of(ErrorKind::InvalidMessageContents));
-            }
-        }
-        let md5_of_body = md5::hex(&digest);
+        check_trace_header(&msg)?;
         let delay = self.delay_for(q, &msg)?;
-        let mut msg = msg;
-        let dedup_id = if q.fifo {
-            let id = self.dedup_id(&msg, &body)?;
-            // Content-based ids are returned as MessageDeduplicationId like explicit ones.
-            msg.deduplication_id = Some(id.clone());
-            Some(id)
-        } else {
-            if let Some(group) = &msg.group_id {
-                message::validate_token("MessageGroupId", group)?;
-            }
-            if let Some(id) = &msg.deduplication_id {
-                return Err(SqsError::invalid_value(
-                    id,
-                    "MessageDeduplicationId",
-                    "The request include parameter that is not valid for this queue type.",
-                ));
-            }
-            None
-        };
+        let dedup_id = self.dedup_id_for(q, &mut msg, &body)?;
         let mut sent = Sent {
             message_id: Uuid::nil(),
-            md5_of_body,
+            md5_of_body: md5::hex(&digest),
             md5_of_attributes,
             md5_of_system_attributes,
             sequence_number: None,
@@ -109,29 +86,14 @@ impl QueueState {
                 return Ok(sent);
             }
         }
-        let sequence = if q.fifo {
-            self.fifo_counter += 1;
-            self.fifo_counter
-        } else {
-            0
-        };
+        let sequence = self.next_sequence(q);
         if let Some(dedup_id) = dedup_id {
             self.remember(q, group, dedup_id, Original { id, sequence }, now);
         }
         self.stats.sent += 1;
         self.stats.sent_bytes += body.len() as u64;
-        let extra = (!msg.attributes.is_empty()
-            || msg.trace_header.is_some()
-            || msg.deduplication_id.is_some())
-        .then(|| {
-            Box::new(Extra {
-                attributes: msg.attributes,
-                trace_header: msg.trace_header,
-                deduplication_id: msg.deduplication_id,
-                dead_letter_source_arn: None,
-            })
-        });
         let sender_id = self.intern_sender(msg.sender_id);
+        let extra = extra_of(msg.attributes, msg.trace_header, msg.deduplication_id);
         let seq = self.store.insert(
             Message {
                 id,
@@ -154,6 +116,33 @@ impl QueueState {
         sent.message_id = id;
         sent.sequence_number = q.fifo.then(|| fifo::sequence_number(sequence));
         Ok(sent)
+    }
+
+    /// A FIFO send's deduplication id (explicit or content-based); a standard send has none.
+    #[inline]
+    fn dedup_id_for(
+        &self,
+        q: &Queue,
+        msg: &mut NewMessage,
+        body: &str,
+    ) -> SqsResult<Option<String>> {
+        if !q.fifo {
+            check_standard_ids(msg)?;
+            return Ok(None);
+        }
+        let id = self.dedup_id(msg, body)?;
+        // Content-based ids are returned as MessageDeduplicationId like explicit ones.
+        msg.deduplication_id = Some(id.clone());
+        Ok(Some(id))
+    }
+
+    #[inline]
+    fn next_sequence(&mut self, q: &Queue) -> u64 {
+        if !q.fifo {
+            return 0;
+        }
+        self.fifo_counter += 1;
+        self.fifo_counter
     }
 
     /// Opens the deduplication window for a FIFO send.
@@ -240,4 +229,47 @@ fn system_attributes(trace: &str) -> message::MessageAttributes {
         },
     );
     map
+}
+
+#[inline]
+fn check_trace_header(msg: &NewMessage) -> SqsResult<()> {
+    match &msg.trace_header {
+        Some(trace) if !message::valid_chars(trace) => {
+            Err(SqsError::of(ErrorKind::InvalidMessageContents))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A standard queue has no deduplication and takes a group id only as a well-formed token.
+#[inline]
+fn check_standard_ids(msg: &NewMessage) -> SqsResult<()> {
+    if let Some(group) = &msg.group_id {
+        message::validate_token("MessageGroupId", group)?;
+    }
+    if let Some(id) = &msg.deduplication_id {
+        return Err(SqsError::invalid_value(
+            id,
+            "MessageDeduplicationId",
+            "The request include parameter that is not valid for this queue type.",
+        ));
+    }
+    Ok(())
+}
+
+/// Boxes the rarely-present parts only when one is there, so a plain message stays small.
+#[inline]
+fn extra_of(
+    attributes: message::MessageAttributes,
+    trace_header: Option<String>,
+    deduplication_id: Option<String>,
+) -> Option<Box<Extra>> {
+    (!attributes.is_empty() || trace_header.is_some() || deduplication_id.is_some()).then(|| {
+        Box::new(Extra {
+            attributes,
+            trace_header,
+            deduplication_id,
+            dead_letter_source_arn: None,
+        })
+    })
 }

@@ -20,7 +20,7 @@ use super::mapping::Mapping;
 use super::response::{verdict, Verdict};
 use super::stats::{Ending, LastInvocation, Stats};
 use crate::clock::Millis;
-use crate::engine::delivery::{Delivered, ReceiveParams};
+use crate::engine::delivery::{Delivered, Pass, ReceiveParams};
 use crate::engine::limits;
 use crate::engine::queue::Queue;
 use crate::faults::invoke::InvokeTarget;
@@ -113,24 +113,7 @@ async fn gather(job: &Job, carry: &mut Vec<Record>) -> Option<Vec<Record>> {
             return None;
         }
         let now = job.app.now();
-        let params = ReceiveParams {
-            max: (size - batch.len()).min(receive_max),
-            visibility_timeout: None,
-            attempt_id: None,
-            short_poll: false,
-        };
-        let pass = match job
-            .app
-            .sqs
-            .registry
-            .receive_pass(&job.queue, &params, false, now)
-        {
-            Ok(pass) => pass,
-            Err(e) => {
-                tracing::warn!(mapping = %job.mapping.uuid, "receive failed: {e}");
-                return None;
-            }
-        };
+        let pass = receive(job, (size - batch.len()).min(receive_max), now)?;
         let got = !pass.delivered.is_empty();
         for record in take(job, &pass.delivered) {
             join(record, &mut batch, &mut payload, carry);
@@ -151,6 +134,24 @@ async fn gather(job: &Job, carry: &mut Vec<Record>) -> Option<Vec<Record>> {
         }
         if !wait(job, notified, wake_at).await {
             return None;
+        }
+    }
+}
+
+/// One receive pass for up to `max` messages; `None` (logged) if the receive failed.
+fn receive(job: &Job, max: usize, now: Millis) -> Option<Pass> {
+    let params = ReceiveParams {
+        max,
+        visibility_timeout: None,
+        attempt_id: None,
+        short_poll: false,
+    };
+    let registry = &job.app.sqs.registry;
+    match registry.receive_pass(&job.queue, &params, false, now) {
+        Ok(pass) => Some(pass),
+        Err(e) => {
+            tracing::warn!(mapping = %job.mapping.uuid, "receive failed: {e}");
+            None
         }
     }
 }

@@ -49,6 +49,14 @@ pub async fn run(rows: &mut Vec<Row>, args: &Args, reference: SocketAddr, secs: 
     let sizes = Sizes::of(args);
     batches(rows, args, reference, secs, sizes.handles).await;
 
+    parked(rows, args, &sizes).await;
+    many_queues(rows, args, secs, sizes.queues).await;
+    fan_out(rows, args, secs, sizes.fan_out_queues).await;
+}
+
+/// Sends answered by `sizes.parked` parked long polls: the server's CPU against unparked
+/// polls, and the wake-up latency.
+async fn parked(rows: &mut Vec<Row>, args: &Args, sizes: &Sizes) {
     let server = sqslite().await;
     let p = scale::parked_consumers(&server, args.protocol, sizes.parked, sizes.rounds).await;
     server.stop().await;
@@ -74,11 +82,14 @@ pub async fn run(rows: &mut Vec<Row>, args: &Args, reference: SocketAddr, secs: 
     );
     (row.p50_ms, row.p90_ms, row.p99_ms) = (Some(p50), Some(p90), Some(p99));
     emit(rows, row);
+}
 
+/// `n` queues on one server: memory each, the per-queue requests, the scrapes and alarm
+/// evaluation over all of them, and startup with `n` declared.
+async fn many_queues(rows: &mut Vec<Row>, args: &Args, secs: Duration, n: usize) {
     let server = sqslite().await;
-    let m = scale::many_queues(&server, args.protocol, sizes.queues, secs).await;
+    let m = scale::many_queues(&server, args.protocol, n, secs).await;
     server.stop().await;
-    let n = sizes.queues;
     for (name, value, unit) in [
         (
             format!("{n} empty queues: memory each"),
@@ -121,8 +132,6 @@ pub async fn run(rows: &mut Vec<Row>, args: &Args, reference: SocketAddr, secs: 
         rows,
         Row::figure(&format!("startup with {n} declared queues"), startup, "ms"),
     );
-
-    fan_out(rows, args, secs, sizes.fan_out_queues).await;
 }
 
 /// SendMessage on 64 connections to random queues among `queues`, against one queue, in
@@ -221,24 +230,8 @@ async fn batches(
     )
     .await;
     let groups = Arc::new(groups);
-    let make_delete = |host: String| {
-        let (groups, url) = (groups.clone(), del_url.clone());
-        let next = Arc::new(AtomicUsize::new(0));
-        move |_: usize, _: u64| {
-            // Each batch deletes ten messages still there until the handles run out; after
-            // that deletes repeat (still a success, but cheaper: the messages are gone).
-            let i = next.fetch_add(1, Ordering::Relaxed) % groups.len().max(1);
-            let entries: Vec<_> = groups
-                .get(i)
-                .into_iter()
-                .flatten()
-                .enumerate()
-                .map(|(k, h)| json!({"Id": format!("d{k}"), "ReceiptHandle": h}))
-                .collect();
-            let input = json!({"QueueUrl": url, "Entries": entries});
-            load::sqs_request(&host, protocol, "DeleteMessageBatch", &input)
-        }
-    };
+    let make_delete =
+        |host: String| delete_batches(host, protocol, del_url.clone(), groups.clone());
     versus(
         rows,
         "DeleteMessageBatch(10)",
@@ -252,6 +245,30 @@ async fn batches(
 }
 
 /// The bare server, then sqslite, on 16 connections; sqslite's row carries the ratio.
+/// DeleteMessageBatch requests, each of the next ten handles of `groups`.
+fn delete_batches(
+    host: String,
+    protocol: Protocol,
+    url: String,
+    groups: Arc<Vec<Vec<String>>>,
+) -> impl Fn(usize, u64) -> hyper::Request<load::Body> + Send + Sync + 'static {
+    let next = Arc::new(AtomicUsize::new(0));
+    move |_: usize, _: u64| {
+        // Each batch deletes ten messages still there until the handles run out; after that
+        // deletes repeat (still a success, but cheaper: the messages are gone).
+        let i = next.fetch_add(1, Ordering::Relaxed) % groups.len().max(1);
+        let entries: Vec<_> = groups
+            .get(i)
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(k, h)| json!({"Id": format!("d{k}"), "ReceiptHandle": h}))
+            .collect();
+        let input = json!({"QueueUrl": url, "Entries": entries});
+        load::sqs_request(&host, protocol, "DeleteMessageBatch", &input)
+    }
+}
+
 async fn versus<F, G>(
     rows: &mut Vec<Row>,
     name: &str,

@@ -2,6 +2,8 @@
 //! the yardstick) as child processes on this machine, drives them over HTTP/1.1 keep-alive, and
 //! prints JSON lines and a table. `cargo build --release && target/release/sqslite-bench`.
 
+#![warn(clippy::too_many_lines)]
+
 mod at_scale;
 mod load;
 mod process;
@@ -9,6 +11,7 @@ mod recovery;
 mod reference;
 mod scale;
 mod scenarios;
+mod suite;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -200,145 +203,6 @@ async fn pipeline_row(
     (p.sent + p.delivered) as f64 / secs
 }
 
-async fn run(args: Args) {
-    let secs = Duration::from_secs(if args.quick { 1 } else { args.seconds });
-    let mut rows = Vec::new();
-    if args.pipeline_only && args.deep {
-        deep(&mut rows, &args, secs).await;
-        print_table(&rows);
-        return;
-    }
-    if args.pipeline_only {
-        let target = sqslite().await;
-        let url = scenarios::create_queue(target.addr, args.protocol, "bench-pipeline").await;
-        pipeline_row(
-            &mut rows,
-            "pipeline send/receive/delete (batches of 10)",
-            &args,
-            target.addr,
-            &url,
-            secs,
-        )
-        .await;
-        target.stop().await;
-        print_table(&rows);
-        return;
-    }
-
-    if args.scale_only {
-        let reference = reference_server().await;
-        at_scale::run(&mut rows, &args, reference.addr, secs).await;
-        reference.stop().await;
-        print_table(&rows);
-        return;
-    }
-
-    let mut starts = cold_start(if args.quick { 3 } else { 10 }).await;
-    let (p50, _, _) = scenarios::summarize(&mut starts);
-    emit(
-        &mut rows,
-        Row::figure("cold start to first answer (median)", p50, "ms"),
-    );
-
-    let reference = reference_server().await;
-    let target = sqslite().await;
-    let url = scenarios::create_queue(target.addr, args.protocol, "bench").await;
-    emit(
-        &mut rows,
-        Row::figure("RSS idle", target.rss_mib().unwrap_or(0.0), "MiB"),
-    );
-    rate_pair(&mut rows, &args, reference.addr, target.addr, &url, secs).await;
-    at_scale::run(&mut rows, &args, reference.addr, secs).await;
-    reference.stop().await;
-
-    let batch_url = scenarios::create_queue(target.addr, args.protocol, "bench-batch").await;
-    let mut b = scenarios::batch(target.addr, args.protocol, &batch_url, 16, secs, 100).await;
-    emit(
-        &mut rows,
-        Row::rate("SendMessageBatch(10)", "sqslite", 16, &mut b, "msg/s", 10.0),
-    );
-
-    // A fresh server: what the rate scenarios left queued must not weigh on this figure.
-    let piped = sqslite().await;
-    let pipe_url = scenarios::create_queue(piped.addr, args.protocol, "bench-pipeline").await;
-    pipeline_row(
-        &mut rows,
-        "pipeline send/receive/delete (batches of 10)",
-        &args,
-        piped.addr,
-        &pipe_url,
-        secs,
-    )
-    .await;
-    piped.stop().await;
-
-    let lp_url = scenarios::create_queue(target.addr, args.protocol, "bench-longpoll").await;
-    let mut wake = scenarios::long_poll_wakeup(
-        target.addr,
-        args.protocol,
-        &lp_url,
-        if args.quick { 10 } else { 50 },
-    )
-    .await;
-    let (p50, p90, p99) = scenarios::summarize(&mut wake);
-    let mut row = Row::figure("long-poll wake-up", p50, "ms (p50)");
-    (row.p50_ms, row.p90_ms, row.p99_ms) = (Some(p50), Some(p90), Some(p99));
-    emit(&mut rows, row);
-    target.stop().await;
-
-    let fresh = sqslite().await;
-    let mem_url = scenarios::create_queue(fresh.addr, args.protocol, "bench-memory").await;
-    let count = if args.quick { 10_000 } else { 100_000 };
-    scenarios::fill(fresh.addr, args.protocol, &mem_url, count, 1024).await;
-    emit(
-        &mut rows,
-        Row::figure(
-            &format!("RSS with {count} x 1 KiB queued"),
-            fresh.rss_mib().unwrap_or(0.0),
-            "MiB",
-        ),
-    );
-    fresh.stop().await;
-
-    if args.deep {
-        deep(&mut rows, &args, secs).await;
-    }
-    print_table(&rows);
-}
-
-/// Throughput on a queue holding 1,000,000 messages against the same workload on a shallow
-/// queue (20,000 queued, so consumers never wait in either run): what depth alone costs.
-async fn deep(rows: &mut Vec<Row>, args: &Args, secs: Duration) {
-    let mut rates = Vec::new();
-    for (depth, name) in [
-        (20_000, "pipeline with 20,000 queued"),
-        (1_000_000, "pipeline with 1,000,000 queued"),
-    ] {
-        let server = sqslite().await;
-        let url = scenarios::create_queue(server.addr, args.protocol, "bench-deep").await;
-        scenarios::fill(
-            server.addr,
-            args.protocol,
-            &url,
-            depth,
-            args.deep_body_bytes,
-        )
-        .await;
-        let rss = server.rss_mib().unwrap_or(0.0);
-        emit(
-            rows,
-            Row::figure(&format!("RSS with {depth} queued"), rss, "MiB"),
-        );
-        rates.push(pipeline_row(rows, name, args, server.addr, &url, secs).await);
-        server.stop().await;
-    }
-    let ratio = rates[1] / rates[0].max(1e-9);
-    emit(
-        rows,
-        Row::figure("1,000,000 / 20,000 queued (sent + consumed)", ratio, "x"),
-    );
-}
-
 fn print_table(rows: &[Row]) {
     let ms = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.2}"));
     println!(
@@ -385,7 +249,7 @@ fn main() {
                 (Some(dir), true) => recovery::recover_existing(&dir, drop_page_cache),
                 (dir, _) => recovery::run(messages, body_bytes, dir.as_deref()),
             },
-            None => run(args).await,
+            None => suite::run(args).await,
         }
     });
 }

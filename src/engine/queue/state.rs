@@ -120,16 +120,7 @@ impl QueueState {
         seconds: u32,
         now: Millis,
     ) -> SqsResult<bool> {
-        if !limits::VISIBILITY_TIMEOUT.contains(&seconds) {
-            return Err(SqsError::invalid_value(
-                seconds,
-                "VisibilityTimeout",
-                &format!(
-                    "Must be between 0 and {}, if provided.",
-                    limits::VISIBILITY_TIMEOUT.end()
-                ),
-            ));
-        }
+        check_visibility_timeout(seconds)?;
         let (h, msg) = self.resolve(q, handle)?;
         let unavailable = || {
             SqsError::invalid_value(
@@ -206,4 +197,19 @@ impl QueueState {
         self.last_modified = now;
         Ok(())
     }
+}
+
+#[inline]
+fn check_visibility_timeout(seconds: u32) -> SqsResult<()> {
+    if limits::VISIBILITY_TIMEOUT.contains(&seconds) {
+        return Ok(());
+    }
+    Err(SqsError::invalid_value(
+        seconds,
+        "VisibilityTimeout",
+        &format!(
+            "Must be between 0 and {}, if provided.",
+            limits::VISIBILITY_TIMEOUT.end()
+        ),
+    ))
 }

@@ -294,6 +294,31 @@ impl Topic {
 }
 
 impl Sns {
+    /// The filter reads the message sqs would get (a body-scope policy on a `json` structure
+    /// message reads its sqs text) [unverified for the other protocols]; an unconfirmed
+    /// subscription receives nothing.
+    fn matching(
+        &self,
+        state: &super::State,
+        topic_arn: &str,
+        p: &Publication,
+        sqs_message: &str,
+    ) -> Vec<Subscription> {
+        let pass = |s: &&Subscription| {
+            let pass = p.matches(s, sqs_message);
+            if !pass {
+                self.count_filtered_out(&s.arn, FilteredOut::of(p, s, sqs_message));
+            }
+            pass
+        };
+        state
+            .subscriptions_of(topic_arn)
+            .filter(|s| !s.confirmation.pending)
+            .filter(pass)
+            .cloned()
+            .collect()
+    }
+
     /// Publishes one checked message to a topic: its id, its FIFO sequence number, and one
     /// delivery per subscription whose filter policy matches.
     pub fn publish(
@@ -320,21 +345,7 @@ impl Sns {
         }
         let topic = topic.clone();
         self.count_published(topic_arn, p.size());
-        // The filter reads the message sqs would get (a body-scope policy on a `json`
-        // structure message reads its sqs text) [unverified for the other protocols]; an
-        // unconfirmed subscription receives nothing.
-        let matching: Vec<Subscription> = state
-            .subscriptions_of(topic_arn)
-            .filter(|s| !s.confirmation.pending)
-            .filter(|s| {
-                let pass = p.matches(s, &sqs_message);
-                if !pass {
-                    self.count_filtered_out(&s.arn, FilteredOut::of(p, s, &sqs_message));
-                }
-                pass
-            })
-            .cloned()
-            .collect();
+        let matching = self.matching(&state, topic_arn, p, &sqs_message);
         // Notifications are signed outside the lock: RSA is the slow part of a publish.
         drop(state);
         let messages = matching

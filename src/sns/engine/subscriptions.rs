@@ -99,6 +99,31 @@ fn bool_text(b: bool) -> &'static str {
 /// A standard topic takes standard queues only; a FIFO topic takes both kinds (since
 /// 2023-09, AWS "Amazon SNS FIFO topics now support message delivery to Amazon SQS
 /// Standard queues": into a standard queue with best-effort order, at least once).
+/// The protocol (lowercased) and, for an SQS endpoint, the queue its ARN names; any other
+/// endpoint is checked against its protocol's form.
+fn checked_endpoint(
+    new: &NewSubscription,
+) -> SnsResult<(String, Option<crate::engine::arn::QueueKey>)> {
+    let protocol = new.protocol.to_ascii_lowercase();
+    let Some(reach) = super::endpoints::reach(&protocol) else {
+        return Err(SnsError::invalid(format_args!(
+            "Amazon SNS does not support this protocol string: {}",
+            new.protocol
+        )));
+    };
+    if reach == super::endpoints::Reach::Queue {
+        let queue = crate::engine::arn::parse(&new.endpoint)
+            .ok_or_else(|| SnsError::invalid("SQS endpoint ARN"))?;
+        return Ok((protocol, Some(queue)));
+    }
+    let role = new
+        .attributes
+        .get("SubscriptionRoleArn")
+        .map(String::as_str);
+    super::endpoints::check(&protocol, &new.endpoint, role)?;
+    Ok((protocol, None))
+}
+
 fn check_queue_kind(fifo_topic: bool, queue_name: &str) -> SnsResult<()> {
     if fifo_topic || !is_fifo_name(queue_name) {
         return Ok(());
@@ -171,26 +196,7 @@ impl Sns {
         new: NewSubscription,
         now: crate::clock::Millis,
     ) -> SnsResult<Subscribed> {
-        let protocol = new.protocol.to_ascii_lowercase();
-        let Some(reach) = super::endpoints::reach(&protocol) else {
-            return Err(SnsError::invalid(format_args!(
-                "Amazon SNS does not support this protocol string: {}",
-                new.protocol
-            )));
-        };
-        let queue = if reach == super::endpoints::Reach::Queue {
-            Some(
-                crate::engine::arn::parse(&new.endpoint)
-                    .ok_or_else(|| SnsError::invalid("SQS endpoint ARN"))?,
-            )
-        } else {
-            let role = new
-                .attributes
-                .get("SubscriptionRoleArn")
-                .map(String::as_str);
-            super::endpoints::check(&protocol, &new.endpoint, role)?;
-            None
-        };
+        let (protocol, queue) = checked_endpoint(&new)?;
         let mut state = self.lock();
         let topic = state.topic(&new.topic_arn)?;
         if let Some(queue) = queue {
