@@ -1,6 +1,6 @@
 //! `GET /metrics`: Prometheus text with per-queue gauges named after CloudWatch's SQS
 //! metrics, per-topic and per-subscription counters named after CloudWatch's SNS metrics
-//! ([`sns`]), and per-action request counters and latency histograms.
+//! (`sns`), and per-action request counters and latency histograms.
 //!
 //! Request series are registered once, indexed by the action's position in
 //! [`Action::NAMES`], so a request costs a short name lookup and two atomic updates.

@@ -1,6 +1,6 @@
 //! The dead-letter advisor: checks every queue against the dead-letter pattern with the traffic
 //! sqslite observed, and every SNS subscription into a queue against what AWS would do with
-//! it ([`fanout`]), and says which rule is broken, with the figures and the fix.
+//! it (`fanout`), and says which rule is broken, with the figures and the fix.
 //!
 //! [`advise`] is a pure function from a [`Snapshot`] (queue attributes, wiring, observed
 //! processing times, alarm delivery) and the [`Thresholds`] to [`Finding`]s; the rules are in

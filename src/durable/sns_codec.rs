@@ -4,8 +4,8 @@
 //! then the fields in `wire`'s form. A directory written before SNS was durable
 //! holds none of these tags, so it reads as it always did; a build older than these
 //! records refuses such a directory at start ("unknown record type") rather than lose them.
-//! A subscription is written with its confirmation ([`SUBSCRIPTION_CONFIRMATION`]); one
-//! written before subscriptions could be pending ([`SUBSCRIPTION`]) reads as confirmed.
+//! A subscription is written with its confirmation (`SUBSCRIPTION_CONFIRMATION`); one
+//! written before subscriptions could be pending (`SUBSCRIPTION`) reads as confirmed.
 
 use std::ops::RangeInclusive;
 

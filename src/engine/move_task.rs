@@ -1,6 +1,6 @@
 //! Message move tasks (DLQ redrive): their lifecycle, rate, and one step of progress.
 //!
-//! Tasks do not run on their own: the ticker calls [`MoveTasks::step`] at the instant the
+//! Tasks do not run on their own: the ticker calls `MoveTasks::step` at the instant the
 //! next move falls due, so a task follows the server's clock (manual clocks included).
 //! Each change of a task is reported as a whole [`Mutation::MoveTask`], so a durable server
 //! resumes a running task after a restart.

@@ -190,7 +190,7 @@ impl Queue {
 
     /// The state for reading, settled to `now` first (expired messages removed, elapsed
     /// visibility and delays applied) so every count and visibility is exact. Only the engine
-    /// changes it ([`Queue::lock_settled_mut`]), each change reported as a mutation.
+    /// changes it (`Queue::lock_settled_mut`), each change reported as a mutation.
     pub fn lock_settled(&self, now: Millis) -> StateRef<'_> {
         StateRef(self.lock_settled_mut(now))
     }

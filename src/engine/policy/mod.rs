@@ -1,6 +1,6 @@
 //! Resource policies: the Policy document validated and parsed once when it is set
-//! ([`parse`]), AddPermission and RemovePermission as edits of it ([`permissions`]), and the
-//! evaluation of one call against it ([`evaluate`], [`conditions`]). Queue policies (`sqs:`
+//! (`parse`), AddPermission and RemovePermission as edits of it (`permissions`), and the
+//! evaluation of one call against it ([`evaluate`], `conditions`). Queue policies (`sqs:`
 //! actions) and SNS topic policies (`sns:` actions, [`Request::for_service`]) share them, as
 //! do calls an AWS service makes (`sns.amazonaws.com` sending into a queue,
 //! [`Request::by_service`]).

@@ -114,7 +114,7 @@ impl Quotas {
         conditions: MAX_CONDITIONS,
     };
     /// SNS's: a topic policy may be 30 KB (SNS quotas); SNS publishes no statement, action,
-    /// principal or condition counts, so those are generous [unverified].
+    /// principal or condition counts, so those are generous \[unverified\].
     pub const SNS: Quotas = Quotas {
         bytes: 30 * 1024,
         statements: 100,

@@ -41,7 +41,7 @@ impl Decode for AddPermission {
     }
 }
 
-/// The refusals' wording is sqslite's [unverified].
+/// The refusals' wording is sqslite's \[unverified\].
 pub async fn add_permission(input: AddPermission, app: &Service, _: &Context) -> SnsResult<Xml> {
     if input.accounts.is_empty() {
         return Err(SnsError::missing("AWSAccountId"));

@@ -2,7 +2,7 @@
 //! into a queue (`sqs`), by HTTP POST (`http`, `https`), or recorded only (the rest, which
 //! need AWS's mail, SMS, push, Lambda or Firehose). Refusals are SNS's wording (as reported
 //! from Subscribe calls; the SMS one lacks the "Invalid parameter:" lead on SNS too; the
-//! Firehose role refusal's wording is sqslite's [unverified]).
+//! Firehose role refusal's wording is sqslite's \[unverified\]).
 
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 

@@ -228,7 +228,7 @@ fn in_range(field: &str, value: i64, min: u32, max: u32) -> LambdaResult<u32> {
 }
 
 /// The API's range check for one integer member, worded by the model
-/// ([`mapping::check_range`]).
+/// (`mapping::check_range`).
 pub fn check_range(field: &str, value: i64, min: i64, max: i64) -> LambdaResult<()> {
     mapping::check_range(field, value, min, max).map_err(from_rule)
 }
