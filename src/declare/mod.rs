@@ -104,8 +104,8 @@ fn reconcile(
     attributes.remove("FifoQueue");
     let unchanged = {
         let state = queue.lock_settled(now);
-        tags.iter().all(|(k, v)| state.tags.get(k) == Some(v))
-            && state.attributes.first_difference(&attributes).is_none()
+        tags.iter().all(|(k, v)| state.tags().get(k) == Some(v))
+            && state.attributes().first_difference(&attributes).is_none()
     };
     if unchanged {
         return Ok(());
