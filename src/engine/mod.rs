@@ -2,6 +2,7 @@
 
 pub mod arn;
 pub mod attribute_table;
+mod attribute_values;
 pub mod attributes;
 mod dead_letter;
 pub mod delivery;
