@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use crate::engine::arn::QueueKey;
 use crate::engine::message::{AttrData, AttrValue, Extra, Message};
-use crate::engine::move_task::{MoveTask, Status};
+use crate::engine::move_task::{MoveTask, Mover, Status};
 use crate::engine::mutation::{Attempt, Dedup, Delivery, Mutation, QueueMeta, Record};
 
 use super::wire::{R, W};
@@ -24,6 +24,9 @@ const NEXT_UID: u8 = 8;
 const MOVE_TASK: u8 = 9;
 const MOVE_TASKS_CLEARED: u8 = 10;
 const ATTEMPT: u8 = 11;
+/// A move task with the caller that started it, whose permission each of its sends needs
+/// again after a restart; tasks without one (no credentials) are still written as MOVE_TASK.
+const MOVE_TASK_BY: u8 = 12;
 
 /// Appends the bytes of `m` to `out`.
 pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
@@ -68,7 +71,11 @@ pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
             w.u64(*uid);
         }
         Mutation::MoveTask(task) => {
-            w.u8(MOVE_TASK);
+            w.u8(if task.mover.is_some() {
+                MOVE_TASK_BY
+            } else {
+                MOVE_TASK
+            });
             move_task(&mut w, task);
         }
         Mutation::MoveTasksCleared => w.u8(MOVE_TASKS_CLEARED),
@@ -153,6 +160,14 @@ pub fn decode(bytes: &[u8]) -> Result<Record, String> {
         },
         NEXT_UID => Record::NextUid(r.u64()?),
         MOVE_TASK => Record::MoveTask(read_move_task(&mut r)?),
+        MOVE_TASK_BY => {
+            let mut task = read_move_task(&mut r)?;
+            task.mover = Some(Mover {
+                account: r.string()?,
+                arn: r.string()?,
+            });
+            Record::MoveTask(task)
+        }
         MOVE_TASKS_CLEARED => Record::MoveTasksCleared,
         ATTEMPT => Record::Attempt {
             queue: r.u64()?,
@@ -195,6 +210,10 @@ fn move_task(w: &mut W<'_>, t: &MoveTask) {
     w.u64(t.to_move);
     w.opt_str(t.failure_reason.as_deref());
     w.u64(t.started_at);
+    if let Some(mover) = &t.mover {
+        w.str(&mover.account);
+        w.str(&mover.arn);
+    }
 }
 
 fn read_move_task(r: &mut R<'_>) -> Result<MoveTask, String> {

@@ -95,8 +95,8 @@ pub struct MoveTask {
     pub started_at: Millis,
     /// When the next move falls due; not stored: a restored task is due at once.
     pub(crate) next_due: Millis,
-    /// The verified caller that started the task (servers with credentials); not stored: a
-    /// restored task's sends were authorized when it started.
+    /// The verified caller that started the task (servers with credentials), stored with it:
+    /// each send, after a restart too, needs their permission on the destination.
     pub(crate) mover: Option<Mover>,
 }
 
