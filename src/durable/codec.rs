@@ -159,15 +159,8 @@ pub fn decode(bytes: &[u8]) -> Result<Record, String> {
             at: r.u64()?,
         },
         NEXT_UID => Record::NextUid(r.u64()?),
-        MOVE_TASK => Record::MoveTask(read_move_task(&mut r)?),
-        MOVE_TASK_BY => {
-            let mut task = read_move_task(&mut r)?;
-            task.mover = Some(Mover {
-                account: r.string()?,
-                arn: r.string()?,
-            });
-            Record::MoveTask(task)
-        }
+        MOVE_TASK => Record::MoveTask(read_move_task(&mut r, false)?),
+        MOVE_TASK_BY => Record::MoveTask(read_move_task(&mut r, true)?),
         MOVE_TASKS_CLEARED => Record::MoveTasksCleared,
         ATTEMPT => Record::Attempt {
             queue: r.u64()?,
@@ -216,8 +209,9 @@ fn move_task(w: &mut W<'_>, t: &MoveTask) {
     }
 }
 
-fn read_move_task(r: &mut R<'_>) -> Result<MoveTask, String> {
-    Ok(MoveTask {
+/// `by`: the record ends with the task's starter (MOVE_TASK_BY).
+fn read_move_task(r: &mut R<'_>, by: bool) -> Result<MoveTask, String> {
+    let mut task = MoveTask {
         task_id: Uuid::from_bytes(r.array()?),
         handle: r.string()?,
         source_arn: r.string()?,
@@ -233,7 +227,14 @@ fn read_move_task(r: &mut R<'_>) -> Result<MoveTask, String> {
         started_at: r.u64()?,
         next_due: 0,
         mover: None,
-    })
+    };
+    if by {
+        task.mover = Some(Mover {
+            account: r.string()?,
+            arn: r.string()?,
+        });
+    }
+    Ok(task)
 }
 
 fn queue_meta(w: &mut W<'_>, m: &QueueMeta) {
