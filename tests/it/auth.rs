@@ -275,33 +275,7 @@ async fn other_accounts_need_the_queue_policy() {
     s.set_attribute(&url, QueueAttributeName::Policy, &policy)
         .await
         .unwrap();
-    let got = other
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
-    let handle = got.messages()[0].receipt_handle().unwrap();
-    other
-        .delete_message()
-        .queue_url(&url)
-        .receipt_handle(handle)
-        .send()
-        .await
-        .unwrap();
-    other
-        .send_message_batch()
-        .queue_url(&url)
-        .entries(
-            aws_sdk_sqs::types::SendMessageBatchRequestEntry::builder()
-                .id("a")
-                .message_body("from the other account")
-                .build()
-                .unwrap(),
-        )
-        .send()
-        .await
-        .unwrap();
+    receive_delete_and_send_as_granted(&other, &url).await;
     // Not granted: purge; never cross-account, whatever a policy says: DeleteQueue.
     expect_code(
         other.purge_queue().queue_url(&url).send().await,
@@ -312,6 +286,32 @@ async fn other_accounts_need_the_queue_policy() {
         "AccessDenied",
     );
     assert_eq!(s.counts(&url).await, (1, 0, 0));
+}
+
+/// The calls the Policy grants the other account, each succeeding.
+async fn receive_delete_and_send_as_granted(other: &aws_sdk_sqs::Client, url: &str) {
+    let got = other.receive_message().queue_url(url).send().await.unwrap();
+    let handle = got.messages()[0].receipt_handle().unwrap();
+    other
+        .delete_message()
+        .queue_url(url)
+        .receipt_handle(handle)
+        .send()
+        .await
+        .unwrap();
+    other
+        .send_message_batch()
+        .queue_url(url)
+        .entries(
+            aws_sdk_sqs::types::SendMessageBatchRequestEntry::builder()
+                .id("a")
+                .message_body("from the other account")
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
 }
 
 /// A Deny statement binds every principal, the queue's own account included.

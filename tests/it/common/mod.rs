@@ -401,8 +401,24 @@ where
     E: aws_sdk_sqs::error::ProvideErrorMetadata + std::fmt::Debug,
     R: std::fmt::Debug,
 {
-    let err = result.expect_err(&format!("the call should fail with {want}"));
-    assert_eq!(code(&err), want, "{err:?}");
+    expect_code_for(result, want, "the call")
+}
+
+/// [`expect_code`] for one case of several (a loop's input, say): `context` names it in
+/// the panic message.
+#[track_caller]
+pub fn expect_code_for<T, E, R>(
+    result: Result<T, aws_sdk_sqs::error::SdkError<E, R>>,
+    want: &str,
+    context: impl std::fmt::Display,
+) -> aws_sdk_sqs::error::SdkError<E, R>
+where
+    T: std::fmt::Debug,
+    E: aws_sdk_sqs::error::ProvideErrorMetadata + std::fmt::Debug,
+    R: std::fmt::Debug,
+{
+    let err = result.expect_err(&format!("{context} should fail with {want}"));
+    assert_eq!(code(&err), want, "{context}: {err:?}");
     err
 }
 
