@@ -4,6 +4,7 @@
 pub mod endpoint;
 pub mod lambda;
 pub mod lambda_api;
+pub mod listener;
 pub mod signing;
 pub mod sns;
 
