@@ -259,14 +259,7 @@ async fn other_accounts_need_the_queue_policy() {
         message(&err),
         format!("User: arn:aws:iam::{OTHER}:root is not authorized to perform: sqs:receivemessage on resource: {arn} because no resource-based policy allows the sqs:receivemessage action")
     );
-    expect_code(
-        other.purge_queue().queue_url(&url).send().await,
-        "AccessDenied",
-    );
-    expect_code(
-        other.delete_queue().queue_url(&url).send().await,
-        "AccessDenied",
-    );
+    purge_and_delete_queue_are_denied(&other, &url).await;
     assert_eq!(s.counts(&url).await, (1, 0, 0));
 
     let policy = format!(
@@ -277,15 +270,19 @@ async fn other_accounts_need_the_queue_policy() {
         .unwrap();
     receive_delete_and_send_as_granted(&other, &url).await;
     // Not granted: purge; never cross-account, whatever a policy says: DeleteQueue.
-    expect_code(
-        other.purge_queue().queue_url(&url).send().await,
-        "AccessDenied",
-    );
-    expect_code(
-        other.delete_queue().queue_url(&url).send().await,
-        "AccessDenied",
-    );
+    purge_and_delete_queue_are_denied(&other, &url).await;
     assert_eq!(s.counts(&url).await, (1, 0, 0));
+}
+
+async fn purge_and_delete_queue_are_denied(other: &aws_sdk_sqs::Client, url: &str) {
+    expect_code(
+        other.purge_queue().queue_url(url).send().await,
+        "AccessDenied",
+    );
+    expect_code(
+        other.delete_queue().queue_url(url).send().await,
+        "AccessDenied",
+    );
 }
 
 /// The calls the Policy grants the other account, each succeeding.

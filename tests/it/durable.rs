@@ -5,7 +5,9 @@
 
 use std::process::{Command, Stdio};
 
-use crate::common::durable::{attribute, chattr, command, log_file, receive, send, temp_dir, Proc};
+use crate::common::durable::{
+    attribute, chattr, command, log_file, queue_urls, receive, send, temp_dir, Proc,
+};
 use aws_sdk_sqs::types::{
     Message, MessageAttributeValue, MessageSystemAttributeName, QueueAttributeName,
 };
@@ -136,53 +138,38 @@ async fn jobs_with_two_sent(c: &Client) -> (String, Vec<(String, String)>) {
     (jobs, sent)
 }
 
-async fn check_state(c: &Client, before: Before) {
-    let Before {
-        dlq,
-        orders,
-        jobs,
-        redrive,
-        held,
-        in_flight,
-        fifo_held,
-        sent,
-    } = before;
-    check_queues_and_orders_settings(c, &orders, &redrive).await;
+async fn check_state(c: &Client, b: Before) {
+    let orders = &b.orders;
+    check_queues_and_orders_settings(c, orders, &b.redrive).await;
     // One visible, one in flight in orders; the dead letter in the DLQ with its source.
     assert_eq!(
-        attribute(c, &orders, QueueAttributeName::ApproximateNumberOfMessages).await,
+        attribute(c, orders, QueueAttributeName::ApproximateNumberOfMessages).await,
         "1"
     );
     assert_eq!(
         attribute(
             c,
-            &orders,
+            orders,
             QueueAttributeName::ApproximateNumberOfMessagesNotVisible
         )
         .await,
         "1"
     );
-    let dead = receive(c, &dlq, 10).await;
+    let dead = receive(c, &b.dlq, 10).await;
     assert_eq!(dead.len(), 1);
-    assert_eq!(dead[0].body(), held.body());
+    assert_eq!(dead[0].body(), b.held.body());
     let source = dead[0]
         .attributes()
         .unwrap()
         .get(&MessageSystemAttributeName::DeadLetterQueueSourceArn);
     assert!(source.is_some_and(|s| s.ends_with(":orders")), "{source:?}");
-    check_the_old_handle_deletes(c, &orders, &in_flight).await;
-    check_fifo(c, &jobs, &fifo_held, &sent).await;
+    check_the_old_handle_deletes(c, orders, &b.in_flight).await;
+    check_fifo(c, &b.jobs, &b.fifo_held, &b.sent).await;
 }
 
 /// The three queues are back, and orders keeps its visibility, redrive policy and tag.
 async fn check_queues_and_orders_settings(c: &Client, orders: &str, redrive: &str) {
-    let urls = c
-        .list_queues()
-        .send()
-        .await
-        .unwrap()
-        .queue_urls
-        .unwrap_or_default();
+    let urls = queue_urls(c).await;
     assert_eq!(urls.len(), 3, "{urls:?}");
     assert_eq!(
         attribute(c, orders, QueueAttributeName::VisibilityTimeout).await,
@@ -389,13 +376,7 @@ async fn a_full_disk_fails_writes_with_a_server_error_and_reads_go_on() {
         crate::common::message(&err).contains("could not be stored"),
         "{err:?}"
     );
-    let urls = c
-        .list_queues()
-        .send()
-        .await
-        .unwrap()
-        .queue_urls
-        .unwrap_or_default();
+    let urls = queue_urls(c).await;
     assert_eq!(urls, std::slice::from_ref(&url));
     assert!(
         !attribute(c, &url, QueueAttributeName::ApproximateNumberOfMessages)

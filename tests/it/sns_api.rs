@@ -1,7 +1,7 @@
 //! SNS's API surface through the real `aws-sdk-sns` client: topics, attributes, tags,
 //! subscriptions, PublishBatch, errors, and raw Query requests on the shared port.
 
-use crate::common::sns::start;
+use crate::common::sns::{start, subscriptions_of};
 use crate::common::{expect_code, message, raw};
 use aws_sdk_sns::types::PublishBatchRequestEntry;
 use serde_json::Value;
@@ -223,15 +223,9 @@ async fn subscriptions_list_read_change_and_go() {
     let envelope: Value = serde_json::from_str(got[0].body().unwrap()).unwrap();
     assert_eq!(envelope["Message"], r#"{"kind":"big"}"#);
 
-    let by_topic = s
-        .sns
-        .list_subscriptions_by_topic()
-        .topic_arn(&topic)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(by_topic.subscriptions().len(), 1);
-    assert_eq!(by_topic.subscriptions()[0].endpoint(), Some(arn.as_str()));
+    let by_topic = subscriptions_of(&s.sns, &topic).await;
+    assert_eq!(by_topic.len(), 1);
+    assert_eq!(by_topic[0].endpoint(), Some(arn.as_str()));
     let all = s.sns.list_subscriptions().send().await.unwrap();
     assert_eq!(all.subscriptions().len(), 1);
 

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use aws_sdk_sns::types::MessageAttributeValue;
 
 use crate::common::durable::{receive, temp_dir, Proc};
+use crate::common::sns::subscriptions_of;
 use crate::common::sns_client_for;
 
 async fn topic_attributes(sns: &aws_sdk_sns::Client, arn: &str) -> HashMap<String, String> {
@@ -171,14 +172,7 @@ async fn check_topic_and_subscription(sns: &aws_sdk_sns::Client, topic: &str, su
         .unwrap_or_default();
     assert_eq!(tags.len(), 1);
     assert_eq!((tags[0].key(), tags[0].value()), ("team", "payments"));
-    let subs = sns
-        .list_subscriptions_by_topic()
-        .topic_arn(topic)
-        .send()
-        .await
-        .unwrap()
-        .subscriptions
-        .unwrap_or_default();
+    let subs = subscriptions_of(sns, topic).await;
     assert_eq!(subs.len(), 1);
     assert_eq!(subs[0].subscription_arn(), Some(sub));
     let attrs = subscription_attributes(sns, sub).await;

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::common::endpoint::{Endpoint, Received};
-use crate::common::sns::{start, verify_signature, Sns};
+use crate::common::sns::{start, subscriptions_of, verify_signature, Sns};
 use crate::common::{expect_code, message, raw};
 
 /// Subscribes `endpoint` over http; the answer's SubscriptionArn.
@@ -147,14 +147,7 @@ async fn a_notification_carries_sns_headers_and_a_signature(
 
 /// Until confirmed the subscription is listed as pending, and a publish reaches nobody.
 async fn listed_as_pending_and_reached_by_nobody(s: &Sns, topic: &str) {
-    let listed = s
-        .sns
-        .list_subscriptions_by_topic()
-        .topic_arn(topic)
-        .send()
-        .await
-        .unwrap();
-    let listed = listed.subscriptions.unwrap();
+    let listed = subscriptions_of(&s.sns, topic).await;
     assert_eq!(listed[0].subscription_arn(), Some("PendingConfirmation"));
     let attrs = s.topic_attributes(topic).await;
     assert_eq!(attrs["SubscriptionsPending"], "1");

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::common::sns::{start, Sns};
+use crate::common::sns::{start, subscriptions_of, Sns};
 use crate::common::{code, expect_code, message, raw};
 
 async fn records(s: &Sns) -> Vec<Value> {
@@ -144,15 +144,8 @@ async fn subscribe_everywhere(s: &Sns, topic: &str) -> Vec<Value> {
     assert!(confirmations
         .iter()
         .all(|r| r["type"] == "SubscriptionConfirmation"));
-    let listed = s
-        .sns
-        .list_subscriptions_by_topic()
-        .topic_arn(topic)
-        .send()
+    let pending = subscriptions_of(&s.sns, topic)
         .await
-        .unwrap();
-    let pending = listed
-        .subscriptions()
         .iter()
         .filter(|s| s.subscription_arn() == Some("PendingConfirmation"))
         .count();

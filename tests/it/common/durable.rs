@@ -113,6 +113,12 @@ pub async fn send(c: &Client, url: &str, body: &str) {
     sent.unwrap();
 }
 
+/// Every queue URL ListQueues returns (one page), which must succeed.
+pub async fn queue_urls(c: &Client) -> Vec<String> {
+    let listed = c.list_queues().send().await.expect("list queues");
+    listed.queue_urls.unwrap_or_default()
+}
+
 pub async fn attribute(c: &Client, url: &str, name: QueueAttributeName) -> String {
     c.get_queue_attributes()
         .queue_url(url)
