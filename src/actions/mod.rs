@@ -11,6 +11,7 @@ pub mod redrive;
 pub mod send;
 mod state;
 pub mod tags;
+mod target;
 pub mod visibility;
 
 use std::fmt::Display;
@@ -20,7 +21,9 @@ use crate::engine::policy;
 use crate::engine::queue::Queue;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::{self, Context, Input, Protocol};
+
 pub use state::{Sqs, Waiters};
+pub use target::Target;
 
 macro_rules! actions {
     ($($name:ident => $module:ident :: $func:ident),* $(,)?) => {

@@ -24,6 +24,7 @@ mod durable;
 mod durable_integrity;
 mod durable_soak;
 mod engine_model;
+mod fault_targets;
 mod fifo;
 mod fifo_groups;
 mod foreign_services;
