@@ -365,39 +365,3 @@ async fn sqslite_doctor_prints_text_json_and_fails_ci() {
     let (code, _) = doctor(&s, &["--endpoint", "http://127.0.0.1:1"]).await;
     assert_eq!(code, Some(2));
 }
-
-#[test]
-fn advisor_thresholds_in_sqslite_toml_and_print_config() {
-    let dir = std::env::temp_dir().join(format!("sqslite-advisor-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("advisor.toml");
-    std::fs::write(
-        &path,
-        "[advisor]\nvisibility_factor = 3\nfifo_stall_seconds = 60\n\n[alarms]\nreceive_count = 2\n",
-    )
-    .unwrap();
-    let config = Config::from_file(path.to_str().unwrap()).unwrap().config;
-    assert_eq!(config.advisor.visibility_factor, 3);
-    assert_eq!(config.advisor.fifo_stall_seconds, 60);
-    assert_eq!(
-        config.advisor.min_samples, 10,
-        "unset keys keep their defaults"
-    );
-    assert_eq!(config.admin.alarms.receive_count, Some(2));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sqslite"))
-        .args(["--config", path.to_str().unwrap(), "--print-config"])
-        .output()
-        .unwrap();
-    let printed = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        printed.contains("[advisor]\n") && printed.contains("visibility_factor = 3\n"),
-        "{printed}"
-    );
-    assert!(printed.contains("receive_count = 2"), "{printed}");
-    std::fs::write(&path, "[advisor]\nvisibility_factr = 3\n").unwrap();
-    let err = Config::from_file(path.to_str().unwrap())
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("visibility_factr"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
-}
