@@ -156,35 +156,37 @@
 //! ```
 
 #![warn(clippy::too_many_lines)]
+#![warn(missing_docs)]
 
-pub mod actions;
-pub mod admin;
-pub mod advisor;
-pub mod alarms;
-pub mod app;
-pub mod auth;
-pub mod clock;
+pub(crate) mod actions;
+pub(crate) mod admin;
+pub(crate) mod advisor;
+pub(crate) mod alarms;
+pub(crate) mod app;
+pub(crate) mod auth;
+pub(crate) mod clock;
 pub mod config;
-pub mod declare;
+pub(crate) mod declare;
 pub mod drill;
-pub mod durable;
-pub mod endpoint;
-pub mod engine;
-pub mod error;
-pub mod faults;
-pub mod guard;
-pub mod health;
-pub mod http;
-pub mod http_client;
-pub mod metrics;
-pub mod patterns;
-pub mod protocol;
-pub mod series;
-pub mod server;
-pub mod service;
-pub mod sns;
-pub mod ticker;
-pub mod triggers;
+pub(crate) mod durable;
+pub(crate) mod endpoint;
+pub(crate) mod engine;
+pub(crate) mod error;
+pub(crate) mod faults;
+pub(crate) mod guard;
+pub(crate) mod health;
+pub(crate) mod http;
+pub(crate) mod http_client;
+pub(crate) mod metrics;
+pub(crate) mod patterns;
+pub(crate) mod protocol;
+pub(crate) mod series;
+pub(crate) mod server;
+pub(crate) mod service;
+pub(crate) mod sns;
+pub mod support;
+pub(crate) mod ticker;
+pub(crate) mod triggers;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -193,9 +195,13 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use advisor::doctor;
+pub use clock::{
+    Clock, ManualClock, Millis, OutOfRange, SharedClock, SleepFuture, SystemClock, LATEST,
+};
 pub use config::{ClockKind, Config, ConfigError, DeadLetter, QueueDecl, QueueTemplate, UrlStyle};
-pub use error::{ErrorKind, SqsError};
+pub use error::{ErrorKind, Fault, SqsError, SqsResult};
+pub use health::probe;
 pub use sns::declare::{SubscriptionDecl, TopicDecl};
 
 /// A running sqslite server; it stops when dropped or when [`Server::shutdown`] is awaited.
@@ -281,6 +287,7 @@ impl Server {
         })
     }
 
+    /// The address the server listens on (the port chosen when 0 was asked for).
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
     }

@@ -20,7 +20,7 @@ use crate::engine::policy;
 use crate::engine::queue::Queue;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::{self, Context, Input, Protocol};
-pub use state::{Sqs, Waiters};
+pub use state::Sqs;
 
 macro_rules! actions {
     ($($name:ident => $module:ident :: $func:ident),* $(,)?) => {
@@ -40,12 +40,6 @@ macro_rules! actions {
                         ErrorKind::InvalidAction,
                         format!("The action {name} is not valid for this endpoint."),
                     )),
-                }
-            }
-
-            pub fn name(&self) -> &'static str {
-                match self {
-                    $(Action::$name(_) => stringify!($name)),*
                 }
             }
 

@@ -13,6 +13,7 @@ use super::{messages, queue_url, secs, send_batch, Endpoint, Report};
 use crate::config::{ClockKind, Config, QueueDecl};
 use crate::triggers::{Function, MappingDecl, Target};
 
+/// The trigger drill's options (`sqslite drill trigger`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct TriggerOptions {
     /// How many valid messages to send to each queue, after one poison message.
@@ -43,7 +44,7 @@ const RUNS: [(&str, &str, &str, bool); 2] = [
 
 /// One run's figures.
 #[derive(Debug, Clone, Default)]
-pub struct Figures {
+pub(crate) struct Figures {
     /// Invocations of the handler.
     pub invocations: u64,
     /// Deliveries beyond each message's first.

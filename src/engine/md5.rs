@@ -16,6 +16,7 @@ pub fn hex(bytes: &[u8]) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// MD5OfMessageBody: the hex MD5 of the body's UTF-8 bytes.
 pub fn of_body(body: &str) -> String {
     hex(&digest(body))
 }

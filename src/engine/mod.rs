@@ -23,6 +23,8 @@ mod send;
 mod slots;
 pub mod store;
 pub mod tags;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,7 +37,7 @@ use crate::clock::Millis;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use arn::{KeyParts, QueueKey};
 use attributes::QueueAttributes;
-use delivery::{Delivered, Pass, ReceiveParams};
+use delivery::{Pass, ReceiveParams};
 use move_task::MoveTasks;
 use mutation::{Journal, Mutation};
 use queue::{Queue, QueueState};
@@ -75,6 +77,7 @@ pub struct Registry {
 }
 
 impl Registry {
+    #[cfg(test)]
     pub fn new() -> Self {
         Registry::default()
     }
@@ -269,7 +272,13 @@ impl Registry {
     }
 
     /// One receive attempt (no waiting), as [`Registry::receive_pass`] but what it delivered only.
-    pub fn receive(&self, q: &Queue, p: &ReceiveParams, now: Millis) -> SqsResult<Vec<Delivered>> {
+    #[cfg(test)]
+    pub fn receive(
+        &self,
+        q: &Queue,
+        p: &ReceiveParams,
+        now: Millis,
+    ) -> SqsResult<Vec<delivery::Delivered>> {
         Ok(self.receive_pass(q, p, false, now)?.delivered)
     }
 

@@ -57,6 +57,7 @@ impl Store {
         self.msgs.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.msgs.is_empty()
     }

@@ -14,8 +14,8 @@ use std::net::IpAddr;
 
 use crate::clock::Millis;
 pub use evaluate::evaluate;
-pub use parse::{Policy, Quotas, MAX_BYTES};
-pub use permissions::{add, remove, GRANTABLE};
+pub use parse::{Policy, Quotas};
+pub use permissions::{add, remove};
 
 /// Who asks, as a queue policy sees them.
 #[derive(Debug, Clone, Copy)]

@@ -122,7 +122,7 @@ impl RetryPolicy {
     }
 
     /// As GetSubscriptionAttributes' EffectiveDeliveryPolicy writes it.
-    pub fn to_json(&self) -> String {
+    pub fn to_json(self) -> String {
         let backoff = match self.backoff {
             Backoff::Linear => "linear",
             Backoff::Arithmetic => "arithmetic",

@@ -26,15 +26,12 @@ pub mod topics;
 pub mod view;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::sns::error::{SnsError, SnsResult};
 pub use publish::{Delivery, Publication, Published};
 pub use subscriptions::Subscription;
 pub use topics::Topic;
-
-pub use paging::PAGE;
 
 /// Who asks and where: topics belong to a region and an account, as queues do.
 #[derive(Debug, Clone, Copy)]
@@ -66,8 +63,6 @@ pub(crate) struct State {
 #[derive(Debug, Default)]
 pub struct Sns {
     state: Mutex<State>,
-    /// Deliveries that did not reach their queue (missing queue, refused send).
-    failed_deliveries: AtomicU64,
     /// Where every change is reported (the data directory's log); `None` in memory only.
     journal: Option<std::sync::Arc<dyn state::SnsJournal>>,
     /// HTTP/S POSTs awaiting an attempt and the records of deliveries sqslite cannot make.
@@ -86,15 +81,6 @@ impl Sns {
         self.state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Counts a delivery that did not reach its queue.
-    pub fn delivery_failed(&self) {
-        self.failed_deliveries.fetch_add(1, Ordering::Relaxed);
-    }
-
-    pub fn failed_deliveries(&self) -> u64 {
-        self.failed_deliveries.load(Ordering::Relaxed)
     }
 
     /// Forgets every topic and subscription (the admin reset).

@@ -246,6 +246,7 @@ impl Sns {
     }
 
     /// Unsubscribe; the topic counts it as deleted.
+    #[cfg(test)]
     pub fn unsubscribe(&self, arn: &str) -> SnsResult<()> {
         self.remove_subscription(arn).map(drop)
     }

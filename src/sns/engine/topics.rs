@@ -312,6 +312,7 @@ impl Sns {
 
     /// ListTopics: the owner's topics in ARN order, 100 a page; a token this listing did
     /// not make reads as the first page (the action refuses it: [`Sns::topics_page`]).
+    #[cfg(test)]
     pub fn list_topics(
         &self,
         owner: Owner<'_>,
