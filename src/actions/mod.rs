@@ -1,5 +1,7 @@
 //! The `Action` hub: one typed variant per SQS operation, decoded once and dispatched by one
 //! `match`. Each family file holds its operations' input and output types and their logic.
+// Request and response types are read field by field against AWS's API reference.
+#![warn(clippy::missing_docs_in_private_items)]
 
 pub mod attributes;
 pub mod batch;
@@ -22,6 +24,7 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::{self, Context, Input, Protocol};
 pub use state::Sqs;
 
+/// Declares the `Action` enum, its decoding by name and its one dispatching `match`, from one list of operation, module and function.
 macro_rules! actions {
     ($($name:ident => $module:ident :: $func:ident),* $(,)?) => {
         /// Every SQS operation with its decoded input.

@@ -4,7 +4,7 @@
 //!
 //! It needs nothing installed and no server of yours: it starts an in-process sqslite on an
 //! ephemeral port with a manual clock, two queue pairs with a RedrivePolicy, and the
-//! in-process [`Handler`] as the `url` function of both mappings; the drill drives the clock.
+//! in-process `Handler` as the `url` function of both mappings; the drill drives the clock.
 
 use std::io::Write;
 

@@ -102,6 +102,8 @@ pub fn failed(app: &Service, d: &Delivery, now: Millis) {
     }
 }
 
+/// Sends one delivery into the queue `queue_arn` through SQS's own send; a queue Policy that
+/// would refuse the topic on AWS is a warning, or with `strict` a failure.
 fn deliver(
     app: &Service,
     topic_arn: &str,

@@ -22,7 +22,9 @@ use crate::triggers::Service;
 /// The region and account a request resolves function names and queue names in.
 #[derive(Debug, Clone, Copy)]
 pub struct Caller<'a> {
+    /// The region of the request's credential scope, or the server's.
     pub region: &'a str,
+    /// The account the request acts as.
     pub account: &'a str,
 }
 
@@ -256,6 +258,7 @@ fn response_types(types: &[String]) -> LambdaResult<Vec<FunctionResponseType>> {
     Ok(parsed)
 }
 
+/// The Lambda error for a model rule's refusal.
 fn from_rule(err: RuleError) -> LambdaError {
     match err {
         RuleError::Validation(m) => LambdaError::validation(m),
@@ -307,6 +310,7 @@ fn check_arn(arn: &str) -> LambdaResult<()> {
     )))
 }
 
+/// Whether `arn` has the shape Lambda's eventSourceArn pattern allows.
 fn arn_matches(arn: &str) -> bool {
     let word = |s: &str| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let parts: Vec<&str> = arn.splitn(6, ':').collect();
