@@ -3,6 +3,8 @@
 //! [`Delivery`] values that the action layer hands to the SQS engine's own send, POSTs
 //! to HTTP/S endpoints ([`outbox`]), or records.
 //! Every operation that depends on time receives `now`.
+// The state a journal records and observers read: every field says what it holds.
+#![warn(clippy::missing_docs_in_private_items)]
 
 pub mod access;
 pub mod confirm;
@@ -36,11 +38,14 @@ pub use topics::Topic;
 /// Who asks and where: topics belong to a region and an account, as queues do.
 #[derive(Debug, Clone, Copy)]
 pub struct Owner<'a> {
+    /// The region of the request (its credential scope, or the server's).
     pub region: &'a str,
+    /// The account the request acts as.
     pub account: &'a str,
 }
 
 impl Owner<'_> {
+    /// The ARN of this owner's topic `name`.
     pub fn topic_arn(&self, name: &str) -> String {
         format!("arn:aws:sns:{}:{}:{name}", self.region, self.account)
     }
@@ -51,6 +56,7 @@ impl Owner<'_> {
     }
 }
 
+/// Topics, subscriptions and pending confirmations, behind the one lock of [`Sns`].
 #[derive(Debug, Default)]
 pub(crate) struct State {
     /// By topic ARN, so a region and account's topics are one ordered range.
@@ -62,6 +68,7 @@ pub(crate) struct State {
 /// All topics and subscriptions of the server.
 #[derive(Debug, Default)]
 pub struct Sns {
+    /// Held briefly per operation, never across an await.
     state: Mutex<State>,
     /// Where every change is reported (the data directory's log); `None` in memory only.
     journal: Option<std::sync::Arc<dyn state::SnsJournal>>,
@@ -72,10 +79,12 @@ pub struct Sns {
 }
 
 impl Sns {
+    /// No topics, in memory only.
     pub fn new() -> Self {
         Sns::default()
     }
 
+    /// The state, also after a panic elsewhere.
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic while holding the lock leaves plain data behind: keep serving it.
         self.state
@@ -93,10 +102,12 @@ impl Sns {
 }
 
 impl State {
+    /// The topic `arn`, or NotFound.
     fn topic(&self, arn: &str) -> SnsResult<&Topic> {
         self.topics.get(arn).ok_or_else(SnsError::topic_not_found)
     }
 
+    /// The topic `arn`, to change, or NotFound.
     fn topic_mut(&mut self, arn: &str) -> SnsResult<&mut Topic> {
         self.topics
             .get_mut(arn)

@@ -29,32 +29,43 @@ pub const SETTABLE: &[&str] = &[
 /// returns it on AWS).
 const EFFECTIVE_DELIVERY_POLICY: &str = r#"{"http":{"defaultHealthyRetryPolicy":{"minDelayTarget":20,"maxDelayTarget":20,"numRetries":3,"numMaxDelayRetries":0,"numNoDelayRetries":0,"numMinDelayRetries":0,"backoffFunction":"linear"},"disableSubscriptionOverrides":false,"defaultRequestPolicy":{"headerContentType":"text/plain; charset=UTF-8"}}}"#;
 
+/// One topic: its identity, the attributes as set, its tags and its FIFO state.
 #[derive(Debug, Clone)]
 pub struct Topic {
+    /// The topic's ARN.
     pub arn: String,
+    /// Its name.
     pub name: String,
+    /// The owning account.
     pub owner: String,
+    /// Whether it is a FIFO topic.
     pub fifo: bool,
     /// Attributes set by CreateTopic or SetTopicAttributes, as given.
     pub(super) set: BTreeMap<String, String>,
+    /// Its tags.
     pub tags: BTreeMap<String, String>,
     /// FIFO deduplication: id -> (until, message id, sequence number) of the first publish.
     pub(super) dedup: HashMap<String, (Millis, String, String)>,
+    /// The last FIFO sequence number given out.
     pub(super) sequence: u64,
+    /// Subscriptions removed so far, for `SubscriptionsDeleted`.
     pub(super) subscriptions_deleted: u64,
 }
 
 impl Topic {
+    /// ContentBasedDeduplication: FIFO deduplication ids computed from the message.
     pub fn content_based_deduplication(&self) -> bool {
         self.set
             .get("ContentBasedDeduplication")
             .is_some_and(|v| v == "true")
     }
 
+    /// SignatureVersion: `1` (SHA1) by default, or `2` (SHA256).
     pub fn signature_version(&self) -> &str {
         self.set.get("SignatureVersion").map_or("1", String::as_str)
     }
 
+    /// Policy: the one set, or SNS's default for the owner.
     pub fn policy(&self) -> String {
         self.set
             .get("Policy")
@@ -150,6 +161,7 @@ fn check_attribute(name: &str, value: &str, fifo: bool, create: bool) -> SnsResu
     }
 }
 
+/// Whether `name` is one of the delivery-status logging attributes SNS accepts and sqslite only stores.
 pub fn is_feedback_attribute(name: &str) -> bool {
     [
         "SuccessFeedbackRoleArn",
@@ -173,8 +185,11 @@ fn check_tags(tags: &BTreeMap<String, String>) -> SnsResult<()> {
 /// What CreateTopic asks for.
 #[derive(Debug, Default)]
 pub struct NewTopic {
+    /// Name: `.fifo` for a FIFO topic.
     pub name: String,
+    /// Attributes by SNS's names.
     pub attributes: BTreeMap<String, String>,
+    /// Tags, up to 50.
     pub tags: BTreeMap<String, String>,
 }
 
@@ -350,6 +365,7 @@ impl Sns {
         self.log_topic(&state, arn);
     }
 
+    /// TagResource: adds or replaces tags, 50 at most.
     pub fn tag_topic(&self, arn: &str, tags: BTreeMap<String, String>) -> SnsResult<()> {
         check_tags(&tags)?;
         let mut state = self.lock();
@@ -363,6 +379,7 @@ impl Sns {
         Ok(())
     }
 
+    /// UntagResource: removes the keys.
     pub fn untag_topic(&self, arn: &str, keys: &[String]) -> SnsResult<()> {
         let mut state = self.lock();
         let topic = state.topics.get_mut(arn).ok_or_else(resource_not_found)?;
@@ -373,6 +390,7 @@ impl Sns {
         Ok(())
     }
 
+    /// ListTagsForResource: the topic's tags.
     pub fn topic_tags(&self, arn: &str) -> SnsResult<BTreeMap<String, String>> {
         let state = self.lock();
         Ok(state
@@ -389,6 +407,7 @@ fn resource_not_found() -> SnsError {
     SnsError::new(SnsErrorKind::ResourceNotFound, "Resource does not exist")
 }
 
+/// SNS's error for a 51st tag.
 fn tag_quota() -> SnsError {
     SnsError::new(
         SnsErrorKind::TagLimitExceeded,
