@@ -19,6 +19,7 @@ pub use crate::alarms::AlarmConfig;
 pub use crate::auth::Credential;
 pub use crate::declare::{DeadLetter, QueueDecl, QueueTemplate};
 pub use crate::durable::FsyncPolicy;
+pub use crate::faults::FaultSpec;
 pub use crate::guard::AccessConfig;
 pub use crate::protocol::context::UrlStyle;
 pub use crate::server::Limits;
