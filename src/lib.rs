@@ -95,7 +95,9 @@
 //!   changes and fault hits as marks and the trigger mappings' named series, which
 //!   `alarms`, `faults` and `triggers` write into;
 //!   `engine`; `durable`, which keeps queues, messages and SNS topics across restarts
-//!   (`--data-dir`: the engine reports every change as an `engine::mutation::Mutation`, SNS
+//!   (`--data-dir`: the engine reports every change as an `engine::mutation::Mutation`,
+//!   from the only places that can make one: a queue's `engine::queue::Ledger`, its
+//!   settings' edit, the move tasks' book; SNS
 //!   as an `sns::engine::state::SnsRecord`, the mappings as a
 //!   `triggers::journal::MappingRecord`, a log writer appends it, recovery replays the
 //!   snapshot and the log; of SNS and triggers it imports only their state and records,

@@ -254,8 +254,9 @@ fn read_action<'a>(
     (params, protocol, action_name)
 }
 
-/// Runs a named action: a fault armed for it first, then the action itself, stored before it
-/// is answered when there is a data directory.
+/// Runs a named action: decoded first (a malformed request gets its error whatever faults are
+/// armed), then a fault armed for it, then the action itself, stored before it is answered
+/// when there is a data directory.
 #[inline]
 async fn execute(
     app: &Arc<App>,
@@ -265,20 +266,24 @@ async fn execute(
     body: &[u8],
     params: &Params<'_>,
 ) -> Result<SqsResult<Vec<u8>>, DropConnection> {
+    let action = match decode(ctx, protocol, name, body, params) {
+        Ok(action) => action,
+        Err(e) => return Ok(Err(e)),
+    };
     let injected = if app.faults.armed() {
-        inject(app, ctx, name, body, params).await?
+        inject(app, ctx, &action).await?
     } else {
         None
     };
     Ok(match injected {
         Some(err) => Err(err),
         None if app.durable.is_some() => {
-            let ran = run(app, ctx, protocol, name, body, params);
+            let ran = run(app, ctx, protocol, action);
             let result = crate::durable::journal::durable(ran).await;
             app.maybe_compact();
             result
         }
-        None => run(app, ctx, protocol, name, body, params).await,
+        None => run(app, ctx, protocol, action).await,
     })
 }
 
@@ -293,14 +298,13 @@ fn stamp_date(app: &App, response: &mut HttpResponse) {
     }
 }
 
-async fn run(
-    app: &App,
+fn decode(
     ctx: &Context,
     protocol: Protocol,
     name: &str,
     body: &[u8],
     params: &Params<'_>,
-) -> SqsResult<Vec<u8>> {
+) -> SqsResult<Action> {
     // A queue URL is an endpoint for the queue's own actions only [aws-recorded].
     if protocol.is_query() && ctx.path_queue.is_some() && QUEUELESS.contains(&name) {
         return Err(SqsError::new(
@@ -316,27 +320,29 @@ async fn run(
             path_queue: ctx.path_queue.as_deref(),
         },
     };
-    let action = Action::decode(name, input).map_err(|e| match (protocol, e.kind) {
+    Action::decode(name, input).map_err(|e| match (protocol, e.kind) {
         (Protocol::Json, ErrorKind::InvalidAction) => SqsError::new(
             ErrorKind::UnknownOperation,
             format!("Operation AmazonSQS.{name} is not recognised."),
         ),
         _ => e,
-    })?;
+    })
+}
+
+async fn run(app: &App, ctx: &Context, protocol: Protocol, action: Action) -> SqsResult<Vec<u8>> {
     crate::declare::on_first_use(&app.sqs, &app.config.plan(), ctx, &action);
     action.apply(&app.sqs, ctx, protocol).await
 }
 
-/// Applies the fault rule this call matches, if any, before anything else happens to it:
-/// an injected error means the action never ran.
+/// Applies the fault rule this call matches, if any, before the action runs: an injected
+/// error means the action never ran. Rules match the queue the decoded action names.
 async fn inject(
     app: &App,
     ctx: &Context,
-    name: &str,
-    body: &[u8],
-    params: &Params<'_>,
+    action: &Action,
 ) -> Result<Option<SqsError>, DropConnection> {
-    let queue = crate::faults::target_queue(body, params, ctx.path_queue.as_deref());
+    let name = action.name();
+    let queue = action.target().and_then(|t| t.key(ctx)).map(|k| k.name);
     let Some(effect) = app.faults.check(name, queue.as_deref(), app.now()) else {
         return Ok(None);
     };

@@ -13,6 +13,7 @@ pub mod redrive;
 pub mod send;
 mod state;
 pub mod tags;
+mod target;
 pub mod visibility;
 
 use std::fmt::Display;
@@ -43,6 +44,13 @@ macro_rules! actions {
                         ErrorKind::InvalidAction,
                         format!("The action {name} is not valid for this endpoint."),
                     )),
+                }
+            }
+
+            /// The operation's name, as `X-Amz-Target` and `Action=` spell it.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(Action::$name(_) => stringify!($name)),*
                 }
             }
 

@@ -87,7 +87,7 @@ pub async fn receive_message(
         || {
             queue
                 .lock_settled(start)
-                .attributes
+                .attributes()
                 .receive_message_wait_time_seconds
         },
         |w| w as u32,

@@ -248,7 +248,7 @@ pub async fn send_message_batch(
 fn check_fifo_entries(entries: &[SendEntry], queue: &Queue, now: Millis) -> SqsResult<()> {
     let content_based = queue
         .lock_settled(now)
-        .attributes
+        .attributes()
         .content_based_deduplication;
     for entry in entries {
         if entry.message_group_id.is_none() {

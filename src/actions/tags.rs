@@ -68,6 +68,6 @@ pub async fn list_queue_tags(
     ctx: &Context,
 ) -> SqsResult<TagsOutput> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
-    let tags = queue.lock_settled(sqs.now()).tags.clone();
+    let tags = queue.lock_settled(sqs.now()).tags().clone();
     Ok(TagsOutput { tags })
 }

@@ -55,8 +55,8 @@ fn summary(app: &App, q: &Queue, now: Millis) -> Value {
         .map(|s| s.key.name.clone())
         .collect();
     let state = q.lock_settled(now);
-    let s = &state.store;
-    let redrive = state.attributes.redrive_policy.as_ref().map(|p| {
+    let s = &state.store();
+    let redrive = state.attributes().redrive_policy.as_ref().map(|p| {
         json!({
             "queue": arn::parse(&p.dead_letter_target_arn).map(|k| k.name),
             "arn": p.dead_letter_target_arn,
@@ -64,7 +64,7 @@ fn summary(app: &App, q: &Queue, now: Millis) -> Value {
         })
     });
     let attributes: serde_json::Map<String, Value> = state
-        .attributes
+        .attributes()
         .render()
         .into_iter()
         .map(|(k, v)| (k.to_owned(), Value::String(v)))
@@ -84,7 +84,7 @@ fn summary(app: &App, q: &Queue, now: Millis) -> Value {
         "dead_letter_target": redrive,
         "dead_letter_sources": sources,
         "attributes": attributes,
-        "tags": state.tags,
+        "tags": state.tags(),
         "stats": {
             "sent": st.sent,
             "received": st.received,
@@ -107,7 +107,7 @@ pub fn messages(app: &App, name: &str, params: &[(String, String)]) -> Answer {
     let q = find(app, name, params)?;
     let now = app.now();
     let state = q.lock_settled(now);
-    let list: Vec<Value> = state.store.iter().map(|(_, m)| message(m, now)).collect();
+    let list: Vec<Value> = state.store().iter().map(|(_, m)| message(m, now)).collect();
     Ok(ok(
         &json!({"queue": q.key.name, "now": now, "messages": list}),
     ))

@@ -65,7 +65,7 @@ pub fn messages(app: &App, rest: &[&str], params: &[(String, String)], accept: &
     let list: Vec<Value> = {
         let state = queue.lock_settled(now);
         state
-            .store
+            .store()
             .iter()
             .map(|(_, m)| (super::inspect::state_of(m, now), m))
             .filter(|(s, _)| match *s {

@@ -119,7 +119,7 @@ pub fn dead_letters(app: &App, name: &str, params: &[(String, String)]) -> Answe
     let now = app.now();
     let state = q.lock_settled(now);
     let triples: Vec<(String, Option<String>, String, &'static str)> = state
-        .store
+        .store()
         .iter()
         .map(|(_, m)| {
             let source = m

@@ -66,7 +66,7 @@ fn subscriptions(registry: &Registry, sns: &Sns) -> Vec<SubscriptionView> {
 
 fn view(q: &Queue, endpoint: &str, now: Millis) -> QueueView {
     let state = q.lock_settled(now);
-    let a = &state.attributes;
+    let a = &state.attributes();
     QueueView {
         name: q.key.name.clone(),
         arn: q.arn(),
@@ -79,7 +79,7 @@ fn view(q: &Queue, endpoint: &str, now: Millis) -> QueueView {
             max_receive_count: p.max_receive_count,
         }),
         redrive_allow: a.redrive_allow_policy.clone(),
-        messages: state.store.len() as u64,
+        messages: state.store().len() as u64,
         received: state.stats.received,
         processing: state.processing().deleted.summary(),
         extended: state.processing().extended.count(),

@@ -22,14 +22,14 @@ struct Numbers {
 }
 
 fn numbers(q: &Queue, now: Millis) -> Numbers {
-    let s = q.lock_settled(now);
-    let policy = s.attributes.redrive_policy.as_ref();
+    let o = q.observe(now);
+    let d = o.depth;
     Numbers {
-        depth: s.store.len(),
-        work: s.store.visible() + s.store.in_flight(),
-        oldest: s.store.oldest_enqueued_at(),
-        last_delete: s.stats.last_delete_at,
-        max_receives: policy.map(|p| p.max_receive_count),
+        depth: d.visible + d.in_flight + d.delayed,
+        work: d.visible + d.in_flight,
+        oldest: d.oldest_enqueued_at,
+        last_delete: o.stats.last_delete_at,
+        max_receives: o.max_receive_count,
     }
 }
 

@@ -36,11 +36,10 @@ pub fn on_first_use(sqs: &Sqs, config: &Plan<'_>, ctx: &Context, action: &Action
         return;
     }
     let key = match action {
-        Action::SendMessage(i) => ctx.parse_queue_url(&i.queue_url),
-        Action::SendMessageBatch(i) => ctx.parse_queue_url(&i.queue_url),
-        Action::ReceiveMessage(i) => ctx.parse_queue_url(&i.queue_url),
-        Action::GetQueueUrl(i) => {
-            let mut key = ctx.key(&i.queue_name);
+        Action::SendMessage(_) | Action::SendMessageBatch(_) | Action::ReceiveMessage(_) => {
+            action.target().and_then(|t| t.key(ctx))
+        }
+        Action::GetQueueUrl(i) => action.target().and_then(|t| t.key(ctx)).map(|mut key| {
             if let Some(owner) = i
                 .queue_owner_aws_account_id
                 .as_ref()
@@ -48,8 +47,8 @@ pub fn on_first_use(sqs: &Sqs, config: &Plan<'_>, ctx: &Context, action: &Action
             {
                 key.account.clone_from(owner);
             }
-            Some(key)
-        }
+            key
+        }),
         _ => None,
     };
     // Only in the caller's own account: a key must not fill another account's namespace.
@@ -104,8 +103,8 @@ fn reconcile(
     attributes.remove("FifoQueue");
     let unchanged = {
         let state = queue.lock_settled(now);
-        tags.iter().all(|(k, v)| state.tags.get(k) == Some(v))
-            && state.attributes.first_difference(&attributes).is_none()
+        tags.iter().all(|(k, v)| state.tags().get(k) == Some(v))
+            && state.attributes().first_difference(&attributes).is_none()
     };
     if unchanged {
         return Ok(());

@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use crate::engine::arn::QueueKey;
 use crate::engine::message::{AttrData, AttrValue, Extra, Message};
-use crate::engine::move_task::{MoveTask, Status};
+use crate::engine::move_task::{MoveTask, Mover, Status};
 use crate::engine::mutation::{Attempt, Dedup, Delivery, Mutation, QueueMeta, Record};
 
 use super::wire::{R, W};
@@ -24,6 +24,9 @@ const NEXT_UID: u8 = 8;
 const MOVE_TASK: u8 = 9;
 const MOVE_TASKS_CLEARED: u8 = 10;
 const ATTEMPT: u8 = 11;
+/// A move task with the caller that started it, whose permission each of its sends needs
+/// again after a restart; tasks without one (no credentials) are still written as MOVE_TASK.
+const MOVE_TASK_BY: u8 = 12;
 
 /// Appends the bytes of `m` to `out`.
 pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
@@ -68,7 +71,11 @@ pub fn encode(m: &Mutation<'_>, out: &mut Vec<u8>) {
             w.u64(*uid);
         }
         Mutation::MoveTask(task) => {
-            w.u8(MOVE_TASK);
+            w.u8(if task.mover.is_some() {
+                MOVE_TASK_BY
+            } else {
+                MOVE_TASK
+            });
             move_task(&mut w, task);
         }
         Mutation::MoveTasksCleared => w.u8(MOVE_TASKS_CLEARED),
@@ -152,7 +159,8 @@ pub fn decode(bytes: &[u8]) -> Result<Record, String> {
             at: r.u64()?,
         },
         NEXT_UID => Record::NextUid(r.u64()?),
-        MOVE_TASK => Record::MoveTask(read_move_task(&mut r)?),
+        MOVE_TASK => Record::MoveTask(read_move_task(&mut r, false)?),
+        MOVE_TASK_BY => Record::MoveTask(read_move_task(&mut r, true)?),
         MOVE_TASKS_CLEARED => Record::MoveTasksCleared,
         ATTEMPT => Record::Attempt {
             queue: r.u64()?,
@@ -195,10 +203,15 @@ fn move_task(w: &mut W<'_>, t: &MoveTask) {
     w.u64(t.to_move);
     w.opt_str(t.failure_reason.as_deref());
     w.u64(t.started_at);
+    if let Some(mover) = &t.mover {
+        w.str(&mover.account);
+        w.str(&mover.arn);
+    }
 }
 
-fn read_move_task(r: &mut R<'_>) -> Result<MoveTask, String> {
-    Ok(MoveTask {
+/// `by`: the record ends with the task's starter (MOVE_TASK_BY).
+fn read_move_task(r: &mut R<'_>, by: bool) -> Result<MoveTask, String> {
+    let mut task = MoveTask {
         task_id: Uuid::from_bytes(r.array()?),
         handle: r.string()?,
         source_arn: r.string()?,
@@ -214,7 +227,14 @@ fn read_move_task(r: &mut R<'_>) -> Result<MoveTask, String> {
         started_at: r.u64()?,
         next_due: 0,
         mover: None,
-    })
+    };
+    if by {
+        task.mover = Some(Mover {
+            account: r.string()?,
+            arn: r.string()?,
+        });
+    }
+    Ok(task)
 }
 
 fn queue_meta(w: &mut W<'_>, m: &QueueMeta) {

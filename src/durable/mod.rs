@@ -29,6 +29,8 @@ mod writer;
 #[cfg(test)]
 mod repair_tests;
 #[cfg(test)]
+mod task_tests;
+#[cfg(test)]
 mod tests;
 
 use std::fmt;

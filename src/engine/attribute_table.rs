@@ -1,21 +1,24 @@
-//! The one table of queue attributes: each row names an attribute and says whether CreateQueue,
-//! SetQueueAttributes and `sqslite.toml` may set it, whether it exists on standard queues, whether
-//! its value is JSON text, and how it is parsed from and rendered to SQS's string form. Validation,
-//! GetQueueAttributes' names, rendering and the config file's keys all read it; the ranges and
-//! defaults come from [`limits`].
+//! The one table of queue attributes: each row names an attribute and says which queues it
+//! exists on, whether CreateQueue, SetQueueAttributes and `sqslite.toml` may set it, its range
+//! (for the numbers), its default, whether its value is JSON text, and how it is parsed from
+//! and rendered to SQS's string form. Validation and its error messages, a new queue's
+//! defaults ([`QueueAttributes::new`]), GetQueueAttributes' names, rendering and the config
+//! file's keys all read it; the ranges and defaults come from [`limits`].
 
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 use super::attributes::{DeduplicationScope, QueueAttributes, ThroughputLimit};
 use super::limits;
-use super::policy::Policy;
 use super::redrive::{RedriveAllowPolicy, RedrivePolicy};
 use crate::error::{ErrorKind, SqsError, SqsResult};
+
+pub(super) use super::attribute_values::unknown_attribute;
+use super::attribute_values::{boolean, invalid_value, non_empty, set_fifo_queue, set_policy};
 
 /// Which queues an attribute exists on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Queues {
+    /// Standard and FIFO queues.
     All,
     /// FIFO only: on a standard queue the name is unknown [aws-recorded].
     Fifo,
@@ -25,33 +28,117 @@ pub enum Queues {
 
 /// Parses `value` into the attributes; `creating` tells CreateQueue from SetQueueAttributes.
 type Set = fn(&mut QueueAttributes, &str, &str, bool) -> SqsResult<()>;
+/// Stores a whole number already checked against the row's range.
+type SetInt = fn(&mut QueueAttributes, u32);
 /// The attribute's string form, `None` while it is unset.
 type Get = fn(&QueueAttributes) -> Option<String>;
+
+/// What a new queue holds for a row.
+#[derive(Clone, Copy)]
+enum Initial {
+    /// Nothing until it is set.
+    Unset,
+    /// A number (from [`limits`]).
+    Int(u32),
+    /// A text value, in SQS's string form.
+    Text(&'static str),
+}
+
+/// How a row's value is written.
+#[derive(Clone, Copy)]
+enum Value {
+    /// A whole number in `min..=max` ("Invalid value for the parameter {name}." outside it).
+    Int { min: u32, max: u32, set: SetInt },
+    /// Any other text, parsed by its own function.
+    Text(Set),
+    /// Counts, timestamps, the ARN: read-only.
+    Computed,
+}
 
 /// One attribute.
 #[derive(Clone, Copy)]
 pub struct Spec {
+    /// SQS's attribute name.
     pub name: &'static str,
+    /// Which queues it exists on.
     pub queues: Queues,
     /// Its value is JSON text, so a TOML table may stand for it in `sqslite.toml`.
     pub json: bool,
-    /// `None` for the computed attributes (counts, timestamps, the ARN): read-only.
-    set: Option<Set>,
+    /// The value a new queue takes.
+    default: Initial,
+    value: Value,
     get: Option<Get>,
 }
 
 impl Spec {
+    /// Whether CreateQueue, SetQueueAttributes and `sqslite.toml` may set it.
     pub fn settable(&self) -> bool {
-        self.set.is_some()
+        !matches!(self.value, Value::Computed)
+    }
+
+    /// The whole numbers it accepts, for the numeric attributes.
+    #[cfg(test)]
+    pub fn range(&self) -> Option<RangeInclusive<u32>> {
+        match self.value {
+            Value::Int { min, max, .. } => Some(min..=max),
+            Value::Text(_) | Value::Computed => None,
+        }
+    }
+
+    /// The value a new queue takes, in SQS's string form; `None` while unset by default.
+    #[cfg(test)]
+    pub fn default_value(&self) -> Option<String> {
+        match self.default {
+            Initial::Unset => None,
+            Initial::Int(v) => Some(v.to_string()),
+            Initial::Text(t) => Some(t.to_owned()),
+        }
+    }
+
+    fn parse(&self, a: &mut QueueAttributes, value: &str, creating: bool) -> SqsResult<()> {
+        match self.value {
+            Value::Int { min, max, set } => match value.trim().parse::<u32>() {
+                Ok(v) if (min..=max).contains(&v) => {
+                    set(a, v);
+                    Ok(())
+                }
+                _ => Err(invalid_value(self.name)),
+            },
+            Value::Text(set) => set(a, self.name, value, creating),
+            Value::Computed => Err(unknown_attribute(self.name)),
+        }
     }
 }
 
-const fn stored(name: &'static str, set: Set, get: Get) -> Spec {
+/// A whole number in `range`, `default` for a new queue.
+const fn int(
+    name: &'static str,
+    range: RangeInclusive<u32>,
+    default: u32,
+    set: SetInt,
+    get: Get,
+) -> Spec {
     Spec {
         name,
         queues: Queues::All,
         json: false,
-        set: Some(set),
+        default: Initial::Int(default),
+        value: Value::Int {
+            min: *range.start(),
+            max: *range.end(),
+            set,
+        },
+        get: Some(get),
+    }
+}
+
+const fn stored(name: &'static str, default: Initial, set: Set, get: Get) -> Spec {
+    Spec {
+        name,
+        queues: Queues::All,
+        json: false,
+        default,
+        value: Value::Text(set),
         get: Some(get),
     }
 }
@@ -61,7 +148,8 @@ const fn computed(name: &'static str) -> Spec {
         name,
         queues: Queues::All,
         json: false,
-        set: None,
+        default: Initial::Unset,
+        value: Value::Computed,
         get: None,
     }
 }
@@ -76,50 +164,59 @@ const fn on(queues: Queues, spec: Spec) -> Spec {
 
 /// Every attribute GetQueueAttributes knows, stored ones in the order they are rendered.
 pub const TABLE: &[Spec] = &[
-    stored(
+    int(
         "DelaySeconds",
-        |a, n, v, _| int(n, v, limits::DELAY_SECONDS).map(|v| a.delay_seconds = v),
+        limits::DELAY_SECONDS,
+        0,
+        |a, v| a.delay_seconds = v,
         |a| Some(a.delay_seconds.to_string()),
     ),
-    stored(
+    int(
         "MaximumMessageSize",
-        |a, n, v, _| int(n, v, limits::MAXIMUM_MESSAGE_SIZE).map(|v| a.maximum_message_size = v),
+        limits::MAXIMUM_MESSAGE_SIZE,
+        limits::DEFAULT_MAXIMUM_MESSAGE_SIZE,
+        |a, v| a.maximum_message_size = v,
         |a| Some(a.maximum_message_size.to_string()),
     ),
-    stored(
+    int(
         "MessageRetentionPeriod",
-        |a, n, v, _| {
-            int(n, v, limits::MESSAGE_RETENTION_PERIOD).map(|v| a.message_retention_period = v)
-        },
+        limits::MESSAGE_RETENTION_PERIOD,
+        limits::DEFAULT_MESSAGE_RETENTION_PERIOD,
+        |a, v| a.message_retention_period = v,
         |a| Some(a.message_retention_period.to_string()),
     ),
-    stored(
+    int(
         "ReceiveMessageWaitTimeSeconds",
-        |a, n, v, _| {
-            int(n, v, limits::WAIT_TIME_SECONDS).map(|v| a.receive_message_wait_time_seconds = v)
-        },
+        limits::WAIT_TIME_SECONDS,
+        0,
+        |a, v| a.receive_message_wait_time_seconds = v,
         |a| Some(a.receive_message_wait_time_seconds.to_string()),
     ),
-    stored(
+    int(
         "VisibilityTimeout",
-        |a, n, v, _| int(n, v, limits::VISIBILITY_TIMEOUT).map(|v| a.visibility_timeout = v),
+        limits::VISIBILITY_TIMEOUT,
+        limits::DEFAULT_VISIBILITY_TIMEOUT,
+        |a, v| a.visibility_timeout = v,
         |a| Some(a.visibility_timeout.to_string()),
     ),
     stored(
         "SqsManagedSseEnabled",
+        Initial::Text("true"),
         |a, n, v, _| boolean(n, v).map(|v| a.sqs_managed_sse_enabled = v),
         |a| Some(a.sqs_managed_sse_enabled.to_string()),
     ),
-    json(stored("Policy", set_policy, |a| {
+    json(stored("Policy", Initial::Unset, set_policy, |a| {
         a.policy.as_ref().map(|p| p.text().to_owned())
     })),
     json(stored(
         "RedrivePolicy",
+        Initial::Unset,
         |a, _, v, _| RedrivePolicy::parse(v).map(|p| a.redrive_policy = p),
         |a| a.redrive_policy.as_ref().map(RedrivePolicy::render),
     )),
     json(stored(
         "RedriveAllowPolicy",
+        Initial::Unset,
         |a, _, v, _| RedriveAllowPolicy::parse(v).map(|p| a.redrive_allow_policy = p),
         |a| {
             a.redrive_allow_policy
@@ -129,36 +226,42 @@ pub const TABLE: &[Spec] = &[
     )),
     stored(
         "KmsMasterKeyId",
+        Initial::Unset,
         |a, _, v, _| {
             a.kms_master_key_id = non_empty(v);
             Ok(())
         },
         |a| a.kms_master_key_id.clone(),
     ),
-    // Listed once set, or once a key is (with SQS's default) [aws-recorded].
-    stored(
-        "KmsDataKeyReusePeriodSeconds",
-        |a, n, v, _| {
-            int(n, v, limits::KMS_DATA_KEY_REUSE_PERIOD)
-                .map(|v| a.kms_data_key_reuse_period_seconds = Some(v))
-        },
-        |a| {
-            a.kms_data_key_reuse_period_seconds
-                .or(a
-                    .kms_master_key_id
-                    .as_ref()
-                    .map(|_| limits::DEFAULT_KMS_DATA_KEY_REUSE_PERIOD))
-                .map(|v| v.to_string())
-        },
-    ),
+    // Listed once set, or once a key is (with SQS's default) [aws-recorded]: unset until then.
+    Spec {
+        default: Initial::Unset,
+        ..int(
+            "KmsDataKeyReusePeriodSeconds",
+            limits::KMS_DATA_KEY_REUSE_PERIOD,
+            limits::DEFAULT_KMS_DATA_KEY_REUSE_PERIOD,
+            |a, v| a.kms_data_key_reuse_period_seconds = Some(v),
+            |a| {
+                a.kms_data_key_reuse_period_seconds
+                    .or(a
+                        .kms_master_key_id
+                        .as_ref()
+                        .map(|_| limits::DEFAULT_KMS_DATA_KEY_REUSE_PERIOD))
+                    .map(|v| v.to_string())
+            },
+        )
+    },
     on(
         Queues::Fifo,
-        stored("FifoQueue", set_fifo_queue, |_| Some("true".to_owned())),
+        stored("FifoQueue", Initial::Unset, set_fifo_queue, |_| {
+            Some("true".to_owned())
+        }),
     ),
     on(
         Queues::Fifo,
         stored(
             "ContentBasedDeduplication",
+            Initial::Text("false"),
             |a, n, v, _| boolean(n, v).map(|v| a.content_based_deduplication = v),
             |a| Some(a.content_based_deduplication.to_string()),
         ),
@@ -167,6 +270,7 @@ pub const TABLE: &[Spec] = &[
         Queues::FifoHighThroughput,
         stored(
             "DeduplicationScope",
+            Initial::Text("queue"),
             |a, n, v, _| {
                 a.deduplication_scope =
                     DeduplicationScope::parse(v).ok_or_else(|| invalid_value(n))?;
@@ -179,6 +283,7 @@ pub const TABLE: &[Spec] = &[
         Queues::FifoHighThroughput,
         stored(
             "FifoThroughputLimit",
+            Initial::Text("perQueue"),
             |a, n, v, _| {
                 a.fifo_throughput_limit =
                     ThroughputLimit::parse(v).ok_or_else(|| invalid_value(n))?;
@@ -216,7 +321,7 @@ pub fn settable<'a>() -> impl Iterator<Item = &'a str> {
 
 /// Checks that `name` may be set on this queue, then parses `value` into it.
 pub fn set(a: &mut QueueAttributes, name: &str, value: &str, creating: bool) -> SqsResult<()> {
-    let Some((spec, set)) = spec(name).and_then(|s| Some((s, s.set?))) else {
+    let Some(spec) = spec(name).filter(|s| s.settable()) else {
         return Err(unknown_attribute(name));
     };
     match spec.queues {
@@ -227,7 +332,26 @@ pub fn set(a: &mut QueueAttributes, name: &str, value: &str, creating: bool) -> 
         // SQS refuses even `FifoQueue=false` on a standard queue: the attribute does not
         // exist there [aws-recorded].
         Queues::Fifo if !a.fifo_queue => Err(unknown_attribute(name)),
-        _ => set(a, name, value, creating),
+        _ => spec.parse(a, value, creating),
+    }
+}
+
+/// Gives `a` every default its queue type has, row by row.
+pub(super) fn apply_defaults(a: &mut QueueAttributes) {
+    let fifo = a.fifo_queue;
+    for spec in TABLE.iter().filter(|s| fifo || s.queues == Queues::All) {
+        match spec.default {
+            Initial::Unset => {}
+            Initial::Int(v) => {
+                if let Value::Int { set, .. } = spec.value {
+                    set(a, v);
+                }
+            }
+            Initial::Text(text) => {
+                let applied = spec.parse(a, text, true);
+                debug_assert!(applied.is_ok(), "{}'s default {text} is refused", spec.name);
+            }
+        }
     }
 }
 
@@ -240,92 +364,6 @@ pub fn render(a: &QueueAttributes) -> Vec<(&'static str, String)> {
         .collect()
 }
 
-fn set_policy(a: &mut QueueAttributes, _: &str, value: &str, _: bool) -> SqsResult<()> {
-    a.policy = non_empty(value)
-        .map(|text| Policy::parse(&text).map(Arc::new))
-        .transpose()?;
-    Ok(())
-}
-
-/// Restating a FIFO queue's type is accepted; changing it never is [aws-recorded:
-/// SetQueueAttributes FifoQueue=true on a FIFO queue succeeds].
-fn set_fifo_queue(
-    a: &mut QueueAttributes,
-    name: &str,
-    value: &str,
-    creating: bool,
-) -> SqsResult<()> {
-    if boolean(name, value)? == a.fifo_queue {
-        return Ok(());
-    }
-    Err(if creating {
-        invalid_value(name)
-    } else {
-        SqsError::new(
-            ErrorKind::InvalidAttributeValue,
-            "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
-        )
-    })
-}
-
-pub(super) fn unknown_attribute(name: &str) -> SqsError {
-    SqsError::new(
-        ErrorKind::InvalidAttributeName,
-        format!("Unknown Attribute {name}."),
-    )
-}
-
-fn invalid_value(name: &str) -> SqsError {
-    SqsError::new(
-        ErrorKind::InvalidAttributeValue,
-        format!("Invalid value for the parameter {name}."),
-    )
-}
-
-fn int(name: &str, value: &str, range: RangeInclusive<u32>) -> SqsResult<u32> {
-    match value.trim().parse::<u32>() {
-        Ok(v) if range.contains(&v) => Ok(v),
-        _ => Err(invalid_value(name)),
-    }
-}
-
-fn boolean(name: &str, value: &str) -> SqsResult<bool> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(invalid_value(name)),
-    }
-}
-
-fn non_empty(value: &str) -> Option<String> {
-    (!value.is_empty()).then(|| value.to_owned())
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every settable attribute is rendered once set (so a stored queue keeps it), and every
-    /// rendered one can be set back to the value it renders.
-    #[test]
-    fn the_table_round_trips() {
-        let mut fifo = QueueAttributes::new(true);
-        fifo.kms_master_key_id = Some("alias/aws/sqs".into());
-        fifo.redrive_allow_policy =
-            RedriveAllowPolicy::parse(r#"{"redrivePermission":"allowAll"}"#).unwrap();
-        let rendered = render(&fifo);
-        let names: Vec<&str> = rendered.iter().map(|(n, _)| *n).collect();
-        let settable: Vec<&str> = settable()
-            .filter(|n| !matches!(*n, "Policy" | "RedrivePolicy"))
-            .collect();
-        assert_eq!(names, settable);
-        let mut again = QueueAttributes::new(true);
-        for (name, value) in &rendered {
-            set(&mut again, name, value, true).unwrap();
-        }
-        assert_eq!(render(&again), rendered);
-        assert!(readable("All") && readable("QueueArn") && !readable("Nope"));
-        let err = set(&mut again, "QueueArn", "x", false).unwrap_err();
-        assert_eq!(err.message, "Unknown Attribute QueueArn.");
-    }
-}
+#[path = "attribute_table_tests.rs"]
+mod tests;

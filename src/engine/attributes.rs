@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::engine::attribute_table;
-use crate::engine::limits;
 use crate::engine::policy::Policy;
 use crate::engine::redrive::{RedriveAllowPolicy, RedrivePolicy};
 use crate::error::{ErrorKind, SqsError, SqsResult};
@@ -79,24 +78,27 @@ impl ThroughputLimit {
 }
 
 impl QueueAttributes {
+    /// A new queue's attributes: each row's default from [`attribute_table`].
     pub fn new(fifo: bool) -> Self {
-        QueueAttributes {
+        let mut a = QueueAttributes {
             delay_seconds: 0,
-            maximum_message_size: limits::DEFAULT_MAXIMUM_MESSAGE_SIZE,
-            message_retention_period: limits::DEFAULT_MESSAGE_RETENTION_PERIOD,
+            maximum_message_size: 0,
+            message_retention_period: 0,
             receive_message_wait_time_seconds: 0,
-            visibility_timeout: limits::DEFAULT_VISIBILITY_TIMEOUT,
+            visibility_timeout: 0,
             policy: None,
             redrive_policy: None,
             redrive_allow_policy: None,
             kms_master_key_id: None,
             kms_data_key_reuse_period_seconds: None,
-            sqs_managed_sse_enabled: true,
+            sqs_managed_sse_enabled: false,
             fifo_queue: fifo,
             content_based_deduplication: false,
             deduplication_scope: DeduplicationScope::Queue,
             fifo_throughput_limit: ThroughputLimit::PerQueue,
-        }
+        };
+        attribute_table::apply_defaults(&mut a);
+        a
     }
 
     /// Applies a CreateQueue/SetQueueAttributes map; `creating` words a type mismatch as a

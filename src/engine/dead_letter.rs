@@ -13,7 +13,6 @@ use std::sync::Arc;
 
 use super::arn;
 use super::move_task::Mover;
-use super::mutation::Mutation;
 use super::policy::{self, Decision};
 use super::queue::Queue;
 use super::redrive::RedrivePolicy;
@@ -42,7 +41,7 @@ impl Registry {
             .filter(|q| q.key.region == dlq.region && q.key.account == dlq.account)
             .filter(|q| {
                 q.lock_settled_mut(now)
-                    .attributes
+                    .attributes()
                     .redrive_policy
                     .as_ref()
                     .is_some_and(|p| p.dead_letter_target_arn == dlq_arn)
@@ -80,7 +79,7 @@ impl Registry {
         }
         let allowed = target
             .lock_settled_mut(now)
-            .attributes
+            .attributes()
             .redrive_allow_policy
             .as_ref()
             .is_none_or(|p| p.allows(source_arn));
@@ -99,7 +98,7 @@ impl Registry {
     pub fn dead_letter_queue_of(&self, source: &Queue, now: Millis) -> Option<Arc<Queue>> {
         let arn = source
             .lock_settled_mut(now)
-            .attributes
+            .attributes()
             .redrive_policy
             .as_ref()?
             .dead_letter_target_arn
@@ -133,7 +132,7 @@ impl Registry {
         loop {
             let (seq, origin) = {
                 let state = source.lock_settled_mut(now);
-                let Some((seq, msg)) = state.store.iter().next() else {
+                let Some((seq, msg)) = state.store().iter().next() else {
                     return Ok(false);
                 };
                 (seq, msg.dead_letter_source_arn().map(str::to_owned))
@@ -152,16 +151,12 @@ impl Registry {
             {
                 let (mut from, mut to) = lock_pair(source, &target, now);
                 // Another caller may have taken the message between the two locks; look again.
-                if from.store.iter().next().map(|(s, _)| s) != Some(seq) {
+                if from.store().iter().next().map(|(s, _)| s) != Some(seq) {
                     continue;
                 }
-                let Some(msg) = from.store.remove(seq) else {
+                let Some(msg) = from.ledger().remove(seq) else {
                     continue;
                 };
-                source.emit(&Mutation::Removed {
-                    queue: source.uid,
-                    seq,
-                });
                 to.accept_redriven(&target, msg, now);
             }
             target.wake_one();

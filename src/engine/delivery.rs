@@ -6,7 +6,6 @@ use std::sync::Arc;
 use crate::clock::Millis;
 use crate::engine::fifo;
 use crate::engine::message::{Extra, Message};
-use crate::engine::mutation::{Attempt, Delivery, Mutation};
 use crate::engine::queue::{Queue, QueueState};
 use crate::engine::receipt::ReceiptHandle;
 use crate::engine::store::Disposition;
@@ -76,7 +75,7 @@ impl QueueState {
         if let Some(replayed) = self.replay(q, p, now) {
             return Ok((replayed, Vec::new()));
         }
-        let slots = MAX_IN_FLIGHT.saturating_sub(self.store.in_flight());
+        let slots = MAX_IN_FLIGHT.saturating_sub(self.store().in_flight());
         if slots == 0 {
             if !q.fifo && p.short_poll {
                 return Err(SqsError::new(
@@ -88,8 +87,8 @@ impl QueueState {
         }
         let visibility = p
             .visibility_timeout
-            .unwrap_or(self.attributes.visibility_timeout);
-        let (seqs, dead) = self.store.receive(
+            .unwrap_or(self.attributes().visibility_timeout);
+        let (seqs, dead) = self.ledger().receive(
             now,
             p.max.min(slots),
             Millis::from(visibility) * 1000,
@@ -97,38 +96,13 @@ impl QueueState {
         );
         self.stats.received += seqs.len() as u64;
         self.stats.dead_lettered += dead.len() as u64;
-        let dead = dead
-            .into_iter()
-            .map(|(seq, msg)| {
-                q.emit(&Mutation::Removed { queue: q.uid, seq });
-                msg
-            })
-            .collect();
-        for seq in &seqs {
-            if let Some(m) = self.store.get(*seq) {
-                q.emit(&Mutation::Delivery(Delivery {
-                    queue: q.uid,
-                    seq: *seq,
-                    receive_count: m.receive_count,
-                    first_received_at: m.first_received_at,
-                    last_receive_offset: m.last_receive_offset,
-                    visible_at: m.visible_at,
-                }));
-            }
-        }
         let delivered: Vec<Delivered> = seqs.iter().map(|s| self.delivered(q, *s)).collect();
         if let (true, Some(id)) = (q.fifo, &p.attempt_id) {
             let record: Vec<(u64, u32)> = seqs
                 .iter()
-                .map(|s| (*s, self.store.get(*s).map_or(0, |m| m.receive_count)))
+                .map(|s| (*s, self.store().get(*s).map_or(0, |m| m.receive_count)))
                 .collect();
-            q.emit(&Mutation::Attempt(Attempt {
-                queue: q.uid,
-                id,
-                delivered: &record,
-                at: now,
-            }));
-            self.attempts.record(id.clone(), record, now);
+            self.ledger().remember_attempt(id, record, now);
         }
         Ok((delivered, dead))
     }
@@ -138,9 +112,9 @@ impl QueueState {
         if !q.fifo {
             return None;
         }
-        let previous = self.attempts.get(p.attempt_id.as_deref()?, now)?;
+        let previous = self.ledger().attempt(p.attempt_id.as_deref()?, now)?;
         let still_held = previous.iter().all(|(seq, receive)| {
-            self.store
+            self.store()
                 .get(*seq)
                 .is_some_and(|m| m.receive_count == *receive && m.in_flight(now))
         });
@@ -154,7 +128,7 @@ impl QueueState {
 
     fn delivered(&self, q: &Queue, seq: u64) -> Delivered {
         let message =
-            self.store.get(seq).cloned().unwrap_or_else(|| {
+            self.store().get(seq).cloned().unwrap_or_else(|| {
                 unreachable!("a message delivered under the lock is still stored")
             });
         Delivered {
@@ -200,12 +174,10 @@ impl QueueState {
     fn file_moved(&mut self, target: &Queue, mut msg: Message, now: Millis) {
         msg.visible_at = now;
         if target.fifo {
-            self.fifo_counter += 1;
-            msg.sequence = self.fifo_counter;
+            // The ledger gives it the target's next sequence number.
             msg.enqueued_at = now;
         }
         self.stats.sent += 1;
-        let seq = self.store.insert(msg, now);
-        self.emit_put(target, seq);
+        self.ledger().put(msg, now);
     }
 }

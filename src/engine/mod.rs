@@ -2,6 +2,7 @@
 
 pub mod arn;
 pub mod attribute_table;
+mod attribute_values;
 pub mod attributes;
 mod dead_letter;
 pub mod delivery;
@@ -23,6 +24,10 @@ mod send;
 mod slots;
 pub mod store;
 pub mod tags;
+mod task_book;
+
+#[cfg(test)]
+mod seal_tests;
 #[cfg(test)]
 mod tests;
 
@@ -108,10 +113,22 @@ impl Registry {
         self
     }
 
+    /// Reports a change of the registry itself (queues deleted, move tasks); a queue's own
+    /// changes are recorded by its [`queue::Ledger`] and its settings' edits.
     fn emit(&self, m: &Mutation<'_>) {
         if let Some(j) = &self.journal {
             j.record(m);
         }
+    }
+
+    /// A queue taken out of the map is over: its long polls end, and its deletion is recorded.
+    fn forget(&self, queue: &Queue, at: Millis) {
+        queue.mark_deleted();
+        self.emit(&Mutation::QueueDeleted {
+            uid: queue.uid,
+            key: queue.key.clone(),
+            at,
+        });
     }
 
     pub fn create(
@@ -161,7 +178,7 @@ impl Registry {
             now,
         ));
         // Tags are set (and the queue reported) before anyone else can see it.
-        let admit = |q: &Queue| q.edit(now, |state| state.tags = tags);
+        let admit = |q: &Queue| q.admit(tags, now);
         match self.queues.insert(queue.clone(), admit) {
             Ok(()) => {
                 self.created.send_modify(|n| *n = n.wrapping_add(1));
@@ -196,12 +213,7 @@ impl Registry {
             .queues
             .remove_if(key, |_| true)
             .ok_or_else(SqsError::queue_does_not_exist)?;
-        queue.mark_deleted();
-        self.emit(&Mutation::QueueDeleted {
-            uid: queue.uid,
-            key: queue.key.clone(),
-            at: now,
-        });
+        self.forget(&queue, now);
         if self.strict {
             self.deleted.insert(queue.key.clone(), now);
         }
@@ -230,12 +242,7 @@ impl Registry {
     /// polls on the old queues end as if their queue was deleted.
     pub fn reset(&self) {
         for queue in self.queues.clear() {
-            queue.mark_deleted();
-            self.emit(&Mutation::QueueDeleted {
-                uid: queue.uid,
-                key: queue.key.clone(),
-                at: 0,
-            });
+            self.forget(&queue, 0);
         }
         self.deleted.clear();
     }
@@ -263,7 +270,7 @@ impl Registry {
         map: &BTreeMap<String, String>,
         now: Millis,
     ) -> SqsResult<()> {
-        let mut trial = queue.lock_settled_mut(now).attributes.clone();
+        let mut trial = queue.lock_settled_mut(now).attributes().clone();
         trial.apply(map, false)?;
         if let (Some(policy), true) = (&trial.redrive_policy, map.contains_key("RedrivePolicy")) {
             self.check_redrive(&queue.arn(), queue.fifo, policy, now)?;
@@ -307,7 +314,7 @@ impl Registry {
             Ok(state.finish_pass(delivered, last))
         };
         let state = q.lock_settled_mut(now);
-        let Some(policy) = state.attributes.redrive_policy.clone() else {
+        let Some(policy) = state.attributes().redrive_policy.clone() else {
             return deliver(state);
         };
         drop(state);
@@ -359,7 +366,7 @@ fn same_queue(
     attributes: &BTreeMap<String, String>,
     now: Millis,
 ) -> SqsResult<Arc<Queue>> {
-    match existing.lock_settled_mut(now).attributes.first_difference(attributes) {
+    match existing.lock_settled_mut(now).attributes().first_difference(attributes) {
         None => Ok(existing.clone()),
         Some(name) => Err(SqsError::new(
             ErrorKind::QueueNameExists,

@@ -2,8 +2,8 @@
 //!
 //! Tasks do not run on their own: the ticker calls `MoveTasks::step` at the instant the
 //! next move falls due, so a task follows the server's clock (manual clocks included).
-//! Each change of a task is reported as a whole [`Mutation::MoveTask`], so a durable server
-//! resumes a running task after a restart.
+//! Each change of a task is reported as a whole [`Mutation::MoveTask`] by the one way to
+//! change the list (`task_book`), so a durable server resumes a running task after a restart.
 
 use std::sync::{Mutex, PoisonError};
 
@@ -14,6 +14,7 @@ use uuid::Uuid;
 
 use crate::clock::Millis;
 use crate::engine::mutation::Mutation;
+use crate::engine::task_book::Book;
 use crate::engine::Registry;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
@@ -94,8 +95,8 @@ pub struct MoveTask {
     pub started_at: Millis,
     /// When the next move falls due; not stored: a restored task is due at once.
     pub(crate) next_due: Millis,
-    /// The verified caller that started the task (servers with credentials); not stored: a
-    /// restored task's sends were authorized when it started.
+    /// The verified caller that started the task (servers with credentials), stored with it:
+    /// each send, after a restart too, needs their permission on the destination.
     pub(crate) mover: Option<Mover>,
 }
 
@@ -130,9 +131,7 @@ pub fn handle_source(handle: &str) -> Option<String> {
 impl MoveTasks {
     /// Forgets every task (the admin API's reset).
     fn clear(&self, registry: &Registry) {
-        let mut tasks = self.lock();
-        tasks.clear();
-        registry.emit(&Mutation::MoveTasksCleared);
+        self.book(registry).clear();
     }
 
     /// Takes back a task read from the data directory, replacing an older state of it.
@@ -178,7 +177,7 @@ impl MoveTasks {
                 ));
             }
         }
-        let mut tasks = self.lock();
+        let mut tasks = self.book(registry);
         if tasks
             .iter()
             .any(|t| t.source_arn == source_arn && t.status.active())
@@ -198,13 +197,12 @@ impl MoveTasks {
             max_per_second,
             status: Status::Running,
             moved: 0,
-            to_move: source.lock_settled_mut(now).store.len() as u64,
+            to_move: source.lock_settled_mut(now).store().len() as u64,
             failure_reason: None,
             started_at: now,
             next_due: now,
             mover,
         };
-        registry.emit(&Mutation::MoveTask(&task));
         tasks.push(task);
         prune(&mut tasks, registry);
         Ok(handle)
@@ -218,19 +216,20 @@ impl MoveTasks {
         if registry.get_by_arn(&source_arn).is_none() {
             return Err(source_missing());
         }
-        let mut tasks = self.lock();
-        let task = tasks
-            .iter_mut()
-            .find(|t| t.task_id.to_string() == task_id && t.source_arn == source_arn)
+        let mut tasks = self.book(registry);
+        let index = tasks
+            .iter()
+            .position(|t| t.task_id.to_string() == task_id && t.source_arn == source_arn)
             .ok_or_else(|| SqsError::new(ErrorKind::ResourceNotFound, "Task does not exist."))?;
-        if task.status != Status::Running {
+        if tasks[index].status != Status::Running {
             return Err(SqsError::invalid_parameter(
                 "Only active tasks can be cancelled.",
             ));
         }
-        task.status = Status::Cancelling;
-        registry.emit(&Mutation::MoveTask(task));
-        Ok(task.moved)
+        Ok(tasks.update(index, |task| {
+            task.status = Status::Cancelling;
+            task.moved
+        }))
     }
 
     /// The tasks of one source, most recent first.
@@ -246,20 +245,22 @@ impl MoveTasks {
 
     /// Moves every message that is due by `now`; returns when the next one falls due.
     fn step(&self, registry: &Registry, now: Millis) -> Option<Millis> {
-        let mut tasks = self.lock();
+        let mut tasks = self.book(registry);
         let mut next: Option<Millis> = None;
-        for task in tasks.iter_mut().filter(|t| t.status.active()) {
-            let before = (task.status, task.moved);
-            if task.status == Status::Cancelling {
-                task.status = Status::Cancelled;
-            } else {
-                advance(task, registry, now);
+        for index in 0..tasks.len() {
+            if !tasks[index].status.active() {
+                continue;
             }
-            if (task.status, task.moved) != before {
-                registry.emit(&Mutation::MoveTask(task));
-            }
-            if task.status == Status::Running {
-                next = Some(next.map_or(task.next_due, |n| n.min(task.next_due)));
+            let due = tasks.update(index, |task| {
+                if task.status == Status::Cancelling {
+                    task.status = Status::Cancelled;
+                } else {
+                    advance(task, registry, now);
+                }
+                (task.status == Status::Running).then_some(task.next_due)
+            });
+            if let Some(due) = due {
+                next = Some(next.map_or(due, |n| n.min(due)));
             }
         }
         next
@@ -267,6 +268,11 @@ impl MoveTasks {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<MoveTask>> {
         self.tasks.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The list locked for a change: every change through it is recorded.
+    fn book<'a>(&'a self, registry: &'a Registry) -> Book<'a> {
+        Book::new(self.lock(), registry)
     }
 }
 
@@ -309,7 +315,7 @@ pub struct Start {
 
 /// Forgets the finished tasks ListMessageMoveTasks can no longer show: beyond the 10 most
 /// recent of their source, or of a source queue that is gone.
-fn prune(tasks: &mut Vec<MoveTask>, registry: &Registry) {
+fn prune(tasks: &mut Book<'_>, registry: &Registry) {
     let mut per_source: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let mut keep = vec![true; tasks.len()];
     for (i, t) in tasks.iter().enumerate().rev() {

@@ -14,17 +14,20 @@ use uuid::Uuid;
 use crate::clock::Millis;
 use crate::engine::arn::QueueKey;
 use crate::engine::attributes::{DeduplicationScope, QueueAttributes};
-use crate::engine::fifo::{Attempts, Dedup};
 use crate::engine::message::NewMessage;
 use crate::engine::mutation::{Journal, Mutation, QueueMeta};
 use crate::engine::policy::Policy;
 use crate::engine::processing::Processing;
 use crate::engine::receipt::ReceiptKey;
 use crate::engine::send::Prepared;
-use crate::engine::store::Store;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
+mod ledger;
+mod observe;
 mod state;
+
+pub use ledger::Ledger;
+pub use observe::Observation;
 
 /// The stored record's name for [`Queue::dedup_scope`]: not an SQS attribute name (those have
 /// no `:`), so it never reaches GetQueueAttributes or SetQueueAttributes' checks.
@@ -76,20 +79,22 @@ pub struct Stats {
     pub last_delete_at: Option<Millis>,
 }
 
+/// What a queue's lock guards. The state of record changes only through recording methods:
+/// the messages and FIFO windows through [`Ledger`]'s, the settings (attributes, tags, last
+/// modified) only inside `Queue::edit`, which records the queue's settings whole; both
+/// kinds of field are private to this module. `stats`, `processing` and `senders` are
+/// observations and a cache, not state of record: they are not journaled and start empty
+/// after a restart.
 #[derive(Debug)]
 pub struct QueueState {
-    pub(crate) attributes: QueueAttributes,
-    pub(crate) tags: BTreeMap<String, String>,
-    pub(crate) last_modified: Millis,
-    pub(crate) last_purge: Option<Millis>,
-    pub(crate) store: Store,
+    attributes: QueueAttributes,
+    tags: BTreeMap<String, String>,
+    last_modified: Millis,
+    ledger: Ledger,
     pub(crate) stats: Stats,
     /// Observed receive-to-delete and receive-to-extension times, for the advisor; boxed on
     /// the first sample (read through [`QueueState::processing`]).
     processing: Option<Box<Processing>>,
-    pub(crate) dedup: Dedup,
-    pub(crate) attempts: Attempts,
-    pub(crate) fifo_counter: u64,
     /// Senders seen, so each stored message points at one shared copy of its SenderId.
     pub(crate) senders: HashSet<Arc<str>, FxBuildHasher>,
 }
@@ -135,6 +140,7 @@ impl Queue {
         now: Millis,
     ) -> Self {
         let fifo = attributes.fifo_queue;
+        let ledger = Ledger::new(uid, fifo, journal.clone());
         Queue {
             key,
             uid,
@@ -149,13 +155,9 @@ impl Queue {
                 attributes,
                 tags: BTreeMap::new(),
                 last_modified: now,
-                last_purge: None,
-                store: Store::new(fifo),
+                ledger,
                 stats: Stats::default(),
                 processing: None,
-                dedup: Dedup::default(),
-                attempts: Attempts::default(),
-                fifo_counter: 0,
                 senders: HashSet::default(),
             }),
             notify: Notify::new(),
@@ -204,20 +206,7 @@ impl Queue {
 
     /// How many messages are visible, in flight and delayed at `now`, and the oldest's age.
     pub fn depth(&self, now: Millis) -> Depth {
-        let state = self.lock_settled_mut(now);
-        Depth {
-            visible: state.store.visible(),
-            in_flight: state.store.in_flight(),
-            delayed: state.store.delayed(),
-            oldest_enqueued_at: state.store.oldest_enqueued_at(),
-        }
-    }
-
-    /// Reports a change to the journal, if there is one; called under the queue's lock.
-    pub(crate) fn emit(&self, m: &Mutation<'_>) {
-        if let Some(j) = &self.journal {
-            j.record(m);
-        }
+        self.observe(now).depth
     }
 
     /// The queue's identity and settings as one absolute record.
@@ -238,20 +227,41 @@ impl Queue {
                 .collect(),
             tags: state.tags.clone(),
             last_modified: state.last_modified,
-            last_purge: state.last_purge,
-            next_seq: state.store.next_seq(),
-            fifo_counter: state.fifo_counter,
+            last_purge: state.ledger.last_purge(),
+            next_seq: state.store().next_seq(),
+            fifo_counter: state.ledger.fifo_counter(),
         }
     }
 
     /// Changes the queue's settings through `f`, then reports them.
-    pub(super) fn edit<R>(&self, now: Millis, f: impl FnOnce(&mut QueueState) -> R) -> R {
+    fn edit<R>(&self, now: Millis, f: impl FnOnce(&mut QueueState) -> R) -> R {
         let mut state = self.lock_settled_mut(now);
         let result = f(&mut state);
-        if self.journal.is_some() {
-            self.emit(&Mutation::Queue(self.meta(&state)));
+        if let Some(j) = &self.journal {
+            j.record(&Mutation::Queue(self.meta(&state)));
         }
         result
+    }
+
+    /// Recovery: the settings and counters a queue record carries (never re-recorded).
+    pub(crate) fn restore_settings(
+        &self,
+        attributes: QueueAttributes,
+        meta: QueueMeta,
+        now: Millis,
+    ) {
+        let mut state = self.lock_settled_mut(now);
+        state.attributes = attributes;
+        state.tags = meta.tags;
+        state.last_modified = meta.last_modified;
+        state
+            .ledger
+            .restore_counters(meta.next_seq, meta.fifo_counter, meta.last_purge);
+    }
+
+    /// CreateQueue's tags, set (and the queue recorded) before anyone else sees the queue.
+    pub(super) fn admit(&self, tags: BTreeMap<String, String>, now: Millis) {
+        self.edit(now, |state| state.tags = tags);
     }
 
     /// TagQueue and UntagQueue: `f` changes the tags, then they are reported.
@@ -307,7 +317,7 @@ impl Queue {
         }
         let state = self.lock_settled_mut(now);
         let most = state
-            .store
+            .store()
             .iter()
             .map(|(_, m)| m.receive_count)
             .max()
@@ -333,9 +343,9 @@ impl Queue {
     pub fn delete_message(&self, handle: &str, now: Millis) -> SqsResult<()> {
         let released = {
             let mut state = self.lock_settled_mut(now);
-            let before = state.store.receivable_groups();
+            let before = state.store().receivable_groups();
             state.delete(self, handle, now)?;
-            state.store.receivable_groups() > before
+            state.store().receivable_groups() > before
         };
         if released {
             self.wake_one();
@@ -360,7 +370,7 @@ impl Queue {
     /// Empties the queue; refused while `guard` ms have not passed since the last purge.
     pub fn purge(&self, now: Millis, guard: Millis) -> SqsResult<()> {
         let mut state = self.lock_settled_mut(now);
-        if let Some(last) = state.last_purge {
+        if let Some(last) = state.ledger.last_purge() {
             if now < last.saturating_add(guard) {
                 return Err(SqsError::new(
                     ErrorKind::PurgeQueueInProgress,
@@ -371,14 +381,7 @@ impl Queue {
                 ));
             }
         }
-        state.store.clear();
-        // SQS forgets the deduplication ids too: a message resent after a purge is new.
-        state.dedup.clear();
-        state.last_purge = Some(now);
-        self.emit(&Mutation::Purged {
-            queue: self.uid,
-            at: now,
-        });
+        state.ledger.purge(now);
         Ok(())
     }
 }

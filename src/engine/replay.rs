@@ -8,9 +8,8 @@ use std::sync::Arc;
 
 use crate::clock::Millis;
 use crate::engine::attributes::{DeduplicationScope, QueueAttributes};
-use crate::engine::fifo::Original;
-use crate::engine::mutation::{Mutation, QueueMeta, Record};
-use crate::engine::queue::{Queue, QueueState, CREATED_DEDUPLICATION_SCOPE};
+use crate::engine::mutation::{Delivery, Mutation, QueueMeta, Record};
+use crate::engine::queue::{Queue, CREATED_DEDUPLICATION_SCOPE};
 use crate::engine::Registry;
 
 /// Messages a snapshot copies per hold of a queue's lock: senders and receivers of a huge
@@ -52,61 +51,26 @@ impl<'a> Replayer<'a> {
             Record::NextUid(uid) => {
                 self.registry.next_uid.fetch_max(uid, Ordering::Relaxed);
             }
-            Record::Attempt {
-                queue,
-                id,
-                delivered,
-                at,
-            } => self.with(queue, |s| s.attempts.record(id, delivered, at)),
+            Record::Put { queue, .. }
+            | Record::Delivery(Delivery { queue, .. })
+            | Record::Removed { queue, .. }
+            | Record::Purged { queue, .. }
+            | Record::Dedup { queue, .. }
+            | Record::Attempt { queue, .. } => {
+                if let Some(q) = self.by_uid.get(&queue) {
+                    q.lock_settled_mut(now).ledger().replay(record, now);
+                }
+            }
             Record::MoveTask(task) => self.registry.tasks.restore(task, now),
             Record::MoveTasksCleared => self.registry.clear_move_tasks(),
-            Record::Put {
-                queue,
-                seq,
-                fifo_counter,
-                message,
-            } => self.with(queue, |s| {
-                s.store.restore(seq, message, now);
-                s.fifo_counter = fifo_counter;
-            }),
-            Record::Delivery(d) => self.with(d.queue, |s| s.store.set_delivery(&d, now)),
-            Record::Removed { queue, seq } => self.with(queue, |s| {
-                s.store.remove(seq);
-            }),
-            Record::Purged { queue, at } => self.with(queue, |s| {
-                s.store.clear();
-                s.dedup.clear();
-                s.last_purge = Some(at);
-            }),
-            Record::Dedup {
-                queue,
-                group,
-                id,
-                message_id,
-                sequence,
-                at,
-            } => {
-                self.with(queue, |s| {
-                    let original = Original {
-                        id: message_id,
-                        sequence,
-                    };
-                    s.dedup.record(&group, id, original, at);
-                });
-            }
         }
         Ok(())
     }
 
-    fn with(&self, uid: u64, f: impl FnOnce(&mut QueueState)) {
-        if let Some(q) = self.by_uid.get(&uid) {
-            f(&mut q.lock_settled_mut(self.now));
-        }
-    }
-
     /// Creates the queue, or brings an existing one's settings up to date.
-    fn queue(&mut self, meta: QueueMeta) -> Result<(), String> {
-        let mut map: BTreeMap<String, String> = meta.attributes.into_iter().collect();
+    fn queue(&mut self, mut meta: QueueMeta) -> Result<(), String> {
+        let mut map: BTreeMap<String, String> =
+            std::mem::take(&mut meta.attributes).into_iter().collect();
         let created_scope = map.remove(CREATED_DEDUPLICATION_SCOPE);
         let fifo = map.get("FifoQueue").is_some_and(|v| v == "true");
         let mut attributes = QueueAttributes::new(fifo);
@@ -144,13 +108,7 @@ impl<'a> Replayer<'a> {
             ))
         });
         registry.queues.put(queue.clone());
-        let mut state = queue.lock_settled_mut(self.now);
-        state.attributes = attributes;
-        state.tags = meta.tags;
-        state.last_modified = meta.last_modified;
-        state.last_purge = meta.last_purge;
-        state.store.raise_next_seq(meta.next_seq);
-        state.fifo_counter = state.fifo_counter.max(meta.fifo_counter);
+        queue.restore_settings(attributes, meta, self.now);
         Ok(())
     }
 }
@@ -171,10 +129,10 @@ impl Registry {
             {
                 let state = queue.lock_settled_mut(now);
                 emit(&Mutation::Queue(queue.meta(&state)))?;
-                for d in state.dedup.entries(queue.uid) {
+                for d in state.ledger_ref().dedup().entries(queue.uid) {
                     emit(&Mutation::Dedup(d))?;
                 }
-                for a in state.attempts.entries(queue.uid) {
+                for a in state.ledger_ref().attempts().entries(queue.uid) {
                     emit(&Mutation::Attempt(a))?;
                 }
             }
@@ -182,11 +140,12 @@ impl Registry {
             loop {
                 let state = queue.lock_settled_mut(now);
                 let mut taken = 0;
-                for (position, message) in state.store.iter_after(after).take(SNAPSHOT_TURN) {
+                let fifo_counter = state.ledger_ref().fifo_counter();
+                for (position, message) in state.store().iter_after(after).take(SNAPSHOT_TURN) {
                     emit(&Mutation::Put {
                         queue: queue.uid,
                         seq: position.1,
-                        fifo_counter: state.fifo_counter,
+                        fifo_counter,
                         message,
                     })?;
                     after = Some(position);
@@ -231,6 +190,6 @@ mod tests {
             .unwrap();
         let queue = registry.get(&key).unwrap();
         assert!(queue.policy().is_none());
-        assert_eq!(queue.lock_settled(0).attributes.visibility_timeout, 31);
+        assert_eq!(queue.lock_settled(0).attributes().visibility_timeout, 31);
     }
 }

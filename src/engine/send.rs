@@ -11,7 +11,6 @@ use crate::engine::fifo::{self, Original};
 use crate::engine::limits;
 use crate::engine::md5;
 use crate::engine::message::{self, Extra, Message, NewMessage};
-use crate::engine::mutation::{self, Mutation};
 use crate::engine::queue::{Queue, QueueState, Sent};
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
@@ -66,7 +65,7 @@ impl QueueState {
         } = prepared;
         // In SQS's order: the size limit is the queue's, so it is checked here, after the
         // body's own rules and before the trace header's.
-        message::check_size(size, self.attributes.maximum_message_size as usize)?;
+        message::check_size(size, self.attributes().maximum_message_size as usize)?;
         check_trace_header(&msg)?;
         let delay = self.delay_for(q, &msg)?;
         let dedup_id = self.dedup_id_for(q, &mut msg, &body)?;
@@ -77,30 +76,26 @@ impl QueueState {
             md5_of_system_attributes,
             sequence_number: None,
         };
-        let group = msg.group_id.as_deref().unwrap_or_default();
         if let Some(id) = &dedup_id {
-            let scope = q.dedup_scope;
-            if let Some(original) = self.dedup.check(group, id, scope, now) {
+            let group = msg.group_id.as_deref().unwrap_or_default();
+            if let Some(original) = self.ledger().duplicate_of(group, id, q.dedup_scope, now) {
                 sent.message_id = original.id;
                 sent.sequence_number = Some(fifo::sequence_number(original.sequence));
                 return Ok(sent);
             }
         }
-        let sequence = self.next_sequence(q);
-        if let Some(dedup_id) = dedup_id {
-            self.remember(q, group, dedup_id, Original { id, sequence }, now);
-        }
         self.stats.sent += 1;
         self.stats.sent_bytes += body.len() as u64;
         let sender_id = self.intern_sender(msg.sender_id);
         let extra = extra_of(msg.attributes, msg.trace_header, msg.deduplication_id);
-        let seq = self.store.insert(
+        let group_id: Option<Arc<str>> = msg.group_id.map(Arc::from);
+        let (_, sequence) = self.ledger().put(
             Message {
                 id,
                 body,
                 md5_of_body: digest,
                 extra,
-                group_id: msg.group_id.map(Arc::from),
+                group_id: group_id.clone(),
                 sender_id,
                 sent_at: now,
                 enqueued_at: now,
@@ -108,11 +103,15 @@ impl QueueState {
                 visible_at: now.saturating_add(Millis::from(delay) * 1000),
                 receive_count: 0,
                 last_receive_offset: 0,
-                sequence,
+                sequence: 0,
             },
             now,
         );
-        self.emit_put(q, seq);
+        if let Some(dedup_id) = dedup_id {
+            let group = group_id.as_deref().unwrap_or_default();
+            self.ledger()
+                .remember(group, dedup_id, Original { id, sequence }, now);
+        }
         sent.message_id = id;
         sent.sequence_number = q.fifo.then(|| fifo::sequence_number(sequence));
         Ok(sent)
@@ -134,35 +133,6 @@ impl QueueState {
         // Content-based ids are returned as MessageDeduplicationId like explicit ones.
         msg.deduplication_id = Some(id.clone());
         Ok(Some(id))
-    }
-
-    #[inline]
-    fn next_sequence(&mut self, q: &Queue) -> u64 {
-        if !q.fifo {
-            return 0;
-        }
-        self.fifo_counter += 1;
-        self.fifo_counter
-    }
-
-    /// Opens the deduplication window for a FIFO send.
-    fn remember(
-        &mut self,
-        q: &Queue,
-        group: &str,
-        dedup_id: String,
-        original: Original,
-        now: Millis,
-    ) {
-        q.emit(&Mutation::Dedup(mutation::Dedup {
-            queue: q.uid,
-            group,
-            id: &dedup_id,
-            message_id: original.id,
-            sequence: original.sequence,
-            at: now,
-        }));
-        self.dedup.record(group, dedup_id, original, now);
     }
 
     fn intern_sender(&mut self, sender: Arc<str>) -> Arc<str> {
@@ -194,7 +164,7 @@ impl QueueState {
                 "The request include parameter that is not valid for this queue type.",
             )),
             Some(d) if !q.fifo => Ok(d as u32),
-            _ => Ok(self.attributes.delay_seconds),
+            _ => Ok(self.attributes().delay_seconds),
         }
     }
 
@@ -209,7 +179,7 @@ impl QueueState {
                 message::validate_token("MessageDeduplicationId", id)?;
                 id.clone()
             }
-            None if self.attributes.content_based_deduplication => {
+            None if self.attributes().content_based_deduplication => {
                 md5::hex(&Sha256::digest(body.as_bytes()))
             }
             None => return Err(message::no_deduplication_id()),

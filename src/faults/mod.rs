@@ -11,7 +11,6 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::clock::Millis;
 use crate::error::{ErrorKind, SqsError};
@@ -182,37 +181,6 @@ pub fn target_topic(get: impl Fn(&str) -> Option<String>) -> Option<String> {
 fn roll() -> f64 {
     let bits = uuid::Uuid::new_v4().as_u128() >> 75;
     bits as f64 / (1u64 << 53) as f64
-}
-
-/// The queue a raw request names, by QueueUrl (its last path segment) or QueueName.
-pub fn target_queue(
-    json_body: &[u8],
-    params: &crate::protocol::Params<'_>,
-    path: Option<&str>,
-) -> Option<String> {
-    let from_url = |url: &str| {
-        url.trim_end_matches('/')
-            .rsplit('/')
-            .next()
-            .map(str::to_owned)
-    };
-    let lookup = |key: &str| params.get(key).map(str::to_owned);
-    if let Some(url) = lookup("QueueUrl") {
-        return from_url(&url);
-    }
-    if let Some(name) = lookup("QueueName") {
-        return Some(name);
-    }
-    if let Some(path) = path {
-        return from_url(path);
-    }
-    let body: Value = serde_json::from_slice(json_body).ok()?;
-    if let Some(url) = body.get("QueueUrl").and_then(Value::as_str) {
-        return from_url(url);
-    }
-    body.get("QueueName")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
 }
 
 #[cfg(test)]

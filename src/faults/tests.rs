@@ -1,7 +1,6 @@
 //! Fault rules against explicit instants: counts, windows, validation, targets.
 
 use super::*;
-use crate::protocol::Params;
 
 fn spec(json: &str) -> FaultSpec {
     serde_json::from_str(json).unwrap()
@@ -46,15 +45,6 @@ fn bad_rules_name_the_problem() {
     assert!(err(r#"{"error":"NoSuchCode"}"#).contains("NoSuchCode"));
     assert!(err(r#"{"action":"SendMessage"}"#).contains("effect"));
     assert!(err(r#"{"error":"InternalError","probability":2}"#).contains("probability"));
-}
-
-#[test]
-fn queue_comes_from_url_name_or_body() {
-    let p = Params::parse(Some("QueueUrl=http://h/1/orders"), None).unwrap();
-    assert_eq!(target_queue(b"", &p, None).as_deref(), Some("orders"));
-    let body = br#"{"QueueName":"jobs"}"#;
-    let none = Params::default();
-    assert_eq!(target_queue(body, &none, None).as_deref(), Some("jobs"));
 }
 
 #[test]

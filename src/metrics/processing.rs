@@ -75,17 +75,13 @@ pub(super) fn write(all: &[Arc<Queue>], now: Millis, out: &mut impl fmt::Write) 
 fn observe(all: &[Arc<Queue>], now: Millis) -> Vec<(&Queue, Observed)> {
     all.iter()
         .filter_map(|q| {
-            let state = q.lock_settled(now);
-            let p = state.processing();
-            if p.deleted.count() == 0 && p.extended.count() == 0 {
-                return None;
-            }
-            let copy = Observed {
-                deleted: p.deleted.without_window(),
-                extended: p.extended.without_window(),
-                redelivered_then_deleted: p.redelivered_then_deleted,
-            };
-            drop(state);
+            let copy = q.read_processing(now, |p| {
+                (p.deleted.count() > 0 || p.extended.count() > 0).then(|| Observed {
+                    deleted: p.deleted.without_window(),
+                    extended: p.extended.without_window(),
+                    redelivered_then_deleted: p.redelivered_then_deleted,
+                })
+            })?;
             Some((&**q, copy))
         })
         .collect()

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::clock::Millis;
-use crate::engine::queue::Queue;
+use crate::engine::queue::{Observation, Queue};
 use crate::metrics::escape;
 
 /// One queue's numbers, copied out under its lock so the text is written without it.
@@ -91,15 +91,9 @@ const QUEUE_SERIES: [(&str, &str, &str); 11] = [
 ];
 
 fn read_queue(q: Arc<Queue>, now: Millis) -> QueueReading {
-    let (counts, oldest, stats) = {
-        let state = q.lock_settled(now);
-        let s = &state.store;
-        (
-            [s.visible(), s.in_flight(), s.delayed()],
-            s.oldest_enqueued_at(),
-            state.stats.clone(),
-        )
-    };
+    let Observation { depth, stats, .. } = q.observe(now);
+    let counts = [depth.visible, depth.in_flight, depth.delayed];
+    let oldest = depth.oldest_enqueued_at;
     let age_s = oldest.map_or(0, |t| now.saturating_sub(t) / 1000);
     let avg = match stats.sent {
         0 => Value::Int(0),

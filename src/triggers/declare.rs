@@ -119,7 +119,10 @@ pub fn declare(decl: &MappingDecl, scope: &Scope<'_>, into: &Mappings) -> Result
     settings
         .validate(queue.fifo)
         .map_err(|e| format!("mapping{at}: {}", e.message()))?;
-    let visibility = queue.lock_settled(scope.now).attributes.visibility_timeout;
+    let visibility = queue
+        .lock_settled(scope.now)
+        .attributes()
+        .visibility_timeout;
     super::mapping::check_visibility(visibility, function.timeout)
         .map_err(|e| format!("mapping{at}: {}", e.message()))?;
     let mut mapping = Mapping::new(

@@ -26,6 +26,7 @@ mod drills;
 mod durable;
 mod durable_integrity;
 mod durable_soak;
+mod fault_targets;
 mod fifo;
 mod fifo_groups;
 mod foreign_services;

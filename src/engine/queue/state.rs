@@ -4,13 +4,14 @@
 
 use std::collections::BTreeMap;
 
-use super::{Queue, QueueState};
+use super::{Ledger, Queue, QueueState};
 use crate::clock::Millis;
+use crate::engine::attributes::QueueAttributes;
 use crate::engine::limits;
 use crate::engine::message::Message;
-use crate::engine::mutation::{Delivery, Mutation};
 use crate::engine::processing::Processing;
 use crate::engine::receipt::ReceiptHandle;
+use crate::engine::store::Store;
 use crate::error::{SqsError, SqsResult};
 
 impl Queue {
@@ -20,15 +21,15 @@ impl Queue {
         let mut out = vec![
             (
                 "ApproximateNumberOfMessages",
-                state.store.visible().to_string(),
+                state.store().visible().to_string(),
             ),
             (
                 "ApproximateNumberOfMessagesNotVisible",
-                state.store.in_flight().to_string(),
+                state.store().in_flight().to_string(),
             ),
             (
                 "ApproximateNumberOfMessagesDelayed",
-                state.store.delayed().to_string(),
+                state.store().delayed().to_string(),
             ),
             ("CreatedTimestamp", (self.created_at / 1000).to_string()),
             (
@@ -43,6 +44,31 @@ impl Queue {
 }
 
 impl QueueState {
+    /// The queue's attributes.
+    pub fn attributes(&self) -> &QueueAttributes {
+        &self.attributes
+    }
+
+    /// The queue's tags.
+    pub fn tags(&self) -> &BTreeMap<String, String> {
+        &self.tags
+    }
+
+    /// The messages, for reading.
+    pub fn store(&self) -> &Store {
+        self.ledger.store()
+    }
+
+    /// The state of record: reading it, or changing it through its recording methods.
+    pub(crate) fn ledger(&mut self) -> &mut Ledger {
+        &mut self.ledger
+    }
+
+    /// The state of record, for reading.
+    pub(crate) fn ledger_ref(&self) -> &Ledger {
+        &self.ledger
+    }
+
     /// What the queue's consumers were seen doing (nothing yet on an idle queue).
     pub fn processing(&self) -> &Processing {
         self.processing.as_deref().unwrap_or(Processing::none())
@@ -53,7 +79,8 @@ impl QueueState {
     }
 
     pub fn settle(&mut self, now: Millis) {
-        self.store.settle(now, self.retention_ms());
+        let retention = self.retention_ms();
+        self.ledger.settle(now, retention);
     }
 
     pub(super) fn retention_ms(&self) -> Millis {
@@ -65,10 +92,10 @@ impl QueueState {
     /// can free the group behind it). A parked long poll sleeps until then.
     pub fn next_change(&self) -> Option<Millis> {
         let expiry = self
-            .store
+            .store()
             .oldest_enqueued_at()
             .map(|t| t.saturating_add(self.retention_ms()));
-        match (self.store.next_visible_at(), expiry) {
+        match (self.store().next_visible_at(), expiry) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -83,7 +110,7 @@ impl QueueState {
         let h = ReceiptHandle::decode(handle, &q.receipts)
             .filter(|h| h.queue_uid == q.uid)
             .ok_or_else(|| SqsError::receipt_handle_invalid(handle))?;
-        let msg = self.store.get(h.seq);
+        let msg = self.store().get(h.seq);
         if msg.is_some_and(|m| h.receive > m.receive_count || h.receive == 0) {
             return Err(SqsError::receipt_handle_invalid(handle));
         }
@@ -101,12 +128,8 @@ impl QueueState {
             ));
         }
         let (received_at, receives) = (msg.last_received_at(), msg.receive_count);
-        self.store.remove(h.seq);
+        self.ledger.remove(h.seq);
         self.processing_mut().on_delete(received_at, receives, now);
-        q.emit(&Mutation::Removed {
-            queue: q.uid,
-            seq: h.seq,
-        });
         self.stats.deleted += 1;
         self.stats.last_delete_at = Some(now);
         Ok(())
@@ -156,39 +179,15 @@ impl QueueState {
         }
         let sooner = until < msg.visible_at;
         let last_received_at = msg.last_received_at();
-        let (receive_count, first_received_at, last_receive_offset) = (
-            msg.receive_count,
-            msg.first_received_at,
-            msg.last_receive_offset,
-        );
         if seconds > 0 {
             self.processing_mut().on_extend(last_received_at, now);
         }
-        self.store.set_visible_at(h.seq, until, now);
-        q.emit(&Mutation::Delivery(Delivery {
-            queue: q.uid,
-            seq: h.seq,
-            receive_count,
-            first_received_at,
-            last_receive_offset,
-            visible_at: until,
-        }));
+        self.ledger.set_visible_at(h.seq, until, now);
         Ok(sooner)
     }
 
-    /// Reports the message stored under `seq`, whole.
-    pub(crate) fn emit_put(&self, q: &Queue, seq: u64) {
-        if let Some(message) = self.store.get(seq) {
-            q.emit(&Mutation::Put {
-                queue: q.uid,
-                seq,
-                fifo_counter: self.fifo_counter,
-                message,
-            });
-        }
-    }
-
-    pub(crate) fn set_attributes(
+    /// SetQueueAttributes' change; called only inside [`Queue::edit`], which records it.
+    pub(super) fn set_attributes(
         &mut self,
         map: &BTreeMap<String, String>,
         now: Millis,

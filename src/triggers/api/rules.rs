@@ -295,7 +295,10 @@ fn queue(app: &Service, arn: &str) -> LambdaResult<std::sync::Arc<Queue>> {
 /// The model's visibility rule ([`mapping::check_visibility`]); Lambda's default timeout
 /// (3 s) stands where the declaration names none.
 fn check_visibility(app: &Service, queue: &Queue, function: &Function) -> LambdaResult<()> {
-    let visibility = queue.lock_settled(app.now()).attributes.visibility_timeout;
+    let visibility = queue
+        .lock_settled(app.now())
+        .attributes()
+        .visibility_timeout;
     mapping::check_visibility(visibility, function.timeout).map_err(from_rule)
 }
 
