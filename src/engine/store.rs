@@ -8,14 +8,13 @@
 //! its head is visible, and a receive returns the visible prefix of each group, up to the
 //! group's first hidden message.
 
-use std::collections::BTreeSet;
-
-use std::ops::Bound::{Excluded, Unbounded};
+mod run_set;
 
 use crate::clock::Millis;
 use crate::engine::groups::Groups;
 use crate::engine::message::Message;
 use crate::engine::slots::Slots;
+use run_set::RunSet;
 
 /// A tenant needs at least this many messages in flight to count as noisy.
 const NOISY_MIN: usize = 30;
@@ -34,11 +33,11 @@ pub struct Store {
     fifo: bool,
     msgs: Slots,
     /// Standard queues: every visible message by send order (FIFO queues use `groups`).
-    ready: BTreeSet<u64>,
+    ready: RunSet<u64>,
     /// Delayed and in-flight messages by the instant they become visible.
-    pending: BTreeSet<(Millis, u64)>,
+    pending: RunSet<(Millis, u64)>,
     /// Every message by enqueue time, for retention and the age of the oldest message.
-    by_age: BTreeSet<(Millis, u64)>,
+    by_age: RunSet<(Millis, u64)>,
     groups: Groups,
     next_seq: u64,
     in_flight: usize,
@@ -79,7 +78,9 @@ impl Store {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Message)> {
-        self.by_age.iter().map(|(_, seq)| (*seq, &self.msgs[seq]))
+        self.by_age
+            .iter_after(None)
+            .map(|(_, seq)| (seq, &self.msgs[&seq]))
     }
 
     /// Messages by enqueue time after the position `after` (one this returned earlier, or
@@ -88,30 +89,29 @@ impl Store {
         &self,
         after: Option<(Millis, u64)>,
     ) -> impl Iterator<Item = ((Millis, u64), &Message)> {
-        let from = after.map_or(Unbounded, Excluded);
         self.by_age
-            .range((from, Unbounded))
-            .map(|key| (*key, &self.msgs[&key.1]))
+            .iter_after(after.as_ref())
+            .map(|key| (key, &self.msgs[&key.1]))
     }
 
     pub fn oldest_enqueued_at(&self) -> Option<Millis> {
-        self.by_age.first().map(|(t, _)| *t)
+        self.by_age.first().map(|(t, _)| t)
     }
 
     /// When the next delayed or in-flight message becomes visible.
     pub fn next_visible_at(&self) -> Option<Millis> {
-        self.pending.first().map(|(t, _)| *t)
+        self.pending.first().map(|(t, _)| t)
     }
 
     /// Applies every deadline up to `now`: retention expiry, then visibility.
     pub fn settle(&mut self, now: Millis, retention_ms: Millis) {
-        while let Some(&(enqueued, seq)) = self.by_age.first() {
+        while let Some((enqueued, seq)) = self.by_age.first() {
             if enqueued.saturating_add(retention_ms) > now {
                 break;
             }
             self.remove(seq);
         }
-        while let Some(&(at, seq)) = self.pending.first() {
+        while let Some((at, seq)) = self.pending.first() {
             if at > now {
                 break;
             }
@@ -217,11 +217,9 @@ impl Store {
         let mut deferred = Vec::new();
         let mut cursor = None;
         while out.delivered.len() < max {
-            let next = match cursor {
-                None => self.ready.first().copied(),
-                Some(c) => self.ready.range((Excluded(c), Unbounded)).next().copied(),
+            let Some(seq) = self.ready.first_after(cursor.as_ref()) else {
+                break;
             };
-            let Some(seq) = next else { break };
             cursor = Some(seq);
             if deferred.len() < FAIR_SCAN && self.noisy(seq) {
                 deferred.push(seq);
