@@ -1,4 +1,5 @@
 //! The MD5 digests SQS returns: of a body, and of a message-attribute map.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use md5::{Digest, Md5};
 
@@ -21,6 +22,7 @@ pub fn of_body(body: &str) -> String {
     hex(&digest(body))
 }
 
+/// The body's MD5 as bytes, before hex (the send path keeps the bytes).
 pub fn digest(body: &str) -> [u8; 16] {
     Md5::digest(body.as_bytes()).into()
 }

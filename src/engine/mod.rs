@@ -64,6 +64,7 @@ pub struct Registry {
     /// When each name was deleted; kept only in strict mode. FxHash: keys are queue names
     /// of a local emulator, not an attack surface.
     deleted: DashMap<QueueKey, Millis, FxBuildHasher>,
+    /// The uid the next queue gets: never reused, even across restarts.
     next_uid: AtomicU64,
     /// SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress) are enforced.
     strict: bool,
@@ -276,17 +277,6 @@ impl Registry {
             self.check_redrive(&queue.arn(), queue.fifo, policy, now)?;
         }
         queue.set_attributes(map, now)
-    }
-
-    /// One receive attempt (no waiting), as [`Registry::receive_pass`] but what it delivered only.
-    #[cfg(test)]
-    pub fn receive(
-        &self,
-        q: &Queue,
-        p: &ReceiveParams,
-        now: Millis,
-    ) -> SqsResult<Vec<delivery::Delivered>> {
-        Ok(self.receive_pass(q, p, false, now)?.delivered)
     }
 
     /// One receive attempt (no waiting) under one hold of the queue's lock: what was delivered

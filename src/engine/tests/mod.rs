@@ -10,9 +10,24 @@ mod parked;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::clock::Millis;
 use crate::engine::arn::QueueKey;
+use crate::engine::delivery::{Delivered, ReceiveParams};
 use crate::engine::queue::Queue;
 use crate::engine::Registry;
+use crate::error::SqsResult;
+
+impl Registry {
+    /// One receive attempt (no waiting), as [`Registry::receive_pass`] but what it delivered only.
+    pub(crate) fn receive(
+        &self,
+        q: &Queue,
+        p: &ReceiveParams,
+        now: Millis,
+    ) -> SqsResult<Vec<Delivered>> {
+        Ok(self.receive_pass(q, p, false, now)?.delivered)
+    }
+}
 
 /// Creates `name` (a FIFO queue when `fifo`) in the default region and account at 0.
 fn queue(registry: &Registry, name: &str, fifo: bool) -> Arc<Queue> {

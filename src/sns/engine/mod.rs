@@ -16,6 +16,7 @@ pub mod envelope;
 pub mod outbox;
 pub mod paging;
 pub mod publish;
+mod publish_checks;
 pub mod signing;
 pub mod state;
 #[cfg(test)]
@@ -24,6 +25,7 @@ mod subscription_attributes;
 pub mod subscriptions;
 #[cfg(test)]
 mod tests;
+mod topic_attributes;
 pub mod topics;
 pub mod view;
 

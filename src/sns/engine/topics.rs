@@ -3,27 +3,14 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::paging::page;
+use super::topic_attributes::check_attribute;
+pub use super::topic_attributes::{is_feedback_attribute, SETTABLE};
 use super::{Owner, Sns};
 use crate::clock::Millis;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 
 /// SNS's tag quota per topic (SNS developer guide, "Amazon SNS tags": 50 per resource).
 const MAX_TAGS: usize = 50;
-
-/// Attributes a topic takes besides the delivery-status logging ones
-/// (`<Protocol>SuccessFeedbackRoleArn`…, accepted as given).
-pub const SETTABLE: &[&str] = &[
-    "DeliveryPolicy",
-    "DisplayName",
-    "Policy",
-    "SignatureVersion",
-    "TracingConfig",
-    "KmsMasterKeyId",
-    "ContentBasedDeduplication",
-    "ArchivePolicy",
-    "FifoThroughputScope",
-    "DataProtectionPolicy",
-];
 
 /// SNS's EffectiveDeliveryPolicy for a topic without a DeliveryPolicy (as GetTopicAttributes
 /// returns it on AWS).
@@ -122,54 +109,6 @@ pub fn valid_name(name: &str) -> bool {
         && base
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-/// One attribute's value against SNS's rules; `create` allows FifoTopic.
-fn check_attribute(name: &str, value: &str, fifo: bool, create: bool) -> SnsResult<()> {
-    let bool_value = || {
-        if value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false") {
-            Ok(())
-        } else {
-            Err(SnsError::invalid(format_args!("{name}")))
-        }
-    };
-    match name {
-        "FifoTopic" if create => bool_value(),
-        "ContentBasedDeduplication" => {
-            bool_value()?;
-            if !fifo && value.eq_ignore_ascii_case("true") {
-                return Err(SnsError::invalid(
-                    "ContentBasedDeduplication Reason: Content based deduplication can only be set for FIFO topics",
-                ));
-            }
-            Ok(())
-        }
-        "SignatureVersion" if value != "1" && value != "2" => {
-            Err(SnsError::invalid("SignatureVersion"))
-        }
-        "TracingConfig" if value != "PassThrough" && value != "Active" => {
-            Err(SnsError::invalid("TracingConfig"))
-        }
-        "Policy" => super::access::check_policy(value).map(drop),
-        "DeliveryPolicy" | "ArchivePolicy" | "DataProtectionPolicy"
-            if serde_json::from_str::<serde_json::Value>(value).is_err() =>
-        {
-            Err(SnsError::invalid(format_args!("{name}")))
-        }
-        _ if SETTABLE.contains(&name) || is_feedback_attribute(name) => Ok(()),
-        _ => Err(SnsError::invalid("AttributeName")),
-    }
-}
-
-/// Whether `name` is one of the delivery-status logging attributes SNS accepts and sqslite only stores.
-pub fn is_feedback_attribute(name: &str) -> bool {
-    [
-        "SuccessFeedbackRoleArn",
-        "SuccessFeedbackSampleRate",
-        "FailureFeedbackRoleArn",
-    ]
-    .iter()
-    .any(|suffix| name.strip_suffix(suffix).is_some_and(|p| !p.is_empty()))
 }
 
 /// Tags against SNS's limits: keys 1-128 characters, values at most 256.
