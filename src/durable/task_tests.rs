@@ -1,17 +1,13 @@
 //! A stored move task keeps the caller that started it, so its sends after a restart are
 //! judged by the destination's Policy as they were before it.
 
-use std::collections::BTreeMap;
-
 use uuid::Uuid;
 
 use super::codec;
-use crate::engine::arn::QueueKey;
-use crate::engine::message::NewMessage;
+use crate::engine::fixture::Fixture;
 use crate::engine::move_task::{MoveTask, Mover, Status};
 use crate::engine::mutation::{Mutation, Record};
 use crate::engine::replay::Replayer;
-use crate::engine::Registry;
 
 fn stored_task(source_arn: &str, destination_arn: &str, mover: Option<Mover>) -> Record {
     let task = MoveTask {
@@ -34,32 +30,18 @@ fn stored_task(source_arn: &str, destination_arn: &str, mover: Option<Mover>) ->
 }
 
 /// A dead-letter queue holding one message, its source, and a destination owned by account 1.
-fn queues(r: &Registry) -> (String, String) {
-    let key = |name| QueueKey::new("r", "000000000001", name);
-    let dlq = r
-        .create(key("dlq"), &BTreeMap::new(), BTreeMap::new(), 0)
-        .unwrap();
-    let policy = format!(
-        r#"{{"deadLetterTargetArn":"{}","maxReceiveCount":1}}"#,
-        dlq.arn()
-    );
-    let wired = BTreeMap::from([("RedrivePolicy".to_owned(), policy)]);
-    r.create(key("src"), &wired, BTreeMap::new(), 0).unwrap();
-    let dest = r
-        .create(key("dest"), &BTreeMap::new(), BTreeMap::new(), 0)
-        .unwrap();
-    let message = NewMessage {
-        body: "parked".into(),
-        ..NewMessage::default()
-    };
-    dlq.send(message, 0).unwrap();
+fn queues(f: &Fixture) -> (String, String) {
+    let dlq = f.queue("dlq");
+    f.dead_lettering("src", &dlq, 1);
+    let dest = f.queue("dest");
+    f.send(&dlq, "parked", None);
     (dlq.arn(), dest.arn())
 }
 
 #[test]
 fn a_restored_task_still_needs_its_starters_permission_on_the_destination() {
-    let r = Registry::new();
-    let (dlq, dest) = queues(&r);
+    let f = Fixture::new();
+    let (r, (dlq, dest)) = (&f.registry, queues(&f));
     let stranger = Mover {
         account: "000000000002".into(),
         arn: "arn:aws:iam::000000000002:root".into(),
@@ -72,7 +54,7 @@ fn a_restored_task_still_needs_its_starters_permission_on_the_destination() {
         task.mover.as_ref().map(|m| m.account.as_str()),
         Some("000000000002")
     );
-    Replayer::new(&r, 1).apply(record).unwrap();
+    Replayer::new(r, 1).apply(record).unwrap();
     r.step_move_tasks(1);
     let task = &r.move_tasks(&dlq, 10)[0];
     assert_eq!(task.status, Status::Failed);
@@ -83,10 +65,10 @@ fn a_restored_task_still_needs_its_starters_permission_on_the_destination() {
 /// Without credentials a task has no starter, and its record is the one older data holds.
 #[test]
 fn a_task_without_a_starter_is_stored_as_before_and_moves() {
-    let r = Registry::new();
-    let (dlq, dest) = queues(&r);
+    let f = Fixture::new();
+    let (r, (dlq, dest)) = (&f.registry, queues(&f));
     let record = stored_task(&dlq, &dest, None);
-    Replayer::new(&r, 1).apply(record).unwrap();
+    Replayer::new(r, 1).apply(record).unwrap();
     r.step_move_tasks(1);
     let task = &r.move_tasks(&dlq, 10)[0];
     assert_eq!((task.status, task.moved), (Status::Completed, 1));

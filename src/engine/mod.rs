@@ -27,6 +27,8 @@ pub mod tags;
 mod task_book;
 
 #[cfg(test)]
+pub(crate) mod fixture;
+#[cfg(test)]
 mod seal_tests;
 #[cfg(test)]
 mod tests;

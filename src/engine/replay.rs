@@ -169,14 +169,14 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::arn::QueueKey;
+    use crate::engine::fixture::key;
 
     /// A Policy stored before policies were validated comes back dropped, not as a failed
     /// start ("stored attributes rejected").
     #[test]
     fn a_stored_policy_sqs_refuses_is_dropped() {
         let registry = Registry::new();
-        let key = QueueKey::new("r", "000000000001", "q");
+        let key = key("q");
         let meta = QueueMeta {
             uid: 1,
             key: key.clone(),

@@ -9,9 +9,7 @@ use serde_json::json;
 
 use super::*;
 use crate::durable::codec;
-use crate::engine::arn::QueueKey;
-use crate::engine::delivery::ReceiveParams;
-use crate::engine::message::NewMessage;
+use crate::engine::fixture::{key, message, receive_params as receive, Fixture};
 use crate::engine::mutation::{Journal, Mutation};
 use crate::engine::receipt::ReceiptKey;
 use crate::engine::replay::Replayer;
@@ -25,28 +23,6 @@ impl Journal for Tape {
         let mut bytes = Vec::new();
         codec::encode(m, &mut bytes);
         self.0.lock().unwrap().push(bytes);
-    }
-}
-
-fn key(name: &str) -> QueueKey {
-    QueueKey::new("r", "000000000001", name)
-}
-
-fn message(body: &str, group: Option<&str>) -> NewMessage {
-    NewMessage {
-        body: body.to_owned(),
-        group_id: group.map(str::to_owned),
-        deduplication_id: group.map(|_| body.to_owned()),
-        ..NewMessage::default()
-    }
-}
-
-fn receive(max: usize, attempt: Option<&str>) -> ReceiveParams {
-    ReceiveParams {
-        max,
-        visibility_timeout: Some(30),
-        attempt_id: attempt.map(str::to_owned),
-        short_poll: true,
     }
 }
 
@@ -72,18 +48,12 @@ fn picture(r: &Registry, now: Millis) -> Vec<String> {
     out
 }
 
-fn live_changes(r: &Registry) {
-    let dlq = r
-        .create(key("dlq"), &BTreeMap::new(), BTreeMap::new(), 0)
-        .unwrap();
+fn live_changes(f: &Fixture) {
+    let r = &f.registry;
+    let dlq = f.queue("dlq");
     let policy = json!({"deadLetterTargetArn": dlq.arn(), "maxReceiveCount": 1}).to_string();
-    let wired = BTreeMap::from([("RedrivePolicy".to_owned(), policy)]);
-    let tags = BTreeMap::from([("team".to_owned(), "a".to_owned())]);
-    let src = r.create(key("src"), &wired, tags, 0).unwrap();
-    let fifo_attrs = BTreeMap::from([("FifoQueue".to_owned(), "true".to_owned())]);
-    let fifo = r
-        .create(key("f.fifo"), &fifo_attrs, BTreeMap::new(), 0)
-        .unwrap();
+    let src = f.create("src", &[("RedrivePolicy", &policy)], &[("team", "a")]);
+    let fifo = f.queue("f.fifo");
     for n in 0..6 {
         src.send(message(&format!("m{n}"), None), 10).unwrap();
         fifo.send(message(&format!("f{n}"), Some("g")), 10).unwrap();
@@ -115,9 +85,7 @@ fn live_changes(r: &Registry) {
     };
     r.start_move_task(start, 70_003).unwrap();
     r.step_move_tasks(70_004);
-    let other = r
-        .create(key("gone"), &BTreeMap::new(), BTreeMap::new(), 0)
-        .unwrap();
+    let other = f.queue("gone");
     other.send(message("x", None), 70_005).unwrap();
     r.purge(&other, 70_006).unwrap();
     r.delete(&key("gone"), 70_007).unwrap();
@@ -126,8 +94,13 @@ fn live_changes(r: &Registry) {
 #[test]
 fn a_registry_replayed_from_its_records_equals_the_live_one() {
     let tape = Arc::new(Tape::default());
-    let live = Registry::with_journal(false, ReceiptKey::from_secret(b"k"), tape.clone());
+    let live = Fixture::with(Registry::with_journal(
+        false,
+        ReceiptKey::from_secret(b"k"),
+        tape.clone(),
+    ));
     live_changes(&live);
+    let live = live.registry;
     let copy = Registry::with_journal(
         false,
         ReceiptKey::from_secret(b"k"),

@@ -132,24 +132,10 @@ impl std::ops::Index<&u64> for Slots {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
+    use crate::engine::fixture::stored;
 
     fn sample(body: &str) -> Message {
-        Message {
-            id: uuid::Uuid::nil(),
-            body: body.into(),
-            md5_of_body: [0; 16],
-            extra: None,
-            group_id: None,
-            sender_id: Arc::from("s"),
-            sent_at: 0,
-            enqueued_at: 0,
-            first_received_at: None,
-            visible_at: 0,
-            receive_count: 0,
-            last_receive_offset: 0,
-            sequence: 0,
-        }
+        stored(body, 0, 0, None)
     }
 
     #[test]

@@ -1,34 +1,15 @@
 //! Unit tests of the message store, at explicit instants.
 
 use super::*;
-use std::sync::Arc;
-use uuid::Uuid;
-
-fn msg(now: Millis, delay: Millis, group: Option<&str>) -> Message {
-    Message {
-        id: Uuid::new_v4(),
-        body: "b".into(),
-        md5_of_body: [0; 16],
-        extra: None,
-        group_id: group.map(Arc::from),
-        sender_id: Arc::from("s"),
-        sent_at: now,
-        enqueued_at: now,
-        first_received_at: None,
-        visible_at: now.saturating_add(delay),
-        receive_count: 0,
-        last_receive_offset: 0,
-        sequence: 0,
-    }
-}
+use crate::engine::fixture::stored;
 
 const DAY: Millis = 86_400_000;
 
 #[test]
 fn counts_follow_the_clock() {
     let mut s = Store::new(false);
-    s.insert(msg(0, 0, None), 0);
-    s.insert(msg(0, 5_000, None), 0);
+    s.insert(stored("b", 0, 0, None), 0);
+    s.insert(stored("b", 0, 5_000, None), 0);
     assert_eq!((s.visible(), s.delayed(), s.in_flight()), (1, 1, 0));
     let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
     assert_eq!(got.len(), 1);
@@ -42,7 +23,7 @@ fn counts_follow_the_clock() {
 #[test]
 fn zero_visibility_does_not_return_a_message_twice_in_one_receive() {
     let mut s = Store::new(false);
-    s.insert(msg(0, 0, None), 0);
+    s.insert(stored("b", 0, 0, None), 0);
     let (got, _) = s.receive(0, 10, 0, |_| Disposition::Deliver);
     assert_eq!(got.len(), 1);
     assert_eq!(s.visible(), 1);
@@ -51,7 +32,7 @@ fn zero_visibility_does_not_return_a_message_twice_in_one_receive() {
 #[test]
 fn retention_drops_even_in_flight_messages() {
     let mut s = Store::new(false);
-    s.insert(msg(0, 0, None), 0);
+    s.insert(stored("b", 0, 0, None), 0);
     s.receive(0, 1, 100_000, |_| Disposition::Deliver);
     s.settle(60_000, 60_000);
     assert!(s.is_empty());
@@ -61,9 +42,9 @@ fn retention_drops_even_in_flight_messages() {
 #[test]
 fn fifo_group_blocks_while_in_flight() {
     let mut s = Store::new(true);
-    let a1 = s.insert(msg(0, 0, Some("a")), 0);
-    let a2 = s.insert(msg(0, 0, Some("a")), 0);
-    let b1 = s.insert(msg(0, 0, Some("b")), 0);
+    let a1 = s.insert(stored("b", 0, 0, Some("a")), 0);
+    let a2 = s.insert(stored("b", 0, 0, Some("a")), 0);
+    let b1 = s.insert(stored("b", 0, 0, Some("b")), 0);
     let (got, _) = s.receive(0, 1, 30_000, |_| Disposition::Deliver);
     assert_eq!(got, vec![a1]);
     let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
@@ -85,7 +66,9 @@ fn take(s: &mut Store, now: Millis, max: usize, visibility_ms: Millis) -> Vec<u6
 #[test]
 fn fifo_group_returns_its_visible_prefix_up_to_the_first_hidden_message() {
     let mut s = Store::new(true);
-    let m: Vec<u64> = (0..3).map(|_| s.insert(msg(0, 0, Some("g")), 0)).collect();
+    let m: Vec<u64> = (0..3)
+        .map(|_| s.insert(stored("b", 0, 0, Some("g")), 0))
+        .collect();
     assert_eq!(take(&mut s, 0, 10, 10_000), m);
     s.set_visible_at(m[0], 0, 0);
     assert_eq!(
@@ -108,9 +91,9 @@ fn fifo_group_returns_its_visible_prefix_up_to_the_first_hidden_message() {
 #[test]
 fn fifo_groups_are_served_by_when_their_head_became_available() {
     let mut s = Store::new(true);
-    let g1 = s.insert(msg(0, 0, Some("g1")), 0);
-    let g2 = s.insert(msg(0, 0, Some("g2")), 0);
-    let g3 = s.insert(msg(0, 0, Some("g3")), 0);
+    let g1 = s.insert(stored("b", 0, 0, Some("g1")), 0);
+    let g2 = s.insert(stored("b", 0, 0, Some("g2")), 0);
+    let g3 = s.insert(stored("b", 0, 0, Some("g3")), 0);
     assert_eq!(take(&mut s, 0, 2, 0), vec![g1, g2]);
     assert_eq!(take(&mut s, 0, 10, 0), vec![g3, g1, g2]);
     // Expiry in deadline order: g2 (at 5 s) before g1 (at 9 s), both before a later send.
@@ -119,14 +102,16 @@ fn fifo_groups_are_served_by_when_their_head_became_available() {
     s.set_visible_at(g2, 5_000, 0);
     s.remove(g3);
     s.settle(20_000, DAY);
-    let g4 = s.insert(msg(20_000, 0, Some("g4")), 20_000);
+    let g4 = s.insert(stored("b", 20_000, 0, Some("g4")), 20_000);
     assert_eq!(take(&mut s, 20_000, 10, 30_000), vec![g2, g1, g4]);
 }
 
 #[test]
 fn fifo_receive_takes_several_of_one_group_in_order_and_skips_dead_letters() {
     let mut s = Store::new(true);
-    let seqs: Vec<u64> = (0..4).map(|_| s.insert(msg(0, 0, Some("g")), 0)).collect();
+    let seqs: Vec<u64> = (0..4)
+        .map(|_| s.insert(stored("b", 0, 0, Some("g")), 0))
+        .collect();
     let poison = s.get(seqs[0]).unwrap().id;
     let (got, dead) = s.receive(0, 10, 30_000, |m| {
         if m.id == poison {
@@ -143,9 +128,9 @@ fn fifo_receive_takes_several_of_one_group_in_order_and_skips_dead_letters() {
 fn fair_queue_favours_quiet_tenants_over_a_noisy_backlog() {
     let mut s = Store::new(false);
     for _ in 0..200 {
-        s.insert(msg(0, 0, Some("noisy")), 0);
+        s.insert(stored("b", 0, 0, Some("noisy")), 0);
     }
-    let quiet = s.insert(msg(0, 0, Some("quiet")), 0);
+    let quiet = s.insert(stored("b", 0, 0, Some("quiet")), 0);
     // 30 of the noisy tenant's messages in flight: all there are, and at least 30.
     for _ in 0..3 {
         s.receive(0, 10, 30_000, |_| Disposition::Deliver);
@@ -159,9 +144,9 @@ fn fair_queue_favours_quiet_tenants_over_a_noisy_backlog() {
 fn no_tenant_is_noisy_below_thirty_in_flight() {
     let mut s = Store::new(false);
     for _ in 0..50 {
-        s.insert(msg(0, 0, Some("a")), 0);
+        s.insert(stored("b", 0, 0, Some("a")), 0);
     }
-    let b = s.insert(msg(0, 0, Some("b")), 0);
+    let b = s.insert(stored("b", 0, 0, Some("b")), 0);
     s.receive(0, 10, 30_000, |_| Disposition::Deliver);
     let (got, _) = s.receive(0, 10, 30_000, |_| Disposition::Deliver);
     assert!(!got.contains(&b), "plain send order while nobody is noisy");
@@ -179,8 +164,8 @@ fn a_message_costs_little_beyond_its_body() {
 fn deadlines_near_the_end_of_time_saturate_instead_of_wrapping() {
     let end = Millis::MAX - 10;
     let mut s = Store::new(false);
-    s.insert(msg(end, 900_000, None), end);
-    s.insert(msg(end, 0, None), end);
+    s.insert(stored("b", end, 900_000, None), end);
+    s.insert(stored("b", end, 0, None), end);
     assert_eq!(
         (s.visible(), s.delayed()),
         (1, 1),

@@ -1,22 +1,17 @@
 //! The recorder's rounds: none while nobody watches, one per slot while someone does, for
 //! every queue (not only the charted ones), and the named series about a charted queue.
 
-use std::collections::BTreeMap;
-
 use super::*;
-use crate::engine::arn::QueueKey;
+use crate::engine::fixture::Fixture;
 
 const T0: Millis = 1_700_000_000_000;
 
 fn registry(names: &[&str]) -> Registry {
-    let registry = Registry::new();
+    let f = Fixture::at(T0);
     for name in names {
-        let key = QueueKey::new("us-east-1", "000000000000", name);
-        registry
-            .create(key, &BTreeMap::new(), BTreeMap::new(), T0)
-            .unwrap();
+        f.queue(name);
     }
-    registry
+    f.registry
 }
 
 fn times(r: &Recorder, q: &Queue) -> Vec<Millis> {

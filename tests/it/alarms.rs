@@ -33,7 +33,41 @@ async fn every_field_reads_back_through_a_firing_and_a_clearing() {
     let url = s.server.queue_url("orders");
     s.send(&url, "stuck").await;
     let t0 = now(&s).await;
-    let first = alarms(&s).await;
+    let t1 = a_stalled_message_fires_the_stall_alarm(&s, t0).await;
+    let t2 = received_and_deleted_the_stall_clears(&s, &url).await;
+    let stall = find(&alarms(&s).await, STALL).clone();
+    assert_eq!(
+        (
+            &stall["state"],
+            stall["since"].as_u64(),
+            stall["last_fired_at"].as_u64()
+        ),
+        (&json!("OK"), Some(t2), Some(t1))
+    );
+    assert_eq!(
+        stall["reason"],
+        "0 message(s) waiting, no DeleteMessage for 0 s"
+    );
+
+    // Stuck again: the same alarm fires a second time.
+    s.send(&url, "stuck again").await;
+    s.advance(121);
+    let t3 = now(&s).await;
+    let stall = find(&alarms(&s).await, STALL).clone();
+    assert_eq!(
+        (
+            &stall["state"],
+            stall["last_fired_at"].as_u64(),
+            &stall["times_fired"]
+        ),
+        (&json!("ALARM"), Some(t3), &json!(2))
+    );
+}
+
+/// The four alarms of orders, read back after 120 s with one message waiting (the queue
+/// had it since `t0`); returns when the stall alarm fired.
+async fn a_stalled_message_fires_the_stall_alarm(s: &TestServer, t0: u64) -> u64 {
+    let first = alarms(s).await;
     let names: Vec<&str> = first.iter().map(|a| a["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
@@ -45,8 +79,8 @@ async fn every_field_reads_back_through_a_firing_and_a_clearing() {
         ]
     );
     s.advance(120);
-    let t1 = now(&s).await;
-    let a = alarms(&s).await;
+    let t1 = now(s).await;
+    let a = alarms(s).await;
     assert_eq!(
         *find(&a, STALL),
         json!({
@@ -87,11 +121,15 @@ async fn every_field_reads_back_through_a_firing_and_a_clearing() {
             &json!("oldest message is 120 s old")
         )
     );
+    t1
+}
 
-    // Received (once: the receive_count alarm fires at maxReceiveCount - 1) and deleted.
-    let received = s.receive(&url).await;
+/// Received (once: the receive_count alarm fires at maxReceiveCount - 1) and deleted;
+/// returns when it was deleted.
+async fn received_and_deleted_the_stall_clears(s: &TestServer, url: &str) -> u64 {
+    let received = s.receive(url).await;
     let handle = received.messages()[0].receipt_handle().unwrap();
-    let a = alarms(&s).await;
+    let a = alarms(s).await;
     let receive = find(&a, "receive_count:us-east-1/000000000000/orders");
     assert_eq!(
         (&receive["state"], &receive["reason"]),
@@ -101,36 +139,8 @@ async fn every_field_reads_back_through_a_firing_and_a_clearing() {
         )
     );
     s.advance(5);
-    s.delete(&url, handle).await;
-    let t2 = now(&s).await;
-    let a = alarms(&s).await;
-    let stall = find(&a, STALL);
-    assert_eq!(
-        (
-            &stall["state"],
-            stall["since"].as_u64(),
-            stall["last_fired_at"].as_u64()
-        ),
-        (&json!("OK"), Some(t2), Some(t1))
-    );
-    assert_eq!(
-        stall["reason"],
-        "0 message(s) waiting, no DeleteMessage for 0 s"
-    );
-
-    // Stuck again: the same alarm fires a second time.
-    s.send(&url, "stuck again").await;
-    s.advance(121);
-    let t3 = now(&s).await;
-    let stall = find(&alarms(&s).await, STALL).clone();
-    assert_eq!(
-        (
-            &stall["state"],
-            stall["last_fired_at"].as_u64(),
-            &stall["times_fired"]
-        ),
-        (&json!("ALARM"), Some(t3), &json!(2))
-    );
+    s.delete(url, handle).await;
+    now(s).await
 }
 
 #[tokio::test]

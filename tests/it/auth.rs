@@ -259,14 +259,7 @@ async fn other_accounts_need_the_queue_policy() {
         message(&err),
         format!("User: arn:aws:iam::{OTHER}:root is not authorized to perform: sqs:receivemessage on resource: {arn} because no resource-based policy allows the sqs:receivemessage action")
     );
-    expect_code(
-        other.purge_queue().queue_url(&url).send().await,
-        "AccessDenied",
-    );
-    expect_code(
-        other.delete_queue().queue_url(&url).send().await,
-        "AccessDenied",
-    );
+    purge_and_delete_queue_are_denied(&other, &url).await;
     assert_eq!(s.counts(&url).await, (1, 0, 0));
 
     let policy = format!(
@@ -275,23 +268,37 @@ async fn other_accounts_need_the_queue_policy() {
     s.set_attribute(&url, QueueAttributeName::Policy, &policy)
         .await
         .unwrap();
-    let got = other
-        .receive_message()
-        .queue_url(&url)
-        .send()
-        .await
-        .unwrap();
+    receive_delete_and_send_as_granted(&other, &url).await;
+    // Not granted: purge; never cross-account, whatever a policy says: DeleteQueue.
+    purge_and_delete_queue_are_denied(&other, &url).await;
+    assert_eq!(s.counts(&url).await, (1, 0, 0));
+}
+
+async fn purge_and_delete_queue_are_denied(other: &aws_sdk_sqs::Client, url: &str) {
+    expect_code(
+        other.purge_queue().queue_url(url).send().await,
+        "AccessDenied",
+    );
+    expect_code(
+        other.delete_queue().queue_url(url).send().await,
+        "AccessDenied",
+    );
+}
+
+/// The calls the Policy grants the other account, each succeeding.
+async fn receive_delete_and_send_as_granted(other: &aws_sdk_sqs::Client, url: &str) {
+    let got = other.receive_message().queue_url(url).send().await.unwrap();
     let handle = got.messages()[0].receipt_handle().unwrap();
     other
         .delete_message()
-        .queue_url(&url)
+        .queue_url(url)
         .receipt_handle(handle)
         .send()
         .await
         .unwrap();
     other
         .send_message_batch()
-        .queue_url(&url)
+        .queue_url(url)
         .entries(
             aws_sdk_sqs::types::SendMessageBatchRequestEntry::builder()
                 .id("a")
@@ -302,16 +309,6 @@ async fn other_accounts_need_the_queue_policy() {
         .send()
         .await
         .unwrap();
-    // Not granted: purge; never cross-account, whatever a policy says: DeleteQueue.
-    expect_code(
-        other.purge_queue().queue_url(&url).send().await,
-        "AccessDenied",
-    );
-    expect_code(
-        other.delete_queue().queue_url(&url).send().await,
-        "AccessDenied",
-    );
-    assert_eq!(s.counts(&url).await, (1, 0, 0));
 }
 
 /// A Deny statement binds every principal, the queue's own account included.

@@ -7,6 +7,13 @@ use crate::common::TestServer;
 #[tokio::test]
 async fn json_protocol_errors() {
     let t = TestServer::start().await;
+    malformed_and_mistyped_json(&t).await;
+    missing_members_and_unknown_operations(&t).await;
+    empty_and_out_of_range_requests(&t).await;
+}
+
+/// A body that is not JSON, and values of the wrong type, in Coral's words.
+async fn malformed_and_mistyped_json(t: &TestServer) {
     let r = t.json("CreateQueue", "{not json").await;
     assert_eq!(r.status, 400);
     assert_eq!(
@@ -50,6 +57,10 @@ async fn json_protocol_errors() {
         r.json()["message"],
         "Start of structure or map found where not expected."
     );
+}
+
+/// Missing members are named; an unknown or absent operation is Coral's UnknownOperation.
+async fn missing_members_and_unknown_operations(t: &TestServer) {
     // A missing member inside a batch entry is named, as at the top level.
     let r = t
         .json(
@@ -97,7 +108,10 @@ async fn json_protocol_errors() {
         r.json()["__type"],
         "com.amazon.coral.service#UnknownOperationException"
     );
+}
 
+/// An empty body, a number out of range and an empty queue URL.
+async fn empty_and_out_of_range_requests(t: &TestServer) {
     // An empty body is an empty request, as for ListQueues.
     let r = t.json("ListQueues", "").await;
     assert_eq!((r.status, r.body.as_str()), (200, "{}"));

@@ -14,6 +14,23 @@ fn entry(id: &str, body: &str) -> SendMessageBatchRequestEntry {
         .unwrap()
 }
 
+fn change_entry(id: &str, handle: &str, seconds: i32) -> ChangeMessageVisibilityBatchRequestEntry {
+    ChangeMessageVisibilityBatchRequestEntry::builder()
+        .id(id)
+        .receipt_handle(handle)
+        .visibility_timeout(seconds)
+        .build()
+        .unwrap()
+}
+
+fn delete_entry(id: &str, handle: &str) -> DeleteMessageBatchRequestEntry {
+    DeleteMessageBatchRequestEntry::builder()
+        .id(id)
+        .receipt_handle(handle)
+        .build()
+        .unwrap()
+}
+
 #[tokio::test]
 async fn send_batch_reports_each_entry() {
     let t = TestServer::start().await;
@@ -84,36 +101,7 @@ async fn whole_batch_errors() {
         .as_service_error()
         .unwrap()
         .is_batch_entry_ids_not_distinct());
-
-    let err = t
-        .client
-        .send_message_batch()
-        .queue_url(&url)
-        .entries(entry("no spaces", "a"))
-        .send()
-        .await
-        .unwrap_err();
-    assert!(err.as_service_error().unwrap().is_invalid_batch_entry_id());
-
-    let err = t
-        .client
-        .send_message_batch()
-        .queue_url(&url)
-        .entries(entry("a", &"x".repeat(600_000)))
-        .entries(entry("b", &"x".repeat(600_000)))
-        .send()
-        .await
-        .unwrap_err();
-    assert!(err.as_service_error().unwrap().is_batch_request_too_long());
-    assert_eq!(
-        message(&err),
-        "Batch requests cannot be longer than 1048576 bytes. You have sent 1200000 bytes."
-    );
-    assert_eq!(
-        t.counts(&url).await,
-        (0, 0, 0),
-        "nothing of a failed batch is enqueued"
-    );
+    ids_and_sizes_are_checked_before_anything_is_enqueued(&t, &url).await;
 
     let r = t
         .json(
@@ -125,6 +113,39 @@ async fn whole_batch_errors() {
     assert_eq!(
         r.header("x-amzn-query-error"),
         Some("AWS.SimpleQueueService.EmptyBatchRequest;Sender")
+    );
+}
+
+/// An entry id with a space and a batch over 1 MiB fail whole, leaving the queue empty.
+async fn ids_and_sizes_are_checked_before_anything_is_enqueued(t: &TestServer, url: &str) {
+    let err = t
+        .client
+        .send_message_batch()
+        .queue_url(url)
+        .entries(entry("no spaces", "a"))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(err.as_service_error().unwrap().is_invalid_batch_entry_id());
+
+    let err = t
+        .client
+        .send_message_batch()
+        .queue_url(url)
+        .entries(entry("a", &"x".repeat(600_000)))
+        .entries(entry("b", &"x".repeat(600_000)))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(err.as_service_error().unwrap().is_batch_request_too_long());
+    assert_eq!(
+        message(&err),
+        "Batch requests cannot be longer than 1048576 bytes. You have sent 1200000 bytes."
+    );
+    assert_eq!(
+        t.counts(url).await,
+        (0, 0, 0),
+        "nothing of a failed batch is enqueued"
     );
 }
 
@@ -152,22 +173,8 @@ async fn delete_and_change_visibility_batches() {
         .client
         .change_message_visibility_batch()
         .queue_url(&url)
-        .entries(
-            ChangeMessageVisibilityBatchRequestEntry::builder()
-                .id("a")
-                .receipt_handle(&handles[0])
-                .visibility_timeout(0)
-                .build()
-                .unwrap(),
-        )
-        .entries(
-            ChangeMessageVisibilityBatchRequestEntry::builder()
-                .id("b")
-                .receipt_handle("garbage")
-                .visibility_timeout(0)
-                .build()
-                .unwrap(),
-        )
+        .entries(change_entry("a", &handles[0], 0))
+        .entries(change_entry("b", "garbage", 0))
         .send()
         .await
         .unwrap();
@@ -178,27 +185,9 @@ async fn delete_and_change_visibility_batches() {
         .client
         .delete_message_batch()
         .queue_url(&url)
-        .entries(
-            DeleteMessageBatchRequestEntry::builder()
-                .id("x")
-                .receipt_handle(&handles[1])
-                .build()
-                .unwrap(),
-        )
-        .entries(
-            DeleteMessageBatchRequestEntry::builder()
-                .id("y")
-                .receipt_handle(&handles[2])
-                .build()
-                .unwrap(),
-        )
-        .entries(
-            DeleteMessageBatchRequestEntry::builder()
-                .id("z")
-                .receipt_handle("nope")
-                .build()
-                .unwrap(),
-        )
+        .entries(delete_entry("x", &handles[1]))
+        .entries(delete_entry("y", &handles[2]))
+        .entries(delete_entry("z", "nope"))
         .send()
         .await
         .unwrap();
@@ -209,13 +198,7 @@ async fn delete_and_change_visibility_batches() {
         t.client
             .delete_message_batch()
             .queue_url(format!("{}/000000000000/missing", t.endpoint()))
-            .entries(
-                DeleteMessageBatchRequestEntry::builder()
-                    .id("x")
-                    .receipt_handle("h")
-                    .build()
-                    .unwrap(),
-            )
+            .entries(delete_entry("x", "h"))
             .send()
             .await,
         "AWS.SimpleQueueService.NonExistentQueue",

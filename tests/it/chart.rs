@@ -74,24 +74,7 @@ async fn samples_follow_the_manual_clock_and_marks_land_where_they_happened() {
                  "alarm": "receive_count", "state": "ALARM"})]
     );
 
-    let rule = json!({"action": "SendMessage", "queue": "orders",
-                      "error": "RequestThrottled", "count": 2});
-    let added = s
-        .raw("POST", "/_sqslite/faults", &[], &rule.to_string())
-        .await;
-    assert_eq!(added.status, 201, "{}", added.body);
-    let send = format!(r#"{{"QueueUrl": "{url}", "MessageBody": "throttled"}}"#);
-    for _ in 0..2 {
-        assert_eq!(s.json("SendMessage", &send).await.status, 403);
-    }
-    let faulted = series(&s, "orders").await;
-    assert_eq!(
-        marks(&faulted, "fault"),
-        [
-            &json!({"t": t1, "kind": "fault", "queue": "orders", "rule": added.json()["id"],
-                 "action": "SendMessage", "effect": "RequestThrottled", "hits": 2})
-        ]
-    );
+    two_throttled_sends_mark_a_fault(&s, &url, t1).await;
 
     s.advance(31);
     assert_eq!(
@@ -117,6 +100,28 @@ async fn samples_follow_the_manual_clock_and_marks_land_where_they_happened() {
     assert!(
         fired.contains(&(&json!(t2), &json!("dlq_depth"), &json!("ALARM"))),
         "{fired:?}"
+    );
+}
+
+/// A fault rule throttling two sends, marked once with its two hits at `t1`.
+async fn two_throttled_sends_mark_a_fault(s: &TestServer, url: &str, t1: u64) {
+    let rule = json!({"action": "SendMessage", "queue": "orders",
+                      "error": "RequestThrottled", "count": 2});
+    let added = s
+        .raw("POST", "/_sqslite/faults", &[], &rule.to_string())
+        .await;
+    assert_eq!(added.status, 201, "{}", added.body);
+    let send = format!(r#"{{"QueueUrl": "{url}", "MessageBody": "throttled"}}"#);
+    for _ in 0..2 {
+        assert_eq!(s.json("SendMessage", &send).await.status, 403);
+    }
+    let faulted = series(s, "orders").await;
+    assert_eq!(
+        marks(&faulted, "fault"),
+        [
+            &json!({"t": t1, "kind": "fault", "queue": "orders", "rule": added.json()["id"],
+                 "action": "SendMessage", "effect": "RequestThrottled", "hits": 2})
+        ]
     );
 }
 

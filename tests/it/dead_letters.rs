@@ -3,7 +3,7 @@
 #[path = "../../examples/poison_drill.rs"]
 mod poison_drill;
 
-use crate::common::{code, expect_code, message, TestServer};
+use crate::common::{expect_code, expect_code_for, message, TestServer};
 use aws_sdk_sqs::types::{MessageSystemAttributeName, QueueAttributeName};
 
 fn arn(name: &str) -> String {
@@ -95,11 +95,12 @@ async fn redrive_policy_validation_and_canonical_form() {
         (policy("fifo-dlq.fifo", "3"), "same type"),
         ("not json".to_owned(), "RedrivePolicy"),
     ] {
-        let err = t
-            .set_attribute(&url, QueueAttributeName::RedrivePolicy, &bad)
-            .await
-            .unwrap_err();
-        assert_eq!(code(&err), "InvalidParameterValue", "{bad}");
+        let err = expect_code_for(
+            t.set_attribute(&url, QueueAttributeName::RedrivePolicy, &bad)
+                .await,
+            "InvalidParameterValue",
+            &bad,
+        );
         assert!(message(&err).contains(needle), "{bad}: {}", message(&err));
     }
     t.set_attribute(&url, QueueAttributeName::RedrivePolicy, "")

@@ -1,13 +1,11 @@
 //! The drills behind `sqslite drill`, run against small consumers written with aws-sdk-sqs,
 //! and alarm webhooks reaching a listener.
 
-use std::time::Duration;
-
+use crate::common::endpoint::Endpoint;
 use crate::common::TestServer;
 use aws_sdk_sqs::Client;
 use sqslite::drill::{outage, poison, triggered as trigger, Common};
 use sqslite::{Clock, Config, ManualClock, QueueDecl};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn config() -> Config {
     Config::ephemeral()
@@ -161,48 +159,16 @@ async fn the_outage_drill_checks_the_backlog_drains_afterwards() {
     );
 }
 
-/// Accepts one HTTP request and answers 200; returns its body.
-async fn one_request(listener: tokio::net::TcpListener) -> String {
-    let (mut stream, _) = listener.accept().await.unwrap();
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        let n = stream.read(&mut chunk).await.unwrap();
-        buf.extend_from_slice(&chunk[..n]);
-        let text = String::from_utf8_lossy(&buf).to_string();
-        if let Some((head, body)) = text.split_once("\r\n\r\n") {
-            let len = head
-                .lines()
-                .find_map(|l| {
-                    l.to_ascii_lowercase()
-                        .strip_prefix("content-length:")
-                        .map(|v| v.trim().parse::<usize>().unwrap())
-                })
-                .unwrap_or(0);
-            if body.len() >= len || n == 0 {
-                stream
-                    .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
-                    .await
-                    .unwrap();
-                return body.to_owned();
-            }
-        }
-    }
-}
-
 #[tokio::test]
 async fn a_firing_alarm_is_posted_to_the_webhook() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hook = Endpoint::start().await;
     let mut config = config();
-    config.admin.alarms.webhook = Some(format!("http://{}/hook", listener.local_addr().unwrap()));
+    config.admin.alarms.webhook = Some(hook.url.clone());
     let s = TestServer::start_with(config).await;
     let dlq = s.server.queue_url("orders-dlq");
     // A message sent straight to the DLQ is enough: the ticker notices after the request.
     s.send(&dlq, "dead").await;
-    let body = tokio::time::timeout(Duration::from_secs(10), one_request(listener))
-        .await
-        .expect("webhook called");
-    let alarm: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let alarm = hook.wait_for(1).await[0].json();
     assert_eq!(alarm["kind"], "dlq_depth");
     assert_eq!(alarm["queue"], "orders-dlq");
     assert_eq!(alarm["state"], "ALARM");

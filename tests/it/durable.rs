@@ -5,8 +5,12 @@
 
 use std::process::{Command, Stdio};
 
-use crate::common::durable::{attribute, chattr, command, log_file, receive, send, temp_dir, Proc};
-use aws_sdk_sqs::types::{MessageAttributeValue, MessageSystemAttributeName, QueueAttributeName};
+use crate::common::durable::{
+    attribute, chattr, command, log_file, queue_urls, receive, send, temp_dir, Proc,
+};
+use aws_sdk_sqs::types::{
+    Message, MessageAttributeValue, MessageSystemAttributeName, QueueAttributeName,
+};
 use aws_sdk_sqs::Client;
 
 /// What the first process left behind, for the second to find.
@@ -48,6 +52,27 @@ async fn with_dead_letters(c: &Client, name: &str, visibility: &str) -> (String,
 
 /// Queues of both kinds with attributes and tags; messages visible, in flight and dead-lettered.
 async fn write_state(c: &Client) -> Before {
+    let (orders, dlq, held, in_flight) = orders_with_a_dead_letter_and_one_in_flight(c).await;
+    let (jobs, sent) = jobs_with_two_sent(c).await;
+    let fifo_held = receive(c, &jobs, 1).await.remove(0);
+    let redrive = attribute(c, &orders, QueueAttributeName::RedrivePolicy).await;
+    Before {
+        dlq,
+        orders,
+        jobs,
+        redrive,
+        held,
+        in_flight,
+        fifo_held,
+        sent,
+    }
+}
+
+/// orders with three messages: one `held` past maxReceiveCount (moved to the DLQ by the
+/// next receive), one in flight, one visible; returns (orders, dlq, held, in flight).
+async fn orders_with_a_dead_letter_and_one_in_flight(
+    c: &Client,
+) -> (String, String, Message, Message) {
     let (orders, dlq) = with_dead_letters(c, "orders", "600").await;
     for body in ["first", "second", "third"] {
         c.send_message()
@@ -80,6 +105,12 @@ async fn write_state(c: &Client) -> Before {
         Some(m) => m.clone(),
         None => receive(c, &orders, 1).await.remove(0),
     };
+    (orders, dlq, held, in_flight)
+}
+
+/// jobs.fifo (content-based deduplication) with job-1 and job-2 sent in one group; returns
+/// its URL and each send's (message id, sequence number).
+async fn jobs_with_two_sent(c: &Client) -> (String, Vec<(String, String)>) {
     let jobs = c
         .create_queue()
         .queue_name("jobs.fifo")
@@ -104,77 +135,61 @@ async fn write_state(c: &Client) -> Before {
             r.sequence_number().unwrap().to_owned(),
         ));
     }
-    let fifo_held = receive(c, &jobs, 1).await.remove(0);
-    let redrive = attribute(c, &orders, QueueAttributeName::RedrivePolicy).await;
-    Before {
-        dlq,
-        orders,
-        jobs,
-        redrive,
-        held,
-        in_flight,
-        fifo_held,
-        sent,
-    }
+    (jobs, sent)
 }
 
-async fn check_state(c: &Client, before: Before) {
-    let Before {
-        dlq,
-        orders,
-        jobs,
-        redrive,
-        held,
-        in_flight,
-        fifo_held,
-        sent,
-    } = before;
-    let urls = c
-        .list_queues()
-        .send()
-        .await
-        .unwrap()
-        .queue_urls
-        .unwrap_or_default();
-    assert_eq!(urls.len(), 3, "{urls:?}");
-    assert_eq!(
-        attribute(c, &orders, QueueAttributeName::VisibilityTimeout).await,
-        "600"
-    );
-    assert_eq!(
-        attribute(c, &orders, QueueAttributeName::RedrivePolicy).await,
-        redrive
-    );
-    let tags = c.list_queue_tags().queue_url(&orders).send().await.unwrap();
-    assert_eq!(
-        tags.tags().unwrap().get("team").map(String::as_str),
-        Some("payments")
-    );
+async fn check_state(c: &Client, b: Before) {
+    let orders = &b.orders;
+    check_queues_and_orders_settings(c, orders, &b.redrive).await;
     // One visible, one in flight in orders; the dead letter in the DLQ with its source.
     assert_eq!(
-        attribute(c, &orders, QueueAttributeName::ApproximateNumberOfMessages).await,
+        attribute(c, orders, QueueAttributeName::ApproximateNumberOfMessages).await,
         "1"
     );
     assert_eq!(
         attribute(
             c,
-            &orders,
+            orders,
             QueueAttributeName::ApproximateNumberOfMessagesNotVisible
         )
         .await,
         "1"
     );
-    let dead = receive(c, &dlq, 10).await;
+    let dead = receive(c, &b.dlq, 10).await;
     assert_eq!(dead.len(), 1);
-    assert_eq!(dead[0].body(), held.body());
+    assert_eq!(dead[0].body(), b.held.body());
     let source = dead[0]
         .attributes()
         .unwrap()
         .get(&MessageSystemAttributeName::DeadLetterQueueSourceArn);
     assert!(source.is_some_and(|s| s.ends_with(":orders")), "{source:?}");
-    // The handle issued before the restart still deletes its message.
+    check_the_old_handle_deletes(c, orders, &b.in_flight).await;
+    check_fifo(c, &b.jobs, &b.fifo_held, &b.sent).await;
+}
+
+/// The three queues are back, and orders keeps its visibility, redrive policy and tag.
+async fn check_queues_and_orders_settings(c: &Client, orders: &str, redrive: &str) {
+    let urls = queue_urls(c).await;
+    assert_eq!(urls.len(), 3, "{urls:?}");
+    assert_eq!(
+        attribute(c, orders, QueueAttributeName::VisibilityTimeout).await,
+        "600"
+    );
+    assert_eq!(
+        attribute(c, orders, QueueAttributeName::RedrivePolicy).await,
+        redrive
+    );
+    let tags = c.list_queue_tags().queue_url(orders).send().await.unwrap();
+    assert_eq!(
+        tags.tags().unwrap().get("team").map(String::as_str),
+        Some("payments")
+    );
+}
+
+/// The handle issued before the restart still deletes its message; the visible one is left.
+async fn check_the_old_handle_deletes(c: &Client, orders: &str, in_flight: &Message) {
     c.delete_message()
-        .queue_url(&orders)
+        .queue_url(orders)
         .receipt_handle(in_flight.receipt_handle().unwrap())
         .send()
         .await
@@ -182,17 +197,16 @@ async fn check_state(c: &Client, before: Before) {
     assert_eq!(
         attribute(
             c,
-            &orders,
+            orders,
             QueueAttributeName::ApproximateNumberOfMessagesNotVisible
         )
         .await,
         "0"
     );
-    let rest = receive(c, &orders, 10).await;
+    let rest = receive(c, orders, 10).await;
     assert_eq!(rest.len(), 1);
     let kind = rest[0].message_attributes().unwrap().get("kind").unwrap();
     assert_eq!(kind.string_value(), Some(rest[0].body().unwrap()));
-    check_fifo(c, &jobs, &fifo_held, &sent).await;
 }
 
 /// FIFO: the dedup window and the sequence numbers carry on; the held handle deletes.
@@ -362,13 +376,7 @@ async fn a_full_disk_fails_writes_with_a_server_error_and_reads_go_on() {
         crate::common::message(&err).contains("could not be stored"),
         "{err:?}"
     );
-    let urls = c
-        .list_queues()
-        .send()
-        .await
-        .unwrap()
-        .queue_urls
-        .unwrap_or_default();
+    let urls = queue_urls(c).await;
     assert_eq!(urls, std::slice::from_ref(&url));
     assert!(
         !attribute(c, &url, QueueAttributeName::ApproximateNumberOfMessages)
@@ -680,14 +688,15 @@ async fn a_read_only_directory_fails_writes_and_the_start_clearly_and_loses_noth
         eprintln!("skipped: chattr +i is not available here (needs root on ext4/xfs/btrfs)");
         return;
     }
-    let err = c
-        .send_message()
-        .queue_url(&url)
-        .message_body("refused")
-        .send()
-        .await
-        .expect_err("a write to a read-only log fails");
-    assert_eq!(crate::common::code(&err), "InternalError", "{err:?}");
+    let err = crate::common::expect_code_for(
+        c.send_message()
+            .queue_url(&url)
+            .message_body("refused")
+            .send()
+            .await,
+        "InternalError",
+        "a write to a read-only log",
+    );
     assert!(
         crate::common::message(&err).contains("could not be stored"),
         "{err:?}"

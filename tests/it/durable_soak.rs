@@ -182,27 +182,8 @@ async fn acknowledged_work_survives_repeated_kill_9() {
         .unwrap()
         .to_owned();
     for cycle in 0..cycles {
-        let mut tasks = Vec::new();
-        for p in 0..2 {
-            let tag = format!("c{cycle}p{p}");
-            tasks.push(tokio::spawn(produce(
-                c.clone(),
-                url.clone(),
-                tag,
-                ledger.clone(),
-            )));
-        }
-        for _ in 0..2 {
-            tasks.push(tokio::spawn(consume(
-                c.clone(),
-                url.clone(),
-                ledger.clone(),
-            )));
-        }
-        tasks.push(tokio::spawn(snapshot_until_killed(
-            endpoint.clone(),
-            snapshots.clone(),
-        )));
+        let tasks = spawn_workers(cycle, &c, &url, &ledger, &endpoint, &snapshots);
+        // The kill lands at a random moment of the work: that moment is what is soaked.
         tokio::time::sleep(Duration::from_millis(100 + next(&mut seed) % 400)).await;
         child.kill().unwrap();
         child.wait().unwrap();
@@ -214,8 +195,50 @@ async fn acknowledged_work_survives_repeated_kill_9() {
     let left = drain(&c, &url).await;
     child.kill().unwrap();
     let _ = child.wait();
-    let ledger = ledger.lock().unwrap();
-    let left: HashSet<String> = left.into_iter().collect();
+    check_the_ledger(
+        &ledger.lock().unwrap(),
+        &left.into_iter().collect(),
+        cycles,
+        snapshots.load(Ordering::Relaxed),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two producers, two consumers and the snapshotter of one cycle, until the kill.
+fn spawn_workers(
+    cycle: u64,
+    c: &Client,
+    url: &str,
+    ledger: &Arc<Mutex<Ledger>>,
+    endpoint: &str,
+    snapshots: &Arc<AtomicU64>,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let mut tasks = Vec::new();
+    for p in 0..2 {
+        let tag = format!("c{cycle}p{p}");
+        tasks.push(tokio::spawn(produce(
+            c.clone(),
+            url.to_owned(),
+            tag,
+            ledger.clone(),
+        )));
+    }
+    for _ in 0..2 {
+        tasks.push(tokio::spawn(consume(
+            c.clone(),
+            url.to_owned(),
+            ledger.clone(),
+        )));
+    }
+    tasks.push(tokio::spawn(snapshot_until_killed(
+        endpoint.to_owned(),
+        snapshots.clone(),
+    )));
+    tasks
+}
+
+/// Every acknowledged send is deleted or `left`; no acknowledged delete is `left`.
+fn check_the_ledger(ledger: &Ledger, left: &HashSet<String>, cycles: u64, snapshots: u64) {
     let lost: Vec<_> = ledger
         .sent
         .iter()
@@ -227,8 +250,7 @@ async fn acknowledged_work_survives_repeated_kill_9() {
         .filter(|b| left.contains(*b))
         .collect();
     println!(
-        "soak: {cycles} kills, {} snapshots, {} sends acknowledged, {} deletes acknowledged, {} left in the queue, {} lost, {} resurrected",
-        snapshots.load(Ordering::Relaxed),
+        "soak: {cycles} kills, {snapshots} snapshots, {} sends acknowledged, {} deletes acknowledged, {} left in the queue, {} lost, {} resurrected",
         ledger.sent.len(),
         ledger.deleted.len(),
         left.len(),
@@ -244,5 +266,4 @@ async fn acknowledged_work_survives_repeated_kill_9() {
         ledger.sent.len() as u64 > cycles,
         "the producers made progress"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

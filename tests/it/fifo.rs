@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::common::{code, expect_code, message, TestServer};
+use crate::common::{expect_code, expect_code_for, message, TestServer};
 use aws_sdk_sqs::types::{
     MessageSystemAttributeName, QueueAttributeName, SendMessageBatchRequestEntry,
 };
@@ -83,61 +83,7 @@ async fn queue_type_rules() {
 async fn send_rules_and_sequence_numbers() {
     let t = TestServer::start().await;
     let url = fifo(&t, "q.fifo", &[]).await;
-    let err = t
-        .client
-        .send_message()
-        .queue_url(&url)
-        .message_body("x")
-        .message_deduplication_id("d")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(
-        (code(&err), message(&err)),
-        (
-            "MissingParameter".into(),
-            "The request must contain the parameter MessageGroupId.".into()
-        )
-    );
-    let err = t
-        .client
-        .send_message()
-        .queue_url(&url)
-        .message_body("x")
-        .message_group_id("g")
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(
-        message(&err),
-        "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly"
-    );
-    let err = t
-        .client
-        .send_message()
-        .queue_url(&url)
-        .message_body("x")
-        .message_group_id("g")
-        .message_deduplication_id("d")
-        .delay_seconds(2)
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(
-        message(&err),
-        "Value 2 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type."
-    );
-    expect_code(
-        t.client
-            .send_message()
-            .queue_url(&url)
-            .message_body("x")
-            .message_group_id("has space")
-            .message_deduplication_id("d")
-            .send()
-            .await,
-        "InvalidParameterValue",
-    );
+    sends_without_group_dedup_id_or_with_a_delay_fail(&t, &url).await;
     let a = t.send_fifo(&url, "g", "a").await;
     let b = t.send_fifo(&url, "g", "b").await;
     let (sa, sb) = (a.sequence_number().unwrap(), b.sequence_number().unwrap());
@@ -156,10 +102,66 @@ async fn send_rules_and_sequence_numbers() {
                 .unwrap(),
         )
         .send()
+        .await;
+    // A FIFO batch entry without its group fails the whole batch [aws-recorded].
+    expect_code(batch, "InvalidParameterValue");
+}
+
+/// A FIFO send needs a group (without spaces) and a deduplication id, and takes no delay.
+async fn sends_without_group_dedup_id_or_with_a_delay_fail(t: &TestServer, url: &str) {
+    let err = expect_code(
+        t.client
+            .send_message()
+            .queue_url(url)
+            .message_body("x")
+            .message_deduplication_id("d")
+            .send()
+            .await,
+        "MissingParameter",
+    );
+    assert_eq!(
+        message(&err),
+        "The request must contain the parameter MessageGroupId."
+    );
+    let err = t
+        .client
+        .send_message()
+        .queue_url(url)
+        .message_body("x")
+        .message_group_id("g")
+        .send()
         .await
         .unwrap_err();
-    // A FIFO batch entry without its group fails the whole batch [aws-recorded].
-    assert_eq!(code(&batch), "InvalidParameterValue");
+    assert_eq!(
+        message(&err),
+        "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly"
+    );
+    let err = t
+        .client
+        .send_message()
+        .queue_url(url)
+        .message_body("x")
+        .message_group_id("g")
+        .message_deduplication_id("d")
+        .delay_seconds(2)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        message(&err),
+        "Value 2 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type."
+    );
+    expect_code(
+        t.client
+            .send_message()
+            .queue_url(url)
+            .message_body("x")
+            .message_group_id("has space")
+            .message_deduplication_id("d")
+            .send()
+            .await,
+        "InvalidParameterValue",
+    );
 }
 
 #[tokio::test]
@@ -295,34 +297,11 @@ async fn eight_consumers_twenty_groups_in_order_exactly_once() {
     let processed = Arc::new(Mutex::new(Vec::<String>::new()));
     let mut consumers = Vec::new();
     for _ in 0..8 {
-        let client = t.client.clone();
-        let url = url.clone();
-        let processed = processed.clone();
-        consumers.push(tokio::spawn(async move {
-            loop {
-                let got = client
-                    .receive_message()
-                    .queue_url(&url)
-                    .max_number_of_messages(3)
-                    .send()
-                    .await
-                    .unwrap();
-                if got.messages().is_empty() {
-                    return;
-                }
-                for m in got.messages() {
-                    processed.lock().unwrap().push(m.body().unwrap().to_owned());
-                    client
-                        .delete_message()
-                        .queue_url(&url)
-                        .receipt_handle(m.receipt_handle().unwrap())
-                        .send()
-                        .await
-                        .unwrap();
-                }
-                tokio::task::yield_now().await;
-            }
-        }));
+        consumers.push(tokio::spawn(consume_until_empty(
+            t.client.clone(),
+            url.clone(),
+            processed.clone(),
+        )));
     }
     for c in consumers {
         tokio::time::timeout(Duration::from_secs(30), c)
@@ -356,20 +335,49 @@ async fn eight_consumers_twenty_groups_in_order_exactly_once() {
     }
 }
 
+/// One consumer: receives up to 3, records each body before deleting it, until a receive
+/// comes back empty.
+async fn consume_until_empty(
+    client: aws_sdk_sqs::Client,
+    url: String,
+    processed: Arc<Mutex<Vec<String>>>,
+) {
+    loop {
+        let got = client
+            .receive_message()
+            .queue_url(&url)
+            .max_number_of_messages(3)
+            .send()
+            .await
+            .unwrap();
+        if got.messages().is_empty() {
+            return;
+        }
+        for m in got.messages() {
+            processed.lock().unwrap().push(m.body().unwrap().to_owned());
+            client
+                .delete_message()
+                .queue_url(&url)
+                .receipt_handle(m.receipt_handle().unwrap())
+                .send()
+                .await
+                .unwrap();
+        }
+        tokio::task::yield_now().await;
+    }
+}
+
 #[tokio::test]
 async fn poison_at_the_head_of_a_group_blocks_only_that_group_until_dead_lettered() {
     let t = TestServer::start().await;
     let dlq = fifo(&t, "payments-dlq.fifo", &[]).await;
     let policy = r#"{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:payments-dlq.fifo","maxReceiveCount":3}"#;
     let url = fifo(&t, "payments.fifo", &[("RedrivePolicy", policy)]).await;
-    let err = t
-        .try_create_queue("std-src", &[("RedrivePolicy", policy)])
-        .await
-        .unwrap_err();
-    assert_eq!(
-        code(&err),
+    expect_code_for(
+        t.try_create_queue("std-src", &[("RedrivePolicy", policy)])
+            .await,
         "InvalidParameterValue",
-        "a standard queue cannot use a FIFO DLQ"
+        "a standard queue with a FIFO DLQ",
     );
     for body in ["poison", "a2", "a3"] {
         t.send_fifo(&url, "acct-a", body).await;

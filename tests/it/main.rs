@@ -3,9 +3,6 @@
 //! per file linked the SDK 40 times. `tests/decode_memory.rs` stays apart: it installs its own
 //! global allocator to count bytes.
 
-// The 60-line limit (clippy.toml) holds for src; these test functions are split later.
-#![allow(clippy::too_many_lines)]
-
 mod common;
 
 mod advisor;

@@ -48,28 +48,7 @@ async fn the_figures_follow_a_success_and_a_failure_on_the_server_clock() {
     let s = serve(&f, QueueDecl::new("orders"), mapping("orders")).await;
     let url = s.server.queue_url("orders");
     let m = wait_mapping(&s, |m| m["state"] == "Enabled").await;
-    let arn = "arn:aws:sqs:us-east-1:000000000000:orders";
-    assert_eq!(m["function"]["name"], "orders-handler");
-    assert_eq!(
-        m["function"]["arn"],
-        "arn:aws:lambda:us-east-1:000000000000:function:orders-handler"
-    );
-    assert_eq!(m["function"]["declared"], true);
-    assert_eq!(
-        (&m["queue"]["name"], &m["queue"]["arn"]),
-        (&json!("orders"), &json!(arn))
-    );
-    assert_eq!(m["batch_size"], 10);
-    assert_eq!(m["maximum_batching_window_seconds"], 0);
-    assert_eq!(m["function_response_types"], json!([]));
-    assert_eq!(m["maximum_concurrency"], Value::Null);
-    assert_eq!(m["filter_patterns"], 0);
-    assert_eq!(m["last_invocation"], Value::Null);
-    assert_eq!(
-        m["figures"],
-        json!({"invocations": 0, "errors": 0, "records": 0, "mean_batch_size": null,
-               "last_batch_size": null, "partial_failures": 0, "filtered": 0})
-    );
+    check_a_fresh_mapping(&m);
 
     send_all(&s, &url, &["a", "b"]).await;
     let m = wait_mapping(&s, |m| last_result(m) == Some("success")).await;
@@ -107,6 +86,32 @@ async fn the_figures_follow_a_success_and_a_failure_on_the_server_clock() {
             .await,
         1,
         "/metrics counts the same"
+    );
+}
+
+/// A declared mapping, before any message: its settings and zero figures.
+fn check_a_fresh_mapping(m: &Value) {
+    let arn = "arn:aws:sqs:us-east-1:000000000000:orders";
+    assert_eq!(m["function"]["name"], "orders-handler");
+    assert_eq!(
+        m["function"]["arn"],
+        "arn:aws:lambda:us-east-1:000000000000:function:orders-handler"
+    );
+    assert_eq!(m["function"]["declared"], true);
+    assert_eq!(
+        (&m["queue"]["name"], &m["queue"]["arn"]),
+        (&json!("orders"), &json!(arn))
+    );
+    assert_eq!(m["batch_size"], 10);
+    assert_eq!(m["maximum_batching_window_seconds"], 0);
+    assert_eq!(m["function_response_types"], json!([]));
+    assert_eq!(m["maximum_concurrency"], Value::Null);
+    assert_eq!(m["filter_patterns"], 0);
+    assert_eq!(m["last_invocation"], Value::Null);
+    assert_eq!(
+        m["figures"],
+        json!({"invocations": 0, "errors": 0, "records": 0, "mean_batch_size": null,
+               "last_batch_size": null, "partial_failures": 0, "filtered": 0})
     );
 }
 

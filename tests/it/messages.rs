@@ -1,7 +1,7 @@
 //! Sending, receiving, deleting and hiding messages on standard queues, against the real SDK
 //! with a manual clock.
 
-use crate::common::{code, expect_code, message, TestServer, T0};
+use crate::common::{expect_code, expect_code_for, message, TestServer, T0};
 use aws_sdk_sqs::primitives::Blob;
 use aws_sdk_sqs::types::{MessageAttributeValue, MessageSystemAttributeName, QueueAttributeName};
 
@@ -365,15 +365,7 @@ async fn message_attribute_types_and_filters() {
         sent.md5_of_message_attributes(),
         Some("f5abcad3e5a301baade10814f2ccd238")
     );
-    let got = t
-        .client
-        .receive_message()
-        .queue_url(&url)
-        .message_attribute_names("b")
-        .visibility_timeout(0)
-        .send()
-        .await
-        .unwrap();
+    let got = peek_with_attributes(&t, &url, &["b"]).await;
     let m = &got.messages()[0];
     let attrs = m.message_attributes().unwrap();
     assert_eq!(attrs.len(), 1);
@@ -382,39 +374,32 @@ async fn message_attribute_types_and_filters() {
         m.md5_of_message_attributes(),
         sent.md5_of_message_attributes()
     );
-    let none = t
-        .client
-        .receive_message()
-        .queue_url(&url)
-        .visibility_timeout(0)
-        .send()
-        .await
-        .unwrap();
+    let none = peek_with_attributes(&t, &url, &[]).await;
     assert!(none.messages()[0].message_attributes().is_none());
     assert!(none.messages()[0].md5_of_message_attributes().is_none());
     assert!(none.messages()[0].attributes().is_none());
-    let prefix = t
-        .client
-        .receive_message()
-        .queue_url(&url)
-        .message_attribute_names("n.*")
-        .message_attribute_names("a")
-        .visibility_timeout(0)
-        .send()
-        .await
-        .unwrap();
+    let prefix = peek_with_attributes(&t, &url, &["n.*", "a"]).await;
     assert_eq!(prefix.messages()[0].message_attributes().unwrap().len(), 2);
     // `*` means every attribute, like `All` and `.*` [aws-recorded].
-    let star = t
+    let star = peek_with_attributes(&t, &url, &["*"]).await;
+    assert_eq!(star.messages()[0].message_attributes().unwrap().len(), 3);
+}
+
+/// A receive asking for the message attributes `names`, leaving the message visible.
+async fn peek_with_attributes(
+    t: &TestServer,
+    url: &str,
+    names: &[&str],
+) -> aws_sdk_sqs::operation::receive_message::ReceiveMessageOutput {
+    let mut call = t
         .client
         .receive_message()
-        .queue_url(&url)
-        .message_attribute_names("*")
-        .visibility_timeout(0)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(star.messages()[0].message_attributes().unwrap().len(), 3);
+        .queue_url(url)
+        .visibility_timeout(0);
+    for name in names {
+        call = call.message_attribute_names(*name);
+    }
+    call.send().await.unwrap()
 }
 
 #[tokio::test]
@@ -425,9 +410,10 @@ async fn attribute_rules_and_trace_header() {
     for i in 0..11 {
         req = req.message_attributes(format!("a{i}"), string_attr("v"));
     }
-    assert_eq!(
-        code(&req.send().await.unwrap_err()),
-        "InvalidParameterValue"
+    expect_code_for(
+        req.send().await,
+        "InvalidParameterValue",
+        "eleven message attributes",
     );
     expect_code(
         t.client

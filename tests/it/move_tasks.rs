@@ -148,7 +148,11 @@ async fn explicit_destination_cancel_and_one_task_per_source() {
             .await,
         "InvalidParameterValue",
     );
-    // A new task may start once the previous one is over; the history lists newest first.
+    a_new_task_may_start_once_the_last_is_over(&t).await;
+}
+
+/// A new task may start once the previous one is over; the history lists newest first.
+async fn a_new_task_may_start_once_the_last_is_over(t: &TestServer) {
     t.client
         .start_message_move_task()
         .source_arn(arn("dlq"))
@@ -249,6 +253,11 @@ async fn start_and_cancel_errors() {
             .await,
         "InvalidParameterValue",
     );
+    cancel_errors(&t).await;
+}
+
+/// A handle that is not one, one of no task, one of a queue that does not exist.
+async fn cancel_errors(t: &TestServer) {
     let err = t
         .client
         .cancel_message_move_task()

@@ -3,7 +3,7 @@
 //! allows them.
 
 use crate::common::{
-    client_at, code, expect_code, message, signed_server, TestServer, OTHER, OWNER,
+    client_at, code, expect_code, expect_code_for, message, signed_server, TestServer, OTHER, OWNER,
 };
 use aws_sdk_sqs::error::SdkError;
 use aws_sdk_sqs::operation::create_queue::CreateQueueError;
@@ -122,8 +122,10 @@ async fn invalid_policies_are_refused() {
     assert!(s.attribute(&url, "Policy").await.is_empty());
     let fine = statement(r#","Action":"sqs:PurgeQueue""#);
     set_policy(&s.client, &url, &fine).await.unwrap();
-    let err = s.client.purge_queue().queue_url(&url).send().await;
-    assert_eq!(code(&err.unwrap_err()), "AccessDenied");
+    expect_code(
+        s.client.purge_queue().queue_url(&url).send().await,
+        "AccessDenied",
+    );
 }
 
 /// A Deny with a Condition used to be skipped; plain HTTP is not secure transport.
@@ -142,6 +144,51 @@ async fn a_conditional_deny_applies() {
     s.receive(&url).await;
 }
 
+/// Conditions, each with whether the Allow it guards lets the other account send.
+const CONDITIONS: [(&str, bool); 14] = [
+    (r#"{"IpAddress":{"aws:SourceIp":"127.0.0.0/8"}}"#, true),
+    (r#"{"IpAddress":{"aws:SourceIp":["10.0.0.0/8"]}}"#, false),
+    (r#"{"NotIpAddress":{"aws:SourceIp":"10.0.0.0/8"}}"#, true),
+    (
+        r#"{"StringEquals":{"aws:PrincipalAccount":"111111111111"}}"#,
+        true,
+    ),
+    (
+        r#"{"StringEquals":{"aws:principalaccount":"999999999999"}}"#,
+        false,
+    ),
+    (
+        r#"{"ArnLike":{"aws:PrincipalArn":"arn:aws:iam::111111111111:*"}}"#,
+        true,
+    ),
+    (
+        r#"{"DateLessThan":{"aws:CurrentTime":"2099-01-01T00:00:00Z"}}"#,
+        true,
+    ),
+    (
+        r#"{"DateGreaterThan":{"aws:CurrentTime":"2099-01-01T00:00:00Z"}}"#,
+        false,
+    ),
+    (
+        r#"{"ArnEquals":{"aws:SourceArn":"arn:aws:sns:us-east-1:1:t"}}"#,
+        false,
+    ),
+    (
+        r#"{"ArnEqualsIfExists":{"aws:SourceArn":"arn:aws:sns:us-east-1:1:t"}}"#,
+        true,
+    ),
+    (r#"{"Null":{"aws:SourceArn":"true"}}"#, true),
+    (
+        r#"{"ForAnyValue:StringLike":{"aws:PrincipalArn":["x","*:root"]}}"#,
+        true,
+    ),
+    (r#"{"StringEquals":{"aws:UnheardOf":"x"}}"#, false),
+    (
+        r#"{"StringSoundsLike":{"aws:PrincipalAccount":"111111111111"}}"#,
+        false,
+    ),
+];
+
 /// Allows with conditions apply where the condition holds, and only there; a key sqslite does
 /// not evaluate fails closed: its Allow never applies, its Deny always does.
 #[tokio::test]
@@ -154,50 +201,7 @@ async fn conditions_decide_whether_a_statement_applies() {
             r#"{{"Effect":"Allow","Principal":{{"AWS":"{OTHER}"}},"Action":"sqs:SendMessage","Resource":"*","Condition":{condition}}}"#
         ))
     };
-    let cases = [
-        (r#"{"IpAddress":{"aws:SourceIp":"127.0.0.0/8"}}"#, true),
-        (r#"{"IpAddress":{"aws:SourceIp":["10.0.0.0/8"]}}"#, false),
-        (r#"{"NotIpAddress":{"aws:SourceIp":"10.0.0.0/8"}}"#, true),
-        (
-            r#"{"StringEquals":{"aws:PrincipalAccount":"111111111111"}}"#,
-            true,
-        ),
-        (
-            r#"{"StringEquals":{"aws:principalaccount":"999999999999"}}"#,
-            false,
-        ),
-        (
-            r#"{"ArnLike":{"aws:PrincipalArn":"arn:aws:iam::111111111111:*"}}"#,
-            true,
-        ),
-        (
-            r#"{"DateLessThan":{"aws:CurrentTime":"2099-01-01T00:00:00Z"}}"#,
-            true,
-        ),
-        (
-            r#"{"DateGreaterThan":{"aws:CurrentTime":"2099-01-01T00:00:00Z"}}"#,
-            false,
-        ),
-        (
-            r#"{"ArnEquals":{"aws:SourceArn":"arn:aws:sns:us-east-1:1:t"}}"#,
-            false,
-        ),
-        (
-            r#"{"ArnEqualsIfExists":{"aws:SourceArn":"arn:aws:sns:us-east-1:1:t"}}"#,
-            true,
-        ),
-        (r#"{"Null":{"aws:SourceArn":"true"}}"#, true),
-        (
-            r#"{"ForAnyValue:StringLike":{"aws:PrincipalArn":["x","*:root"]}}"#,
-            true,
-        ),
-        (r#"{"StringEquals":{"aws:UnheardOf":"x"}}"#, false),
-        (
-            r#"{"StringSoundsLike":{"aws:PrincipalAccount":"111111111111"}}"#,
-            false,
-        ),
-    ];
-    for (condition, allowed) in cases {
+    for (condition, allowed) in CONDITIONS {
         set_policy(&s.client, &url, &allow_if(condition))
             .await
             .unwrap();
@@ -227,10 +231,11 @@ async fn a_dead_letter_queue_in_another_account_is_refused() {
     set_policy(&s.client, &victim, &deny_all).await.unwrap();
     let attacker = other(&s);
     let victim_arn = arn(OWNER, "victim-dlq");
-    let err = create_as(&attacker, "attacker-src", Some(&victim_arn))
-        .await
-        .expect_err("a cross-account dead-letter queue was accepted");
-    assert_eq!(code(&err), "InvalidParameterValue");
+    let err = expect_code_for(
+        create_as(&attacker, "attacker-src", Some(&victim_arn)).await,
+        "InvalidParameterValue",
+        "a cross-account dead-letter queue",
+    );
     assert!(
         message(&err).ends_with(
             "Reason: Dead-letter queue must be in the same account and region as the source."
@@ -296,10 +301,11 @@ async fn a_move_task_needs_permission_on_its_destination() {
             .destination_arn(arn(OWNER, "victim"))
             .send()
     };
-    let err = start()
-        .await
-        .expect_err("moved into another account's queue");
-    assert_eq!(code(&err), "AccessDenied");
+    let err = expect_code_for(
+        start().await,
+        "AccessDenied",
+        "a move into another account's queue",
+    );
     assert!(
         message(&err).contains("sqs:sendmessage"),
         "{}",

@@ -156,7 +156,26 @@ async fn accept_json_gets_the_query_shape_as_json() {
         "arn:aws:sqs:us-east-1:000000000000:negotiated"
     );
 
-    let path = "/?Action=ReceiveMessage&QueueUrl=".to_owned() + &encode(&url);
+    receive_and_send_as_json(&t, &url, &json).await;
+    let r = t
+        .raw("POST", "/", &json, "Action=GetQueueUrl&QueueName=none")
+        .await;
+    assert_eq!(r.status, 400);
+    let v = r.json();
+    assert_eq!(
+        v["Error"]["Code"],
+        "AWS.SimpleQueueService.NonExistentQueue"
+    );
+    assert_eq!(v["Error"]["Type"], "Sender");
+    assert!(v["RequestId"].is_string());
+
+    let r = t.raw("POST", "/", &json[..1], "Action=ListQueues").await;
+    assert_eq!(r.header("content-type"), Some("text/xml"), "XML without it");
+}
+
+/// ReceiveMessage by GET (empty, then one message) and SendMessage, both as JSON.
+async fn receive_and_send_as_json(t: &TestServer, url: &str, json: &[(&str, &str)]) {
+    let path = "/?Action=ReceiveMessage&QueueUrl=".to_owned() + &encode(url);
     let r = t
         .raw("GET", &path, &[("accept", "application/json")], "")
         .await;
@@ -168,11 +187,8 @@ async fn accept_json_gets_the_query_shape_as_json() {
         .raw(
             "POST",
             "/",
-            &json,
-            &format!(
-                "Action=SendMessage&QueueUrl={}&MessageBody=hi",
-                encode(&url)
-            ),
+            json,
+            &format!("Action=SendMessage&QueueUrl={}&MessageBody=hi", encode(url)),
         )
         .await
         .json();
@@ -188,21 +204,6 @@ async fn accept_json_gets_the_query_shape_as_json() {
     let messages = &r.json()["ReceiveMessageResponse"]["ReceiveMessageResult"]["messages"];
     assert_eq!(messages[0]["Body"], "hi");
     assert!(messages[0]["MessageAttributes"].is_null());
-
-    let r = t
-        .raw("POST", "/", &json, "Action=GetQueueUrl&QueueName=none")
-        .await;
-    assert_eq!(r.status, 400);
-    let v = r.json();
-    assert_eq!(
-        v["Error"]["Code"],
-        "AWS.SimpleQueueService.NonExistentQueue"
-    );
-    assert_eq!(v["Error"]["Type"], "Sender");
-    assert!(v["RequestId"].is_string());
-
-    let r = t.raw("POST", "/", &json[..1], "Action=ListQueues").await;
-    assert_eq!(r.header("content-type"), Some("text/xml"), "XML without it");
 }
 
 /// At a queue URL: queue-less actions are refused, no action is a bare 404, and an empty

@@ -1,6 +1,6 @@
 //! Queue management through the real SDK: create, find, list, inspect, change, tag, purge, delete.
 
-use crate::common::{code, expect_code, message, TestServer};
+use crate::common::{expect_code, expect_code_for, message, TestServer};
 use aws_sdk_sqs::types::QueueAttributeName;
 
 #[tokio::test]
@@ -15,12 +15,12 @@ async fn create_is_idempotent_for_identical_attributes_only() {
             .await,
         url
     );
-    let err = t
-        .try_create_queue("orders", &[("VisibilityTimeout", "46")])
-        .await
-        .unwrap_err();
+    let err = expect_code(
+        t.try_create_queue("orders", &[("VisibilityTimeout", "46")])
+            .await,
+        "QueueAlreadyExists",
+    );
     assert!(err.as_service_error().unwrap().is_queue_name_exists());
-    assert_eq!(code(&err), "QueueAlreadyExists");
     assert_eq!(
         message(&err),
         "A queue already exists with the same name and a different value for attribute VisibilityTimeout"
@@ -31,14 +31,11 @@ async fn create_is_idempotent_for_identical_attributes_only() {
 async fn bad_names_and_attribute_values_are_rejected() {
     let t = TestServer::start().await;
     for name in ["", "has space", &"x".repeat(81), "q.fifo"] {
-        let err = t
-            .client
-            .create_queue()
-            .queue_name(name)
-            .send()
-            .await
-            .unwrap_err();
-        assert_eq!(code(&err), "InvalidParameterValue", "{name}");
+        expect_code_for(
+            t.client.create_queue().queue_name(name).send().await,
+            "InvalidParameterValue",
+            name,
+        );
     }
     expect_code(
         t.try_create_queue("q", &[("MessageRetentionPeriod", "59")])
@@ -69,15 +66,11 @@ async fn get_queue_url_and_missing_queue_is_typed_error() {
         .await
         .unwrap();
     assert_eq!(got.queue_url.unwrap(), url);
-    let err = t
-        .client
-        .get_queue_url()
-        .queue_name("b")
-        .send()
-        .await
-        .unwrap_err();
+    let err = expect_code(
+        t.client.get_queue_url().queue_name("b").send().await,
+        "AWS.SimpleQueueService.NonExistentQueue",
+    );
     assert!(err.as_service_error().unwrap().is_queue_does_not_exist());
-    assert_eq!(code(&err), "AWS.SimpleQueueService.NonExistentQueue");
 }
 
 #[tokio::test]

@@ -279,6 +279,11 @@ async fn sender_ids_are_principal_ids_never_access_keys() {
         .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()));
     assert!(!ids[1].contains("AKIDALICE"));
     // Stable: the same principal, the same id, on another server too.
+    assert_eq!(alices_sender_id_on_another_server().await, ids[1]);
+}
+
+/// The SenderId alice's send gets on a second server, under another access key.
+async fn alices_sender_id_on_another_server() -> String {
     let again = TestServer::start_with(Config::ephemeral().with_credential(Credential {
         user: Some("alice".into()),
         ..Credential::new("AKIDALICE2", "x", OWNER)
@@ -310,9 +315,9 @@ async fn sender_ids_are_principal_ids_never_access_keys() {
         .send()
         .await
         .unwrap();
-    let id = &got.messages()[0].attributes().unwrap()
-        [&aws_sdk_sqs::types::MessageSystemAttributeName::SenderId];
-    assert_eq!(id, &ids[1]);
+    got.messages()[0].attributes().unwrap()
+        [&aws_sdk_sqs::types::MessageSystemAttributeName::SenderId]
+        .clone()
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 //! the same port as the `aws-sdk-sqs` one: raw and enveloped deliveries, filters, FIFO,
 //! dead-letter queues, `--strict` policies, signatures and signed requests.
 
-use crate::common::sns::{start, start_with, string_attr, verify_signature};
+use crate::common::sns::{start, start_with, string_attr, verify_signature, Sns};
 use crate::common::{expect_code, message, raw, sns_client_with};
 use aws_sdk_sns::types::MessageAttributeValue;
 use md5::{Digest, Md5};
@@ -91,27 +91,7 @@ async fn a_topic_fans_out_raw_and_filtered() {
         .await;
     assert!(red_sub.starts_with(&format!("{topic}:")), "{red_sub}");
 
-    let published = s
-        .sns
-        .publish()
-        .topic_arn(&topic)
-        .message("hello \"world\"")
-        .subject("greeting")
-        .message_attributes("color", string_attr("red"))
-        .message_attributes(
-            "size",
-            MessageAttributeValue::builder()
-                .data_type("Number")
-                .string_value("3")
-                .build()
-                .unwrap(),
-        )
-        .send()
-        .await
-        .expect("publish");
-    let message_id = published.message_id.unwrap();
-    assert_eq!(published.sequence_number, None);
-
+    let message_id = publish_red_with_a_subject(&s, &topic).await;
     let raw = s.receive(&raw_url).await;
     assert_eq!(raw.len(), 1);
     assert_eq!(raw[0].body(), Some("hello \"world\""));
@@ -142,6 +122,31 @@ async fn a_topic_fans_out_raw_and_filtered() {
         .expect("publish");
     assert_eq!(s.receive(&raw_url).await.len(), 1);
     assert!(s.receive(&red_url).await.is_empty());
+}
+
+/// Publishes a red message with a subject and a Number attribute; returns its message id.
+async fn publish_red_with_a_subject(s: &Sns, topic: &str) -> String {
+    let published = s
+        .sns
+        .publish()
+        .topic_arn(topic)
+        .message("hello \"world\"")
+        .subject("greeting")
+        .message_attributes("color", string_attr("red"))
+        .message_attributes(
+            "size",
+            MessageAttributeValue::builder()
+                .data_type("Number")
+                .string_value("3")
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .expect("publish");
+    let message_id = published.message_id.unwrap();
+    assert_eq!(published.sequence_number, None);
+    message_id
 }
 
 #[tokio::test]

@@ -1,9 +1,7 @@
 //! SNS's API surface through the real `aws-sdk-sns` client: topics, attributes, tags,
 //! subscriptions, PublishBatch, errors, and raw Query requests on the shared port.
 
-use std::collections::HashMap;
-
-use crate::common::sns::start;
+use crate::common::sns::{start, subscriptions_of};
 use crate::common::{expect_code, message, raw};
 use aws_sdk_sns::types::PublishBatchRequestEntry;
 use serde_json::Value;
@@ -89,15 +87,7 @@ async fn create_topic_is_idempotent_and_attributes_have_snss_defaults() {
         message(&err),
         "Invalid parameter: Attributes Reason: Topic already exists with different attributes"
     );
-    let attrs: HashMap<String, String> = s
-        .sns
-        .get_topic_attributes()
-        .topic_arn(&first)
-        .send()
-        .await
-        .unwrap()
-        .attributes
-        .unwrap();
+    let attrs = s.topic_attributes(&first).await;
     assert_eq!(attrs["TopicArn"], first);
     assert_eq!(attrs["Owner"], "000000000000");
     assert_eq!(attrs["DisplayName"], "Same");
@@ -118,15 +108,7 @@ async fn create_topic_is_idempotent_and_attributes_have_snss_defaults() {
         .await
         .unwrap();
     let fifo = s.topic("f.fifo", &[("FifoTopic", "true")]).await;
-    let fifo_attrs = s
-        .sns
-        .get_topic_attributes()
-        .topic_arn(&fifo)
-        .send()
-        .await
-        .unwrap()
-        .attributes
-        .unwrap();
+    let fifo_attrs = s.topic_attributes(&fifo).await;
     assert_eq!(fifo_attrs["FifoTopic"], "true");
     assert_eq!(fifo_attrs["ContentBasedDeduplication"], "false");
     let err = s
@@ -217,15 +199,7 @@ async fn subscriptions_list_read_change_and_go() {
     let sub = s.subscribe(&topic, &arn, &[]).await;
     // The same subscription again is the same ARN.
     assert_eq!(s.subscribe(&topic, &arn, &[]).await, sub);
-    let attrs = s
-        .sns
-        .get_subscription_attributes()
-        .subscription_arn(&sub)
-        .send()
-        .await
-        .unwrap()
-        .attributes
-        .unwrap();
+    let attrs = s.subscription_attributes(&sub).await;
     for (k, v) in [
         ("SubscriptionArn", sub.as_str()),
         ("TopicArn", &topic),
@@ -249,15 +223,9 @@ async fn subscriptions_list_read_change_and_go() {
     let envelope: Value = serde_json::from_str(got[0].body().unwrap()).unwrap();
     assert_eq!(envelope["Message"], r#"{"kind":"big"}"#);
 
-    let by_topic = s
-        .sns
-        .list_subscriptions_by_topic()
-        .topic_arn(&topic)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(by_topic.subscriptions().len(), 1);
-    assert_eq!(by_topic.subscriptions()[0].endpoint(), Some(arn.as_str()));
+    let by_topic = subscriptions_of(&s.sns, &topic).await;
+    assert_eq!(by_topic.len(), 1);
+    assert_eq!(by_topic[0].endpoint(), Some(arn.as_str()));
     let all = s.sns.list_subscriptions().send().await.unwrap();
     assert_eq!(all.subscriptions().len(), 1);
 
@@ -275,14 +243,10 @@ async fn subscriptions_list_read_change_and_go() {
             .await,
         "NotFound",
     );
-    let topic_attrs = s
-        .sns
-        .get_topic_attributes()
-        .topic_arn(&topic)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(topic_attrs.attributes.unwrap()["SubscriptionsDeleted"], "1");
+    assert_eq!(
+        s.topic_attributes(&topic).await["SubscriptionsDeleted"],
+        "1"
+    );
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 //! file at the next start.
 
 use crate::common::durable::{command, temp_dir, Proc};
-use crate::common::sns::{start_with, string_attr};
+use crate::common::sns::{start_with, string_attr, subscriptions_of};
 use crate::common::{sns_client_for, TestServer};
 use sqslite::Config;
 
@@ -48,14 +48,7 @@ fn config(text: &str) -> Config {
 }
 
 async fn only_subscription(sns: &aws_sdk_sns::Client, topic: &str) -> String {
-    let subs = sns
-        .list_subscriptions_by_topic()
-        .topic_arn(topic)
-        .send()
-        .await
-        .unwrap()
-        .subscriptions
-        .unwrap_or_default();
+    let subs = subscriptions_of(sns, topic).await;
     assert_eq!(subs.len(), 1, "{subs:?}");
     subs[0].subscription_arn().unwrap().to_owned()
 }

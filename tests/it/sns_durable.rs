@@ -6,29 +6,10 @@
 use std::collections::HashMap;
 
 use aws_sdk_sns::types::MessageAttributeValue;
-use aws_sdk_sqs::types::QueueAttributeName;
 
-use crate::common::durable::{attribute, receive, temp_dir, Proc};
+use crate::common::durable::{receive, temp_dir, Proc};
+use crate::common::sns::subscriptions_of;
 use crate::common::sns_client_for;
-
-async fn queue_arn(p: &Proc, name: &str) -> (String, String) {
-    let url = p
-        .client
-        .create_queue()
-        .queue_name(name)
-        .set_attributes(
-            name.strip_suffix(".fifo")
-                .is_some()
-                .then(|| HashMap::from([(QueueAttributeName::FifoQueue, "true".to_owned())])),
-        )
-        .send()
-        .await
-        .unwrap()
-        .queue_url
-        .unwrap();
-    let arn = attribute(&p.client, &url, QueueAttributeName::QueueArn).await;
-    (url, arn)
-}
 
 async fn topic_attributes(sns: &aws_sdk_sns::Client, arn: &str) -> HashMap<String, String> {
     sns.get_topic_attributes()
@@ -71,9 +52,9 @@ async fn fifo_publish(sns: &aws_sdk_sns::Client, topic: &str, body: &str) -> (St
 /// Topics, subscriptions and deletions of both, written by one process; returns the ARNs of
 /// the topic, its subscription and the FIFO topic with its first publish.
 async fn write_state(p: &Proc, sns: &aws_sdk_sns::Client) -> [String; 5] {
-    let (_, audit) = queue_arn(p, "audit").await;
-    let (_, dlq) = queue_arn(p, "audit-dlq").await;
-    let (_, audit_fifo) = queue_arn(p, "audit.fifo").await;
+    let (_, audit) = p.queue("audit").await;
+    let (_, dlq) = p.queue("audit-dlq").await;
+    let (_, audit_fifo) = p.queue("audit.fifo").await;
     let topic = sns
         .create_topic()
         .name("orders")
@@ -91,11 +72,53 @@ async fn write_state(p: &Proc, sns: &aws_sdk_sns::Client) -> [String; 5] {
         .send()
         .await
         .unwrap();
+    let subscription = subscribe_and_drop_another(sns, &topic, &audit, &dlq).await;
+    let gone = sns.create_topic().name("gone").send().await.unwrap();
+    sns.delete_topic()
+        .topic_arn(gone.topic_arn.unwrap())
+        .send()
+        .await
+        .unwrap();
+    let fifo = fifo_topic_into(sns, &audit_fifo).await;
+    let (id, seq) = fifo_publish(sns, &fifo, "first").await;
+    [topic, subscription, fifo, id, seq]
+}
+
+/// orders.fifo (content-based deduplication) subscribed by the FIFO queue `audit_fifo`.
+async fn fifo_topic_into(sns: &aws_sdk_sns::Client, audit_fifo: &str) -> String {
+    let fifo = sns
+        .create_topic()
+        .name("orders.fifo")
+        .attributes("FifoTopic", "true")
+        .attributes("ContentBasedDeduplication", "true")
+        .send()
+        .await
+        .unwrap()
+        .topic_arn
+        .unwrap();
+    sns.subscribe()
+        .topic_arn(&fifo)
+        .protocol("sqs")
+        .endpoint(audit_fifo)
+        .send()
+        .await
+        .unwrap();
+    fifo
+}
+
+/// Subscribes audit (raw, filtered, dead-lettering into dlq) and dlq, then drops dlq's;
+/// returns audit's subscription.
+async fn subscribe_and_drop_another(
+    sns: &aws_sdk_sns::Client,
+    topic: &str,
+    audit: &str,
+    dlq: &str,
+) -> String {
     let subscription = sns
         .subscribe()
-        .topic_arn(&topic)
+        .topic_arn(topic)
         .protocol("sqs")
-        .endpoint(&audit)
+        .endpoint(audit)
         .attributes("RawMessageDelivery", "true")
         .attributes("FilterPolicy", r#"{"color":["red"]}"#)
         .attributes(
@@ -110,9 +133,9 @@ async fn write_state(p: &Proc, sns: &aws_sdk_sns::Client) -> [String; 5] {
         .unwrap();
     let dropped = sns
         .subscribe()
-        .topic_arn(&topic)
+        .topic_arn(topic)
         .protocol("sqs")
-        .endpoint(&dlq)
+        .endpoint(dlq)
         .send()
         .await
         .unwrap()
@@ -123,31 +146,7 @@ async fn write_state(p: &Proc, sns: &aws_sdk_sns::Client) -> [String; 5] {
         .send()
         .await
         .unwrap();
-    let gone = sns.create_topic().name("gone").send().await.unwrap();
-    sns.delete_topic()
-        .topic_arn(gone.topic_arn.unwrap())
-        .send()
-        .await
-        .unwrap();
-    let fifo = sns
-        .create_topic()
-        .name("orders.fifo")
-        .attributes("FifoTopic", "true")
-        .attributes("ContentBasedDeduplication", "true")
-        .send()
-        .await
-        .unwrap()
-        .topic_arn
-        .unwrap();
-    sns.subscribe()
-        .topic_arn(&fifo)
-        .protocol("sqs")
-        .endpoint(&audit_fifo)
-        .send()
-        .await
-        .unwrap();
-    let (id, seq) = fifo_publish(sns, &fifo, "first").await;
-    [topic, subscription, fifo, id, seq]
+    subscription
 }
 
 fn tag(key: &str, value: &str) -> aws_sdk_sns::types::Tag {
@@ -173,14 +172,7 @@ async fn check_topic_and_subscription(sns: &aws_sdk_sns::Client, topic: &str, su
         .unwrap_or_default();
     assert_eq!(tags.len(), 1);
     assert_eq!((tags[0].key(), tags[0].value()), ("team", "payments"));
-    let subs = sns
-        .list_subscriptions_by_topic()
-        .topic_arn(topic)
-        .send()
-        .await
-        .unwrap()
-        .subscriptions
-        .unwrap_or_default();
+    let subs = subscriptions_of(sns, topic).await;
     assert_eq!(subs.len(), 1);
     assert_eq!(subs[0].subscription_arn(), Some(sub));
     let attrs = subscription_attributes(sns, sub).await;

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::common::endpoint::{Endpoint, Received};
-use crate::common::sns::{start, verify_signature, Sns};
+use crate::common::sns::{start, subscriptions_of, verify_signature, Sns};
 use crate::common::{expect_code, message, raw};
 
 /// Subscribes `endpoint` over http; the answer's SubscriptionArn.
@@ -85,21 +85,7 @@ async fn an_http_subscription_is_confirmed_by_its_subscribe_url_then_notified() 
     );
     verify(&s, &confirmation).await;
 
-    let listed = s
-        .sns
-        .list_subscriptions_by_topic()
-        .topic_arn(&topic)
-        .send()
-        .await
-        .unwrap();
-    let listed = listed.subscriptions.unwrap();
-    assert_eq!(listed[0].subscription_arn(), Some("PendingConfirmation"));
-    let attrs = s.topic_attributes(&topic).await;
-    assert_eq!(attrs["SubscriptionsPending"], "1");
-    assert_eq!(attrs["SubscriptionsConfirmed"], "0");
-    // Unconfirmed: a publish now reaches nobody.
-    s.publish(&topic, "too early").await;
-
+    listed_as_pending_and_reached_by_nobody(&s, &topic).await;
     // What a receiver does: GET the SubscribeURL, which sqslite serves on its own port.
     let url = confirmation["SubscribeURL"].as_str().unwrap();
     let path = url.strip_prefix(&s.t.endpoint()).expect("served here");
@@ -112,25 +98,7 @@ async fn an_http_subscription_is_confirmed_by_its_subscribe_url_then_notified() 
     assert_eq!(sub["ConfirmationWasAuthenticated"], "false");
     assert!(sub["EffectiveDeliveryPolicy"].contains("\"numRetries\":3"));
 
-    s.sns
-        .publish()
-        .topic_arn(&topic)
-        .message("hello web")
-        .subject("greeting")
-        .send()
-        .await
-        .unwrap();
-    let got = hook.wait_for(2).await;
-    assert_sns_headers(&got[1], "Notification", &topic);
-    assert_eq!(
-        got[1].header("x-amz-sns-subscription-arn"),
-        Some(arn.as_str())
-    );
-    assert_eq!(got[1].header("x-amz-sns-rawdelivery"), None);
-    let note = got[1].json();
-    assert_eq!(note["Message"], "hello web");
-    assert_eq!(note["Subject"], "greeting");
-    verify(&s, &note).await;
+    a_notification_carries_sns_headers_and_a_signature(&s, &hook, &topic, &arn).await;
 
     s.sns
         .unsubscribe()
@@ -150,6 +118,42 @@ async fn an_http_subscription_is_confirmed_by_its_subscribe_url_then_notified() 
         3,
         "the early publish was never delivered"
     );
+}
+
+/// A publish reaches the confirmed subscription with SNS's headers, signed.
+async fn a_notification_carries_sns_headers_and_a_signature(
+    s: &Sns,
+    hook: &Endpoint,
+    topic: &str,
+    arn: &str,
+) {
+    s.sns
+        .publish()
+        .topic_arn(topic)
+        .message("hello web")
+        .subject("greeting")
+        .send()
+        .await
+        .unwrap();
+    let got = hook.wait_for(2).await;
+    assert_sns_headers(&got[1], "Notification", topic);
+    assert_eq!(got[1].header("x-amz-sns-subscription-arn"), Some(arn));
+    assert_eq!(got[1].header("x-amz-sns-rawdelivery"), None);
+    let note = got[1].json();
+    assert_eq!(note["Message"], "hello web");
+    assert_eq!(note["Subject"], "greeting");
+    verify(s, &note).await;
+}
+
+/// Until confirmed the subscription is listed as pending, and a publish reaches nobody.
+async fn listed_as_pending_and_reached_by_nobody(s: &Sns, topic: &str) {
+    let listed = subscriptions_of(&s.sns, topic).await;
+    assert_eq!(listed[0].subscription_arn(), Some("PendingConfirmation"));
+    let attrs = s.topic_attributes(topic).await;
+    assert_eq!(attrs["SubscriptionsPending"], "1");
+    assert_eq!(attrs["SubscriptionsConfirmed"], "0");
+    // Unconfirmed: a publish now reaches nobody.
+    s.publish(topic, "too early").await;
 }
 
 #[tokio::test]

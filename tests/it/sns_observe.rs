@@ -31,34 +31,7 @@ fn sample(metrics: &str, series: &str) -> String {
 async fn metrics_count_publishes_deliveries_filters_and_dead_letters() {
     let s = start().await;
     let topic = s.topic("orders", &[]).await;
-    let (_, all) = s.queue("all", &[]).await;
-    let (_, red) = s.queue("red", &[]).await;
-    let (_, body) = s.queue("body", &[]).await;
-    let (_, dlq) = s.queue("gone-dlq", &[]).await;
-    let (gone_url, gone) = s.queue("gone", &[]).await;
-    let (lost_url, lost) = s.queue("lost", &[]).await;
-    s.subscribe(&topic, &all, &[]).await;
-    s.subscribe(&topic, &red, &[("FilterPolicy", r#"{"color": ["red"]}"#)])
-        .await;
-    let body_sub = s
-        .subscribe(
-            &topic,
-            &body,
-            &[
-                ("FilterPolicyScope", "MessageBody"),
-                ("FilterPolicy", r#"{"kind": ["order"]}"#),
-            ],
-        )
-        .await;
-    let redrive = format!(r#"{{"deadLetterTargetArn":"{dlq}"}}"#);
-    s.subscribe(&topic, &gone, &[("RedrivePolicy", &redrive)])
-        .await;
-    let nowhere = r#"{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:nowhere"}"#;
-    s.subscribe(&topic, &lost, &[("RedrivePolicy", nowhere)])
-        .await;
-    delete_queue(&s, &gone_url).await;
-    delete_queue(&s, &lost_url).await;
-
+    let body_sub = subscribe_filtered_and_dead_lettered(&s, &topic).await;
     s.publish_with(&topic, "hello", &[("color", "blue")]).await;
     s.publish_with(&topic, r#"{"kind":"order"}"#, &[]).await;
     s.publish_with(&topic, "not json", &[]).await;
@@ -77,29 +50,7 @@ async fn metrics_count_publishes_deliveries_filters_and_dead_letters() {
         sample(&metrics, &format!("sns_publish_size_bytes{t}")),
         (44.0f64 / 3.0).to_string()
     );
-    let of = |queue: &str, metric: &str| {
-        let series = format!(
-            "sns_number_of_notifications_{metric}_total{{account=\"000000000000\",endpoint=\"arn:aws:sqs:us-east-1:000000000000:{queue}\","
-        );
-        sample(&metrics, &series)
-    };
-    assert_eq!(of("all", "delivered"), "3");
-    assert_eq!(of("all", "filtered_out"), "0");
-    assert_eq!(of("red", "delivered"), "0");
-    assert_eq!(of("red", "filtered_out"), "3");
-    assert_eq!(of("red", "filtered_out_no_message_attributes"), "2");
-    assert_eq!(of("red", "filtered_out_invalid_message_body"), "0");
-    assert_eq!(of("body", "delivered"), "1");
-    assert_eq!(of("body", "filtered_out"), "2");
-    assert_eq!(of("body", "filtered_out_invalid_message_body"), "2");
-    assert_eq!(of("body", "filtered_out_no_message_attributes"), "0");
-    assert_eq!(of("body", "filtered_out_invalid_attributes"), "0");
-    assert_eq!(of("gone", "failed"), "3");
-    assert_eq!(of("gone", "redriven_to_dlq"), "3");
-    assert_eq!(of("gone", "failed_to_redrive_to_dlq"), "0");
-    assert_eq!(of("lost", "failed"), "3");
-    assert_eq!(of("lost", "redriven_to_dlq"), "0");
-    assert_eq!(of("lost", "failed_to_redrive_to_dlq"), "3");
+    assert_notification_counts(&metrics);
     let id = body_sub.rsplit(':').next().unwrap();
     assert!(
         metrics.contains(&format!(
@@ -119,6 +70,66 @@ async fn metrics_count_publishes_deliveries_filters_and_dead_letters() {
     let metrics = s.t.raw("GET", "/metrics", &[], "").await.body;
     assert!(!metrics.contains(id));
     assert!(metrics.contains(&format!("sns_number_of_messages_published_total{t} 3")));
+}
+
+/// Subscribes all, red (attribute filter), body (body filter), gone (its queue deleted,
+/// dead-lettering) and lost (deleted, its dead-letter queue missing); returns body's ARN.
+async fn subscribe_filtered_and_dead_lettered(s: &Sns, topic: &str) -> String {
+    let (_, all) = s.queue("all", &[]).await;
+    let (_, red) = s.queue("red", &[]).await;
+    let (_, body) = s.queue("body", &[]).await;
+    let (_, dlq) = s.queue("gone-dlq", &[]).await;
+    let (gone_url, gone) = s.queue("gone", &[]).await;
+    let (lost_url, lost) = s.queue("lost", &[]).await;
+    s.subscribe(topic, &all, &[]).await;
+    s.subscribe(topic, &red, &[("FilterPolicy", r#"{"color": ["red"]}"#)])
+        .await;
+    let body_sub = s
+        .subscribe(
+            topic,
+            &body,
+            &[
+                ("FilterPolicyScope", "MessageBody"),
+                ("FilterPolicy", r#"{"kind": ["order"]}"#),
+            ],
+        )
+        .await;
+    let redrive = format!(r#"{{"deadLetterTargetArn":"{dlq}"}}"#);
+    s.subscribe(topic, &gone, &[("RedrivePolicy", &redrive)])
+        .await;
+    let nowhere = r#"{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:nowhere"}"#;
+    s.subscribe(topic, &lost, &[("RedrivePolicy", nowhere)])
+        .await;
+    delete_queue(s, &gone_url).await;
+    delete_queue(s, &lost_url).await;
+    body_sub
+}
+
+/// Each subscription's notification counters after the three publishes.
+fn assert_notification_counts(metrics: &str) {
+    let of = |queue: &str, metric: &str| {
+        let series = format!(
+            "sns_number_of_notifications_{metric}_total{{account=\"000000000000\",endpoint=\"arn:aws:sqs:us-east-1:000000000000:{queue}\","
+        );
+        sample(metrics, &series)
+    };
+    assert_eq!(of("all", "delivered"), "3");
+    assert_eq!(of("all", "filtered_out"), "0");
+    assert_eq!(of("red", "delivered"), "0");
+    assert_eq!(of("red", "filtered_out"), "3");
+    assert_eq!(of("red", "filtered_out_no_message_attributes"), "2");
+    assert_eq!(of("red", "filtered_out_invalid_message_body"), "0");
+    assert_eq!(of("body", "delivered"), "1");
+    assert_eq!(of("body", "filtered_out"), "2");
+    assert_eq!(of("body", "filtered_out_invalid_message_body"), "2");
+    assert_eq!(of("body", "filtered_out_no_message_attributes"), "0");
+    assert_eq!(of("body", "filtered_out_invalid_attributes"), "0");
+    assert_eq!(of("gone", "failed"), "3");
+    assert_eq!(of("gone", "redriven_to_dlq"), "3");
+    assert_eq!(of("gone", "failed_to_redrive_to_dlq"), "0");
+    assert_eq!(of("lost", "failed"), "3");
+    assert_eq!(of("lost", "redriven_to_dlq"), "0");
+    assert_eq!(of("lost", "failed_to_redrive_to_dlq"), "3");
 }
 
 #[tokio::test]
@@ -170,50 +181,7 @@ fn allow_topic(queue_arn: &str, topic_arn: &str) -> String {
 async fn the_advisor_flags_subscriptions_aws_would_refuse_lose_or_mix() {
     let s = start().await;
     let orders = s.topic("orders", &[]).await;
-    let other = s.topic("other", &[]).await;
-    let events = s
-        .topic(
-            "events.fifo",
-            &[("FifoTopic", "true"), ("ContentBasedDeduplication", "true")],
-        )
-        .await;
-    // audit: no Policy and no dead-letter queue.
-    let (audit_url, audit) = s.queue("audit", &[]).await;
-    let audit_sub = s.subscribe(&orders, &audit, &[]).await;
-    // billing: everything in place.
-    let (dlq_url, billing_dlq) = s.queue("billing-dlq", &[]).await;
-    let (billing_url, billing) = s.queue("billing", &[]).await;
-    set_policy(&s, &billing_url, &allow_topic(&billing, &orders)).await;
-    set_policy(&s, &dlq_url, &allow_topic(&billing_dlq, &orders)).await;
-    let redrive = format!(r#"{{"deadLetterTargetArn":"{billing_dlq}"}}"#);
-    s.subscribe(&orders, &billing, &[("RedrivePolicy", &redrive)])
-        .await;
-    // events.fifo: a FIFO topic whose subscription dead-letters into a standard queue.
-    let (events_url, events_q) = s.queue("events.fifo", &[("FifoQueue", "true")]).await;
-    set_policy(&s, &events_url, &allow_topic(&events_q, &events)).await;
-    let (_, events_dlq) = s.queue("events-dlq", &[]).await;
-    let redrive = format!(r#"{{"deadLetterTargetArn":"{events_dlq}"}}"#);
-    s.subscribe(&events, &events_q, &[("RedrivePolicy", &redrive)])
-        .await;
-    // mixed: raw from orders, JSON notifications from other.
-    let (mixed_url, mixed) = s.queue("mixed", &[]).await;
-    let both = json!({"Version": "2012-10-17", "Statement": [{
-        "Effect": "Allow", "Principal": {"Service": "sns.amazonaws.com"},
-        "Action": "sqs:SendMessage", "Resource": mixed}]});
-    set_policy(&s, &mixed_url, &both.to_string()).await;
-    let mixed_redrive = format!(r#"{{"deadLetterTargetArn":"{billing_dlq}"}}"#);
-    s.subscribe(
-        &orders,
-        &mixed,
-        &[
-            ("RawMessageDelivery", "true"),
-            ("RedrivePolicy", &mixed_redrive),
-        ],
-    )
-    .await;
-    s.subscribe(&other, &mixed, &[("RedrivePolicy", &mixed_redrive)])
-        .await;
-
+    let (audit_url, audit_sub) = five_subscriptions_with_four_flaws(&s, &orders).await;
     let (status, advice) = s.admin_get("/_sqslite/advice").await;
     assert_eq!(status, 200);
     assert_eq!(advice["subscriptions"], 5);
@@ -246,10 +214,76 @@ async fn the_advisor_flags_subscriptions_aws_would_refuse_lose_or_mix() {
         .as_str()
         .unwrap()
         .contains("needs a FIFO one"));
+    apply_the_audit_fixes(&s, &orders, findings, &audit_url, &audit_sub).await;
+    let (_, advice) = s.admin_get("/_sqslite/advice").await;
+    let left = sns_rules(&advice);
+    assert!(!left.iter().any(|(_, _, q)| q == "audit"), "{left:?}");
+}
 
-    // The fixes, applied as given, clear their findings.
+/// audit (no Policy, no dead-letter queue), billing (all in place), events.fifo (dead-letters
+/// into a standard queue) and mixed (raw from orders, JSON from other, its DLQ refusing
+/// other); returns audit's URL and subscription.
+async fn five_subscriptions_with_four_flaws(s: &Sns, orders: &str) -> (String, String) {
+    let other = s.topic("other", &[]).await;
+    let events = s
+        .topic(
+            "events.fifo",
+            &[("FifoTopic", "true"), ("ContentBasedDeduplication", "true")],
+        )
+        .await;
+    // audit: no Policy and no dead-letter queue.
+    let (audit_url, audit) = s.queue("audit", &[]).await;
+    let audit_sub = s.subscribe(orders, &audit, &[]).await;
+    // billing: everything in place.
+    let (dlq_url, billing_dlq) = s.queue("billing-dlq", &[]).await;
+    let (billing_url, billing) = s.queue("billing", &[]).await;
+    set_policy(s, &billing_url, &allow_topic(&billing, orders)).await;
+    set_policy(s, &dlq_url, &allow_topic(&billing_dlq, orders)).await;
+    let redrive = format!(r#"{{"deadLetterTargetArn":"{billing_dlq}"}}"#);
+    s.subscribe(orders, &billing, &[("RedrivePolicy", &redrive)])
+        .await;
+    // events.fifo: a FIFO topic whose subscription dead-letters into a standard queue.
+    let (events_url, events_q) = s.queue("events.fifo", &[("FifoQueue", "true")]).await;
+    set_policy(s, &events_url, &allow_topic(&events_q, &events)).await;
+    let (_, events_dlq) = s.queue("events-dlq", &[]).await;
+    let redrive = format!(r#"{{"deadLetterTargetArn":"{events_dlq}"}}"#);
+    s.subscribe(&events, &events_q, &[("RedrivePolicy", &redrive)])
+        .await;
+    // mixed: raw from orders, JSON notifications from other.
+    let (mixed_url, mixed) = s.queue("mixed", &[]).await;
+    let both = json!({"Version": "2012-10-17", "Statement": [{
+        "Effect": "Allow", "Principal": {"Service": "sns.amazonaws.com"},
+        "Action": "sqs:SendMessage", "Resource": mixed}]});
+    set_policy(s, &mixed_url, &both.to_string()).await;
+    let mixed_redrive = format!(r#"{{"deadLetterTargetArn":"{billing_dlq}"}}"#);
+    s.subscribe(
+        orders,
+        &mixed,
+        &[
+            ("RawMessageDelivery", "true"),
+            ("RedrivePolicy", &mixed_redrive),
+        ],
+    )
+    .await;
+    s.subscribe(&other, &mixed, &[("RedrivePolicy", &mixed_redrive)])
+        .await;
+    (audit_url, audit_sub)
+}
+
+/// The fixes of audit's two findings, applied as given (they are checked to clear).
+async fn apply_the_audit_fixes(
+    s: &Sns,
+    orders: &str,
+    findings: &[Value],
+    audit_url: &str,
+    audit_sub: &str,
+) {
+    let refused = findings
+        .iter()
+        .find(|f| f["rule"] == "sns_policy_refuses")
+        .unwrap();
     let policy = refused["fix"]["attributes"]["Policy"].as_str().unwrap();
-    set_policy(&s, &audit_url, policy).await;
+    set_policy(s, audit_url, policy).await;
     let missing = findings
         .iter()
         .find(|f| f["rule"] == "sns_redrive_policy_missing")
@@ -264,15 +298,12 @@ async fn the_advisor_flags_subscriptions_aws_would_refuse_lose_or_mix() {
         .unwrap()
         .starts_with("aws sns set-subscription-attributes"));
     let (dlq_url, audit_dlq) = s.queue("audit-sns-dlq", &[]).await;
-    set_policy(&s, &dlq_url, &allow_topic(&audit_dlq, &orders)).await;
+    set_policy(s, &dlq_url, &allow_topic(&audit_dlq, orders)).await;
     let redrive = missing["fix"]["attributes"]["RedrivePolicy"]
         .as_str()
         .unwrap();
-    s.set_subscription(&audit_sub, "RedrivePolicy", redrive)
+    s.set_subscription(audit_sub, "RedrivePolicy", redrive)
         .await;
-    let (_, advice) = s.admin_get("/_sqslite/advice").await;
-    let left = sns_rules(&advice);
-    assert!(!left.iter().any(|(_, _, q)| q == "audit"), "{left:?}");
 }
 
 #[tokio::test]

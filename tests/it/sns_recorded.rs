@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::common::sns::{start, Sns};
+use crate::common::sns::{start, subscriptions_of, Sns};
 use crate::common::{code, expect_code, message, raw};
 
 async fn records(s: &Sns) -> Vec<Value> {
@@ -105,6 +105,13 @@ async fn endpoints_are_validated_per_protocol() {
 async fn undeliverable_protocols_record_what_would_be_sent() {
     let s = start().await;
     let topic = s.topic("everywhere", &[]).await;
+    let confirmations = subscribe_everywhere(&s, &topic).await;
+    publish_reaches_each_confirmed_protocol(&s, &topic).await;
+    confirm_email_json_then_mail_it(&s, &topic, &confirmations).await;
+}
+
+/// Subscribes every undeliverable protocol; returns the two email confirmations recorded.
+async fn subscribe_everywhere(s: &Sns, topic: &str) -> Vec<Value> {
     let role = [("SubscriptionRoleArn", ROLE)];
     for (protocol, endpoint, attrs) in [
         ("sms", "+15550100", &[][..]),
@@ -112,7 +119,7 @@ async fn undeliverable_protocols_record_what_would_be_sent() {
         ("application", PUSH, &[]),
         ("firehose", STREAM, &role),
     ] {
-        let arn = subscribe(&s, &topic, protocol, endpoint, attrs)
+        let arn = subscribe(s, topic, protocol, endpoint, attrs)
             .await
             .unwrap();
         assert!(
@@ -121,46 +128,43 @@ async fn undeliverable_protocols_record_what_would_be_sent() {
         );
     }
     assert_eq!(
-        subscribe(&s, &topic, "email", "dev@example.com", &[])
+        subscribe(s, topic, "email", "dev@example.com", &[])
             .await
             .unwrap(),
         "pending confirmation"
     );
     assert_eq!(
-        subscribe(&s, &topic, "email-json", "ops@example.com", &[])
+        subscribe(s, topic, "email-json", "ops@example.com", &[])
             .await
             .unwrap(),
         "pending confirmation"
     );
-    let confirmations = records(&s).await;
+    let confirmations = records(s).await;
     assert_eq!(confirmations.len(), 2);
     assert!(confirmations
         .iter()
         .all(|r| r["type"] == "SubscriptionConfirmation"));
-    let listed = s
-        .sns
-        .list_subscriptions_by_topic()
-        .topic_arn(&topic)
-        .send()
+    let pending = subscriptions_of(&s.sns, topic)
         .await
-        .unwrap();
-    let pending = listed
-        .subscriptions()
         .iter()
         .filter(|s| s.subscription_arn() == Some("PendingConfirmation"))
         .count();
     assert_eq!(pending, 2);
+    confirmations
+}
 
+/// A structured publish is recorded per protocol with what each would be sent.
+async fn publish_reaches_each_confirmed_protocol(s: &Sns, topic: &str) {
     let message = r#"{"default":"plain","sms":"short","lambda":"for the function"}"#;
     s.sns
         .publish()
-        .topic_arn(&topic)
+        .topic_arn(topic)
         .message(message)
         .message_structure("json")
         .send()
         .await
         .unwrap();
-    let got = records(&s).await;
+    let got = records(s).await;
     let of = |protocol: &str| -> Vec<Value> {
         got.iter()
             .filter(|r| r["protocol"] == protocol && r["type"] == "Notification")
@@ -180,8 +184,10 @@ async fn undeliverable_protocols_record_what_would_be_sent() {
         of("email").is_empty() && of("email-json").is_empty(),
         "pending: nothing sent"
     );
+}
 
-    // The email-json confirmation carries the token ConfirmSubscription takes.
+/// The email-json confirmation carries the token ConfirmSubscription takes.
+async fn confirm_email_json_then_mail_it(s: &Sns, topic: &str, confirmations: &[Value]) {
     let json_confirmation = confirmations
         .iter()
         .find(|r| r["protocol"] == "email-json")
@@ -189,13 +195,13 @@ async fn undeliverable_protocols_record_what_would_be_sent() {
     let doc: Value = serde_json::from_str(json_confirmation["payload"].as_str().unwrap()).unwrap();
     s.sns
         .confirm_subscription()
-        .topic_arn(&topic)
+        .topic_arn(topic)
         .token(doc["Token"].as_str().unwrap())
         .send()
         .await
         .unwrap();
-    s.publish(&topic, "now confirmed").await;
-    let got = records(&s).await;
+    s.publish(topic, "now confirmed").await;
+    let got = records(s).await;
     let mail: Vec<&Value> = got
         .iter()
         .filter(|r| r["protocol"] == "email-json" && r["type"] == "Notification")

@@ -2,7 +2,7 @@
 //! counts, and a sample message tested against each filter policy (which key failed which
 //! condition), driven by the real `aws-sdk-sns` and `aws-sdk-sqs` clients.
 
-use crate::common::sns::start;
+use crate::common::sns::{start, Sns};
 use serde_json::{json, Value};
 
 /// The test endpoint's answer for the subscription into `queue`.
@@ -54,28 +54,7 @@ async fn the_topics_endpoint_lists_subscriptions_with_their_counts() {
 async fn a_sample_message_is_tested_against_every_filter_policy_and_nothing_is_published() {
     let s = start().await;
     let topic = s.topic("orders", &[]).await;
-    let (all_url, all) = s.queue("all", &[]).await;
-    let (_, red) = s.queue("red", &[]).await;
-    let (_, body) = s.queue("body", &[]).await;
-    s.subscribe(&topic, &all, &[]).await;
-    s.subscribe(
-        &topic,
-        &red,
-        &[(
-            "FilterPolicy",
-            r#"{"color": ["red"], "size": [{"numeric": [">", 5]}]}"#,
-        )],
-    )
-    .await;
-    s.subscribe(
-        &topic,
-        &body,
-        &[
-            ("FilterPolicyScope", "MessageBody"),
-            ("FilterPolicy", r#"{"order": {"kind": ["refund"]}}"#),
-        ],
-    )
-    .await;
+    let all_url = subscribe_all_red_and_body(&s, &topic).await;
     let sample = json!({
         "topic_arn": topic,
         "message": r#"{"order": {"kind": "sale"}}"#,
@@ -124,6 +103,34 @@ async fn a_sample_message_is_tested_against_every_filter_policy_and_nothing_is_p
     );
     let (_, topics) = s.admin_get("/_sqslite/topics").await;
     assert_eq!(topics["topics"][0]["published"], 0);
+}
+
+/// Subscribes all (no filter), red (color and size) and body (a body filter); returns
+/// all's URL.
+async fn subscribe_all_red_and_body(s: &Sns, topic: &str) -> String {
+    let (all_url, all) = s.queue("all", &[]).await;
+    let (_, red) = s.queue("red", &[]).await;
+    let (_, body) = s.queue("body", &[]).await;
+    s.subscribe(topic, &all, &[]).await;
+    s.subscribe(
+        topic,
+        &red,
+        &[(
+            "FilterPolicy",
+            r#"{"color": ["red"], "size": [{"numeric": [">", 5]}]}"#,
+        )],
+    )
+    .await;
+    s.subscribe(
+        topic,
+        &body,
+        &[
+            ("FilterPolicyScope", "MessageBody"),
+            ("FilterPolicy", r#"{"order": {"kind": ["refund"]}}"#),
+        ],
+    )
+    .await;
+    all_url
 }
 
 #[tokio::test]

@@ -74,30 +74,7 @@ async fn the_event_has_lambdas_sqs_shape() {
     let f = Handler::start(vec![]).await;
     let s = serve(&f, QueueDecl::new("orders"), mapping("orders")).await;
     let url = s.server.queue_url("orders");
-    let sent = s
-        .client
-        .send_message()
-        .queue_url(&url)
-        .message_body("hello")
-        .message_attributes(
-            "kind",
-            MessageAttributeValue::builder()
-                .data_type("String")
-                .string_value("order")
-                .build()
-                .unwrap(),
-        )
-        .message_attributes(
-            "blob",
-            MessageAttributeValue::builder()
-                .data_type("Binary")
-                .binary_value(vec![1u8, 2, 3].into())
-                .build()
-                .unwrap(),
-        )
-        .send()
-        .await
-        .unwrap();
+    let sent = send_with_string_and_binary_attributes(&s, &url).await;
     let event = &f.wait_events(1).await[0];
     let record = &event["Records"][0];
     let keys: Vec<&str> = record
@@ -139,6 +116,36 @@ async fn the_event_has_lambdas_sqs_shape() {
     assert_eq!(record["awsRegion"], "us-east-1");
     assert_attributes(record);
     s.wait_counts(&url, (0, 0)).await;
+}
+
+/// Sends "hello" with a String and a Binary message attribute.
+async fn send_with_string_and_binary_attributes(
+    s: &TestServer,
+    url: &str,
+) -> aws_sdk_sqs::operation::send_message::SendMessageOutput {
+    s.client
+        .send_message()
+        .queue_url(url)
+        .message_body("hello")
+        .message_attributes(
+            "kind",
+            MessageAttributeValue::builder()
+                .data_type("String")
+                .string_value("order")
+                .build()
+                .unwrap(),
+        )
+        .message_attributes(
+            "blob",
+            MessageAttributeValue::builder()
+                .data_type("Binary")
+                .binary_value(vec![1u8, 2, 3].into())
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap()
 }
 
 /// The system attributes and the message attributes in Lambda's shapes.

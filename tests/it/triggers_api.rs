@@ -4,7 +4,7 @@
 
 use aws_sdk_lambda::types::{Filter, FilterCriteria, FunctionResponseType, ScalingConfig};
 
-use crate::common::lambda_api::{failure, server, ORDERS_ARN};
+use crate::common::lambda_api::{failure, server, Lambda, ORDERS_ARN};
 
 #[tokio::test]
 async fn create_answers_creating_and_the_mapping_settles_enabled() {
@@ -105,6 +105,42 @@ async fn list_pages_by_max_items_and_filters_by_queue_and_function() {
         queues.push(arn);
     }
     l.map("audit", &queues[0]).await;
+    pages_of_two_and_the_paginator_see_all_six(&l).await;
+    let of_queue = l
+        .lambda
+        .list_event_source_mappings()
+        .event_source_arn(&queues[0])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(of_queue.event_source_mappings().len(), 2);
+    assert!(of_queue.next_marker.is_none());
+    for name in [
+        "audit",
+        "arn:aws:lambda:us-east-1:000000000000:function:audit",
+    ] {
+        let of_function = l
+            .lambda
+            .list_event_source_mappings()
+            .function_name(name)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(of_function.event_source_mappings().len(), 1, "{name}");
+    }
+    let both = l
+        .lambda
+        .list_event_source_mappings()
+        .function_name("orders")
+        .event_source_arn(&queues[3])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(both.event_source_mappings().len(), 1);
+}
+
+/// MaxItems pages with a marker; the SDK's paginator walks every page.
+async fn pages_of_two_and_the_paginator_see_all_six(l: &Lambda) {
     let page = l
         .lambda
         .list_event_source_mappings()
@@ -139,38 +175,6 @@ async fn list_pages_by_max_items_and_filters_by_queue_and_function() {
     uuids.sort();
     uuids.dedup();
     assert_eq!(uuids.len(), 6);
-
-    let of_queue = l
-        .lambda
-        .list_event_source_mappings()
-        .event_source_arn(&queues[0])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(of_queue.event_source_mappings().len(), 2);
-    assert!(of_queue.next_marker.is_none());
-    for name in [
-        "audit",
-        "arn:aws:lambda:us-east-1:000000000000:function:audit",
-    ] {
-        let of_function = l
-            .lambda
-            .list_event_source_mappings()
-            .function_name(name)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(of_function.event_source_mappings().len(), 1, "{name}");
-    }
-    let both = l
-        .lambda
-        .list_event_source_mappings()
-        .function_name("orders")
-        .event_source_arn(&queues[3])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(both.event_source_mappings().len(), 1);
 }
 
 #[tokio::test]
@@ -318,8 +322,26 @@ async fn statuses_and_error_shapes_on_the_wire() {
         (200, Some(uuid.as_str()))
     );
 
+    errors_have_lambdas_statuses_and_shapes(&l, &body).await;
     let r =
-        l.t.raw("POST", "/2015-03-31/event-source-mappings/", &json, &body)
+        l.t.raw(
+            "DELETE",
+            &format!("/2015-03-31/event-source-mappings/{uuid}"),
+            &[],
+            "",
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.json()["State"].as_str()),
+        (202, Some("Deleting"))
+    );
+}
+
+/// A conflict, an unknown mapping and a malformed body, each in Lambda's error shape.
+async fn errors_have_lambdas_statuses_and_shapes(l: &Lambda, body: &str) {
+    let json = [("content-type", "application/json")];
+    let r =
+        l.t.raw("POST", "/2015-03-31/event-source-mappings/", &json, body)
             .await;
     assert_eq!(r.status, 409);
     assert_eq!(
@@ -348,18 +370,5 @@ async fn statuses_and_error_shapes_on_the_wire() {
     assert_eq!(
         (r.status, r.header("x-amzn-errortype")),
         (400, Some("InvalidRequestContentException"))
-    );
-
-    let r =
-        l.t.raw(
-            "DELETE",
-            &format!("/2015-03-31/event-source-mappings/{uuid}"),
-            &[],
-            "",
-        )
-        .await;
-    assert_eq!(
-        (r.status, r.json()["State"].as_str()),
-        (202, Some("Deleting"))
     );
 }

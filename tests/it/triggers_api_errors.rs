@@ -160,12 +160,29 @@ async fn create_refuses_settings_against_the_queue_kind_and_function() {
         .await,
         validation("1 validation error detected: Value '[Nope]' at 'functionResponseTypes' failed to satisfy constraint: Member must satisfy constraint: [Member must satisfy enum value set: [ReportBatchItemFailures]]")
     );
+    malformed_filter_patterns_are_refused(&l, q).await;
+    assert_eq!(
+        refused_create(&l, |b| b
+            .function_name("orders")
+            .event_source_arn(q)
+            .starting_position(aws_sdk_lambda::types::EventSourcePosition::Latest))
+        .await,
+        invalid("StartingPosition is not valid for SQS event sources.")
+    );
+    assert_eq!(
+        refused_create(&l, |b| b.function_name("slow").event_source_arn(q)).await,
+        invalid("Queue visibility timeout: 30 seconds is less than Function timeout: 60 seconds")
+    );
+}
+
+/// Filter patterns that are not JSON, not an object of lists, or a bad numeric rule.
+async fn malformed_filter_patterns_are_refused(l: &Lambda, q: &str) {
     for pattern in [
         "not json",
         r#"{"body": "x"}"#,
         r#"{"body": {"a": [{"numeric": ["<"]}]}}"#,
     ] {
-        let got = refused_create(&l, |b| {
+        let got = refused_create(l, |b| {
             b.function_name("orders")
                 .event_source_arn(q)
                 .filter_criteria(
@@ -181,18 +198,6 @@ async fn create_refuses_settings_against_the_queue_kind_and_function() {
             "{pattern}"
         );
     }
-    assert_eq!(
-        refused_create(&l, |b| b
-            .function_name("orders")
-            .event_source_arn(q)
-            .starting_position(aws_sdk_lambda::types::EventSourcePosition::Latest))
-        .await,
-        invalid("StartingPosition is not valid for SQS event sources.")
-    );
-    assert_eq!(
-        refused_create(&l, |b| b.function_name("slow").event_source_arn(q)).await,
-        invalid("Queue visibility timeout: 30 seconds is less than Function timeout: 60 seconds")
-    );
 }
 
 #[tokio::test]

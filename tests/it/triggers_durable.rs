@@ -11,9 +11,8 @@ use std::process::Stdio;
 use aws_sdk_lambda::types::{
     EventSourceMappingConfiguration, Filter, FilterCriteria, FunctionResponseType, ScalingConfig,
 };
-use aws_sdk_sqs::types::QueueAttributeName;
 
-use crate::common::durable::{attribute, command, temp_dir, Proc};
+use crate::common::durable::{command, temp_dir, Proc};
 use crate::common::lambda::Handler;
 
 /// `sqslite.toml` declaring `orders` and `audit`, both invoking `handler`, plus `extra`.
@@ -66,20 +65,6 @@ fn lambda(p: &Proc) -> aws_sdk_lambda::Client {
     aws_sdk_lambda::Client::from_conf(config)
 }
 
-async fn queue(p: &Proc, name: &str) -> (String, String) {
-    let url = p
-        .client
-        .create_queue()
-        .queue_name(name)
-        .send()
-        .await
-        .unwrap()
-        .queue_url
-        .unwrap();
-    let arn = attribute(&p.client, &url, QueueAttributeName::QueueArn).await;
-    (url, arn)
-}
-
 /// Every mapping, once none is in a transitional state.
 async fn settled(l: &aws_sdk_lambda::Client) -> Vec<EventSourceMappingConfiguration> {
     for _ in 0..500 {
@@ -111,9 +96,9 @@ fn create(
 /// updated (disabled, a new BatchSize, its filter dropped), a third deleted.
 async fn write_state(p: &Proc) -> (String, String) {
     let l = lambda(p);
-    let (_, orders) = queue(p, "orders").await;
-    let (_, audit) = queue(p, "audit").await;
-    let (_, spare) = queue(p, "spare").await;
+    let (_, orders) = p.queue("orders").await;
+    let (_, audit) = p.queue("audit").await;
+    let (_, spare) = p.queue("spare").await;
     let pattern = r#"{"body":{"kind":["order"]}}"#;
     let kept = create(&l, "orders", &orders)
         .batch_size(5)
@@ -204,7 +189,7 @@ async fn api_mappings_survive_restarts_kills_and_snapshots() {
         .send()
         .await
         .unwrap();
-    let (_, late) = queue(&p, "late").await;
+    let (_, late) = p.queue("late").await;
     let made = create(&l, "audit", &late).send().await.unwrap();
     p.kill();
     let p = start(&dir, &config);
@@ -261,7 +246,7 @@ async fn an_admin_reset_forgets_the_stored_mappings() {
     let dir = temp_dir("triggers-reset");
     let config = config(&dir, &handler, "");
     let p = start(&dir, &config);
-    let (_, orders) = queue(&p, "orders").await;
+    let (_, orders) = p.queue("orders").await;
     create(&lambda(&p), "orders", &orders).send().await.unwrap();
     assert_eq!(settled(&lambda(&p)).await.len(), 1);
     let r = crate::common::raw(&p.endpoint, "POST", "/_sqslite/reset", &[], "").await;

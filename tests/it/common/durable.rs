@@ -69,6 +69,21 @@ impl Proc {
         assert_eq!(r.status, 200, "{}", r.body);
     }
 
+    /// CreateQueue (a FIFO queue when `name` ends in `.fifo`); returns its URL and ARN.
+    pub async fn queue(&self, name: &str) -> (String, String) {
+        let fifo = name.strip_suffix(".fifo").is_some().then(|| {
+            std::collections::HashMap::from([(QueueAttributeName::FifoQueue, "true".to_owned())])
+        });
+        let created = self
+            .client
+            .create_queue()
+            .queue_name(name)
+            .set_attributes(fifo);
+        let url = created.send().await.unwrap().queue_url.unwrap();
+        let arn = attribute(&self.client, &url, QueueAttributeName::QueueArn).await;
+        (url, arn)
+    }
+
     pub fn kill(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
@@ -96,6 +111,12 @@ pub async fn send(c: &Client, url: &str, body: &str) {
         .send()
         .await;
     sent.unwrap();
+}
+
+/// Every queue URL ListQueues returns (one page), which must succeed.
+pub async fn queue_urls(c: &Client) -> Vec<String> {
+    let listed = c.list_queues().send().await.expect("list queues");
+    listed.queue_urls.unwrap_or_default()
 }
 
 pub async fn attribute(c: &Client, url: &str, name: QueueAttributeName) -> String {

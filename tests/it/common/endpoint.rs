@@ -7,10 +7,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
+use http_body_util::Full;
 use tokio::sync::watch;
+
+use super::listener;
 
 /// One request the endpoint received.
 #[derive(Debug, Clone)]
@@ -46,53 +46,16 @@ pub struct Endpoint {
 impl Endpoint {
     /// Listens on an ephemeral loopback port until the test ends.
     pub async fn start() -> Endpoint {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/hook", listener.local_addr().unwrap());
-        let endpoint = Endpoint {
-            url,
-            inner: Arc::default(),
-            count: watch::Sender::new(0),
-        };
-        let server = endpoint.clone();
-        tokio::spawn(async move {
-            while let Ok((stream, _)) = listener.accept().await {
-                let server = server.clone();
-                let service = service_fn(move |req| {
-                    let server = server.clone();
-                    async move { Ok::<_, hyper::Error>(server.answer(req).await) }
-                });
-                tokio::spawn(
-                    http1::Builder::new()
-                        .serve_connection(hyper_util::rt::TokioIo::new(stream), service),
-                );
-            }
-        });
-        endpoint
-    }
-
-    async fn answer(
-        &self,
-        req: hyper::Request<hyper::body::Incoming>,
-    ) -> hyper::Response<Full<Bytes>> {
-        let (parts, body) = req.into_parts();
-        let body = body
-            .collect()
-            .await
-            .map(http_body_util::Collected::to_bytes)
-            .unwrap_or_default();
-        let status = {
-            let mut inner = self.inner.lock().unwrap();
-            inner.got.push(Received {
-                method: parts.method.to_string(),
-                headers: parts.headers,
-                body: String::from_utf8_lossy(&body).into_owned(),
-            });
-            inner.script.pop_front().unwrap_or(200)
-        };
-        self.count.send_modify(|n| *n += 1);
-        let mut response = hyper::Response::new(Full::new(Bytes::new()));
-        *response.status_mut() = hyper::StatusCode::from_u16(status).unwrap();
-        response
+        let inner = Arc::<Mutex<Inner>>::default();
+        let count = watch::Sender::new(0);
+        let (shared, counter) = (inner.clone(), count.clone());
+        let (base, _) =
+            listener::serve(move |req| answer(shared.clone(), counter.clone(), req)).await;
+        Endpoint {
+            url: format!("{base}/hook"),
+            inner,
+            count,
+        }
     }
 
     /// The statuses the next requests are answered with, in order.
@@ -112,4 +75,27 @@ impl Endpoint {
     pub fn received(&self) -> Vec<Received> {
         self.inner.lock().unwrap().got.clone()
     }
+}
+
+/// Records the request, then answers with the script's next status.
+async fn answer(
+    inner: Arc<Mutex<Inner>>,
+    count: watch::Sender<usize>,
+    req: hyper::Request<hyper::body::Incoming>,
+) -> hyper::Response<Full<Bytes>> {
+    let (parts, body) = req.into_parts();
+    let body = listener::body_bytes(body).await;
+    let status = {
+        let mut inner = inner.lock().unwrap();
+        inner.got.push(Received {
+            method: parts.method.to_string(),
+            headers: parts.headers,
+            body: String::from_utf8_lossy(&body).into_owned(),
+        });
+        inner.script.pop_front().unwrap_or(200)
+    };
+    count.send_modify(|n| *n += 1);
+    let mut response = hyper::Response::new(Full::new(Bytes::new()));
+    *response.status_mut() = hyper::StatusCode::from_u16(status).unwrap();
+    response
 }

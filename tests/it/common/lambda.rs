@@ -2,18 +2,17 @@
 //! and event) and answers as the test says, optionally holding each call until released.
 
 use std::collections::VecDeque;
-use std::convert::Infallible;
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
+use http_body_util::Full;
 use serde_json::Value;
 use tokio::sync::{Notify, Semaphore};
 
-use super::TestServer;
+use super::{listener, TestServer};
 
 /// One answer: status, extra headers, body.
 #[derive(Debug, Clone)]
@@ -91,24 +90,14 @@ impl Handler {
     }
 
     async fn serve(inner: Inner) -> Self {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/", listener.local_addr().unwrap());
         let inner = Arc::new(inner);
         let shared = inner.clone();
-        let task = tokio::spawn(async move {
-            loop {
-                let Ok((stream, _)) = listener.accept().await else {
-                    return;
-                };
-                let inner = shared.clone();
-                let service = hyper::service::service_fn(move |req| answer(inner.clone(), req));
-                tokio::spawn(
-                    hyper::server::conn::http1::Builder::new()
-                        .serve_connection(hyper_util::rt::TokioIo::new(stream), service),
-                );
-            }
-        });
-        Handler { url, inner, task }
+        let (base, task) = listener::serve(move |req| answer(shared.clone(), req)).await;
+        Handler {
+            url: format!("{base}/"),
+            inner,
+            task,
+        }
     }
 
     /// Lets `n` held calls answer.
@@ -165,14 +154,9 @@ impl Drop for Handler {
 async fn answer(
     inner: Arc<Inner>,
     req: hyper::Request<hyper::body::Incoming>,
-) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+) -> hyper::Response<Full<Bytes>> {
     let path = req.uri().path().to_owned();
-    let body = req
-        .into_body()
-        .collect()
-        .await
-        .map(http_body_util::Collected::to_bytes)
-        .unwrap_or_default();
+    let body = listener::body_bytes(req.into_body()).await;
     let event: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let now = inner.running.fetch_add(1, Ordering::SeqCst) + 1;
     inner.most.fetch_max(now, Ordering::SeqCst);
@@ -195,7 +179,7 @@ async fn answer(
     for (k, v) in &reply.headers {
         res = res.header(*k, v);
     }
-    Ok(res.body(Full::new(Bytes::from(reply.body))).unwrap())
+    res.body(Full::new(Bytes::from(reply.body))).unwrap()
 }
 
 /// Runs `f` within 10 s of wall time, naming `what` if it does not finish.

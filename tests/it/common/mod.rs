@@ -1,22 +1,28 @@
 //! Shared test harness: a real sqslite on an ephemeral port, a manual clock, the real SDK.
 #![allow(dead_code)]
 
+mod clients;
 pub mod endpoint;
+mod errors;
 pub mod lambda;
 pub mod lambda_api;
+pub mod listener;
+mod raw;
 pub mod signing;
 pub mod sns;
+
+pub mod durable;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use aws_sdk_sqs::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_sqs::Client;
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
 use sqslite::{Config, ManualClock, Server};
 
-pub mod durable;
+use clients::ClockTime;
+pub use clients::{client_at, client_for, sns_client_at, sns_client_for, sns_client_with};
+pub use errors::{code, expect_code, expect_code_for, message};
+pub use raw::{raw, RawResponse};
 
 /// Spawns the real binary (`cmd`, its stderr piped here) and returns it with the endpoint
 /// its "sqslite listening on" line names; the rest of its log is drained so the server
@@ -259,172 +265,6 @@ pub async fn signed_server() -> TestServer {
             .with_credential(Credential::new("AKIDOTHER", "other-secret", OTHER)),
     )
     .await
-}
-
-pub fn client_for(endpoint: &str, region: &str, access_key: &str) -> Client {
-    let config = aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new(region.to_owned()))
-        .endpoint_url(endpoint)
-        .credentials_provider(Credentials::new(access_key, "secret", None, None, "test"))
-        .retry_config(aws_sdk_sqs::config::retry::RetryConfig::disabled())
-        .build();
-    Client::from_conf(config)
-}
-
-/// An SNS client for a server without `[[credentials]]` (any signature is accepted).
-pub fn sns_client_for(endpoint: &str) -> aws_sdk_sns::Client {
-    let config = aws_sdk_sns::Config::builder()
-        .behavior_version(aws_sdk_sns::config::BehaviorVersion::latest())
-        .region(aws_sdk_sns::config::Region::new("us-east-1"))
-        .endpoint_url(endpoint)
-        .credentials_provider(Credentials::new("test", "secret", None, None, "test"))
-        .retry_config(aws_sdk_sns::config::retry::RetryConfig::disabled())
-        .build();
-    aws_sdk_sns::Client::from_conf(config)
-}
-
-/// A client signing with this key and secret at the manual clock's time, as a server with
-/// `[[credentials]]` checks signatures against its own clock.
-pub fn client_at(endpoint: &str, access_key: &str, secret: &str, clock: &ManualClock) -> Client {
-    let config = aws_sdk_sqs::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .endpoint_url(endpoint)
-        .credentials_provider(Credentials::new(access_key, secret, None, None, "test"))
-        .retry_config(aws_sdk_sqs::config::retry::RetryConfig::disabled())
-        .time_source(ClockTime(clock.clone()))
-        .build();
-    Client::from_conf(config)
-}
-
-/// An SNS client on the same endpoint, credentials and clock as [`client_at`]'s.
-pub fn sns_client_at(endpoint: &str, clock: &ManualClock) -> aws_sdk_sns::Client {
-    sns_client_with(endpoint, "AKIDEXAMPLE", "secret", clock)
-}
-
-pub fn sns_client_with(
-    endpoint: &str,
-    access_key: &str,
-    secret: &str,
-    clock: &ManualClock,
-) -> aws_sdk_sns::Client {
-    let config = aws_sdk_sns::Config::builder()
-        .behavior_version(aws_sdk_sns::config::BehaviorVersion::latest())
-        .region(aws_sdk_sns::config::Region::new("us-east-1"))
-        .endpoint_url(endpoint)
-        .credentials_provider(Credentials::new(access_key, secret, None, None, "test"))
-        .retry_config(aws_sdk_sns::config::retry::RetryConfig::disabled())
-        .time_source(ClockTime(clock.clone()))
-        .build();
-    aws_sdk_sns::Client::from_conf(config)
-}
-
-/// The manual clock as the SDK's time source.
-#[derive(Debug)]
-struct ClockTime(ManualClock);
-
-impl aws_smithy_async::time::TimeSource for ClockTime {
-    fn now(&self) -> std::time::SystemTime {
-        use sqslite::Clock;
-        std::time::UNIX_EPOCH + Duration::from_millis(self.0.now())
-    }
-}
-
-#[derive(Debug)]
-pub struct RawResponse {
-    pub status: u16,
-    pub headers: hyper::HeaderMap,
-    pub body: String,
-}
-
-impl RawResponse {
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
-
-    /// The text of the first `<tag>` element.
-    pub fn xml(&self, tag: &str) -> Option<String> {
-        let open = format!("<{tag}>");
-        let start = self.body.find(&open)? + open.len();
-        let end = self.body[start..].find(&format!("</{tag}>"))? + start;
-        Some(self.body[start..end].to_owned())
-    }
-
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body).expect("JSON body")
-    }
-}
-
-pub async fn raw(
-    endpoint: &str,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> RawResponse {
-    let addr = endpoint.trim_start_matches("http://");
-    let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let (mut sender, conn) =
-        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-            .await
-            .expect("handshake");
-    tokio::spawn(conn);
-    let mut req = hyper::Request::builder().method(method).uri(path);
-    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        req = req.header("host", addr);
-    }
-    for (k, v) in headers {
-        req = req.header(*k, *v);
-    }
-    let req = req.body(Full::new(Bytes::from(body.to_owned()))).unwrap();
-    let res = sender.send_request(req).await.expect("response");
-    let status = res.status().as_u16();
-    let headers = res.headers().clone();
-    let body = res.into_body().collect().await.unwrap().to_bytes();
-    RawResponse {
-        status,
-        headers,
-        body: String::from_utf8_lossy(&body).into_owned(),
-    }
-}
-
-/// The error of a call that must fail with error code `want` (call, unwrap the error,
-/// compare its code in one step), handed back for checks of its message or status.
-#[track_caller]
-pub fn expect_code<T, E, R>(
-    result: Result<T, aws_sdk_sqs::error::SdkError<E, R>>,
-    want: &str,
-) -> aws_sdk_sqs::error::SdkError<E, R>
-where
-    T: std::fmt::Debug,
-    E: aws_sdk_sqs::error::ProvideErrorMetadata + std::fmt::Debug,
-    R: std::fmt::Debug,
-{
-    let err = result.expect_err(&format!("the call should fail with {want}"));
-    assert_eq!(code(&err), want, "{err:?}");
-    err
-}
-
-/// The error code the SDK reports for a failed call.
-pub fn code<E, R>(err: &aws_sdk_sqs::error::SdkError<E, R>) -> String
-where
-    E: aws_sdk_sqs::error::ProvideErrorMetadata,
-{
-    err.as_service_error()
-        .and_then(|e| e.code())
-        .unwrap_or("<not a service error>")
-        .to_owned()
-}
-
-pub fn message<E, R>(err: &aws_sdk_sqs::error::SdkError<E, R>) -> String
-where
-    E: aws_sdk_sqs::error::ProvideErrorMetadata,
-{
-    err.as_service_error()
-        .and_then(|e| e.message())
-        .unwrap_or_default()
-        .to_owned()
 }
 
 impl TestServer {

@@ -8,6 +8,16 @@ use std::collections::HashMap;
 
 use super::{sns_client_at, TestServer};
 
+/// The first page of ListSubscriptionsByTopic, which must succeed.
+pub async fn subscriptions_of(
+    sns: &aws_sdk_sns::Client,
+    topic: &str,
+) -> Vec<aws_sdk_sns::types::Subscription> {
+    let listed = sns.list_subscriptions_by_topic().topic_arn(topic).send();
+    let listed = listed.await.expect("list subscriptions by topic");
+    listed.subscriptions.unwrap_or_default()
+}
+
 pub struct Sns {
     pub t: TestServer,
     pub sns: aws_sdk_sns::Client,
