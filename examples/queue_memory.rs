@@ -6,11 +6,7 @@
 //!
 //! `cargo run --release --example queue_memory`
 
-use std::collections::BTreeMap;
-use std::mem::size_of;
-use std::sync::Arc;
-
-use sqslite::engine::arn::QueueKey;
+use sqslite::support::{queue_part_sizes, Queues};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
@@ -24,51 +20,25 @@ fn live_bytes() -> u64 {
 fn main() {
     let _profiler = dhat::Profiler::builder().testing().build();
     println!("size_of (bytes)");
-    for (name, size) in [
-        ("Queue", size_of::<sqslite::engine::queue::Queue>()),
-        (
-            "  QueueState",
-            size_of::<sqslite::engine::queue::QueueState>(),
-        ),
-        ("    Store", size_of::<sqslite::engine::store::Store>()),
-        (
-            "    QueueAttributes",
-            size_of::<sqslite::engine::attributes::QueueAttributes>(),
-        ),
-        ("    Stats", size_of::<sqslite::engine::queue::Stats>()),
-        (
-            "    Processing (boxed at first sample)",
-            size_of::<sqslite::engine::processing::Processing>(),
-        ),
-        ("    Dedup", size_of::<sqslite::engine::fifo::Dedup>()),
-        ("    Attempts", size_of::<sqslite::engine::fifo::Attempts>()),
-        ("  Notify", size_of::<tokio::sync::Notify>()),
-        ("  QueueKey", size_of::<QueueKey>()),
-    ] {
+    for (name, size) in queue_part_sizes() {
         println!("  {name:<40} {size:>5}");
     }
 
-    let config = sqslite::Config::ephemeral();
-    let clock: sqslite::clock::SharedClock = Arc::new(sqslite::ManualClock::starting_now());
-    let app = sqslite::app::App::new(config, clock);
-    let now = app.now();
+    let queues = Queues::in_memory();
     let before = live_bytes();
     for i in 0..QUEUES / 2 {
-        let none = BTreeMap::new;
-        let dlq = QueueKey::new("us-east-1", "000000000000", &format!("q-{i}-dlq"));
-        app.sqs.registry.create(dlq, &none(), none(), now).unwrap();
+        let dlq = format!("q-{i}-dlq");
+        queues.create(&dlq, &[]).unwrap();
         let policy = format!(
-            r#"{{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:q-{i}-dlq","maxReceiveCount":5}}"#
+            r#"{{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:{dlq}","maxReceiveCount":5}}"#
         );
-        let attributes = BTreeMap::from([("RedrivePolicy".to_owned(), policy)]);
-        let source = QueueKey::new("us-east-1", "000000000000", &format!("q-{i}"));
-        app.sqs
-            .registry
-            .create(source, &attributes, none(), now)
+        let source = format!("q-{i}");
+        queues
+            .create(&source, &[("RedrivePolicy", &policy)])
             .unwrap();
     }
     let registry = live_bytes() - before;
-    drop(app.alarms.evaluate(&app.sqs.registry, now));
+    queues.evaluate_alarms();
     let alarms = live_bytes() - before - registry;
     println!("heap per queue, {QUEUES} queues (bytes asked of the allocator)");
     println!("  registry (queues, keys, map)  {:>5}", registry / QUEUES);

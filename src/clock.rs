@@ -22,10 +22,12 @@ pub struct OutOfRange {
     pub room_ms: Millis,
 }
 
+/// What [`Clock::sleep_until`] returns.
 pub type SleepFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// A source of "now" that can also wait until a given instant of its own time.
 pub trait Clock: Send + Sync + 'static {
+    /// Milliseconds since the Unix epoch.
     fn now(&self) -> Millis;
     /// Resolves once `now() >= deadline`; for a manual clock, only when it is advanced.
     fn sleep_until(&self, deadline: Millis) -> SleepFuture;
@@ -35,6 +37,7 @@ pub trait Clock: Send + Sync + 'static {
     }
 }
 
+/// The clock a server runs on, shared by all its parts.
 pub type SharedClock = Arc<dyn Clock>;
 
 /// Wall-clock time.
@@ -76,6 +79,7 @@ pub struct ManualClock {
 }
 
 impl ManualClock {
+    /// A clock standing at `start` (milliseconds since the Unix epoch).
     pub fn new(start: Millis) -> Self {
         ManualClock {
             now: Arc::new(watch::Sender::new(start)),

@@ -5,7 +5,9 @@ use std::fmt;
 /// Whether the caller or the service is to blame; rendered as `Sender`/`Receiver`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
+    /// The request was wrong (4xx): retrying it unchanged fails again.
     Sender,
+    /// sqslite failed (5xx): the same request may succeed later.
     Receiver,
 }
 
@@ -13,9 +15,10 @@ macro_rules! error_table {
     ($( $kind:ident => ($shape:expr, $code:expr, $status:expr, $fault:ident, $msg:expr) ),* $(,)?) => {
         /// Every error sqslite can answer, one row of the SQS error table each.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum ErrorKind { $($kind),* }
+        pub enum ErrorKind { $(#[doc = concat!("`", $code, "` (HTTP ", $status, "): ", $msg)] $kind),* }
 
         impl ErrorKind {
+            /// Every row, in table order.
             pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$kind),*];
 
             /// The JSON `__type`: modelled shapes are `com.amazonaws.sqs#`, others coral's.
@@ -26,9 +29,11 @@ macro_rules! error_table {
             pub fn query_code(self) -> &'static str {
                 match self { $(ErrorKind::$kind => $code),* }
             }
+            /// The HTTP status SQS answers with.
             pub fn status(self) -> u16 {
                 match self { $(ErrorKind::$kind => $status),* }
             }
+            /// Whether the caller or the service is to blame (`Sender`/`Receiver`).
             pub fn fault(self) -> Fault {
                 match self { $(ErrorKind::$kind => Fault::$fault),* }
             }
@@ -100,13 +105,17 @@ impl ErrorKind {
 /// An SQS error: a row of the table plus the message for this occurrence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqsError {
+    /// The row: code, `__type`, status and fault.
     pub kind: ErrorKind,
+    /// The text for this occurrence, sent as `Message` (`message` in JSON).
     pub message: String,
 }
 
+/// What an SQS operation returns.
 pub type SqsResult<T> = Result<T, SqsError>;
 
 impl SqsError {
+    /// An error of `kind` with its own message.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         SqsError {
             kind,
@@ -114,10 +123,12 @@ impl SqsError {
         }
     }
 
+    /// An error of `kind` with the table's default message.
     pub fn of(kind: ErrorKind) -> Self {
         SqsError::new(kind, kind.default_message())
     }
 
+    /// `InvalidParameterValue` with `message`.
     pub fn invalid_parameter(message: impl Into<String>) -> Self {
         SqsError::new(ErrorKind::InvalidParameterValue, message)
     }
@@ -129,6 +140,7 @@ impl SqsError {
         ))
     }
 
+    /// `MissingParameter`, naming the parameter as SQS does.
     pub fn missing(parameter: &str) -> Self {
         SqsError::new(
             ErrorKind::MissingParameter,
@@ -136,10 +148,12 @@ impl SqsError {
         )
     }
 
+    /// `QueueDoesNotExist` with SQS's message.
     pub fn queue_does_not_exist() -> Self {
         SqsError::of(ErrorKind::QueueDoesNotExist)
     }
 
+    /// `ReceiptHandleIsInvalid`, quoting the handle as SQS does.
     pub fn receipt_handle_invalid(handle: &str) -> Self {
         SqsError::new(
             ErrorKind::ReceiptHandleIsInvalid,
@@ -147,6 +161,7 @@ impl SqsError {
         )
     }
 
+    /// The HTTP status of its kind.
     pub fn status(&self) -> u16 {
         self.kind.status()
     }

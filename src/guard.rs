@@ -47,7 +47,7 @@ impl AccessConfig {
         }
     }
 
-    pub fn metrics_on(&self, admin_enabled: bool) -> bool {
+    pub(crate) fn metrics_on(&self, admin_enabled: bool) -> bool {
         self.metrics.unwrap_or(admin_enabled)
     }
 }

@@ -4,59 +4,59 @@
 //!
 //! A request takes four hops, each in its own place:
 //!
-//! 1. [`server`] accepts connections (hyper 1.x, HTTP/1.1 keep-alive, header and idle
+//! 1. `server` accepts connections (hyper 1.x, HTTP/1.1 keep-alive, header and idle
 //!    timeouts, a connection cap, graceful shutdown) and hands each request to whatever
-//!    [`server::Handler`] it serves: [`service`], the router, which first asks [`guard`]
+//!    `server::Handler` it serves: `service`, the router, which first asks `guard`
 //!    whether the caller may reach it (browser origins, the admin API's Host and token).
-//! 2. [`protocol`] tells AWS JSON 1.0 (`X-Amz-Target`) from AWS Query (form or GET `Action=`),
-//!    and turns either into an action name, its input and the caller's [`protocol::Context`]
+//! 2. `protocol` tells AWS JSON 1.0 (`X-Amz-Target`) from AWS Query (form or GET `Action=`),
+//!    and turns either into an action name, its input and the caller's `protocol::Context`
 //!    (region and account from the SigV4 credential, the base for queue URLs). Query input is
-//!    folded into the JSON shape ([`protocol::query`]) so one serde type decodes both.
-//!    With `[[credentials]]` configured, [`auth`] first checks the request's Signature V4 and
+//!    folded into the JSON shape (`protocol::query`) so one serde type decodes both.
+//!    With `[[credentials]]` configured, `auth` first checks the request's Signature V4 and
 //!    makes the context act as the key's account (its principal then meets queue policies).
-//! 3. [`actions`] holds the [`actions::Action`] enum, one variant per SQS operation, with the
+//! 3. `actions` holds the `actions::Action` enum, one variant per SQS operation, with the
 //!    input and output types of each family (`queues`, `send`, `receive`, …). Applying an
-//!    action takes the SQS service's state, [`actions::Sqs`] (the queues, the clock, the
+//!    action takes the SQS service's state, `actions::Sqs` (the queues, the clock, the
 //!    ticker's wake-up and the shutdown signal), and nothing else of the server.
-//! 4. [`engine`] knows every queue rule and nothing of HTTP: the [`engine::Registry`] of
-//!    queues, each queue's messages in a [`engine::store::Store`], attributes (one row each in
-//!    [`engine::attribute_table`], every numeric limit in [`engine::limits`]), receipt
-//!    handles, FIFO, redrive, queue policies ([`engine::policy`]), tags ([`engine::tags`],
+//! 4. `engine` knows every queue rule and nothing of HTTP: the `engine::Registry` of
+//!    queues, each queue's messages in a `engine::store::Store`, attributes (one row each in
+//!    `engine::attribute_table`, every numeric limit in `engine::limits`), receipt
+//!    handles, FIFO, redrive, queue policies (`engine::policy`), tags (`engine::tags`,
 //!    which TagQueue and declarations share) and MD5s. The result (or the one
-//!    [`error::SqsError`]) goes back through [`protocol`] to JSON or XML.
+//!    `error::SqsError`) goes back through `protocol` to JSON or XML.
 //!
 //! A request for a service sqslite does not serve (an S3 call, another `X-Amz-Target`) is
-//! refused in its SDK's shape by [`protocol::foreign`], naming what sqslite serves.
+//! refused in its SDK's shape by `protocol::foreign`, naming what sqslite serves.
 //!
-//! [`sns`] is a second service on the same port, with its own protocol, actions, engine and
-//! error table: [`service`] hands it the requests whose credential scope names `sns` (or,
-//! unsigned, whose `Version` or action is SNS's), with the [`protocol::context::Gate`] it
-//! authenticates against. The [`sns::Service`] holds its topics, the SQS state it delivers
-//! into, the fault rules it is lent ([`sns::FaultRules`]) and the two settings it reads;
-//! [`sns::declare`] creates the declared topics; its actions deliver through the SQS engine's own
-//! [`engine::queue::Queue::send`], so a topic writes queues only as a client would, POST
-//! the http/s ones through [`http_client`] (retries wait in the SNS outbox and the
-//! [`ticker`] starts them when due on the server's clock), and record the rest for
-//! `/_sqslite/sns/deliveries`. Topic policies are read by the queues' [`engine::policy`].
-//! Observers read SNS only through [`sns::engine::view`] (topics, subscriptions and the
-//! counts [`sns::engine::counts`] keeps under CloudWatch's SNS metric names): `/metrics`,
+//! `sns` is a second service on the same port, with its own protocol, actions, engine and
+//! error table: `service` hands it the requests whose credential scope names `sns` (or,
+//! unsigned, whose `Version` or action is SNS's), with the `protocol::context::Gate` it
+//! authenticates against. The `sns::Service` holds its topics, the SQS state it delivers
+//! into, the fault rules it is lent (`sns::FaultRules`) and the two settings it reads;
+//! `sns::declare` creates the declared topics; its actions deliver through the SQS engine's own
+//! `engine::queue::Queue::send`, so a topic writes queues only as a client would, POST
+//! the http/s ones through `http_client` (retries wait in the SNS outbox and the
+//! `ticker` starts them when due on the server's clock), and record the rest for
+//! `/_sqslite/sns/deliveries`. Topic policies are read by the queues' `engine::policy`.
+//! Observers read SNS only through `sns::engine::view` (topics, subscriptions and the
+//! counts `sns::engine::counts` keeps under CloudWatch's SNS metric names): `/metrics`,
 //! the advisor's subscription rules and the dashboard's Topics page with its filter-policy
-//! test ([`patterns::FilterPolicy::explain`]).
+//! test (`patterns::FilterPolicy::explain`).
 //!
-//! [`triggers`] is the third service: Lambda-style event source mappings. Its model
-//! ([`triggers::mapping`], [`triggers::registry`], [`triggers::functions`]) is what
-//! `sqslite.toml` declares and the Lambda API edits; its runtime ([`triggers::runtime`]) runs
+//! `triggers` is the third service: Lambda-style event source mappings. Its model
+//! (`triggers::mapping`, `triggers::registry`, `triggers::functions`) is what
+//! `sqslite.toml` declares and the Lambda API edits; its runtime (`triggers::runtime`) runs
 //! one poller per enabled mapping, receiving through the SQS engine's own
-//! [`engine::Registry::receive_pass`] (so receive counts and redrive apply), invoking the
-//! declared function ([`triggers::invoke`]: URL, Lambda Invoke API or command; `Invoke`
-//! fault rules may fail or delay it first) with Lambda's event ([`triggers::event`]) and
-//! deleting what succeeded; each invocation and error feeds its queue's chart ([`series`]).
-//! Its management API, [`triggers::api`], answers Lambda's event-source-mapping operations
-//! (REST-JSON under `/2015-03-31/event-source-mappings`): [`service`] hands it the requests
+//! `engine::Registry::receive_pass` (so receive counts and redrive apply), invoking the
+//! declared function (`triggers::invoke`: URL, Lambda Invoke API or command; `Invoke`
+//! fault rules may fail or delay it first) with Lambda's event (`triggers::event`) and
+//! deleting what succeeded; each invocation and error feeds its queue's chart (`series`).
+//! Its management API, `triggers::api`, answers Lambda's event-source-mapping operations
+//! (REST-JSON under `/2015-03-31/event-source-mappings`): `service` hands it the requests
 //! whose credential scope names `lambda` (or, unsigned, whose path is under `/2015-03-31/`);
 //! it checks each mapping with the same model rules as declared ones. Observers read the
-//! mappings through [`triggers::Triggers::observe`] (each mapping's copy with its
-//! [`triggers::stats`]): `/metrics`, and the admin API's `/_sqslite/mappings` behind the
+//! mappings through `triggers::Triggers::observe` (each mapping's copy with its
+//! `triggers::stats`): `/metrics`, and the admin API's `/_sqslite/mappings` behind the
 //! dashboard's Triggers page, whose enable/disable switch runs UpdateEventSourceMapping's
 //! own code.
 //!
@@ -65,51 +65,70 @@
 //! Imports point down only; no top-level module imports one above it, so there is no
 //! import circle (`module-circles src`, in the shared tools, prints 0):
 //!
-//! - **Root**: [`app`] builds the [`app::App`] and hands each part only what it needs (the
-//!   SQS state, the SNS and triggers services, the fault rules' [`faults::inject::Injector`],
-//!   the chart's recorder, [`app::App::ticker_jobs`], the stores to compact,
-//!   [`app::App::stores`]);
-//!   [`service`] (the router) and [`admin`] (`/_sqslite/...`, the dashboard, `/metrics`) serve
+//! - **Root**: `app` builds the `app::App` and hands each part only what it needs (the
+//!   SQS state, the SNS and triggers services, the fault rules' `faults::inject::Injector`,
+//!   the chart's recorder, `app::App::ticker_jobs`, the stores to compact,
+//!   `app::App::stores`);
+//!   `service` (the router) and `admin` (`/_sqslite/...`, the dashboard, `/metrics`) serve
 //!   it. Only these two name `App`. [`drill`] sits beside them: it runs the game-day drills
-//!   against any endpoint through [`http_client`], and its `trigger` drill starts a whole
+//!   against any endpoint through `http_client`, and its `trigger` drill starts a whole
 //!   [`Server`] and handler from a [`Config`], as the binary does.
 //! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one
-//!   [`Config`]; each setting's type lives in its own module ([`server::Limits`],
-//!   [`guard::AccessConfig`], [`alarms::AlarmConfig`], [`advisor::Thresholds`],
-//!   [`durable::FsyncPolicy`], [`auth::Credential`], [`declare::QueueDecl`],
-//!   [`sns::declare::TopicDecl`], [`triggers::TriggersConfig`]) and nothing below imports
-//!   `config`; they get a view ([`protocol::context::Defaults`], [`declare::Plan`],
-//!   [`guard::Exposure`]).
-//! - **Plumbing**: [`server`], [`guard`], and [`ticker`], the one background task, sleeping on
+//!   [`Config`]; each setting's type lives in its own module (`server::Limits`,
+//!   `guard::AccessConfig`, `alarms::AlarmConfig`, `advisor::Thresholds`,
+//!   `durable::FsyncPolicy`, `auth::Credential`, `declare::QueueDecl`,
+//!   `sns::declare::TopicDecl`, `triggers::TriggersConfig`) and nothing below imports
+//!   `config`; they get a view (`protocol::context::Defaults`, `declare::Plan`,
+//!   `guard::Exposure`).
+//! - **Plumbing**: `server`, `guard`, and `ticker`, the one background task, sleeping on
 //!   the server's clock until the next deadline of the jobs it was handed (move tasks, alarms,
 //!   SNS's HTTP/S deliveries, the chart's samples).
-//! - **Observers**: [`metrics`] (exposition), [`alarms`] (DLQ depth, stalls, message age) and
-//!   [`advisor`] read the queues through [`engine::Registry`] and their own settings.
-//! - **Services**: [`triggers`], above [`faults`] (the rules of all three services: errors
+//! - **Observers**: `metrics` (exposition), `alarms` (DLQ depth, stalls, message age) and
+//!   `advisor` read the queues through `engine::Registry` and their own settings.
+//! - **Services**: `triggers`, above `faults` (the rules of all three services: errors
 //!   before an SQS or SNS action runs, into SNS's deliveries, on invocations; it reads SQS's
 //!   and SNS's action names and error tables, and SNS meets it through the
-//!   [`sns::FaultRules`] it is lent), above [`sns`], above SQS ([`protocol`], [`actions`],
-//!   [`declare`], which creates declared queues before the port opens and on first use).
-//! - **Floors**: [`series`], the chart's recorder: while the dashboard is open it samples each
+//!   `sns::FaultRules` it is lent), above `sns`, above SQS (`protocol`, `actions`,
+//!   `declare`, which creates declared queues before the port opens and on first use).
+//! - **Floors**: `series`, the chart's recorder: while the dashboard is open it samples each
 //!   queue's counts and oldest age on the server clock (the ticker's job), and keeps alarm
 //!   changes and fault hits as marks and the trigger mappings' named series, which
-//!   [`alarms`], [`faults`] and [`triggers`] write into;
-//!   [`engine`]; [`durable`], which keeps queues, messages and SNS topics across restarts
-//!   (`--data-dir`: the engine reports every change as an [`engine::mutation::Mutation`],
-//!   from the only places that can make one: a queue's [`engine::queue::Ledger`], its
+//!   `alarms`, `faults` and `triggers` write into;
+//!   `engine`; `durable`, which keeps queues, messages and SNS topics across restarts
+//!   (`--data-dir`: the engine reports every change as an `engine::mutation::Mutation`,
+//!   from the only places that can make one: a queue's `engine::queue::Ledger`, its
 //!   settings' edit, the move tasks' book; SNS
-//!   as an [`sns::engine::state::SnsRecord`], the mappings as a
-//!   [`triggers::journal::MappingRecord`], a log writer appends it, recovery replays the
+//!   as an `sns::engine::state::SnsRecord`, the mappings as a
+//!   `triggers::journal::MappingRecord`, a log writer appends it, recovery replays the
 //!   snapshot and the log; of SNS and triggers it imports only their state and records,
 //!   never their protocols or actions, and the router runs each service's request inside
 //!   the log's scope, so no service imports `durable`);
-//!   [`auth`]; [`http`] (the response body, streamed for the large ones, form decoding,
-//!   [`http::DropConnection`]); [`http_client`] and [`endpoint`] (a running sqslite seen
-//!   from outside); [`health`], the container probe; [`patterns`], the SNS
-//!   filter-policy / Lambda event-pattern matcher; [`clock`] and [`error`].
+//!   `auth`; `http` (the response body, streamed for the large ones, form decoding,
+//!   `http::DropConnection`); `http_client` and `endpoint` (a running sqslite seen
+//!   from outside); `health`, the container probe; `patterns`, the SNS
+//!   filter-policy / Lambda event-pattern matcher; `clock` and `error`.
 //!
-//! A new service is a folder beside [`sns`] with its own protocol, actions and engine, a state
-//! type built in [`app`], and one registration in [`service`].
+//! A new service is a folder beside `sns` with its own protocol, actions and engine, a state
+//! type built in `app`, and one registration in `service`.
+//!
+//! ## Visibility
+//!
+//! Every module above is `pub(crate)`: the other crates of the package (the binary, the
+//! bench, the integration tests, the examples) see only this facade, each item documented
+//! (`#![warn(missing_docs)]`):
+//!
+//! - the embedding API at the root: [`Server`], [`Config`] and the declarations
+//!   ([`QueueDecl`], [`TopicDecl`], ...), the clocks ([`ManualClock`], [`SharedClock`], ...),
+//!   the errors ([`SqsError`], [`ErrorKind`]);
+//! - [`config`]: `Config` with every settings type it holds, re-exported from the module that
+//!   owns it ([`config::Credential`], [`config::FsyncPolicy`], [`config::Function`], ...);
+//! - what the binary runs besides the server: [`drill`] (each drill's options and `run`),
+//!   [`doctor`] and [`probe`];
+//! - [`support`], for the package's own tests, bench and examples: the decoders as the router
+//!   runs them and a [`support::Queues`] fixture below HTTP.
+//!
+//! A test that drives engine internals lives beside them as a unit test
+//! (`src/engine/tests/`) rather than widening the facade.
 //!
 //! # Glossary
 //!
@@ -158,35 +177,37 @@
 //! ```
 
 #![warn(clippy::too_many_lines)]
+#![warn(missing_docs)]
 
-pub mod actions;
-pub mod admin;
-pub mod advisor;
-pub mod alarms;
-pub mod app;
-pub mod auth;
-pub mod clock;
+pub(crate) mod actions;
+pub(crate) mod admin;
+pub(crate) mod advisor;
+pub(crate) mod alarms;
+pub(crate) mod app;
+pub(crate) mod auth;
+pub(crate) mod clock;
 pub mod config;
-pub mod declare;
+pub(crate) mod declare;
 pub mod drill;
-pub mod durable;
-pub mod endpoint;
-pub mod engine;
-pub mod error;
-pub mod faults;
-pub mod guard;
-pub mod health;
-pub mod http;
-pub mod http_client;
-pub mod metrics;
-pub mod patterns;
-pub mod protocol;
-pub mod series;
-pub mod server;
-pub mod service;
-pub mod sns;
-pub mod ticker;
-pub mod triggers;
+pub(crate) mod durable;
+pub(crate) mod endpoint;
+pub(crate) mod engine;
+pub(crate) mod error;
+pub(crate) mod faults;
+pub(crate) mod guard;
+pub(crate) mod health;
+pub(crate) mod http;
+pub(crate) mod http_client;
+pub(crate) mod metrics;
+pub(crate) mod patterns;
+pub(crate) mod protocol;
+pub(crate) mod series;
+pub(crate) mod server;
+pub(crate) mod service;
+pub(crate) mod sns;
+pub mod support;
+pub(crate) mod ticker;
+pub(crate) mod triggers;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -195,9 +216,13 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use advisor::doctor;
+pub use clock::{
+    Clock, ManualClock, Millis, OutOfRange, SharedClock, SleepFuture, SystemClock, LATEST,
+};
 pub use config::{ClockKind, Config, ConfigError, DeadLetter, QueueDecl, QueueTemplate, UrlStyle};
-pub use error::{ErrorKind, SqsError};
+pub use error::{ErrorKind, Fault, SqsError, SqsResult};
+pub use health::probe;
 pub use sns::declare::{SubscriptionDecl, TopicDecl};
 
 /// A running sqslite server; it stops when dropped or when [`Server::shutdown`] is awaited.
@@ -283,6 +308,7 @@ impl Server {
         })
     }
 
+    /// The address the server listens on (the port chosen when 0 was asked for).
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
     }

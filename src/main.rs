@@ -84,8 +84,8 @@ struct Args {
     data_dir: Option<std::path::PathBuf>,
     /// When the data directory's log is synced: always, interval=<ms> or never
     /// [default: interval=200].
-    #[arg(long, env = "SQSLITE_FSYNC", value_parser = clap::value_parser!(sqslite::durable::FsyncPolicy))]
-    fsync: Option<sqslite::durable::FsyncPolicy>,
+    #[arg(long, env = "SQSLITE_FSYNC", value_parser = clap::value_parser!(sqslite::config::FsyncPolicy))]
+    fsync: Option<sqslite::config::FsyncPolicy>,
     /// Start even though a data file is damaged: read around the damage, keep the damaged
     /// file under another name and report what could not be recovered. Once, not always.
     #[arg(long, env = "SQSLITE_REPAIR")]
@@ -163,7 +163,7 @@ enum Command {
         drill: Option<DrillCommand>,
     },
     /// Check every queue of a running server against the dead-letter rules.
-    Doctor(sqslite::advisor::doctor::DoctorOptions),
+    Doctor(sqslite::doctor::DoctorOptions),
     /// Exit 0 if a server answers GET /health with 200 (for container health checks).
     Health {
         #[arg(long, default_value = "127.0.0.1")]
@@ -219,8 +219,8 @@ async fn drill(which: Option<DrillCommand>) -> ExitCode {
 }
 
 /// Exit 1 when a finding reaches `--fail-on`, 2 when the server could not be asked.
-async fn doctor(opts: &sqslite::advisor::doctor::DoctorOptions) -> ExitCode {
-    match sqslite::advisor::doctor::run(opts, &mut std::io::stdout()).await {
+async fn doctor(opts: &sqslite::doctor::DoctorOptions) -> ExitCode {
+    match sqslite::doctor::run(opts, &mut std::io::stdout()).await {
         Ok(false) => ExitCode::SUCCESS,
         Ok(true) => ExitCode::FAILURE,
         Err(e) => {
@@ -343,7 +343,7 @@ async fn main() -> ExitCode {
         Some(Command::Drill { drill: which }) => return drill(which).await,
         Some(Command::Doctor(opts)) => return doctor(&opts).await,
         Some(Command::Health { host, port }) => {
-            return match sqslite::health::probe(&host, port, Duration::from_secs(3)) {
+            return match sqslite::probe(&host, port, Duration::from_secs(3)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("sqslite health: {e}");

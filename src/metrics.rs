@@ -133,13 +133,6 @@ impl Metrics {
         let alarms = from.alarms.evaluate_ordered(from.queues, &all, now);
         alarms::write_metric(&alarms, out)
     }
-
-    /// [`Metrics::write`] into a string.
-    pub fn render(&self, from: &Sources<'_>) -> String {
-        let mut text = String::new();
-        let _ = self.write(from, &mut text);
-        text
-    }
 }
 
 /// What a scrape reads besides the request counters, lent by the composition root.

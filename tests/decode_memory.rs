@@ -6,7 +6,6 @@ mod inputs;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config as RunnerConfig, TestRunner};
-use sqslite::actions::Action;
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
@@ -47,7 +46,7 @@ fn decoding_allocates_a_bounded_multiple_of_the_input() {
         })
         .unwrap();
     let json = (
-        prop::sample::select(Action::NAMES),
+        prop::sample::select(inputs::ACTION_NAMES),
         prop_oneof![
             prop::sample::select(inputs::JSON_SEEDS).prop_map(|(_, s)| s.as_bytes().to_vec()),
             prop::collection::vec(any::<u8>(), 0..2048)

@@ -10,20 +10,26 @@ use crate::engine::attribute_table;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::Context;
 
+/// GetQueueAttributes' input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct GetQueueAttributes {
+    /// QueueUrl: the queue to read.
     pub queue_url: String,
+    /// AttributeNames: the names to return, or `All`; none returns none.
     #[serde(default)]
     pub attribute_names: Vec<String>,
 }
 
+/// GetQueueAttributes' answer.
 #[derive(Debug, Serialize)]
 pub struct AttributesOutput {
+    /// `Attributes`: name to string value, only those asked for.
     #[serde(rename = "Attributes", skip_serializing_if = "is_empty_map")]
     pub attributes: BTreeMap<String, String>,
 }
 
+/// GetQueueAttributes: the named attributes, computed ones (counts, timestamps) at `now`.
 pub async fn get_queue_attributes(
     input: GetQueueAttributes,
     sqs: &Sqs,
@@ -50,13 +56,17 @@ pub async fn get_queue_attributes(
     Ok(AttributesOutput { attributes })
 }
 
+/// SetQueueAttributes' input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct SetQueueAttributes {
+    /// QueueUrl: the queue to change.
     pub queue_url: String,
+    /// Attributes: name to string value, each checked against the attribute table.
     pub attributes: BTreeMap<String, String>,
 }
 
+/// SetQueueAttributes: all attributes are checked before any is set.
 pub async fn set_queue_attributes(
     input: SetQueueAttributes,
     sqs: &Sqs,

@@ -9,6 +9,7 @@ pub use crate::engine::limits::{BATCH_BYTES as MAX_BATCH_BYTES, BATCH_ENTRIES as
 
 /// A batch entry names itself with an `Id`.
 pub trait Entry {
+    /// The entry's `Id`.
     fn id(&self) -> &str;
 }
 
@@ -51,16 +52,22 @@ pub fn check<E: Entry>(entries: &[E], entry_name: &str) -> SqsResult<()> {
     Ok(())
 }
 
+/// One `BatchResultErrorEntry`: an entry that failed, and why.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct Failure {
+    /// The entry's `Id`, as the request gave it.
     pub id: String,
+    /// `SenderFault`: true when the entry itself was wrong, false for sqslite's own failure.
     pub sender_fault: bool,
+    /// `Code`: the error's Query code, e.g. `ReceiptHandleIsInvalid`.
     pub code: &'static str,
+    /// `Message`: why the entry failed.
     pub message: String,
 }
 
 impl Failure {
+    /// The failure of entry `id` with `err`'s code, fault and message.
     pub fn new(id: &str, err: &SqsError) -> Self {
         Failure {
             id: id.to_owned(),
@@ -76,14 +83,18 @@ impl Failure {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct Output<T> {
+    /// `Successful`: one result per entry that worked, in request order.
     pub successful: Vec<T>,
+    /// `Failed`: one per entry that did not, in request order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failed: Vec<Failure>,
 }
 
+/// A successful entry of a batch whose results carry only the `Id` (delete, visibility).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct Done {
+    /// The entry's `Id`, as the request gave it.
     pub id: String,
 }
 

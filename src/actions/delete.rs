@@ -8,20 +8,26 @@ use super::Sqs;
 use crate::error::SqsResult;
 use crate::protocol::Context;
 
+/// DeleteMessage's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct DeleteMessage {
+    /// QueueUrl: the queue the message is in.
     pub queue_url: String,
+    /// ReceiptHandle: from a receive of the message (any of its receives, on a standard queue).
     pub receipt_handle: String,
 }
 
+/// DeleteMessage: deletes the message a handle names; a handle of a gone message succeeds.
 pub async fn delete_message(input: DeleteMessage, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     queue(sqs, ctx, &input.queue_url)?.delete_message(&input.receipt_handle, sqs.now())
 }
 
+/// DeleteMessageBatch's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct DeleteMessageBatch {
+    /// QueueUrl: the queue the messages are in.
     pub queue_url: String,
     /// Absent means empty: SDK v1's Query serializer sends no parameter for an empty list, and
     /// SQS answered it EmptyBatchRequest (quoted in localstack#1658, openzipkin/zipkin-aws#167).
@@ -29,10 +35,13 @@ pub struct DeleteMessageBatch {
     pub entries: Vec<DeleteEntry>,
 }
 
+/// One DeleteMessageBatchRequestEntry.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct DeleteEntry {
+    /// Id: the caller's name for this entry, unique in the batch (up to 80 characters).
     pub id: String,
+    /// ReceiptHandle: from a receive of the message.
     pub receipt_handle: String,
 }
 
@@ -42,6 +51,7 @@ impl Entry for DeleteEntry {
     }
 }
 
+/// DeleteMessageBatch: each entry as DeleteMessage, results in request order.
 pub async fn delete_message_batch(
     input: DeleteMessageBatch,
     sqs: &Sqs,

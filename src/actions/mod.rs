@@ -1,5 +1,7 @@
 //! The `Action` hub: one typed variant per SQS operation, decoded once and dispatched by one
 //! `match`. Each family file holds its operations' input and output types and their logic.
+// Request and response types are read field by field against AWS's API reference.
+#![warn(clippy::missing_docs_in_private_items)]
 
 pub mod attributes;
 pub mod batch;
@@ -21,10 +23,9 @@ use crate::engine::policy;
 use crate::engine::queue::Queue;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::{self, Context, Input, Protocol};
+pub use state::Sqs;
 
-pub use state::{Sqs, Waiters};
-pub use target::Target;
-
+/// Declares the `Action` enum, its decoding by name and its one dispatching `match`, from one list of operation, module and function.
 macro_rules! actions {
     ($($name:ident => $module:ident :: $func:ident),* $(,)?) => {
         /// Every SQS operation with its decoded input.
@@ -46,6 +47,7 @@ macro_rules! actions {
                 }
             }
 
+            /// The operation's name, as `X-Amz-Target` and `Action=` spell it.
             pub fn name(&self) -> &'static str {
                 match self {
                     $(Action::$name(_) => stringify!($name)),*

@@ -8,17 +8,23 @@ use crate::engine::policy;
 use crate::error::SqsResult;
 use crate::protocol::Context;
 
+/// AddPermission's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct AddPermission {
+    /// QueueUrl: the queue whose policy gains the statement.
     pub queue_url: String,
+    /// Label: the statement's Sid, unique in the policy.
     pub label: String,
+    /// AWSAccountIds: the 12-digit accounts granted the actions.
     #[serde(rename = "AWSAccountIds", default)]
     pub aws_account_ids: Vec<String>,
+    /// Actions: SQS action names without the `sqs:` prefix (`SendMessage`, `*`...).
     #[serde(default)]
     pub actions: Vec<String>,
 }
 
+/// AddPermission: adds one statement to the queue's policy.
 pub async fn add_permission(input: AddPermission, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     let now = sqs.now();
@@ -34,13 +40,17 @@ pub async fn add_permission(input: AddPermission, sqs: &Sqs, ctx: &Context) -> S
     })
 }
 
+/// RemovePermission's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct RemovePermission {
+    /// QueueUrl: the queue whose policy loses the statement.
     pub queue_url: String,
+    /// Label: the Sid of the statement to remove.
     pub label: String,
 }
 
+/// RemovePermission: removes the statement with the label.
 pub async fn remove_permission(input: RemovePermission, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     let now = sqs.now();

@@ -13,22 +13,29 @@ use crate::engine::queue::Queue;
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
 
+/// CreateQueue's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct CreateQueue {
+    /// QueueName: up to 80 characters, ending in `.fifo` for a FIFO queue.
     pub queue_name: String,
+    /// Attributes: name to string value; an existing queue must have the same ones.
     #[serde(default)]
     pub attributes: BTreeMap<String, String>,
+    /// `tags` (JSON) or `Tag.N` (Query): the queue's tags at creation, up to 50.
     #[serde(default, rename = "tags", alias = "Tags")]
     pub tags: BTreeMap<String, String>,
 }
 
+/// The answer of CreateQueue and GetQueueUrl.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct QueueUrlOutput {
+    /// QueueUrl: the queue's URL, minted from the request's endpoint or `public_url`.
     pub queue_url: String,
 }
 
+/// CreateQueue: creates the queue, or returns the URL of one with the same attributes.
 pub async fn create_queue(
     input: CreateQueue,
     sqs: &Sqs,
@@ -43,14 +50,18 @@ pub async fn create_queue(
     })
 }
 
+/// GetQueueUrl's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct GetQueueUrl {
+    /// QueueName: the queue to find.
     pub queue_name: String,
+    /// QueueOwnerAWSAccountId: the owner, when it is not the caller's account.
     #[serde(rename = "QueueOwnerAWSAccountId")]
     pub queue_owner_aws_account_id: Option<String>,
 }
 
+/// GetQueueUrl: the URL of an existing queue (created first with `auto_create`).
 pub async fn get_queue_url(
     input: GetQueueUrl,
     sqs: &Sqs,
@@ -66,23 +77,31 @@ pub async fn get_queue_url(
     })
 }
 
+/// ListQueues' input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ListQueues {
+    /// QueueNamePrefix: only names starting with it; empty lists all.
     #[serde(default)]
     pub queue_name_prefix: String,
+    /// NextToken: the previous page's token.
     pub next_token: Option<String>,
+    /// MaxResults: 1 to 1000 names a page; without it no token is returned.
     pub max_results: Option<i64>,
 }
 
+/// ListQueues' answer.
 #[derive(Debug, Serialize)]
 pub struct ListQueuesOutput {
+    /// `QueueUrls`: the page's queues, in name order.
     #[serde(rename = "QueueUrls", skip_serializing_if = "Vec::is_empty")]
     pub queue_urls: Vec<String>,
+    /// `NextToken`: present when more names follow.
     #[serde(rename = "NextToken", skip_serializing_if = "Option::is_none")]
     pub next_token: Option<String>,
 }
 
+/// ListQueues: the caller's queues in name order, paged.
 pub async fn list_queues(
     input: ListQueues,
     sqs: &Sqs,
@@ -105,6 +124,7 @@ pub async fn list_queues(
 /// A listing's MaxResults (1 to 1000) and NextToken (the last name returned,
 /// base64-encoded), as SQS reads them.
 struct PageRequest {
+    /// How many names a page holds: MaxResults, or 1000 when it is absent.
     limit: usize,
     /// Tokens appear only when `MaxResults` was given, as on SQS.
     max_given: bool,
@@ -113,6 +133,7 @@ struct PageRequest {
 }
 
 impl PageRequest {
+    /// Reads MaxResults and NextToken, with SQS's errors for bad ones.
     fn parse(max_results: Option<i64>, token: Option<&str>) -> SqsResult<PageRequest> {
         let max = in_range(
             max_results,
@@ -138,6 +159,7 @@ impl PageRequest {
         })
     }
 
+    /// The token after `last`, when MaxResults was given and more names follow.
     fn next_token(&self, last: Option<&Arc<Queue>>, more: bool) -> Option<String> {
         (self.max_given && more)
             .then(|| last.map(|last| STANDARD.encode(last.name())))
@@ -161,24 +183,30 @@ pub fn paginate<'a>(
     Ok((page, request.next_token(page.last(), end < queues.len())))
 }
 
+/// DeleteQueue's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct DeleteQueue {
+    /// QueueUrl: the queue to delete.
     pub queue_url: String,
 }
 
+/// DeleteQueue: the queue goes at once, waking every poll parked on it.
 pub async fn delete_queue(input: DeleteQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let key = ctx.queue_key(&input.queue_url)?;
     super::authorize(sqs, ctx, &*sqs.registry.get(&key)?)?;
     sqs.registry.delete(&key, sqs.now())
 }
 
+/// PurgeQueue's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct PurgeQueue {
+    /// QueueUrl: the queue to empty.
     pub queue_url: String,
 }
 
+/// PurgeQueue: drops every message; with `strict`, once per 60 s.
 pub async fn purge_queue(input: PurgeQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     sqs.registry.purge(&queue, sqs.now())

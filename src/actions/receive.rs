@@ -14,47 +14,67 @@ use crate::engine::{limits, md5};
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
 
+/// ReceiveMessage's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ReceiveMessage {
+    /// QueueUrl: the queue to receive from.
     pub queue_url: String,
+    /// AttributeNames: system attributes to return (deprecated name of the next one).
     #[serde(default)]
     pub attribute_names: Vec<String>,
+    /// MessageSystemAttributeNames: system attributes to return, or `All`.
     #[serde(default)]
     pub message_system_attribute_names: Vec<String>,
+    /// MessageAttributeNames: message attributes to return, `All` or `prefix.*`.
     #[serde(default)]
     pub message_attribute_names: Vec<String>,
+    /// MaxNumberOfMessages: 1 to 10 (1 when absent).
     pub max_number_of_messages: Option<i64>,
+    /// VisibilityTimeout: seconds the messages stay hidden; the queue's when absent.
     pub visibility_timeout: Option<i64>,
+    /// WaitTimeSeconds: 0 to 20 seconds of long polling; the queue's when absent.
     pub wait_time_seconds: Option<i64>,
+    /// ReceiveRequestAttemptId: on FIFO queues, repeats a receive's answer for 5 minutes.
     pub receive_request_attempt_id: Option<String>,
 }
 
+/// ReceiveMessage's answer.
 #[derive(Debug, Serialize)]
 pub struct ReceiveOutput {
+    /// `Messages`: what was received, absent when none.
     #[serde(rename = "Messages", skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<OutMessage>,
 }
 
+/// One received message, as the wire carries it.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct OutMessage {
+    /// MessageId: the UUID SendMessage returned.
     pub message_id: String,
+    /// ReceiptHandle: names this receive, for delete and visibility changes.
     pub receipt_handle: String,
+    /// `MD5OfBody`: hex MD5 of the body.
     #[serde(rename = "MD5OfBody")]
     pub md5_of_body: String,
+    /// Body: as sent.
     pub body: String,
+    /// Attributes: the system attributes asked for (SentTimestamp...), as strings.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub attributes: BTreeMap<&'static str, String>,
+    /// `MD5OfMessageAttributes`: of the attributes returned, when any are.
     #[serde(
         rename = "MD5OfMessageAttributes",
         skip_serializing_if = "Option::is_none"
     )]
     pub md5_of_message_attributes: Option<String>,
+    /// MessageAttributes: the message attributes asked for.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub message_attributes: BTreeMap<String, WireAttribute>,
 }
 
+/// ReceiveMessage: receives at once, or parks until a message, the wait's end or shutdown.
 pub async fn receive_message(
     input: ReceiveMessage,
     sqs: &Sqs,
@@ -148,12 +168,16 @@ fn checked_numbers(input: &ReceiveMessage) -> SqsResult<(i64, Option<i64>, Optio
 
 /// Which system and message attributes the caller asked for.
 struct Selection {
+    /// The system attribute names asked for, deprecated AttributeNames included.
     system: Vec<String>,
+    /// Whether `All` was among them.
     all_system: bool,
+    /// The message attribute names (or prefixes ending in `.*`, or `All`) asked for.
     message: Vec<String>,
 }
 
 impl Selection {
+    /// What `input` asks for, deprecated and current names merged.
     fn new(input: &ReceiveMessage) -> Self {
         let system: Vec<String> = input
             .attribute_names
@@ -168,10 +192,12 @@ impl Selection {
         }
     }
 
+    /// Whether the system attribute `name` was asked for.
     fn wants_system(&self, name: &str) -> bool {
         self.all_system || self.system.iter().any(|n| n == name)
     }
 
+    /// Whether the message attribute `name` was asked for (by name, prefix or `All`).
     fn wants_message(&self, name: &str) -> bool {
         self.message.iter().any(|pattern| match pattern.as_str() {
             // All three mean every attribute [aws-recorded].
@@ -182,6 +208,7 @@ impl Selection {
         })
     }
 
+    /// The wire form of one delivered message with the attributes asked for.
     fn render(&self, d: Delivered) -> OutMessage {
         let m = &d.message;
         let attributes = if self.system.is_empty() {

@@ -9,23 +9,30 @@ use crate::engine::move_task::{Mover, Start};
 use crate::error::SqsResult;
 use crate::protocol::Context;
 
+/// ListDeadLetterSourceQueues' input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ListDeadLetterSourceQueues {
+    /// QueueUrl: the dead-letter queue.
     pub queue_url: String,
+    /// NextToken: the previous page's token.
     pub next_token: Option<String>,
+    /// MaxResults: 1 to 1000 URLs a page; without it no token is returned.
     pub max_results: Option<i64>,
 }
 
 /// `queueUrls` is lowercase and required on the wire.
 #[derive(Debug, Serialize)]
 pub struct SourceQueuesOutput {
+    /// `queueUrls` (SQS's own casing): the queues whose RedrivePolicy names this one.
     #[serde(rename = "queueUrls")]
     pub queue_urls: Vec<String>,
+    /// `NextToken`: present when more URLs follow.
     #[serde(rename = "NextToken", skip_serializing_if = "Option::is_none")]
     pub next_token: Option<String>,
 }
 
+/// ListDeadLetterSourceQueues: the queues whose RedrivePolicy targets this one, paged.
 pub async fn list_dead_letter_source_queues(
     input: ListDeadLetterSourceQueues,
     sqs: &Sqs,
@@ -40,20 +47,27 @@ pub async fn list_dead_letter_source_queues(
     })
 }
 
+/// StartMessageMoveTask's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct StartMessageMoveTask {
+    /// SourceArn: the dead-letter queue to move from.
     pub source_arn: String,
+    /// DestinationArn: where to move; absent, each message goes back to its source queue.
     pub destination_arn: Option<String>,
+    /// MaxNumberOfMessagesPerSecond: 1 to 500; absent, as fast as the ticker moves.
     pub max_number_of_messages_per_second: Option<i64>,
 }
 
+/// StartMessageMoveTask's answer.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct StartOutput {
+    /// TaskHandle: names the task for CancelMessageMoveTask.
     pub task_handle: String,
 }
 
+/// StartMessageMoveTask: starts moving a dead-letter queue's messages; the ticker moves them.
 pub async fn start_message_move_task(
     input: StartMessageMoveTask,
     sqs: &Sqs,
@@ -106,38 +120,54 @@ fn authorize_destination(
     super::authorize_with(sqs, ctx, &dest, "SendMessage", on_behalf_of)
 }
 
+/// ListMessageMoveTasks' input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ListMessageMoveTasks {
+    /// SourceArn: the queue whose move tasks to list.
     pub source_arn: String,
+    /// MaxResults: 1 to 10 tasks, newest first (1 when absent).
     pub max_results: Option<i64>,
 }
 
+/// ListMessageMoveTasks' answer.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ListTasksOutput {
+    /// `Results`: the tasks, newest first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub results: Vec<TaskEntry>,
 }
 
+/// One move task in ListMessageMoveTasks' `Results`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct TaskEntry {
+    /// TaskHandle: only while the task is RUNNING.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub task_handle: Option<String>,
+    /// Status: RUNNING, COMPLETED, CANCELLING, CANCELLED or FAILED.
     pub status: &'static str,
+    /// SourceArn: the dead-letter queue moved from.
     pub source_arn: String,
+    /// DestinationArn: when the task named one (else each message's original queue).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub destination_arn: Option<String>,
+    /// MaxNumberOfMessagesPerSecond: when the task named a rate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_number_of_messages_per_second: Option<u32>,
+    /// ApproximateNumberOfMessagesMoved: moved so far.
     pub approximate_number_of_messages_moved: u64,
+    /// ApproximateNumberOfMessagesToMove: the source's depth when the task started.
     pub approximate_number_of_messages_to_move: u64,
+    /// FailureReason: why a FAILED task stopped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failure_reason: Option<String>,
+    /// StartedTimestamp: epoch milliseconds on the server's clock.
     pub started_timestamp: u64,
 }
 
+/// ListMessageMoveTasks: the source's tasks, newest first.
 pub async fn list_message_move_tasks(
     input: ListMessageMoveTasks,
     sqs: &Sqs,
@@ -180,18 +210,23 @@ pub async fn list_message_move_tasks(
     Ok(ListTasksOutput { results })
 }
 
+/// CancelMessageMoveTask's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct CancelMessageMoveTask {
+    /// TaskHandle: as StartMessageMoveTask returned it.
     pub task_handle: String,
 }
 
+/// CancelMessageMoveTask's answer.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct CancelOutput {
+    /// ApproximateNumberOfMessagesMoved: moved before the cancel.
     pub approximate_number_of_messages_moved: u64,
 }
 
+/// CancelMessageMoveTask: stops a running task; what moved stays moved.
 pub async fn cancel_message_move_task(
     input: CancelMessageMoveTask,
     sqs: &Sqs,

@@ -19,14 +19,18 @@ use crate::protocol::Context;
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct WireAttribute {
+    /// DataType: `String`, `Number` or `Binary`, with an optional `.label`.
     pub data_type: String,
+    /// StringValue: for `String` and `Number` types.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub string_value: Option<String>,
+    /// BinaryValue: base64, for `Binary` types.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub binary_value: Option<String>,
 }
 
 impl WireAttribute {
+    /// The wire form of an engine attribute value (binary as base64).
     pub fn from_value(v: &AttrValue) -> Self {
         let (string_value, binary_value) = match &v.data {
             AttrData::String(s) => (Some(s.clone()), None),
@@ -40,6 +44,7 @@ impl WireAttribute {
     }
 }
 
+/// Decodes the wire attributes, refusing binary values that are not base64.
 fn attributes(wire: BTreeMap<String, WireAttribute>) -> SqsResult<MessageAttributes> {
     wire.into_iter()
         .map(|(name, w)| {
@@ -87,8 +92,10 @@ fn trace_header(system: BTreeMap<String, WireAttribute>) -> SqsResult<Option<Str
 /// former, the `Id` on the latter); one flat type, because serde's `flatten` buffers every
 /// member and was a measurable part of each send.
 pub type SendMessage = MessageFields;
+/// One SendMessageBatchRequestEntry.
 pub type SendEntry = MessageFields;
 
+/// The members of SendMessage and of a SendMessageBatch entry.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct MessageFields {
@@ -98,17 +105,24 @@ pub struct MessageFields {
     /// Empty outside batches.
     #[serde(default)]
     pub id: String,
+    /// MessageBody: 1 byte to the queue's MaximumMessageSize, of XML-safe characters.
     pub message_body: String,
+    /// DelaySeconds: 0 to 900 seconds hidden after sending; the queue's when absent.
     pub delay_seconds: Option<i64>,
+    /// MessageAttributes: up to 10, name to typed value.
     #[serde(default)]
     pub message_attributes: BTreeMap<String, WireAttribute>,
+    /// MessageSystemAttributes: only `AWSTraceHeader`.
     #[serde(default)]
     pub message_system_attributes: BTreeMap<String, WireAttribute>,
+    /// MessageDeduplicationId: FIFO only; without content-based deduplication, required.
     pub message_deduplication_id: Option<String>,
+    /// MessageGroupId: FIFO only, required there; the order group.
     pub message_group_id: Option<String>,
 }
 
 impl MessageFields {
+    /// The engine's message, with the caller as sender and the trace header of the request.
     fn into_new(self, ctx: &Context) -> SqsResult<NewMessage> {
         Ok(NewMessage {
             body: self.message_body,
@@ -124,29 +138,37 @@ impl MessageFields {
     }
 }
 
+/// SendMessage's answer, and one SendMessageBatchResultEntry.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct SendOutput {
+    /// The batch entry's `Id`; absent on SendMessage.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// MessageId: a fresh UUID, or the first one's for a deduplicated FIFO send.
     pub message_id: String,
+    /// `MD5OfMessageBody`: hex MD5 of the body.
     #[serde(rename = "MD5OfMessageBody")]
     pub md5_of_message_body: String,
+    /// `MD5OfMessageAttributes`: when any were sent.
     #[serde(
         rename = "MD5OfMessageAttributes",
         skip_serializing_if = "Option::is_none"
     )]
     pub md5_of_message_attributes: Option<String>,
+    /// `MD5OfMessageSystemAttributes`: when AWSTraceHeader was sent.
     #[serde(
         rename = "MD5OfMessageSystemAttributes",
         skip_serializing_if = "Option::is_none"
     )]
     pub md5_of_message_system_attributes: Option<String>,
+    /// SequenceNumber: FIFO only, increasing per queue.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sequence_number: Option<String>,
 }
 
 impl SendOutput {
+    /// The answer for what the engine sent (`id` in a batch).
     fn new(id: Option<String>, sent: Sent) -> Self {
         SendOutput {
             id,
@@ -159,15 +181,18 @@ impl SendOutput {
     }
 }
 
+/// SendMessage: checks the message against the queue, then sends it.
 pub async fn send_message(input: SendMessage, sqs: &Sqs, ctx: &Context) -> SqsResult<SendOutput> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     let sent = queue.send(input.into_new(ctx)?, sqs.now())?;
     Ok(SendOutput::new(None, sent))
 }
 
+/// SendMessageBatch's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct SendMessageBatch {
+    /// QueueUrl: the queue every entry goes to.
     pub queue_url: String,
     /// Absent means empty: SDK v1's Query serializer sends no parameter for an empty list, and
     /// SQS answered it EmptyBatchRequest (quoted in localstack#1658, openzipkin/zipkin-aws#167).
@@ -181,6 +206,7 @@ impl Entry for MessageFields {
     }
 }
 
+/// SendMessageBatch: each entry as SendMessage, within the batch's 1 MiB total.
 pub async fn send_message_batch(
     input: SendMessageBatch,
     sqs: &Sqs,
@@ -237,8 +263,11 @@ fn check_fifo_entries(entries: &[SendEntry], queue: &Queue, now: Millis) -> SqsR
     Ok(())
 }
 
+/// One batch entry decoded ahead of sending.
 struct Prepared {
+    /// The entry's `Id`.
     id: String,
+    /// The decoded message, or why the entry is refused.
     new: SqsResult<NewMessage>,
 }
 

@@ -43,6 +43,7 @@ impl Sqs {
 /// being cut when the server stops.
 #[derive(Debug, Default)]
 pub struct Waiters {
+    /// Becomes true once, at shutdown; parked polls watch it.
     closing: watch::Sender<bool>,
 }
 

@@ -9,11 +9,15 @@ use crate::engine::limits;
 use crate::error::{SqsError, SqsResult};
 use crate::protocol::Context;
 
+/// ChangeMessageVisibility's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ChangeMessageVisibility {
+    /// QueueUrl: the queue the message is in.
     pub queue_url: String,
+    /// ReceiptHandle: from a receive of the message (the latest, on a FIFO queue).
     pub receipt_handle: String,
+    /// VisibilityTimeout: 0 to 43,200 seconds from now.
     pub visibility_timeout: i64,
 }
 
@@ -35,6 +39,7 @@ pub fn seconds(value: Option<i64>) -> SqsResult<u32> {
     Ok(v as u32)
 }
 
+/// ChangeMessageVisibility: hides an in-flight message again for the given seconds from now.
 pub async fn change_message_visibility(
     input: ChangeMessageVisibility,
     sqs: &Sqs,
@@ -45,9 +50,11 @@ pub async fn change_message_visibility(
     queue.change_visibility(&input.receipt_handle, seconds, sqs.now())
 }
 
+/// ChangeMessageVisibilityBatch's input.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ChangeMessageVisibilityBatch {
+    /// QueueUrl: the queue the messages are in.
     pub queue_url: String,
     /// Absent means empty: SDK v1's Query serializer sends no parameter for an empty list, and
     /// SQS answered it EmptyBatchRequest (quoted in localstack#1658, openzipkin/zipkin-aws#167).
@@ -55,11 +62,15 @@ pub struct ChangeMessageVisibilityBatch {
     pub entries: Vec<VisibilityEntry>,
 }
 
+/// One ChangeMessageVisibilityBatchRequestEntry.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct VisibilityEntry {
+    /// Id: the caller's name for this entry, unique in the batch.
     pub id: String,
+    /// ReceiptHandle: from a receive of the message.
     pub receipt_handle: String,
+    /// VisibilityTimeout: 0 to 43,200 seconds from now; 0 when absent.
     pub visibility_timeout: Option<i64>,
 }
 
@@ -69,6 +80,7 @@ impl Entry for VisibilityEntry {
     }
 }
 
+/// ChangeMessageVisibilityBatch: each entry as ChangeMessageVisibility.
 pub async fn change_message_visibility_batch(
     input: ChangeMessageVisibilityBatch,
     sqs: &Sqs,

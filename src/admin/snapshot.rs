@@ -33,7 +33,7 @@ pub async fn snapshot(app: Arc<App>, body: &[u8]) -> Answer {
     match done {
         Ok(Ok(s)) => Ok(ok(&json!({
             "generation": s.generation,
-            "snapshot_bytes": s.snapshot_bytes,
+            "snapshot_bytes": s.bytes,
             "backup_to": target,
             "backup_bytes": s.backup_bytes,
             "millis": s.millis,

@@ -7,6 +7,7 @@ use super::render::{text, FailOn};
 use super::Finding;
 use crate::endpoint::Endpoint;
 
+/// `sqslite doctor`'s options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DoctorOptions {
     /// The sqslite endpoint, e.g. http://localhost:9324 (admin API enabled).
@@ -24,7 +25,7 @@ pub struct DoctorOptions {
 }
 
 /// The server's findings, kept to the named queues when there are any.
-pub async fn fetch(
+pub(crate) async fn fetch(
     endpoint: &str,
     queues: &[String],
 ) -> Result<(Vec<Finding>, serde_json::Value), String> {

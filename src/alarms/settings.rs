@@ -16,7 +16,9 @@ pub struct AlarmConfig {
     pub receive_count: Option<u32>,
     /// Every state change is POSTed here as JSON (plain `http://` only).
     pub webhook: Option<String>,
+    /// How long one webhook POST may take, in milliseconds (2,000 by default).
     pub webhook_timeout_ms: u64,
+    /// Further attempts after a failed webhook POST (3 by default).
     pub webhook_retries: u32,
     /// Whether the config has an `[alarms]` table: only then are transitions logged at
     /// `info`. Without one they log at `debug`, since ordinary test runs trip the built-in

@@ -4,7 +4,9 @@
 /// made with one of them, and acts as that key's account.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Credential {
+    /// The key's id, as a client sends it in the SigV4 `Credential=` scope.
     pub access_key_id: String,
+    /// The secret the signature is checked with; never logged or printed.
     pub secret_access_key: String,
     /// The 12-digit account the key acts as: its queues, its URLs, its policy principal.
     pub account_id: String,
@@ -14,6 +16,7 @@ pub struct Credential {
 }
 
 impl Credential {
+    /// A key acting as `account_id`'s root principal (no IAM user).
     pub fn new(access_key_id: &str, secret_access_key: &str, account_id: &str) -> Self {
         Credential {
             access_key_id: access_key_id.into(),

@@ -25,7 +25,8 @@ pub struct Signed {
     pub region: String,
     pub service: String,
     pub terminator: String,
-    pub signed_headers: Vec<String>,
+    /// SigV4's SignedHeaders, lower-case, in the order signed.
+    pub headers: Vec<String>,
     pub signature: String,
     /// `X-Amz-Date`, ISO 8601 basic format (`20240101T000000Z`).
     pub amz_date: String,
@@ -201,7 +202,7 @@ fn build(
         region: region.to_owned(),
         service: service.to_owned(),
         terminator: terminator.to_owned(),
-        signed_headers,
+        headers: signed_headers,
         signature: signature.to_owned(),
         amz_date: amz_date.to_owned(),
         expires,

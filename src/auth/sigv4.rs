@@ -42,7 +42,7 @@ pub struct Request<'a> {
 pub fn check_signed_headers(headers: &HeaderMap, signed: &Signed) -> SqsResult<()> {
     for name in headers.keys() {
         let name = name.as_str();
-        if name.starts_with("x-amz-") && !signed.signed_headers.iter().any(|h| h == name) {
+        if name.starts_with("x-amz-") && !signed.headers.iter().any(|h| h == name) {
             let shown = if name == "x-amz-target" {
                 "X-Amz-Target"
             } else {
@@ -106,7 +106,7 @@ pub fn canonical_request(req: &Request<'_>, signed: &Signed, payload_hash: &str)
     out.push('\n');
     out.push_str(&canonical_query(req.query.unwrap_or(""), signed.presigned));
     out.push('\n');
-    for name in &signed.signed_headers {
+    for name in &signed.headers {
         out.push_str(name);
         out.push(':');
         let mut first = true;
@@ -121,7 +121,7 @@ pub fn canonical_request(req: &Request<'_>, signed: &Signed, payload_hash: &str)
         out.push('\n');
     }
     out.push('\n');
-    out.push_str(&signed.signed_headers.join(";"));
+    out.push_str(&signed.headers.join(";"));
     out.push('\n');
     out.push_str(payload_hash);
     out

@@ -5,12 +5,14 @@
 use crate::alarms::AlarmConfig;
 use crate::faults::FaultSpec;
 
+/// `[admin]`, `[[faults]]` and `[alarms]`: the game-day settings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AdminConfig {
     /// `--no-admin` turns this off: `/_sqslite/...` and `/_aws/sqs/...` then answer 404.
     pub enabled: bool,
     /// Rules armed at startup and again after every reset (`[[faults]]` in sqslite.toml).
     pub faults: Vec<FaultSpec>,
+    /// `[alarms]`: the thresholds and the webhook of the built-in alarms.
     pub alarms: AlarmConfig,
 }
 

@@ -13,30 +13,47 @@ mod triggers;
 
 use std::path::Path;
 
+// The settings types of the modules `Config` holds, so an embedder can name them.
+pub use crate::advisor::Thresholds;
+pub use crate::alarms::AlarmConfig;
 pub use crate::auth::Credential;
 pub use crate::declare::{DeadLetter, QueueDecl, QueueTemplate};
+pub use crate::durable::FsyncPolicy;
+pub use crate::faults::FaultSpec;
+pub use crate::guard::AccessConfig;
 pub use crate::protocol::context::UrlStyle;
-pub use admin::{from_json, AdminConfig};
+pub use crate::server::Limits;
+pub use crate::triggers::{Function, MappingDecl, Target, TriggersConfig};
+pub(crate) use admin::from_json;
+pub use admin::AdminConfig;
 pub use tree::ConfigError;
 
 /// Which clock the server runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ClockKind {
+    /// The system's wall clock (the default).
     #[default]
     System,
     /// Time stands still until advanced through the admin API or the embedding test.
     Manual,
 }
 
+/// Everything a server is started with: flags, `sqslite.toml` or an ElasticMQ file, or code.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// The address to listen on (`127.0.0.1` by default).
     pub host: String,
+    /// The port to listen on (9324 by default; 0 picks a free one).
     pub port: u16,
+    /// The region of requests that name none and of declared queues (`us-east-1`).
     pub region: String,
+    /// The 12-digit account of unsigned requests and declared queues (`000000000000`).
     pub account_id: String,
     /// Fixed base written into queue URLs (e.g. `http://sqs:9324`); wins over `url_style`.
     pub public_url: Option<String>,
+    /// How queue URLs are minted when `public_url` is unset.
     pub url_style: UrlStyle,
+    /// The system clock, or a manual one that only the admin API or a test moves.
     pub clock: ClockKind,
     /// Creates any queue on first use by SendMessage, ReceiveMessage or GetQueueUrl.
     pub auto_create: bool,
@@ -112,7 +129,7 @@ impl Config {
     }
 
     /// What a request's [`crate::protocol::Context`] falls back on and mints URLs from.
-    pub fn defaults(&self) -> crate::protocol::context::Defaults<'_> {
+    pub(crate) fn defaults(&self) -> crate::protocol::context::Defaults<'_> {
         crate::protocol::context::Defaults {
             region: &self.region,
             account_id: &self.account_id,
@@ -122,7 +139,7 @@ impl Config {
     }
 
     /// The queues to declare at startup and on first use, for [`crate::declare`].
-    pub fn plan(&self) -> crate::declare::Plan<'_> {
+    pub(crate) fn plan(&self) -> crate::declare::Plan<'_> {
         crate::declare::Plan {
             region: &self.region,
             account_id: &self.account_id,
@@ -183,7 +200,9 @@ impl Config {
 /// A parsed file: the configuration and what was read but not carried over.
 #[derive(Debug, Clone)]
 pub struct Loaded {
+    /// The configuration read.
     pub config: Config,
+    /// One line per setting read but not carried over (ElasticMQ keys sqslite ignores).
     pub warnings: Vec<String>,
 }
 

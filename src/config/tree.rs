@@ -36,8 +36,11 @@ pub struct Entry {
 /// Startup stops with this: which file, which line, what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigError {
+    /// The file as given (a path, or a name for text read from elsewhere).
     pub file: String,
+    /// The 1-based line the problem is on, when it has one.
     pub line: Option<usize>,
+    /// What is wrong, with a suggestion where one helps.
     pub message: String,
 }
 

@@ -20,12 +20,17 @@ pub struct Plan<'a> {
 /// A queue to create at startup, with SQS attribute names and string values.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct QueueDecl {
+    /// The queue's name (`.fifo` for a FIFO queue).
     pub name: String,
     /// Defaults to the server's region and account.
     pub region: Option<String>,
+    /// The owning account; defaults to the server's.
     pub account_id: Option<String>,
+    /// CreateQueue attributes by SQS's names, e.g. `VisibilityTimeout` = `"60"`.
     pub attributes: BTreeMap<String, String>,
+    /// The queue's tags, key to value.
     pub tags: BTreeMap<String, String>,
+    /// A RedrivePolicy written as its two parts.
     pub dead_letter: Option<DeadLetter>,
     /// Where it was declared (`file:line`), to point errors at it.
     pub origin: Option<String>,
@@ -34,11 +39,14 @@ pub struct QueueDecl {
 /// Dead-letter wiring: `target` is a queue name (same region and account) or an ARN.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeadLetter {
+    /// The dead-letter queue: a name or an ARN.
     pub target: String,
+    /// Receives after which a message moves there (RedrivePolicy's maxReceiveCount).
     pub max_receive_count: u32,
 }
 
 impl QueueDecl {
+    /// A queue named `name` with SQS's default attributes.
     pub fn new(name: impl Into<String>) -> Self {
         QueueDecl {
             name: name.into(),
@@ -53,6 +61,7 @@ impl QueueDecl {
         self
     }
 
+    /// Adds a tag.
     #[must_use]
     pub fn tag(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.tags.insert(key.into(), value.into());
@@ -73,6 +82,7 @@ impl QueueDecl {
 /// Settings for queues created on first use whose name starts with `prefix`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueueTemplate {
+    /// Names that start with this use the template.
     pub prefix: String,
     /// Attributes, tags and dead-letter wiring; its `name` is unused.
     pub queue: QueueDecl,

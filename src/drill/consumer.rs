@@ -44,7 +44,7 @@ pub async fn run(opts: &ConsumerOptions) -> Result<(), String> {
 
 /// What the sample consumer did so far.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub deleted: u64,
     pub failed: u64,
 }
@@ -52,7 +52,12 @@ pub struct Tally {
 /// Receives from `url` until the task is dropped, deleting JSON bodies and leaving the rest.
 /// Short polls with a pause between empty ones: it works on a manual clock too, where a long
 /// poll would wait for someone to advance time.
-pub async fn consume(ep: &Endpoint, url: &str, pause: Duration, mut on_batch: impl FnMut(Tally)) {
+pub(crate) async fn consume(
+    ep: &Endpoint,
+    url: &str,
+    pause: Duration,
+    mut on_batch: impl FnMut(Tally),
+) {
     let mut tally = Tally::default();
     loop {
         let input = json!({"QueueUrl": url, "MaxNumberOfMessages": 10, "WaitTimeSeconds": 0});
@@ -84,7 +89,7 @@ pub async fn consume(ep: &Endpoint, url: &str, pause: Duration, mut on_batch: im
 /// Deletes this run's messages from `queue` by receiving them (there is no other SQS way);
 /// other messages received on the way are made visible again at once. Returns how many of
 /// this run's messages it deleted; messages in flight with a consumer cannot be reached.
-pub async fn remove_run(ep: &Endpoint, queue: &str, run: &str) -> Result<usize, String> {
+pub(crate) async fn remove_run(ep: &Endpoint, queue: &str, run: &str) -> Result<usize, String> {
     let (url, _) = super::queue_url(ep, queue).await?;
     let mut removed = 0;
     // Bounded: each pass takes up to ten messages; a queue of strangers cannot keep us here.
@@ -126,7 +131,7 @@ pub async fn remove_run(ep: &Endpoint, queue: &str, run: &str) -> Result<usize, 
 
 /// With `--sample-consumer`, the sample consumer runs beside the drill in this process, so a
 /// drill can be tried in one terminal; the task ends when the handle is dropped.
-pub fn spawn_sample(common: &Common, url: &str) -> Option<AbortOnDrop> {
+pub(crate) fn spawn_sample(common: &Common, url: &str) -> Option<AbortOnDrop> {
     if !common.sample_consumer {
         return None;
     }
@@ -139,7 +144,7 @@ pub fn spawn_sample(common: &Common, url: &str) -> Option<AbortOnDrop> {
 }
 
 /// A spawned task that stops when this is dropped, whichever way the drill ends.
-pub struct AbortOnDrop(tokio::task::JoinHandle<()>);
+pub(crate) struct AbortOnDrop(tokio::task::JoinHandle<()>);
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {

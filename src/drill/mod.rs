@@ -2,7 +2,7 @@
 //! sends the scenario's messages, watches through the admin API and reports timed checks.
 
 pub mod consumer;
-pub mod handler;
+pub(crate) mod handler;
 pub mod outage;
 pub mod poison;
 pub mod triggered;
@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-pub use crate::endpoint::Endpoint;
+pub(crate) use crate::endpoint::Endpoint;
 
 /// Every drill, for `sqslite drill` with no name.
-pub const DRILLS: &[(&str, &str)] = &[
+pub(crate) const DRILLS: &[(&str, &str)] = &[
     (
         "poison",
         "one malformed message ahead of a valid batch: does the batch drain, does the poison \
@@ -49,27 +49,34 @@ pub fn listing() -> String {
 }
 
 /// Message attributes that mark a drill's messages, so watching counts only its own.
-pub const RUN_ATTRIBUTE: &str = "sqslite-drill-run";
-pub const KIND_ATTRIBUTE: &str = "sqslite-drill";
+pub(crate) const RUN_ATTRIBUTE: &str = "sqslite-drill-run";
+pub(crate) const KIND_ATTRIBUTE: &str = "sqslite-drill";
 
+/// One timed check of a drill.
 #[derive(Debug, Clone)]
 pub struct Check {
+    /// What was checked, e.g. `poison reached the DLQ`.
     pub name: String,
+    /// Whether it held.
     pub passed: bool,
+    /// What was seen, with the times.
     pub detail: String,
 }
 
+/// What a drill found: its checks in the order they ran.
 #[derive(Debug, Default)]
 pub struct Report {
+    /// The checks, as printed.
     pub checks: Vec<Check>,
 }
 
 impl Report {
+    /// Whether every check held.
     pub fn passed(&self) -> bool {
         self.checks.iter().all(|c| c.passed)
     }
 
-    pub fn check(&mut self, out: &mut dyn Write, name: &str, passed: bool, detail: String) {
+    pub(crate) fn check(&mut self, out: &mut dyn Write, name: &str, passed: bool, detail: String) {
         let mark = if passed { "PASS" } else { "FAIL" };
         let _ = writeln!(out, "  [{mark}] {name}: {detail}");
         self.checks.push(Check {
@@ -79,7 +86,7 @@ impl Report {
         });
     }
 
-    pub fn finish(&self, out: &mut dyn Write) {
+    pub(crate) fn finish(&self, out: &mut dyn Write) {
         let failed = self.checks.iter().filter(|c| !c.passed).count();
         if failed == 0 {
             let _ = writeln!(out, "drill passed ({} checks)", self.checks.len());
@@ -121,13 +128,13 @@ pub struct Common {
 }
 
 impl Common {
-    pub fn poll(&self) -> Duration {
+    pub(crate) fn poll(&self) -> Duration {
         Duration::from_millis(self.poll_ms)
     }
 }
 
 /// The queue's URL and whether it is FIFO.
-pub async fn queue_url(ep: &Endpoint, name: &str) -> Result<(String, bool), String> {
+pub(crate) async fn queue_url(ep: &Endpoint, name: &str) -> Result<(String, bool), String> {
     let out = ep.sqs("GetQueueUrl", &json!({ "QueueName": name })).await?;
     let url = out["QueueUrl"]
         .as_str()
@@ -136,7 +143,7 @@ pub async fn queue_url(ep: &Endpoint, name: &str) -> Result<(String, bool), Stri
 }
 
 /// Sends drill messages in batches of ten, tagged with the run id; returns their ids.
-pub async fn send_batch(
+pub(crate) async fn send_batch(
     ep: &Endpoint,
     url: &str,
     fifo: bool,
@@ -181,7 +188,7 @@ pub async fn send_batch(
 }
 
 /// A queue's messages as the admin API lists them (no side effects).
-pub async fn messages(ep: &Endpoint, queue: &str) -> Result<Vec<Value>, String> {
+pub(crate) async fn messages(ep: &Endpoint, queue: &str) -> Result<Vec<Value>, String> {
     let list = ep
         .get(&format!("/_sqslite/queues/{queue}/messages"))
         .await?;
@@ -189,7 +196,7 @@ pub async fn messages(ep: &Endpoint, queue: &str) -> Result<Vec<Value>, String> 
 }
 
 /// How many of this run's messages of `kind` are still in the list.
-pub fn count_of(list: &[Value], run: &str, kind: &str) -> usize {
+pub(crate) fn count_of(list: &[Value], run: &str, kind: &str) -> usize {
     list.iter()
         .filter(|m| {
             let attr = |n: &str| m["message_attributes"][n]["StringValue"].as_str();
@@ -199,26 +206,26 @@ pub fn count_of(list: &[Value], run: &str, kind: &str) -> usize {
 }
 
 /// How many of this run's messages, of any kind, are in the list.
-pub fn count_of_run(list: &[Value], run: &str) -> usize {
+pub(crate) fn count_of_run(list: &[Value], run: &str) -> usize {
     list.iter()
         .filter(|m| m["message_attributes"][RUN_ATTRIBUTE]["StringValue"].as_str() == Some(run))
         .count()
 }
 
 /// Receives and empty receives on a queue so far: unchanged means no consumer polled it.
-pub async fn polls(ep: &Endpoint, queue: &str) -> Result<u64, String> {
+pub(crate) async fn polls(ep: &Endpoint, queue: &str) -> Result<u64, String> {
     let info = ep.get(&format!("/_sqslite/queues/{queue}")).await?;
     let stat = |k: &str| info["stats"][k].as_u64().unwrap_or(0);
     Ok(stat("received") + stat("empty_receives"))
 }
 
 /// Server-clock seconds between two instants, for reports.
-pub fn secs(from: u64, to: u64) -> f64 {
+pub(crate) fn secs(from: u64, to: u64) -> f64 {
     to.saturating_sub(from) as f64 / 1000.0
 }
 
 /// One step of the watch loop: waits a poll interval, moving a manual clock along.
-pub async fn step(ep: &Endpoint, common: &Common, manual: bool) -> Result<u64, String> {
+pub(crate) async fn step(ep: &Endpoint, common: &Common, manual: bool) -> Result<u64, String> {
     tokio::time::sleep(common.poll()).await;
     if manual {
         ep.advance(common.step_seconds).await

@@ -9,8 +9,10 @@ use serde_json::json;
 use super::{count_of, messages, queue_url, secs, send_batch, step, Common, Endpoint, Report};
 use crate::clock::Stopwatch;
 
+/// The outage drill's options (`sqslite drill outage`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct OutageOptions {
+    /// The knobs every drill shares.
     #[command(flatten)]
     pub common: Common,
     /// How long ReceiveMessage answers ServiceUnavailable (server clock).
@@ -27,6 +29,7 @@ struct Seen {
     drained: Option<u64>,
 }
 
+/// Runs the outage drill against `opts.common.endpoint`, printing each check to `out`.
 pub async fn run(opts: &OutageOptions, out: &mut dyn Write) -> Result<Report, String> {
     let c = &opts.common;
     let ep = Endpoint::new(&c.endpoint);

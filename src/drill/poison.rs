@@ -12,8 +12,10 @@ use super::{
 };
 use crate::clock::Stopwatch;
 
+/// The poison drill's options (`sqslite drill poison`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct PoisonOptions {
+    /// The knobs every drill shares.
     #[command(flatten)]
     pub common: Common,
     /// Seconds of slack past the retry budget before the DLQ check fails.

@@ -4,7 +4,7 @@
 //!
 //! It needs nothing installed and no server of yours: it starts an in-process sqslite on an
 //! ephemeral port with a manual clock, two queue pairs with a RedrivePolicy, and the
-//! in-process [`Handler`] as the `url` function of both mappings; the drill drives the clock.
+//! in-process `Handler` as the `url` function of both mappings; the drill drives the clock.
 
 use std::io::Write;
 
@@ -13,6 +13,7 @@ use super::{messages, queue_url, secs, send_batch, Endpoint, Report};
 use crate::config::{ClockKind, Config, QueueDecl};
 use crate::triggers::{Function, MappingDecl, Target};
 
+/// The trigger drill's options (`sqslite drill trigger`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct TriggerOptions {
     /// How many valid messages to send to each queue, after one poison message.
@@ -43,7 +44,7 @@ const RUNS: [(&str, &str, &str, bool); 2] = [
 
 /// One run's figures.
 #[derive(Debug, Clone, Default)]
-pub struct Figures {
+pub(crate) struct Figures {
     /// Invocations of the handler.
     pub invocations: u64,
     /// Deliveries beyond each message's first.

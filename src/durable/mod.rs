@@ -42,7 +42,7 @@ use std::time::Duration;
 
 pub use files::SnapshotWriter;
 pub use scan::Mode;
-pub use writer::{Appender, Pending};
+pub use writer::Appender;
 
 use files::DirFiles;
 use frame::HeaderError;
@@ -98,7 +98,6 @@ impl fmt::Display for FsyncPolicy {
 #[derive(Debug, Clone)]
 pub struct WriteError {
     pub operation: &'static str,
-    pub kind: io::ErrorKind,
     pub message: String,
 }
 
@@ -106,7 +105,6 @@ impl WriteError {
     fn new(operation: &'static str, e: &io::Error) -> Self {
         WriteError {
             operation,
-            kind: e.kind(),
             message: e.to_string(),
         }
     }
@@ -114,7 +112,6 @@ impl WriteError {
     fn stopped() -> Self {
         WriteError {
             operation: "append",
-            kind: io::ErrorKind::BrokenPipe,
             message: "the log writer has stopped".into(),
         }
     }
@@ -222,7 +219,8 @@ pub struct DataDir {
     /// Damaged files a repair read, with the names they go to once a snapshot covers them.
     aside: Mutex<Vec<(PathBuf, PathBuf)>>,
     appender: Appender,
-    writer: WriterThread,
+    /// Held for its drop, which writes what is queued, syncs it and joins the thread.
+    _writer: WriterThread,
     _lock: DirLock,
 }
 
@@ -302,7 +300,7 @@ impl Locked {
             files,
             aside: Mutex::new(aside),
             appender,
-            writer,
+            _writer: writer,
             _lock: lock,
         };
         Ok((data, recovery))
@@ -332,6 +330,7 @@ impl DataDir {
     }
 
     /// [`DataDir::lock`], then [`Locked::recover`].
+    #[cfg(test)]
     pub fn open(
         dir: &Path,
         policy: FsyncPolicy,
@@ -339,10 +338,6 @@ impl DataDir {
         replay: impl FnMut(&[u8]) -> Result<(), String>,
     ) -> Result<(DataDir, Recovery), DurableError> {
         DataDir::lock(dir)?.recover(policy, mode, replay)
-    }
-
-    pub fn path(&self) -> &Path {
-        self.files.dir()
     }
 
     pub fn appender(&self) -> Appender {
@@ -377,11 +372,6 @@ impl DataDir {
     /// from. Only while no compaction runs, or the files may be gone.
     pub fn backup(&self, generation: u64, target: &Path) -> io::Result<u64> {
         backup::copy(&self.files, generation, self.appender.log_bytes(), target)
-    }
-
-    /// Writes what is queued, syncs it and stops the writer; later appends fail.
-    pub fn close(mut self) {
-        self.writer.stop();
     }
 }
 

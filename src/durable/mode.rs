@@ -29,7 +29,9 @@ const MIN_COMPACT_BYTES: u64 = 64 << 20;
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Snapshot {
     pub generation: u64,
-    pub snapshot_bytes: u64,
+    /// Bytes the snapshot file holds.
+    #[serde(rename = "snapshot_bytes")]
+    pub bytes: u64,
     /// Bytes copied into the backup directory, when one was asked for.
     pub backup_bytes: Option<u64>,
     pub millis: u64,
@@ -163,7 +165,7 @@ impl Durable {
                 .transpose()?;
             Ok(Snapshot {
                 generation,
-                snapshot_bytes: bytes,
+                bytes,
                 backup_bytes,
                 millis: started.elapsed().as_millis() as u64,
             })

@@ -32,13 +32,13 @@ fn written(name: &str, in_snapshot: bool) -> (PathBuf, PathBuf) {
         let (g, _) = data
             .compact(|w| all.iter().try_for_each(|p| w.record(p)))
             .unwrap();
-        data.close();
+        drop(data);
         let path = DirFiles::new(&dir).snapshot_path(g);
         return (dir, path);
     }
     let refs: Vec<&[u8]> = all.iter().map(Vec::as_slice).collect();
     append_all(&data, &refs);
-    data.close();
+    drop(data);
     let path = log_file(&dir);
     (dir, path)
 }
@@ -91,7 +91,7 @@ fn one_flipped_bit_stops_the_start_and_a_repair_loses_that_record_only() {
                 );
                 data.compact(|w| got.iter().try_for_each(|p| w.record(p)))
                     .unwrap();
-                data.close();
+                drop(data);
                 assert_eq!(fs::read(&repaired.moved_to).unwrap(), bytes, "{case}: kept");
                 assert!(!path.exists(), "{case}");
                 let (_, recovery, again) = open_in(&dir, Mode::Strict).unwrap();
@@ -137,7 +137,7 @@ fn a_version_1_directory_is_read_and_goes_on_in_version_2() {
     assert_eq!(got, [b"old one".to_vec(), b"old two".to_vec()]);
     assert_eq!(recovery.dropped.unwrap().bytes, 5);
     append_all(&data, &[b"new"]);
-    data.close();
+    drop(data);
     assert_eq!(
         fs::read(files.log_path(1)).unwrap(),
         bytes[..bytes.len() - 5]

@@ -39,7 +39,7 @@ fn records_survive_a_reopen_in_order() {
     let (data, recovery, got) = open(&dir, FsyncPolicy::Always);
     assert_eq!((recovery, got.len()), (Recovery::default(), 0));
     append_all(&data, &[b"a", b"bb", b"ccc"]);
-    data.close();
+    drop(data);
     let (data, recovery, got) = open(&dir, FsyncPolicy::Never);
     assert_eq!(got, vec![b"a".to_vec(), b"bb".to_vec(), b"ccc".to_vec()]);
     assert_eq!(recovery.log_records, 3);
@@ -53,7 +53,7 @@ fn a_torn_tail_is_cut_and_reported_and_later_records_follow_the_cut() {
     let dir = test_dir("torn");
     let (data, _, _) = open(&dir, FsyncPolicy::Always);
     append_all(&data, &[b"kept", b"also kept", b"torn by the crash"]);
-    data.close();
+    drop(data);
     let path = log_file(&dir);
     let full = fs::metadata(&path).unwrap().len();
     OpenOptions::new()
@@ -67,7 +67,7 @@ fn a_torn_tail_is_cut_and_reported_and_later_records_follow_the_cut() {
     let dropped = recovery.dropped.unwrap();
     assert_eq!(dropped.bytes, u64::from(12 + 17 - 3_u32));
     append_all(&data, &[b"after"]);
-    data.close();
+    drop(data);
     let (_, recovery, got) = open(&dir, FsyncPolicy::Always);
     assert_eq!(got.last().unwrap(), b"after");
     assert_eq!((got.len(), recovery.dropped), (3, None));
@@ -78,7 +78,7 @@ fn another_format_version_is_refused_and_left_untouched() {
     let dir = test_dir("version");
     let (data, _, _) = open(&dir, FsyncPolicy::Always);
     append_all(&data, &[b"a record"]);
-    data.close();
+    drop(data);
     let path = log_file(&dir);
     let mut bytes = fs::read(&path).unwrap();
     bytes[8..12].copy_from_slice(&9u32.to_le_bytes());
@@ -104,7 +104,7 @@ fn a_second_open_names_the_holder() {
             .contains(&format!("in use by process {}", std::process::id())),
         "{err}"
     );
-    data.close();
+    drop(data);
     assert!(DataDir::open(&dir, FsyncPolicy::Always, Mode::Strict, |_| Ok(())).is_ok());
 }
 
@@ -113,7 +113,7 @@ fn a_record_that_cannot_be_applied_stops_recovery() {
     let dir = test_dir("replay");
     let (data, _, _) = open(&dir, FsyncPolicy::Always);
     append_all(&data, &[b"fine", b"unknown"]);
-    data.close();
+    drop(data);
     let err = DataDir::open(&dir, FsyncPolicy::Always, Mode::Strict, |r| {
         if r == b"unknown" {
             Err("unknown mutation".into())
@@ -136,7 +136,7 @@ fn compaction_replaces_the_log_with_a_snapshot_plus_what_followed() {
     data.compact(|w| w.record(b"state")).unwrap();
     assert!(data.appender().log_bytes() < before);
     append_all(&data, &[b"after"]);
-    data.close();
+    drop(data);
     let names: Vec<_> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -165,7 +165,7 @@ fn concurrent_appends_share_syncs_and_all_land() {
             });
         }
     });
-    data.close();
+    drop(data);
     assert_eq!(open(&dir, FsyncPolicy::Always).2.len(), 400);
 }
 

@@ -7,8 +7,11 @@ use std::hash::{Hash, Hasher};
 /// The identity of a queue: the same name in another region or account is another queue.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct QueueKey {
+    /// The queue's region, e.g. `us-east-1`.
     pub region: String,
+    /// The owning 12-digit account.
     pub account: String,
+    /// The queue's name (`.fifo` for a FIFO queue).
     pub name: String,
 }
 
@@ -30,8 +33,11 @@ impl QueueKey {
 /// allocates nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeyRef<'a> {
+    /// The queue's region.
     pub region: &'a str,
+    /// The owning account.
     pub account: &'a str,
+    /// The queue's name.
     pub name: &'a str,
 }
 

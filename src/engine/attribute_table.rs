@@ -48,7 +48,14 @@ enum Initial {
 #[derive(Clone, Copy)]
 enum Value {
     /// A whole number in `min..=max` ("Invalid value for the parameter {name}." outside it).
-    Int { min: u32, max: u32, set: SetInt },
+    Int {
+        /// The smallest value accepted.
+        min: u32,
+        /// The largest value accepted.
+        max: u32,
+        /// Stores an accepted value.
+        set: SetInt,
+    },
     /// Any other text, parsed by its own function.
     Text(Set),
     /// Counts, timestamps, the ARN: read-only.
@@ -66,7 +73,10 @@ pub struct Spec {
     pub json: bool,
     /// The value a new queue takes.
     default: Initial,
+    /// How the value is written: a ranged number, parsed text, or computed.
     value: Value,
+    /// Reads the stored value for GetQueueAttributes; `None` for the computed ones, which the
+    /// queue renders itself.
     get: Option<Get>,
 }
 
@@ -77,6 +87,7 @@ impl Spec {
     }
 
     /// The whole numbers it accepts, for the numeric attributes.
+    #[cfg(test)]
     pub fn range(&self) -> Option<RangeInclusive<u32>> {
         match self.value {
             Value::Int { min, max, .. } => Some(min..=max),
@@ -85,6 +96,7 @@ impl Spec {
     }
 
     /// The value a new queue takes, in SQS's string form; `None` while unset by default.
+    #[cfg(test)]
     pub fn default_value(&self) -> Option<String> {
         match self.default {
             Initial::Unset => None,

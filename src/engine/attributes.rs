@@ -13,27 +13,43 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 /// The settable attributes of a queue, with SQS's defaults.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueueAttributes {
+    /// DelaySeconds: 0 to 900 seconds new messages stay hidden (0).
     pub delay_seconds: u32,
+    /// MaximumMessageSize: 1,024 to 1,048,576 bytes (1,048,576).
     pub maximum_message_size: u32,
+    /// MessageRetentionPeriod: 60 to 1,209,600 seconds (345,600, four days).
     pub message_retention_period: u32,
+    /// ReceiveMessageWaitTimeSeconds: 0 to 20 seconds of long polling by default (0).
     pub receive_message_wait_time_seconds: u32,
+    /// VisibilityTimeout: 0 to 43,200 seconds a received message stays hidden (30).
     pub visibility_timeout: u32,
     /// Parsed once when set; shared, so a clone of the attributes copies a pointer.
     pub policy: Option<Arc<Policy>>,
+    /// RedrivePolicy: where messages go after maxReceiveCount receives.
     pub redrive_policy: Option<RedrivePolicy>,
+    /// RedriveAllowPolicy: which source queues may use this one as their dead-letter queue.
     pub redrive_allow_policy: Option<RedriveAllowPolicy>,
+    /// KmsMasterKeyId: stored and returned; sqslite encrypts nothing.
     pub kms_master_key_id: Option<String>,
+    /// KmsDataKeyReusePeriodSeconds: 60 to 86,400, stored and returned.
     pub kms_data_key_reuse_period_seconds: Option<u32>,
+    /// SqsManagedSseEnabled: stored and returned.
     pub sqs_managed_sse_enabled: bool,
+    /// FifoQueue: set at creation only, with a `.fifo` name.
     pub fifo_queue: bool,
+    /// ContentBasedDeduplication: FIFO deduplication ids from the body's SHA-256.
     pub content_based_deduplication: bool,
+    /// DeduplicationScope: the queue or each message group.
     pub deduplication_scope: DeduplicationScope,
+    /// FifoThroughputLimit: per queue or per message group.
     pub fifo_throughput_limit: ThroughputLimit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeduplicationScope {
+    /// `queue`: one deduplication window for the queue.
     Queue,
+    /// `messageGroup`: one window per message group.
     MessageGroup,
 }
 
@@ -56,7 +72,9 @@ impl DeduplicationScope {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ThroughputLimit {
+    /// `perQueue`.
     PerQueue,
+    /// `perMessageGroupId` (high throughput; needs the messageGroup scope).
     PerMessageGroupId,
 }
 

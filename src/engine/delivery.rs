@@ -1,5 +1,6 @@
 //! Receiving: in-flight limits, ReceiveRequestAttemptId replays, and dead-lettering at receive
 //! time; plus the two ways a message enters a queue from another (dead letter, redrive).
+#![warn(clippy::missing_docs_in_private_items)]
 
 use std::sync::Arc;
 
@@ -13,10 +14,14 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 
 pub use crate::engine::limits::MAX_IN_FLIGHT;
 
+/// What one receive asks for, already checked against SQS's ranges.
 #[derive(Debug, Clone, Default)]
 pub struct ReceiveParams {
+    /// MaxNumberOfMessages: 1 to 10, already checked.
     pub max: usize,
+    /// VisibilityTimeout in seconds; the queue's when `None`.
     pub visibility_timeout: Option<u32>,
+    /// ReceiveRequestAttemptId (FIFO): a retry within 5 minutes gets the same messages.
     pub attempt_id: Option<String>,
     /// A short poll on a standard queue answers OverLimit when too much is in flight.
     pub short_poll: bool,
@@ -25,14 +30,18 @@ pub struct ReceiveParams {
 /// A delivered message: a copy of it as it stands after this receive, and its new handle.
 #[derive(Debug, Clone)]
 pub struct Delivered {
+    /// The message after this receive (count and timestamps updated).
     pub message: Message,
+    /// The handle this receive issued, sealed with the server's key.
     pub receipt_handle: String,
+    /// SequenceNumber, on FIFO queues.
     pub sequence_number: Option<String>,
 }
 
 /// What one receive pass did, all read under the lock it held.
 #[derive(Debug, Default)]
 pub struct Pass {
+    /// What the pass delivered, in delivery order.
     pub delivered: Vec<Delivered>,
     /// When nothing was delivered: the next visibility, delay or retention deadline, when a
     /// message may become receivable without a request.
@@ -40,6 +49,7 @@ pub struct Pass {
 }
 
 impl Pass {
+    /// Whether the pass delivered nothing.
     pub fn is_empty(&self) -> bool {
         self.delivered.is_empty()
     }
@@ -126,6 +136,7 @@ impl QueueState {
         })
     }
 
+    /// The answer for message `seq`: a copy, its new handle and its SequenceNumber.
     fn delivered(&self, q: &Queue, seq: u64) -> Delivered {
         let message =
             self.store().get(seq).cloned().unwrap_or_else(|| {
@@ -171,6 +182,7 @@ impl QueueState {
         self.file_moved(target, msg, now);
     }
 
+    /// Stores a message moved into `target`, visible at once.
     fn file_moved(&mut self, target: &Queue, mut msg: Message, now: Millis) {
         msg.visible_at = now;
         if target.fifo {

@@ -93,6 +93,7 @@ type Index = BTreeMap<String, BTreeMap<String, BTreeSet<ByName>>>;
 pub struct Directory {
     /// FxHash: keys are queue names of a local emulator, not an attack surface.
     map: DashMap<ByKey, (), FxBuildHasher>,
+    /// Names by region and account, in order, for ListQueues' prefix pages.
     index: RwLock<Index>,
 }
 

@@ -19,7 +19,9 @@ pub fn sequence_number(n: u64) -> String {
 
 #[derive(Debug, Clone, Copy)]
 pub struct Original {
+    /// The first send's message id, answered again to duplicates.
     pub id: Uuid,
+    /// The first send's sequence number.
     pub sequence: u64,
 }
 
@@ -35,7 +37,9 @@ pub struct Dedup(Option<Box<Window>>);
 
 #[derive(Debug, Default)]
 struct Window {
+    /// By deduplication id alone, with the window's end.
     by_id: HashMap<String, (Original, Millis)>,
+    /// By group and deduplication id, with the window's end.
     by_group: HashMap<String, (Original, Millis)>,
     /// `(until, id, group key)`, oldest first for cheap expiry.
     order: VecDeque<(Millis, String, String)>,
@@ -134,6 +138,7 @@ impl Window {
 /// boxed on the first such receive (most queues never see one).
 #[derive(Debug, Default)]
 pub struct Attempts {
+    /// By ReceiveRequestAttemptId: until when, and what it returned.
     seen: Option<Box<Seen>>,
 }
 

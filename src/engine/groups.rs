@@ -16,6 +16,7 @@ use rustc_hash::FxBuildHasher;
 
 #[derive(Debug, Default)]
 pub struct Group {
+    /// The group's messages by sequence number: its order.
     pub members: BTreeSet<u64>,
     /// Members in flight (fair queues count them to spot a noisy tenant).
     pub in_flight: u32,
@@ -30,9 +31,11 @@ pub struct Groups(Option<Box<Table>>);
 
 #[derive(Debug, Default)]
 struct Table {
+    /// Every group by MessageGroupId.
     map: HashMap<Arc<str>, Group, FxBuildHasher>,
     /// Receivable FIFO groups by ticket: earliest available first.
     receivable: BTreeMap<u64, Arc<str>>,
+    /// The ticket the next group to become receivable gets.
     next_ticket: u64,
 }
 

@@ -1,4 +1,5 @@
 //! The MD5 digests SQS returns: of a body, and of a message-attribute map.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use md5::{Digest, Md5};
 
@@ -16,10 +17,12 @@ pub fn hex(bytes: &[u8]) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// MD5OfMessageBody: the hex MD5 of the body's UTF-8 bytes.
 pub fn of_body(body: &str) -> String {
     hex(&digest(body))
 }
 
+/// The body's MD5 as bytes, before hex (the send path keeps the bytes).
 pub fn digest(body: &str) -> [u8; 16] {
     Md5::digest(body.as_bytes()).into()
 }

@@ -10,13 +10,17 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AttrData {
+    /// A `String` or `Number` value.
     String(String),
+    /// A `Binary` value, as bytes.
     Binary(Vec<u8>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttrValue {
+    /// DataType: `String`, `Number` or `Binary`, with an optional `.label`.
     pub data_type: String,
+    /// The value.
     pub data: AttrData,
 }
 
@@ -26,38 +30,58 @@ pub type MessageAttributes = BTreeMap<String, AttrValue>;
 /// What a sender supplies; the engine adds identity and timing.
 #[derive(Debug, Clone, Default)]
 pub struct NewMessage {
+    /// MessageBody, already checked.
     pub body: String,
+    /// MessageAttributes.
     pub attributes: MessageAttributes,
+    /// DelaySeconds as sent; the queue's when `None`, checked by the send.
     pub delay_seconds: Option<i64>,
+    /// AWSTraceHeader, from the request's system attribute or its X-Amzn-Trace-Id.
     pub trace_header: Option<String>,
+    /// MessageGroupId (FIFO, or fair queues on standard ones).
     pub group_id: Option<String>,
+    /// MessageDeduplicationId (FIFO).
     pub deduplication_id: Option<String>,
+    /// SenderId: the caller's principal id (the access key's, or anonymous).
     pub sender_id: Arc<str>,
 }
 
 /// Rarely-present parts, boxed so a plain message stays small.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Extra {
+    /// MessageAttributes.
     pub attributes: MessageAttributes,
+    /// AWSTraceHeader.
     pub trace_header: Option<String>,
+    /// MessageDeduplicationId.
     pub deduplication_id: Option<String>,
+    /// DeadLetterQueueSourceArn: the queue a dead-lettered message came from.
     pub dead_letter_source_arn: Option<Arc<str>>,
 }
 
 #[derive(Debug, Clone)]
 pub struct Message {
+    /// MessageId.
     pub id: Uuid,
+    /// Body.
     pub body: Box<str>,
     /// Kept from the send so a receive does not digest the body again.
     pub md5_of_body: [u8; 16],
+    /// What most messages lack, boxed: attributes, trace header, deduplication id, source.
     pub extra: Option<Box<Extra>>,
+    /// MessageGroupId.
     pub group_id: Option<Arc<str>>,
+    /// SenderId.
     pub sender_id: Arc<str>,
+    /// SentTimestamp, epoch milliseconds.
     pub sent_at: Millis,
     /// Retention counts from here; a dead-lettered standard message keeps its source's value.
     pub enqueued_at: Millis,
+    /// ApproximateFirstReceiveTimestamp, once received.
     pub first_received_at: Option<Millis>,
+    /// When it can next be received: after its delay or visibility timeout.
     pub visible_at: Millis,
+    /// ApproximateReceiveCount: receives so far.
     pub receive_count: u32,
     /// Milliseconds from `first_received_at` to the latest receive: a u32 in the padding
     /// after `receive_count` keeps Message at its size (retention caps it at 14 days).

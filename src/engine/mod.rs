@@ -30,6 +30,8 @@ mod task_book;
 pub(crate) mod fixture;
 #[cfg(test)]
 mod seal_tests;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -42,7 +44,7 @@ use crate::clock::Millis;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use arn::{KeyParts, QueueKey};
 use attributes::QueueAttributes;
-use delivery::{Delivered, Pass, ReceiveParams};
+use delivery::{Pass, ReceiveParams};
 use move_task::MoveTasks;
 use mutation::{Journal, Mutation};
 use queue::{Queue, QueueState};
@@ -64,6 +66,7 @@ pub struct Registry {
     /// When each name was deleted; kept only in strict mode. FxHash: keys are queue names
     /// of a local emulator, not an attack surface.
     deleted: DashMap<QueueKey, Millis, FxBuildHasher>,
+    /// The uid the next queue gets: never reused, even across restarts.
     next_uid: AtomicU64,
     /// SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress) are enforced.
     strict: bool,
@@ -82,6 +85,7 @@ pub struct Registry {
 }
 
 impl Registry {
+    #[cfg(test)]
     pub fn new() -> Self {
         Registry::default()
     }
@@ -275,11 +279,6 @@ impl Registry {
             self.check_redrive(&queue.arn(), queue.fifo, policy, now)?;
         }
         queue.set_attributes(map, now)
-    }
-
-    /// One receive attempt (no waiting), as [`Registry::receive_pass`] but what it delivered only.
-    pub fn receive(&self, q: &Queue, p: &ReceiveParams, now: Millis) -> SqsResult<Vec<Delivered>> {
-        Ok(self.receive_pass(q, p, false, now)?.delivered)
     }
 
     /// One receive attempt (no waiting) under one hold of the queue's lock: what was delivered

@@ -28,6 +28,7 @@ pub const LISTED: usize = 10;
 /// Who started a task: the destination's Policy judges each of the task's sends as theirs.
 #[derive(Debug, Clone)]
 pub struct Mover {
+    /// The caller's 12-digit account.
     pub account: String,
     /// `arn:aws:iam::<account>:root` or `…:user/<name>`.
     pub arn: String,
@@ -35,10 +36,15 @@ pub struct Mover {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
+    /// `RUNNING`: moving at its rate.
     Running,
+    /// `COMPLETED`: the source held no more messages to move.
     Completed,
+    /// `CANCELLING`: asked to stop, not yet stopped.
     Cancelling,
+    /// `CANCELLED`.
     Cancelled,
+    /// `FAILED`: see the failure reason.
     Failed,
 }
 
@@ -83,15 +89,25 @@ impl Status {
 
 #[derive(Debug, Clone)]
 pub struct MoveTask {
+    /// Its identity, inside the handle.
     pub task_id: Uuid,
+    /// TaskHandle: what CancelMessageMoveTask takes.
     pub handle: String,
+    /// SourceArn: the dead-letter queue moved from.
     pub source_arn: String,
+    /// DestinationArn; `None` sends each message back to its source queue.
     pub destination_arn: Option<String>,
+    /// MaxNumberOfMessagesPerSecond; `None` moves as fast as the ticker runs.
     pub max_per_second: Option<u32>,
+    /// Status.
     pub status: Status,
+    /// ApproximateNumberOfMessagesMoved.
     pub moved: u64,
+    /// ApproximateNumberOfMessagesToMove: the source's depth at the start.
     pub to_move: u64,
+    /// FailureReason, when FAILED.
     pub failure_reason: Option<String>,
+    /// StartedTimestamp, on the server's clock.
     pub started_at: Millis,
     /// When the next move falls due; not stored: a restored task is due at once.
     pub(crate) next_due: Millis,
@@ -307,9 +323,13 @@ impl Registry {
 /// What StartMessageMoveTask asks for.
 #[derive(Debug, Clone)]
 pub struct Start {
+    /// SourceArn: the dead-letter queue to move from.
     pub source_arn: String,
+    /// DestinationArn; `None` sends each message back to its source queue.
     pub destination_arn: Option<String>,
+    /// MaxNumberOfMessagesPerSecond: 1 to 500.
     pub max_per_second: Option<u32>,
+    /// Who starts it; `None` where no policy is checked (declarations, tests).
     pub mover: Option<Mover>,
 }
 

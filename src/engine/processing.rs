@@ -6,6 +6,7 @@
 //! message: fixed buckets count every sample since the queue was created (the Prometheus
 //! histogram), and a ring of the latest [`WINDOW`] samples gives the sliding p50/p99. The ring
 //! is allocated once, on a queue's first sample, so idle queues carry only the counters.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use crate::clock::Millis;
 
@@ -22,8 +23,11 @@ pub const BUCKETS_MS: [u64; 14] = [
 pub struct Latencies {
     /// Samples per bucket (not cumulative); the last entry is the overflow bucket.
     buckets: [u64; BUCKETS_MS.len() + 1],
+    /// Samples since the queue was created.
     count: u64,
+    /// Their total, in milliseconds.
     sum_ms: u64,
+    /// The latest samples in milliseconds, boxed at the first.
     window: Option<Box<[u32; WINDOW]>>,
     /// Where the next sample goes in `window`.
     next: usize,
@@ -34,12 +38,16 @@ pub struct Latencies {
 pub struct Summary {
     /// Samples in the window (at most [`WINDOW`]).
     pub samples: u64,
+    /// The median.
     pub p50_ms: u64,
+    /// The 99th percentile.
     pub p99_ms: u64,
+    /// The longest.
     pub max_ms: u64,
 }
 
 impl Latencies {
+    /// No samples yet.
     const EMPTY: Latencies = Latencies {
         buckets: [0; BUCKETS_MS.len() + 1],
         count: 0,
@@ -48,6 +56,7 @@ impl Latencies {
         next: 0,
     };
 
+    /// Adds one sample, in milliseconds.
     pub fn record(&mut self, ms: Millis) {
         let bucket = BUCKETS_MS
             .iter()
@@ -78,6 +87,7 @@ impl Latencies {
         self.count
     }
 
+    /// The total of every sample, in milliseconds.
     pub fn sum_ms(&self) -> u64 {
         self.sum_ms
     }

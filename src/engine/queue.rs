@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rustc_hash::FxBuildHasher;
 use tokio::sync::Notify;
-use uuid::Uuid;
 
 use crate::clock::Millis;
 use crate::engine::arn::QueueKey;
@@ -26,6 +25,8 @@ mod ledger;
 mod observe;
 mod state;
 
+pub use state::{Depth, Sent};
+
 pub use ledger::Ledger;
 pub use observe::Observation;
 
@@ -36,23 +37,30 @@ pub(crate) const CREATED_DEDUPLICATION_SCOPE: &str = "sqslite:CreatedDeduplicati
 /// A queue. `notify` is the one tokio type in the engine: long-poll waiters park on it.
 #[derive(Debug)]
 pub struct Queue {
+    /// Region, account and name.
     pub key: QueueKey,
+    /// Unique per queue ever created, so handles of a deleted queue never work on a new one.
     pub uid: u64,
+    /// FifoQueue, fixed at creation.
     pub fifo: bool,
     /// The DeduplicationScope the queue was created with: SQS keeps deduplicating by it even
     /// after SetQueueAttributes changes the attribute, which GetQueueAttributes reports at once
     /// [aws-recorded, both directions].
     pub(crate) dedup_scope: DeduplicationScope,
+    /// CreatedTimestamp, on the server's clock.
     pub created_at: Millis,
     /// The server's receipt-handle key: handles this queue issues and accepts are sealed by it.
     pub(crate) receipts: Arc<ReceiptKey>,
     /// Told of every change to this queue, under its lock (`--data-dir`).
     journal: Option<Arc<dyn Journal>>,
+    /// Set once by DeleteQueue, so holders of the `Arc` see it is gone.
     deleted: AtomicBool,
     /// At least the highest receive count of any stored message (the `receive_count` alarm
     /// scans the messages only when this reaches its threshold).
     receive_high_water: AtomicU32,
+    /// Everything that changes, behind one short-held lock.
     state: Mutex<QueueState>,
+    /// Where long polls park; a send wakes one, a deletion all.
     pub notify: Notify,
     /// Long polls parked on `notify` right now (a gauge; tests wait on it instead of sleeping).
     waiting: AtomicUsize,
@@ -70,12 +78,19 @@ impl Drop for Waiting<'_> {
 /// Counters for metrics and alarms; they only ever grow.
 #[derive(Debug, Default, Clone)]
 pub struct Stats {
+    /// Messages sent (NumberOfMessagesSent).
     pub sent: u64,
+    /// Their body bytes (SentMessageSize).
     pub sent_bytes: u64,
+    /// Messages received (NumberOfMessagesReceived).
     pub received: u64,
+    /// Messages deleted (NumberOfMessagesDeleted).
     pub deleted: u64,
+    /// Receives that returned nothing (NumberOfEmptyReceives).
     pub empty_receives: u64,
+    /// Messages moved to the dead-letter queue.
     pub dead_lettered: u64,
+    /// The latest successful delete, for the stall alarm.
     pub last_delete_at: Option<Millis>,
 }
 
@@ -87,10 +102,15 @@ pub struct Stats {
 /// after a restart.
 #[derive(Debug)]
 pub struct QueueState {
+    /// The settable attributes, typed.
     attributes: QueueAttributes,
+    /// The queue's tags (50 at most).
     tags: BTreeMap<String, String>,
+    /// LastModifiedTimestamp.
     last_modified: Millis,
+    /// Messages, FIFO windows and counters, whose every change is recorded.
     ledger: Ledger,
+    /// Counters for metrics and alarms.
     pub(crate) stats: Stats,
     /// Observed receive-to-delete and receive-to-extension times, for the advisor; boxed on
     /// the first sample (read through [`QueueState::processing`]).
@@ -108,26 +128,6 @@ impl std::ops::Deref for StateRef<'_> {
     fn deref(&self) -> &QueueState {
         &self.0
     }
-}
-
-/// A queue's message counts, as the ApproximateNumberOfMessages* attributes give them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Depth {
-    pub visible: usize,
-    pub in_flight: usize,
-    pub delayed: usize,
-    /// When the oldest message still held was enqueued (its age is `now` minus this).
-    pub oldest_enqueued_at: Option<Millis>,
-}
-
-/// What SendMessage answers for one message.
-#[derive(Debug, Clone)]
-pub struct Sent {
-    pub message_id: Uuid,
-    pub md5_of_body: String,
-    pub md5_of_attributes: Option<String>,
-    pub md5_of_system_attributes: Option<String>,
-    pub sequence_number: Option<String>,
 }
 
 impl Queue {

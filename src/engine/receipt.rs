@@ -65,6 +65,7 @@ impl std::fmt::Debug for ReceiptKey {
 pub struct ReceiptHandle {
     /// Unique per queue incarnation, so a handle never works on another or a re-created queue.
     pub queue_uid: u64,
+    /// The message's sequence number in its queue.
     pub seq: u64,
     /// The message's receive count when this handle was issued.
     pub receive: u32,

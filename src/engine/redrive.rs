@@ -1,4 +1,5 @@
 //! RedrivePolicy and RedriveAllowPolicy: their JSON forms, validation and canonical rendering.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use serde_json::{json, Value};
 
@@ -8,7 +9,9 @@ use crate::error::{SqsError, SqsResult};
 /// Where a queue's poison messages go, and after how many receives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RedrivePolicy {
+    /// deadLetterTargetArn: the dead-letter queue.
     pub dead_letter_target_arn: String,
+    /// maxReceiveCount: 1 to 1,000 receives before the move.
     pub max_receive_count: u32,
 }
 
@@ -51,6 +54,7 @@ impl RedrivePolicy {
         }
     }
 
+    /// The policy as GetQueueAttributes returns it.
     pub fn render(&self) -> String {
         json!({
             "deadLetterTargetArn": self.dead_letter_target_arn,
@@ -63,12 +67,16 @@ impl RedrivePolicy {
 /// Which source queues may use a queue as their dead-letter queue.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RedriveAllowPolicy {
+    /// `allowAll`: any queue of the account (the default).
     AllowAll,
+    /// `denyAll`: none.
     DenyAll,
+    /// `byQueue`: the listed source queue ARNs, 10 at most.
     ByQueue(Vec<String>),
 }
 
 impl RedriveAllowPolicy {
+    /// Parses SetQueueAttributes' text; empty removes the policy.
     pub fn parse(text: &str) -> SqsResult<Option<Self>> {
         if text.is_empty() {
             return Ok(None);
@@ -112,6 +120,7 @@ impl RedriveAllowPolicy {
         Ok(Some(policy))
     }
 
+    /// Whether a queue of `source_arn` may name this one as its dead-letter queue.
     pub fn allows(&self, source_arn: &str) -> bool {
         match self {
             RedriveAllowPolicy::AllowAll => true,
@@ -120,6 +129,7 @@ impl RedriveAllowPolicy {
         }
     }
 
+    /// The policy as GetQueueAttributes returns it.
     pub fn render(&self) -> String {
         match self {
             RedriveAllowPolicy::AllowAll => json!({"redrivePermission": "allowAll"}),

@@ -1,6 +1,7 @@
 //! Recovery and snapshots: the registry rebuilt from [`Record`]s (a snapshot, then the log
 //! that followed it), and the registry written out as the records that rebuild it. Both
 //! use the same record kinds the live engine reports, so a snapshot is just a short log.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::Ordering;
@@ -22,12 +23,16 @@ const SNAPSHOT_TURN: usize = 1024;
 /// are skipped: the log still holds them from before its deletion.
 #[derive(Debug)]
 pub struct Replayer<'a> {
+    /// The registry records are applied to.
     registry: &'a Registry,
+    /// Queues by their uid, as records name them.
     by_uid: HashMap<u64, Arc<Queue>>,
+    /// The instant of recovery, for what records leave unset.
     now: Millis,
 }
 
 impl<'a> Replayer<'a> {
+    /// A replayer into `registry`, recovering at `now`.
     pub fn new(registry: &'a Registry, now: Millis) -> Self {
         Replayer {
             registry,
@@ -36,6 +41,7 @@ impl<'a> Replayer<'a> {
         }
     }
 
+    /// Applies one record; an error names a record that contradicts the state.
     pub fn apply(&mut self, record: Record) -> Result<(), String> {
         let now = self.now;
         match record {

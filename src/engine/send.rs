@@ -19,12 +19,19 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 /// held for the queue's own rules and the insert only. A lock holder descheduled on a busy
 /// machine stalls every other request to that queue.
 pub(crate) struct Prepared {
+    /// The message as the request gave it, body and attributes moved out.
     msg: NewMessage,
+    /// The body, in the form the store keeps.
     body: Box<str>,
+    /// Body plus attributes, as MaximumMessageSize counts them.
     size: usize,
+    /// The MessageId, made before the lock.
     id: Uuid,
+    /// The body's MD5 digest, for MD5OfMessageBody.
     digest: [u8; 16],
+    /// MD5OfMessageAttributes, when there are any.
     md5_of_attributes: Option<String>,
+    /// MD5OfMessageSystemAttributes, when there is a trace header.
     md5_of_system_attributes: Option<String>,
 }
 

@@ -21,9 +21,11 @@ const SLACK: usize = 1024;
 pub struct Slots {
     /// `ring[i]` holds sequence number `base + i`.
     ring: VecDeque<Option<Message>>,
+    /// The sequence number of `ring[0]`.
     base: u64,
     /// Messages older than `base`; keyed by our own sequence numbers, so FxHash is safe.
     aside: HashMap<u64, Message, FxBuildHasher>,
+    /// Live messages, in the ring and aside.
     len: usize,
 }
 
@@ -32,6 +34,7 @@ impl Slots {
         self.len
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

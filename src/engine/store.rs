@@ -24,13 +24,17 @@ const FAIR_SCAN: usize = 1000;
 /// What a receive should do with a candidate message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Disposition {
+    /// Deliver it.
     Deliver,
+    /// Move it to the dead-letter queue instead (past maxReceiveCount).
     DeadLetter,
 }
 
 #[derive(Debug, Default)]
 pub struct Store {
+    /// A FIFO queue: visible messages are served by group.
     fifo: bool,
+    /// Every message, by sequence number.
     msgs: Slots,
     /// Standard queues: every visible message by send order (FIFO queues use `groups`).
     ready: RunSet<u64>,
@@ -38,9 +42,13 @@ pub struct Store {
     pending: RunSet<(Millis, u64)>,
     /// Every message by enqueue time, for retention and the age of the oldest message.
     by_age: RunSet<(Millis, u64)>,
+    /// FIFO (and fair) message groups.
     groups: Groups,
+    /// The sequence number the next message gets.
     next_seq: u64,
+    /// Messages received and not yet visible again.
     in_flight: usize,
+    /// Messages still within their delay.
     delayed: usize,
 }
 
@@ -56,6 +64,7 @@ impl Store {
         self.msgs.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.msgs.is_empty()
     }
@@ -369,7 +378,9 @@ impl Store {
 
 /// What one receive took: messages delivered, and messages dead-lettered on the way.
 struct Taken {
+    /// Sequence numbers delivered, in order.
     delivered: Vec<u64>,
+    /// Messages taken out for the dead-letter queue.
     dead: Vec<(u64, Message)>,
 }
 

@@ -2,6 +2,7 @@
 //! values up to 256, at most [`MAX_TAGS`] on a queue. TagQueue, UntagQueue and declarations
 //! (at startup and on first use) all go through them, so none can pass the cap. The wording
 //! is SQS's as other SQS test suites record it; the value-length message is unverified.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use std::collections::BTreeMap;
 
@@ -59,10 +60,12 @@ impl Queue {
     }
 }
 
+/// SQS's error past 50 tags.
 fn too_many(queue_name: &str) -> SqsError {
     SqsError::invalid_parameter(format!("Too many tags added for queue {queue_name}."))
 }
 
+/// SQS's error for an empty or too long tag key.
 fn bad_key() -> SqsError {
     SqsError::invalid_parameter("Tag keys must be between 1 and 128 characters in length.")
 }

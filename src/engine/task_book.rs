@@ -3,6 +3,7 @@
 //! the registry's journal, under the list's lock, so a task change without its record cannot
 //! be written. Forgetting finished tasks beyond what ListMessageMoveTasks shows (`prune`) is
 //! the one change left unrecorded: it only limits a list, and a restart may show them again.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use std::ops::Deref;
 use std::sync::MutexGuard;
@@ -13,7 +14,9 @@ use crate::engine::Registry;
 
 /// See the module docs.
 pub(crate) struct Book<'a> {
+    /// Every move task, held locked while the book is open.
     tasks: MutexGuard<'a, Vec<MoveTask>>,
+    /// Where each change is reported.
     registry: &'a Registry,
 }
 
@@ -26,6 +29,7 @@ impl Deref for Book<'_> {
 }
 
 impl<'a> Book<'a> {
+    /// Opens the book over the locked task list.
     pub(crate) fn new(tasks: MutexGuard<'a, Vec<MoveTask>>, registry: &'a Registry) -> Self {
         Book { tasks, registry }
     }

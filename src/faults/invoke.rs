@@ -7,7 +7,6 @@
 //! Invoke rule never matches an SQS call (no SQS action is called `Invoke`) and an SQS rule
 //! never matches an invocation (only rules naming `Invoke` are looked at here).
 
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::{FaultSpec, Faults};
@@ -96,7 +95,6 @@ impl Faults {
                 && r.spec.probability.is_none_or(|p| super::roll() < p)
         })?;
         rule.hits += 1;
-        self.injected.fetch_add(1, Ordering::Relaxed);
         let spec = &rule.spec;
         let fault = InvokeFault {
             rule: rule.id,

@@ -19,7 +19,7 @@ use crate::sns::error::{SnsError, SnsErrorKind};
 pub mod inject;
 pub mod invoke;
 mod spec;
-pub use spec::{Call, FaultSpec, Kinds, Target, DELIVER};
+pub use spec::{Call, FaultSpec, Kinds};
 
 /// A live rule: the spec plus what it has done so far.
 #[derive(Debug, Clone, Serialize)]
@@ -52,7 +52,6 @@ pub struct Faults {
     armed: AtomicBool,
     rules: Mutex<Vec<Rule>>,
     next_id: AtomicU64,
-    injected: AtomicU64,
 }
 
 impl Faults {
@@ -103,11 +102,6 @@ impl Faults {
         self.armed.store(false, Ordering::Relaxed);
     }
 
-    /// How many calls a rule has hit since startup.
-    pub fn injected(&self) -> u64 {
-        self.injected.load(Ordering::Relaxed)
-    }
-
     fn retire(&self, rules: &mut Vec<Rule>, now: Millis) {
         rules.retain(|r| {
             r.active_until.is_none_or(|until| now < until)
@@ -132,7 +126,6 @@ impl Faults {
                 && r.spec.probability.is_none_or(|p| roll() < p)
         })?;
         rule.hits += 1;
-        self.injected.fetch_add(1, Ordering::Relaxed);
         let message = rule.spec.message.clone();
         let (error, sns_error) = match call {
             Call::Sns { .. } => (None, rule.kinds.sns.map(|k| sns_error(k, message))),

@@ -15,7 +15,7 @@ pub const DELIVER: &str = "Deliver";
 #[serde(deny_unknown_fields)]
 pub struct FaultSpec {
     /// Matches this SQS or SNS action only (e.g. `ReceiveMessage`, `Publish`), or with
-    /// [`DELIVER`] SNS's deliveries into queues; any call when absent.
+    /// `Deliver` SNS's deliveries into queues; any call when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
     /// Matches calls naming this queue (by QueueUrl or QueueName); any queue when absent.
@@ -29,11 +29,13 @@ pub struct FaultSpec {
     /// `ServiceUnavailable` or `KMS.ThrottlingException` (SQS), `Throttled` (SNS).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The error's message; the error table's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Wall-clock delay before the call proceeds (or fails): clients time out in real time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_ms: Option<u64>,
+    /// Close the connection without an answer, as a network failure would.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub drop_connection: bool,
     /// Chance in (0, 1] that a matching call is hit.
@@ -45,6 +47,7 @@ pub struct FaultSpec {
     /// The window on the server's clock, from when the rule is added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after_seconds: Option<f64>,
+    /// How long the window lasts once open, in seconds of the server's clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub for_seconds: Option<f64>,
     /// Invoke rules: matches invocations of this declared function only.
@@ -101,7 +104,7 @@ fn is_sns_action(name: &str) -> bool {
 impl FaultSpec {
     /// Which service the rule is for; refuses an action neither serves and filters that do
     /// not apply to the action's service.
-    pub fn target(&self) -> Result<Target, String> {
+    pub(crate) fn target(&self) -> Result<Target, String> {
         let target = match self.action.as_deref() {
             Some(DELIVER) => Target::Delivery,
             Some(a) if is_sqs_action(a) => Target::Sqs,
@@ -165,7 +168,7 @@ impl FaultSpec {
     }
 
     /// Checks the rule; the message names the field at fault.
-    pub fn validate(&self) -> Result<Kinds, String> {
+    pub(crate) fn validate(&self) -> Result<Kinds, String> {
         // Invoke rules have no error table; they never match an SQS or SNS call (no action
         // of either is called `Invoke`), see [`super::invoke`].
         if let Some(checked) = super::invoke::validate(self) {
@@ -206,7 +209,7 @@ impl FaultSpec {
     }
 
     /// Whether the rule's filters take in this call (its window and probability aside).
-    pub fn matches(&self, kinds: Kinds, call: &Call<'_>) -> bool {
+    pub(crate) fn matches(&self, kinds: Kinds, call: &Call<'_>) -> bool {
         let named = |filter: &Option<String>, value: Option<&str>| {
             filter.as_deref().is_none_or(|f| Some(f) == value)
         };

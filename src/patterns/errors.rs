@@ -45,10 +45,6 @@ pub struct PatternError {
     reason: Cow<'static, str>,
 }
 
-/// The SNS error code every policy refusal carries.
-pub const SNS_ERROR_CODE: &str = "InvalidParameter";
-/// The Lambda error code for a refused `FilterCriteria` pattern.
-pub const LAMBDA_ERROR_CODE: &str = "InvalidParameterValueException";
 /// Lambda's one message for any pattern it refuses, whatever the reason (recorded from AWS:
 /// LocalStack's AWS-validated `test_sqs_invalid_event_filter` snapshots, 2024-10).
 pub const LAMBDA_INVALID_PATTERN: &str = "Invalid filter pattern definition.";

@@ -91,7 +91,7 @@ use serde_json::Value;
 
 pub use attributes::{attributes_document, MessageAttribute};
 pub use errors::{PatternError, PatternErrorKind, SnsVia};
-pub use explain::{BranchExplanation, Explanation, Miss};
+pub use explain::Explanation;
 
 use attributes::BodyShape;
 use parse::Branch;
@@ -153,11 +153,8 @@ impl FilterPolicy {
         })
     }
 
-    pub fn dialect(&self) -> Dialect {
-        self.dialect
-    }
-
     /// SNS's combination count for this policy (see [`limits`]).
+    #[cfg(test)]
     pub fn combinations(&self) -> u64 {
         limits::combinations(&self.branches)
     }

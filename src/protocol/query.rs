@@ -140,10 +140,12 @@ impl<'a> Params<'a> {
         self.pairs.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.pairs.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
     }

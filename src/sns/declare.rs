@@ -16,12 +16,17 @@ use crate::clock::Millis;
 /// A topic to create at startup, with SNS attribute names and string values.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TopicDecl {
+    /// The topic's name (`.fifo` for a FIFO topic).
     pub name: String,
     /// Defaults to the server's region and account.
     pub region: Option<String>,
+    /// The owning account; defaults to the server's.
     pub account_id: Option<String>,
+    /// CreateTopic attributes by SNS's names, e.g. `DisplayName`.
     pub attributes: BTreeMap<String, String>,
+    /// The topic's tags, key to value.
     pub tags: BTreeMap<String, String>,
+    /// Subscriptions created with the topic.
     pub subscriptions: Vec<SubscriptionDecl>,
     /// Where it was declared (`file:line`), to point errors at it.
     pub origin: Option<String>,
@@ -30,6 +35,7 @@ pub struct TopicDecl {
 /// One subscription of a declared topic.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SubscriptionDecl {
+    /// SNS's protocol: `sqs`, `http`, `https`, `email`...
     pub protocol: String,
     /// For `sqs`, a queue name (the topic's region and account) or a queue ARN.
     pub endpoint: String,
@@ -37,10 +43,12 @@ pub struct SubscriptionDecl {
     pub attributes: BTreeMap<String, String>,
     /// Shorthand for a RedrivePolicy naming this queue (a name or an ARN).
     pub dead_letter_queue: Option<String>,
+    /// Where it was declared (`file:line`), to point errors at it.
     pub origin: Option<String>,
 }
 
 impl TopicDecl {
+    /// A topic named `name` with SNS's default attributes.
     pub fn new(name: impl Into<String>) -> Self {
         TopicDecl {
             name: name.into(),
@@ -55,12 +63,14 @@ impl TopicDecl {
         self
     }
 
+    /// Adds a tag.
     #[must_use]
     pub fn tag(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.tags.insert(key.into(), value.into());
         self
     }
 
+    /// Adds a subscription.
     #[must_use]
     pub fn subscription(mut self, subscription: SubscriptionDecl) -> Self {
         self.subscriptions.push(subscription);
@@ -78,6 +88,7 @@ impl SubscriptionDecl {
         }
     }
 
+    /// Sets a subscription attribute by its SNS name, e.g. `("RawMessageDelivery", true)`.
     #[must_use]
     pub fn attribute(mut self, name: impl Into<String>, value: impl std::fmt::Display) -> Self {
         self.attributes.insert(name.into(), value.to_string());

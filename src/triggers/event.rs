@@ -130,6 +130,7 @@ impl Payload {
     }
 
     /// The event's size so far.
+    #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.bytes
     }

@@ -100,11 +100,6 @@ impl Functions {
         Functions { all }
     }
 
-    /// Every function, in declaration order.
-    pub fn all(&self) -> &[Function] {
-        &self.all
-    }
-
     /// The function a `FunctionName` names: its name, its ARN
     /// (`arn:aws:lambda:REGION:ACCOUNT:function:NAME`) in this region and account, or the
     /// partial ARN `ACCOUNT:function:NAME`. Qualified names (`:alias`, `:version`) name none.

@@ -66,7 +66,9 @@ pub enum FunctionResponseType {
 impl FunctionResponseType {
     /// Lambda's spelling.
     pub fn as_str(self) -> &'static str {
-        "ReportBatchItemFailures"
+        match self {
+            FunctionResponseType::ReportBatchItemFailures => "ReportBatchItemFailures",
+        }
     }
 
     /// The value for Lambda's spelling; `None` for anything else.

@@ -24,7 +24,9 @@ use dashmap::DashMap;
 
 pub use declare::MappingDecl;
 pub use functions::{Function, Functions, Target};
-pub use mapping::{Filters, FunctionResponseType, Mapping, RuleError, Settings, State};
+pub use mapping::Mapping;
+#[cfg(test)]
+pub use mapping::Settings;
 pub use registry::Mappings;
 
 /// `[[functions]]` and `[[event_source_mappings]]` from `sqslite.toml`.
@@ -48,11 +50,6 @@ pub struct Triggers {
 }
 
 impl Triggers {
-    /// A service over the declared functions, with no mappings yet.
-    pub fn new(functions: Vec<Function>) -> Self {
-        Triggers::with_mappings(functions, Mappings::new())
-    }
-
     /// A service over the declared functions and mappings recovered from a data directory.
     pub fn with_mappings(functions: Vec<Function>, mappings: Mappings) -> Self {
         Triggers {

@@ -96,6 +96,7 @@ impl Mappings {
     }
 
     /// Whether there are none.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.read().is_empty()
     }

@@ -1,42 +1,9 @@
 //! Inputs shared by the property tests: valid requests to mutate, and the decoders as the
-//! service runs them.
+//! service runs them (from `sqslite::support`).
 #![allow(dead_code)]
 
-use hyper::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
-use hyper::Method;
 use proptest::prelude::*;
-use sqslite::actions::Action;
-use sqslite::protocol::{self, Input};
-
-fn form_headers() -> HeaderMap {
-    let mut h = HeaderMap::new();
-    h.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("application/x-www-form-urlencoded"),
-    );
-    h
-}
-
-/// Decodes a Query form body the way the service does; errors are fine, panics are not.
-pub fn decode_query(body: &[u8]) {
-    let headers = form_headers();
-    let Ok(params) = protocol::query_params(None, &headers, body) else {
-        return;
-    };
-    let (_, action) = protocol::detect(&Method::POST, &headers, &params);
-    if let Ok(name) = action {
-        let input = Input::Query {
-            params: &params,
-            action: &name,
-            path_queue: Some("/000000000000/q"),
-        };
-        let _ = Action::decode(&name, input);
-    }
-}
-
-pub fn decode_json(name: &str, body: &[u8]) {
-    let _ = Action::decode(name, Input::Json(body));
-}
+pub use sqslite::support::{decode_json, decode_query, ACTION_NAMES};
 
 /// Valid requests to mutate: every action's usual parameters.
 pub const QUERY_SEEDS: &[&str] = &[

@@ -183,7 +183,7 @@ async fn requests_to_the_queue_path() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(
         r.xml("MD5OfMessageBody").unwrap(),
-        sqslite::engine::md5::of_body("from java v1")
+        sqslite::support::md5_of_body("from java v1")
     );
 
     let headers = [

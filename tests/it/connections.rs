@@ -144,7 +144,7 @@ async fn past_the_cap_health_answers_and_other_work_is_told_to_retry_or_waits() 
     // Fill the lane with silent connections: the next probe waits in the backlog until the
     // lane's short timeout frees a place.
     let mut silent = Vec::new();
-    for _ in 0..sqslite::server::lane_size() {
+    for _ in 0..sqslite::support::lane_size() {
         silent.push(connect(&s).await);
     }
     let mut waiting = connect(&s).await;

@@ -69,7 +69,7 @@ async fn out_of_range_advances_are_400_and_leave_the_clock_alone() {
 #[tokio::test]
 async fn the_clock_stops_at_year_9999_instead_of_wrapping() {
     let s = TestServer::start().await;
-    let latest = sqslite::clock::LATEST;
+    let latest = sqslite::LATEST;
     let room = latest - now(&s).await;
     let (status, body) = advance(&s, &format!(r#"{{"milliseconds": {}}}"#, room + 1)).await;
     assert_eq!(status, 400, "{body}");

@@ -99,7 +99,7 @@ async fn an_admin_token_is_required_and_accepted() {
 async fn beyond_loopback_the_admin_api_needs_a_token() {
     let mut config = Config::ephemeral();
     config.host = "0.0.0.0".into();
-    assert!(sqslite::guard::exposure_warning(&config).is_some());
+    assert!(sqslite::support::exposure_warning(&config).is_some());
     let s = TestServer::start_with(config).await;
     let r = s
         .raw("GET", "/_sqslite/clock", &[("host", "localhost")], "")
@@ -110,7 +110,7 @@ async fn beyond_loopback_the_admin_api_needs_a_token() {
     let mut config = Config::ephemeral();
     config.host = "0.0.0.0".into();
     config.access.admin_token = Some("t".into());
-    assert!(sqslite::guard::exposure_warning(&config).is_none());
+    assert!(sqslite::support::exposure_warning(&config).is_none());
 }
 
 #[tokio::test]

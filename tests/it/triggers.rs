@@ -3,7 +3,7 @@
 //! recording function (`common::lambda`) and the real SDK checking the queues.
 
 use aws_sdk_sqs::types::{MessageAttributeValue, SendMessageBatchRequestEntry};
-use sqslite::triggers::{Function, MappingDecl, Target};
+use sqslite::config::{Function, MappingDecl, Target};
 use sqslite::{Config, QueueDecl};
 
 use crate::common::lambda::{Handler, Reply};

@@ -307,7 +307,7 @@ async fn a_declared_mapping_keeps_the_visibility_rule() {
     let mut config = sqslite::Config::ephemeral()
         .with_queue(sqslite::QueueDecl::new("quick").attribute("VisibilityTimeout", 2));
     config.triggers.functions = vec![crate::common::lambda_api::function("orders")];
-    config.triggers.mappings = vec![sqslite::triggers::MappingDecl::new("orders", "quick")];
+    config.triggers.mappings = vec![sqslite::config::MappingDecl::new("orders", "quick")];
     let err = crate::common::TestServer::try_start_with(config)
         .await
         .err()

@@ -6,8 +6,8 @@ use crate::common::lambda_api;
 #[tokio::test]
 async fn a_mapping_created_through_the_api_invokes_its_function_until_disabled() {
     let handler = crate::common::lambda::Handler::start(vec![]).await;
-    let target = sqslite::triggers::Target::Url(handler.url.clone());
-    let l = lambda_api::start(vec![sqslite::triggers::Function::new("live", target)]).await;
+    let target = sqslite::config::Target::Url(handler.url.clone());
+    let l = lambda_api::start(vec![sqslite::config::Function::new("live", target)]).await;
     let (url, queue) = l.queue("live-orders", &[]).await;
     let uuid = l.map("live", &queue).await.uuid.unwrap();
     assert_eq!(l.settled(&uuid).await, "Enabled");
@@ -45,13 +45,13 @@ async fn a_mapping_created_through_the_api_invokes_its_function_until_disabled()
 async fn a_mapping_of_another_region_and_account_runs_there() {
     use sqslite::config::Credential;
     let handler = crate::common::lambda::Handler::start(vec![]).await;
-    let target = sqslite::triggers::Target::Url(handler.url.clone());
+    let target = sqslite::config::Target::Url(handler.url.clone());
     let mut config = sqslite::Config::ephemeral().with_credential(Credential::new(
         "AKIDOTHER",
         "other-secret",
         "111111111111",
     ));
-    config.triggers.functions = vec![sqslite::triggers::Function::new("live", target)];
+    config.triggers.functions = vec![sqslite::config::Function::new("live", target)];
     let t = crate::common::TestServer::start_with(config).await;
     let sqs = crate::common::client_at(&t.endpoint(), "AKIDOTHER", "other-secret", &t.clock);
     let sqs = aws_sdk_sqs::Client::from_conf(

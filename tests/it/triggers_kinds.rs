@@ -2,7 +2,7 @@
 //! filters, disabled mappings, the `command` and `invoke_url` function kinds, and declared
 //! mappings the model refuses, and a queue deleted and created again.
 
-use sqslite::triggers::{Function, Target};
+use sqslite::config::{Function, Target};
 use sqslite::{Config, QueueDecl};
 
 use crate::common::lambda::{Handler, Reply};
@@ -99,7 +99,7 @@ async fn a_disabled_mapping_does_not_poll() {
     config
         .triggers
         .functions
-        .push(sqslite::triggers::Function::new(
+        .push(sqslite::config::Function::new(
             "orders-handler",
             Target::Url(f.url.clone()),
         ));

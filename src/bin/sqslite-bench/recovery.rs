@@ -4,15 +4,10 @@
 //! fresh process (as a server start: a second recovery in the same process would reuse the
 //! first one's memory), with the files in the page cache and, as root, without.
 
-use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
-use sqslite::clock::{Clock, SystemClock};
-use sqslite::durable::{mode, FsyncPolicy, Mode};
-use sqslite::engine::arn::QueueKey;
-use sqslite::engine::message::NewMessage;
+use sqslite::support::Queues;
 
 fn disk_use(dir: &Path) -> u64 {
     std::fs::read_dir(dir).map_or(0, |d| {
@@ -61,29 +56,15 @@ pub fn recover_existing(dir: &Path, drop_cache: bool) {
 
 fn recover_once(dir: &Path) {
     let started = Instant::now();
-    let (registry, _sns, _mappings, durable) = mode::open(
-        dir,
-        FsyncPolicy::Never,
-        false,
-        Mode::Strict,
-        SystemClock.now(),
-    )
-    .expect("the directory recovers");
+    let recovered = Queues::open(dir).expect("the directory recovers");
     let took = started.elapsed();
-    let queued: usize = registry
-        .all()
-        .iter()
-        .map(|q| {
-            let d = q.depth(SystemClock.now());
-            d.visible + d.in_flight + d.delayed
-        })
-        .sum();
+    let queued = recovered.queued();
     println!(
         "{queued} messages in {:.2} s ({} MiB on disk)",
         took.as_secs_f64(),
         disk_use(dir) >> 20
     );
-    drop((registry, durable));
+    drop(recovered);
 }
 
 pub fn run(n: usize, size: usize, chosen: Option<&Path>) {
@@ -101,42 +82,21 @@ pub fn run(n: usize, size: usize, chosen: Option<&Path>) {
         Path::to_path_buf,
     );
     let _ = std::fs::remove_dir_all(&dir);
-    let now = SystemClock.now();
-    let (registry, _sns, _mappings, durable) =
-        mode::open(&dir, FsyncPolicy::Never, false, Mode::Strict, now).expect("opens");
-    let key = QueueKey {
-        region: "us-east-1".into(),
-        account: "000000000000".into(),
-        name: "bench".into(),
-    };
-    let queue = registry
-        .create(key, &BTreeMap::new(), BTreeMap::new(), now)
-        .expect("creates");
+    let queues = Queues::open(&dir).expect("opens");
+    queues.create("bench", &[]).expect("creates");
     let body = "x".repeat(size);
-    let sender: Arc<str> = Arc::from("bench");
     let started = Instant::now();
-    for _ in 0..n {
-        let msg = NewMessage {
-            body: body.clone(),
-            sender_id: sender.clone(),
-            ..NewMessage::default()
-        };
-        queue.send(msg, now).expect("sends");
-    }
-    drop(queue);
-    drop((registry, durable)); // stops the writer once everything is written
+    queues.fill("bench", n, &body).expect("sends");
+    drop(queues); // stops the writer once everything is written
     println!(
         "filled: {n} messages of {size} B in {:.2} s, {} MiB on disk",
         started.elapsed().as_secs_f64(),
         disk_use(&dir) >> 20
     );
     recover(&dir, "the log");
-    let (registry, sns, mappings, durable) =
-        mode::open(&dir, FsyncPolicy::Never, false, Mode::Strict, now).expect("opens");
-    durable
-        .compact((&registry, &sns, &mappings), SystemClock.now())
-        .expect("compacts");
-    drop((registry, durable));
+    let queues = Queues::open(&dir).expect("opens");
+    queues.compact().expect("compacts");
+    drop(queues);
     recover(&dir, "a snapshot");
     if chosen.is_none() {
         let _ = std::fs::remove_dir_all(&dir);

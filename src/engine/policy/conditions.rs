@@ -15,39 +15,60 @@ use crate::clock::Millis;
 /// A condition's outcome; `Unknown` for a key or operator sqslite does not evaluate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Truth {
+    /// The condition holds.
     True,
+    /// It does not.
     False,
+    /// It cannot be told (an unsupported operator): the statement does not apply.
     Unknown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cmp {
+    /// `...Equals`.
     Eq,
+    /// `...LessThan`.
     Lt,
+    /// `...LessThanEquals`.
     Le,
+    /// `...GreaterThan`.
     Gt,
+    /// `...GreaterThanEquals`.
     Ge,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
+    /// `StringEquals`.
     String,
+    /// `StringEqualsIgnoreCase`.
     StringIgnoreCase,
+    /// `StringLike`, with `*` and `?`.
     StringLike,
+    /// `Numeric...`.
     Numeric(Cmp),
+    /// `Date...`.
     Date(Cmp),
+    /// `Bool`.
     Bool,
+    /// `IpAddress`.
     Ip,
+    /// `ArnEquals` and `ArnLike`.
     Arn,
+    /// `Null`: whether the key is absent.
     Null,
+    /// Any other operator.
     Unsupported,
 }
 
 /// `ForAnyValue:StringLikeIfExists` and the like, taken apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Operator {
+    /// The comparison.
     kind: Kind,
+    /// A `Not...` operator.
     negated: bool,
+    /// An `...IfExists` operator: true when the key is absent.
     if_exists: bool,
     /// `ForAllValues:` (true on a missing key) or `ForAnyValue:` (false on one); plain
     /// when neither.
@@ -56,7 +77,9 @@ pub struct Operator {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Set {
+    /// `ForAnyValue:`: some request value matches.
     AnyValue,
+    /// `ForAllValues:`: every request value matches.
     AllValues,
 }
 
@@ -132,8 +155,11 @@ const KEYS: &[&str] = &[
 /// One operator over one key.
 #[derive(Debug)]
 pub struct Condition {
+    /// The operator.
     op: Operator,
+    /// The condition key, e.g. `aws:SourceArn`.
     key: String,
+    /// The values it is compared with.
     values: Vec<String>,
 }
 
@@ -352,46 +378,5 @@ fn iso8601(now: Millis) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates_cidrs_and_arns() {
-        assert_eq!(iso8601(1_700_000_000_000), "2023-11-14T22:13:20Z");
-        assert_eq!(date(&iso8601(1_700_000_000_000)), Some(1_700_000_000_000));
-        assert_eq!(date("1970-01-02"), Some(86_400_000));
-        assert_eq!(date("1970-01-01T01:00:00Z"), Some(3_600_000));
-        assert_eq!(date("1970-01-01T01:00:00.250+01:00"), Some(0));
-        assert_eq!(date("86400"), Some(86_400_000));
-        assert_eq!(date("1970-13-01"), None);
-        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
-        assert_eq!(in_cidr(ip("10.1.2.3"), "10.0.0.0/8"), Some(true));
-        assert_eq!(in_cidr(ip("11.1.2.3"), "10.0.0.0/8"), Some(false));
-        assert_eq!(in_cidr(ip("10.1.2.3"), "0.0.0.0/0"), Some(true));
-        assert_eq!(in_cidr(ip("::1"), "::1"), Some(true));
-        assert_eq!(in_cidr(ip("::1"), "10.0.0.0/8"), Some(false));
-        assert_eq!(in_cidr(ip("::1"), "nonsense"), None);
-        assert!(arn_matches(
-            "arn:aws:sqs:*:1:q-*",
-            "arn:aws:sqs:eu-west-1:1:q-a"
-        ));
-        assert!(!arn_matches(
-            "arn:aws:sqs:*:1:q",
-            "arn:aws:sqs:eu-west-1:2:q"
-        ));
-    }
-
-    #[test]
-    fn operators_are_taken_apart() {
-        let op = Operator::parse("ForAllValues:StringNotLikeIfExists");
-        assert_eq!(op.kind, Kind::StringLike);
-        assert!(op.negated && op.if_exists && op.set == Some(Set::AllValues));
-        assert_eq!(
-            Operator::parse("NumericLessThanEquals").kind,
-            Kind::Numeric(Cmp::Le)
-        );
-        assert_eq!(Operator::parse("DateNotEquals").kind, Kind::Date(Cmp::Eq));
-        assert_eq!(Operator::parse("BinaryEquals").kind, Kind::Unsupported);
-        assert_eq!(Operator::parse("Null").kind, Kind::Null);
-    }
-}
+#[path = "conditions_tests.rs"]
+mod tests;

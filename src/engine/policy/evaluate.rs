@@ -1,4 +1,5 @@
 //! One call against a queue's parsed Policy, as IAM evaluates a resource policy.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use super::conditions::{holds, Truth};
 use super::parse::{Effect, Policy, Statement};
@@ -52,6 +53,7 @@ fn listed(negated: bool, items: &[String], matches: impl Fn(&str) -> bool) -> bo
     items.iter().any(|p| matches(p)) != negated
 }
 
+/// Whether the statement's Principal (or NotPrincipal) names the caller.
 fn principal_matches(s: &Statement, req: &Request<'_>) -> bool {
     let caller = req.caller;
     let p = &s.principal.items;

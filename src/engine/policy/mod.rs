@@ -14,12 +14,13 @@ use std::net::IpAddr;
 
 use crate::clock::Millis;
 pub use evaluate::evaluate;
-pub use parse::{Policy, Quotas, MAX_BYTES};
-pub use permissions::{add, remove, GRANTABLE};
+pub use parse::{Policy, Quotas};
+pub use permissions::{add, remove};
 
 /// Who asks, as a queue policy sees them.
 #[derive(Debug, Clone, Copy)]
 pub struct Caller<'a> {
+    /// The caller's 12-digit account.
     pub account: &'a str,
     /// `arn:aws:iam::<account>:root` or `…:user/<name>`.
     pub arn: &'a str,
@@ -29,6 +30,7 @@ pub struct Caller<'a> {
 /// condition keys read.
 #[derive(Debug, Clone, Copy)]
 pub struct Request<'a> {
+    /// Who calls.
     pub caller: Caller<'a>,
     /// The operation (`SendMessage`…); a batch is authorized as its single form.
     pub operation: &'a str,
@@ -41,6 +43,7 @@ pub struct Request<'a> {
     /// aws:SourceArn and aws:SourceAccount: the resource an AWS service acts for (a dead-letter
     /// queue whose move task sends), absent on a client's own call.
     pub source_arn: Option<&'a str>,
+    /// aws:SourceAccount: the account of the resource that acts (an SNS topic's).
     pub source_account: Option<&'a str>,
     /// The service whose actions the policy is read for: `sqs` or `sns` (the action prefix).
     pub service: &'a str,
@@ -94,6 +97,7 @@ impl<'a> Request<'a> {
 /// What a queue's policy says to one call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
+    /// The queue's own account, or a statement allows it.
     Allow,
     /// Another account, and no statement allows it (or the action is never cross-account).
     NotAllowed,

@@ -32,7 +32,9 @@ const STATEMENT_KEYS: &[&str] = &[
 /// A validated Policy: its text as set (what GetQueueAttributes returns) and its statements.
 #[derive(Debug)]
 pub struct Policy {
+    /// The document as given, returned by GetQueueAttributes.
     text: Box<str>,
+    /// Its statements, parsed.
     pub(super) statements: Vec<Statement>,
 }
 
@@ -46,14 +48,18 @@ impl Eq for Policy {}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Effect {
+    /// `"Effect": "Allow"`.
     Allow,
+    /// `"Effect": "Deny"`: wins over any Allow.
     Deny,
 }
 
 /// An element and whether it came as its `Not…` form.
 #[derive(Debug)]
 pub(super) struct Listed<T> {
+    /// Written as `NotPrincipal` or `NotAction`.
     pub negated: bool,
+    /// What is listed.
     pub items: T,
 }
 
@@ -61,7 +67,9 @@ pub(super) struct Listed<T> {
 /// never name a key's caller.
 #[derive(Debug, Default)]
 pub(super) struct Principals {
+    /// `"*"` or `{"AWS": "*"}`.
     pub anyone: bool,
+    /// The `AWS` principals: account ids and ARNs.
     pub aws: Vec<String>,
     /// `Service` entries (`sns.amazonaws.com`), which name only calls a service makes.
     pub services: Vec<String>,
@@ -69,19 +77,26 @@ pub(super) struct Principals {
 
 #[derive(Debug)]
 pub(super) struct Statement {
+    /// Sid: AddPermission's label.
     pub sid: Option<String>,
+    /// Effect.
     pub effect: Effect,
+    /// Principal or NotPrincipal.
     pub principal: Listed<Principals>,
+    /// Action or NotAction: `sqs:SendMessage`, `sqs:*`...
     pub action: Listed<Vec<String>>,
     /// `None`: no Resource element, which names the queue the policy is attached to.
     pub resource: Option<Listed<Vec<String>>>,
+    /// Condition, one entry per operator and key.
     pub conditions: Vec<Condition>,
 }
 
 /// Totals the quotas count across the whole document.
 #[derive(Default)]
 struct Counts {
+    /// Principals in all statements.
     principals: usize,
+    /// Conditions in all statements.
     conditions: usize,
     /// The per-statement limit on actions.
     max_actions: usize,
@@ -97,10 +112,15 @@ fn invalid() -> SqsError {
 /// A service's limits on a policy document.
 #[derive(Debug, Clone, Copy)]
 pub struct Quotas {
+    /// The document's size limit, in bytes.
     pub bytes: usize,
+    /// Statements a document may hold.
     pub statements: usize,
+    /// Actions a statement may list.
     pub actions: usize,
+    /// Principals across the document.
     pub principals: usize,
+    /// Conditions across the document.
     pub conditions: usize,
 }
 

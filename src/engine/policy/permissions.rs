@@ -1,4 +1,5 @@
 //! AddPermission/RemovePermission as statements of the queue's Policy document.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use serde_json::{json, Value};
 
@@ -22,6 +23,7 @@ pub const GRANTABLE: &[&str] = &[
     "CancelMessageMoveTask",
 ];
 
+/// InvalidParameterValue for a bad AddPermission Label.
 fn label_error(label: &str, reason: &str) -> SqsError {
     SqsError::invalid_value(label, "Label", reason)
 }
@@ -123,6 +125,7 @@ fn document(policy: Option<&Policy>, queue_arn: &str) -> Value {
         })
 }
 
+/// The document's statements as a list, a single statement object made one.
 fn statements_mut(doc: &mut Value) -> &mut Vec<Value> {
     if let Value::Object(one) = &doc["Statement"] {
         doc["Statement"] = Value::Array(vec![Value::Object(one.clone())]);

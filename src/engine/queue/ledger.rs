@@ -8,6 +8,7 @@
 //! expired messages and elapsed visibility, forgetting deduplication ids and attempts past
 //! their window), which recovery derives again from the absolute instants the records hold;
 //! and [`Ledger::replay`], which applies a record read back from the log.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use std::sync::Arc;
 
@@ -27,15 +28,20 @@ pub struct Ledger {
     fifo: bool,
     /// Told of every change (`--data-dir`); `None` in memory.
     journal: Option<Arc<dyn Journal>>,
+    /// The messages and their indexes.
     store: Store,
+    /// FIFO deduplication ids of the last five minutes.
     dedup: Dedup,
+    /// FIFO ReceiveRequestAttemptIds of the last five minutes.
     attempts: Attempts,
     /// The last FIFO sequence number handed out.
     fifo_counter: u64,
+    /// The latest PurgeQueue, for the 60-second guard.
     last_purge: Option<Millis>,
 }
 
 impl Ledger {
+    /// An empty ledger for queue `uid`, reporting to `journal`.
     pub(super) fn new(uid: u64, fifo: bool, journal: Option<Arc<dyn Journal>>) -> Self {
         Ledger {
             uid,
@@ -49,6 +55,7 @@ impl Ledger {
         }
     }
 
+    /// Reports one change to the journal, if there is one.
     #[inline]
     fn record(&self, m: &Mutation<'_>) {
         if let Some(j) = &self.journal {
@@ -151,6 +158,7 @@ impl Ledger {
         self.record_delivery(seq);
     }
 
+    /// Records message `seq`'s delivery state as it now stands.
     fn record_delivery(&self, seq: u64) {
         let (Some(j), Some(m)) = (&self.journal, self.store.get(seq)) else {
             return;

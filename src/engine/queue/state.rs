@@ -1,8 +1,11 @@
 //! What a queue's state does under its lock: settling, the next deadline, what a receipt
 //! handle names, deleting and changing visibility by handle, the records of a stored
-//! message; and the attributes read from it.
+//! message; the attributes read from it, and the counts (`Depth`) and send answers (`Sent`)
+//! it gives.
 
 use std::collections::BTreeMap;
+
+use uuid::Uuid;
 
 use super::{Ledger, Queue, QueueState};
 use crate::clock::Millis;
@@ -52,11 +55,6 @@ impl QueueState {
     /// The queue's tags.
     pub fn tags(&self) -> &BTreeMap<String, String> {
         &self.tags
-    }
-
-    /// When the settings last changed.
-    pub fn last_modified(&self) -> Millis {
-        self.last_modified
     }
 
     /// The messages, for reading.
@@ -216,4 +214,32 @@ fn check_visibility_timeout(seconds: u32) -> SqsResult<()> {
             limits::VISIBILITY_TIMEOUT.end()
         ),
     ))
+}
+
+/// A queue's message counts, as the ApproximateNumberOfMessages* attributes give them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Depth {
+    /// ApproximateNumberOfMessages: receivable now.
+    pub visible: usize,
+    /// ApproximateNumberOfMessagesNotVisible: received, not yet deleted or visible again.
+    pub in_flight: usize,
+    /// ApproximateNumberOfMessagesDelayed: within their delay.
+    pub delayed: usize,
+    /// When the oldest message still held was enqueued (its age is `now` minus this).
+    pub oldest_enqueued_at: Option<Millis>,
+}
+
+/// What SendMessage answers for one message.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    /// MessageId.
+    pub message_id: Uuid,
+    /// MD5OfMessageBody.
+    pub md5_of_body: String,
+    /// MD5OfMessageAttributes, when any were sent.
+    pub md5_of_attributes: Option<String>,
+    /// MD5OfMessageSystemAttributes, when AWSTraceHeader was sent.
+    pub md5_of_system_attributes: Option<String>,
+    /// SequenceNumber, on FIFO queues.
+    pub sequence_number: Option<String>,
 }

@@ -10,6 +10,7 @@
 //! read merges the two. Removals near either end of the ring shift a few entries; one from
 //! deep inside moves the shorter side into the tree, so each key moves at most once and every
 //! operation stays O(log n), amortized.
+#![warn(clippy::missing_docs_in_private_items)]
 
 use std::collections::{btree_set, vec_deque, BTreeSet, VecDeque};
 use std::iter::Peekable;
@@ -20,6 +21,7 @@ const SHIFT_MAX: usize = 256;
 /// Ring capacity that is kept however empty the ring gets, to spare reallocations.
 const KEEP: usize = 1024;
 
+/// An ordered set of keys that mostly arrive in order: a sorted ring, with a tree for the rest.
 #[derive(Debug, Default)]
 pub struct RunSet<K> {
     /// Strictly increasing.
@@ -54,10 +56,12 @@ impl<K: Ord + Copy> RunSet<K> {
         true
     }
 
+    /// Whether `key` is in the set.
     pub fn contains(&self, key: &K) -> bool {
         self.run.binary_search(key).is_ok() || self.rest.contains(key)
     }
 
+    /// The smallest key.
     pub fn first(&self) -> Option<K> {
         match (self.run.front(), self.rest.first()) {
             (Some(a), Some(b)) => Some(*a.min(b)),
@@ -128,7 +132,9 @@ impl<K: Ord + Copy> RunSet<K> {
 
 /// The keys of a [`RunSet`] in order: the ring and the tree merged.
 pub struct Iter<'a, K> {
+    /// The ring's keys, in order.
     run: Peekable<vec_deque::Iter<'a, K>>,
+    /// The tree's keys, in order.
     rest: Peekable<btree_set::Range<'a, K>>,
 }
 

@@ -21,10 +21,14 @@ pub fn signed(ctx: &Context) -> bool {
     ctx.principal.is_some() || !Arc::ptr_eq(&ctx.sender_id, &crate::auth::principal::ANONYMOUS)
 }
 
+/// ConfirmSubscription's input.
 #[derive(Debug)]
 pub struct ConfirmSubscription {
+    /// TopicArn: the topic the subscription belongs to.
     topic_arn: String,
+    /// Token: the one the confirmation message carried.
     token: String,
+    /// AuthenticateOnUnsubscribe: then only a signed caller may unsubscribe.
     authenticate_on_unsubscribe: bool,
 }
 
@@ -38,6 +42,7 @@ impl Decode for ConfirmSubscription {
     }
 }
 
+/// ConfirmSubscription: confirms the pending subscription whose token this is.
 pub async fn confirm_subscription(
     input: ConfirmSubscription,
     app: &Service,

@@ -88,7 +88,6 @@ fn to_queue(app: &Service, topic_arn: &str, d: &Delivery, now: Millis) {
 /// A delivery that failed for good: counted, then into its subscription's dead-letter queue
 /// if it has one.
 pub fn failed(app: &Service, d: &Delivery, now: Millis) {
-    app.sns.delivery_failed();
     app.sns
         .count_notification(&d.subscription_arn, Outcome::Failed);
     if let Some(dlq) = &d.dead_letter_arn {
@@ -103,6 +102,8 @@ pub fn failed(app: &Service, d: &Delivery, now: Millis) {
     }
 }
 
+/// Sends one delivery into the queue `queue_arn` through SQS's own send; a queue Policy that
+/// would refuse the topic on AWS is a warning, or with `strict` a failure.
 fn deliver(
     app: &Service,
     topic_arn: &str,

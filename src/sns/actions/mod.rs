@@ -1,6 +1,8 @@
 //! The SNS `Action` hub: one typed variant per SNS operation, decoded once from the form
 //! and dispatched by one `match`; each family file holds its operations' input decoding,
 //! logic and XML output.
+// Request and response types are read field by field against AWS's API reference.
+#![warn(clippy::missing_docs_in_private_items)]
 
 pub mod confirm;
 pub mod deliver;
@@ -19,9 +21,11 @@ use crate::sns::Service;
 
 /// Decoding one operation's input from its form parameters.
 pub trait Decode: Sized {
+    /// The input, or SNS's error for a missing or bad parameter.
     fn decode(form: &Form) -> SnsResult<Self>;
 }
 
+/// Declares SNS's `Action` enum, its decoding by name and its dispatching `match`, from one list.
 macro_rules! actions {
     ($($name:ident => $module:ident :: $func:ident),* $(,)?) => {
         /// Every SNS operation sqslite serves, with its decoded input.

@@ -22,11 +22,16 @@ const GRANTABLE: &[&str] = &[
     "Subscribe",
 ];
 
+/// AddPermission's input.
 #[derive(Debug)]
 pub struct AddPermission {
+    /// TopicArn: the topic whose policy gains the statement.
     topic_arn: String,
+    /// Label: the statement's Sid, unique in the policy.
     label: String,
+    /// AWSAccountId.member.N: the accounts granted the actions.
     accounts: Vec<String>,
+    /// ActionName.member.N: SNS action names (`Publish`, `Subscribe`...).
     actions: Vec<String>,
 }
 
@@ -75,9 +80,12 @@ pub async fn add_permission(input: AddPermission, app: &Service, _: &Context) ->
     Ok(Xml::default())
 }
 
+/// RemovePermission's input.
 #[derive(Debug)]
 pub struct RemovePermission {
+    /// TopicArn: the topic whose policy loses the statement.
     topic_arn: String,
+    /// Label: the Sid of the statement to remove.
     label: String,
 }
 
@@ -90,6 +98,7 @@ impl Decode for RemovePermission {
     }
 }
 
+/// RemovePermission: removes the statement with the label.
 pub async fn remove_permission(
     input: RemovePermission,
     app: &Service,
@@ -108,6 +117,7 @@ pub async fn remove_permission(
     Ok(Xml::default())
 }
 
+/// The topic's policy document, or an empty one when it has none.
 fn document(text: &str) -> Value {
     serde_json::from_str::<Value>(text)
         .ok()
@@ -125,6 +135,7 @@ fn take(doc: &mut Value) -> Vec<Value> {
     }
 }
 
+/// The document with `statements` as its Statement, as text.
 fn put(mut doc: Value, statements: Vec<Value>) -> String {
     doc["Statement"] = Value::Array(statements);
     doc.to_string()

@@ -41,6 +41,7 @@ fn attributes(form: &Form) -> SnsResult<BTreeMap<String, Attribute>> {
         .collect()
 }
 
+/// Reads the message, its subject, structure, attributes and FIFO ids.
 fn publication(form: &Form) -> SnsResult<Publication> {
     let structure = form.get("MessageStructure");
     if structure.is_some_and(|s| s != "json") {
@@ -59,6 +60,7 @@ fn publication(form: &Form) -> SnsResult<Publication> {
 /// Where a Publish goes: a topic, or straight to one phone or one platform endpoint.
 #[derive(Debug)]
 enum Target {
+    /// TopicArn (or a topic's TargetArn): to every subscription.
     Topic(String),
     /// PhoneNumber: an SMS, recorded.
     Phone(String),
@@ -66,9 +68,12 @@ enum Target {
     Endpoint(String),
 }
 
+/// Publish's input.
 #[derive(Debug)]
 pub struct Publish {
+    /// TopicArn, TargetArn or PhoneNumber: where the message goes.
     target: Target,
+    /// The message with its subject, attributes and FIFO ids.
     publication: Publication,
 }
 
@@ -127,6 +132,7 @@ fn publish_direct(
     })
 }
 
+/// What a delivery needs of the request: the base of its unsubscribe URL.
 fn origin(ctx: &Context) -> Origin<'_> {
     Origin {
         base_url: &ctx.base_url,
@@ -151,6 +157,7 @@ fn publish_one(
     Ok(published)
 }
 
+/// Publish: to a topic's subscriptions, or recorded for a phone or endpoint.
 pub async fn publish(input: Publish, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let published = match &input.target {
         Target::Topic(arn) => {
@@ -171,8 +178,10 @@ pub async fn publish(input: Publish, app: &Service, ctx: &Context) -> SnsResult<
     Ok(xml)
 }
 
+/// PublishBatch's input.
 #[derive(Debug)]
 pub struct PublishBatch {
+    /// TopicArn: the topic every entry is published to.
     topic_arn: String,
     /// Each entry's Id and its decoded message (or why it could not be decoded).
     entries: Vec<(String, SnsResult<Publication>)>,
@@ -239,6 +248,7 @@ fn check_batch(entries: &[(String, SnsResult<Publication>)]) -> SnsResult<()> {
     Ok(())
 }
 
+/// PublishBatch: each entry as Publish, results in request order.
 pub async fn publish_batch(input: PublishBatch, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     check_batch(&input.entries)?;
     // A missing topic fails the request, not each entry.

@@ -12,9 +12,12 @@ use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
 use crate::sns::Service;
 
+/// Subscribe's input.
 #[derive(Debug)]
 pub struct Subscribe {
+    /// TopicArn, Protocol, Endpoint and Attributes of the new subscription.
     new: NewSubscription,
+    /// ReturnSubscriptionArn: answer a pending subscription's ARN instead of `pending confirmation`.
     return_arn: bool,
 }
 
@@ -62,8 +65,10 @@ fn subscription_arn(form: &Form, member: &str) -> SnsResult<String> {
     Ok(arn)
 }
 
+/// The input of operations that name one subscription.
 #[derive(Debug)]
 pub struct SubscriptionRef {
+    /// SubscriptionArn: the subscription named.
     arn: String,
 }
 
@@ -75,7 +80,9 @@ impl Decode for SubscriptionRef {
     }
 }
 
+/// Unsubscribe's input.
 pub type Unsubscribe = SubscriptionRef;
+/// GetSubscriptionAttributes' input.
 pub type GetSubscriptionAttributes = SubscriptionRef;
 
 /// Unsubscribe; a confirmed http/s or email-json endpoint is sent an UnsubscribeConfirmation.
@@ -96,6 +103,7 @@ pub async fn unsubscribe(input: SubscriptionRef, app: &Service, ctx: &Context) -
     Ok(Xml::default())
 }
 
+/// GetSubscriptionAttributes: the subscription's attributes, as strings.
 pub async fn get_subscription_attributes(
     input: SubscriptionRef,
     app: &Service,
@@ -107,10 +115,14 @@ pub async fn get_subscription_attributes(
     Ok(xml)
 }
 
+/// SetSubscriptionAttributes' input.
 #[derive(Debug)]
 pub struct SetSubscriptionAttributes {
+    /// SubscriptionArn: the subscription to change.
     arn: String,
+    /// AttributeName: RawMessageDelivery, FilterPolicy, RedrivePolicy...
     name: String,
+    /// AttributeValue: its new string value.
     value: String,
 }
 
@@ -124,6 +136,7 @@ impl Decode for SetSubscriptionAttributes {
     }
 }
 
+/// SetSubscriptionAttributes: sets one attribute, checked first.
 pub async fn set_subscription_attributes(
     input: SetSubscriptionAttributes,
     app: &Service,
@@ -134,8 +147,10 @@ pub async fn set_subscription_attributes(
     Ok(Xml::default())
 }
 
+/// ListSubscriptions' input.
 #[derive(Debug)]
 pub struct ListSubscriptions {
+    /// NextToken: the previous page's token.
     next_token: Option<String>,
 }
 
@@ -147,9 +162,12 @@ impl Decode for ListSubscriptions {
     }
 }
 
+/// ListSubscriptionsByTopic's input.
 #[derive(Debug)]
 pub struct ListSubscriptionsByTopic {
+    /// TopicArn: the topic whose subscriptions to list.
     topic_arn: String,
+    /// NextToken: the previous page's token.
     next_token: Option<String>,
 }
 
@@ -162,6 +180,7 @@ impl Decode for ListSubscriptionsByTopic {
     }
 }
 
+/// One page of `Subscriptions`, pending ones without their ARN.
 fn subscriptions_page(subs: &[Subscription], next: Option<&str>) -> Xml {
     let mut xml = Xml::default();
     xml.members("Subscriptions", subs, |x, s| {
@@ -181,6 +200,7 @@ fn subscriptions_page(subs: &[Subscription], next: Option<&str>) -> Xml {
     xml
 }
 
+/// ListSubscriptions: the caller's subscriptions, 100 a page.
 pub async fn list_subscriptions(
     input: ListSubscriptions,
     app: &Service,
@@ -192,6 +212,7 @@ pub async fn list_subscriptions(
     Ok(subscriptions_page(&subs, next.as_deref()))
 }
 
+/// ListSubscriptionsByTopic: the topic's subscriptions, 100 a page.
 pub async fn list_subscriptions_by_topic(
     input: ListSubscriptionsByTopic,
     app: &Service,

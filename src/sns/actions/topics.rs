@@ -23,6 +23,7 @@ fn tags(form: &Form) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// CreateTopic's input: name, attributes and tags.
 #[derive(Debug)]
 pub struct CreateTopic(NewTopic);
 
@@ -36,6 +37,7 @@ impl Decode for CreateTopic {
     }
 }
 
+/// CreateTopic: creates the topic, or returns the ARN of one with the same attributes.
 pub async fn create_topic(input: CreateTopic, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let arn = app.sns.create_topic(owner(ctx), input.0)?;
     let mut xml = Xml::default();
@@ -46,6 +48,7 @@ pub async fn create_topic(input: CreateTopic, app: &Service, ctx: &Context) -> S
 /// The operations that name one topic and nothing else.
 #[derive(Debug)]
 pub struct TopicRef {
+    /// TopicArn: the topic named.
     pub topic_arn: String,
 }
 
@@ -57,9 +60,12 @@ impl Decode for TopicRef {
     }
 }
 
+/// GetTopicAttributes' input.
 pub type GetTopicAttributes = TopicRef;
+/// DeleteTopic's input.
 pub type DeleteTopic = TopicRef;
 
+/// GetTopicAttributes: the topic's attributes, counts included.
 pub async fn get_topic_attributes(input: TopicRef, app: &Service, _: &Context) -> SnsResult<Xml> {
     let attributes = app.sns.topic_attributes(&input.topic_arn)?;
     let mut xml = Xml::default();
@@ -67,15 +73,20 @@ pub async fn get_topic_attributes(input: TopicRef, app: &Service, _: &Context) -
     Ok(xml)
 }
 
+/// DeleteTopic: the topic and its subscriptions; a missing topic succeeds.
 pub async fn delete_topic(input: TopicRef, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.delete_topic(&input.topic_arn);
     Ok(Xml::default())
 }
 
+/// SetTopicAttributes' input.
 #[derive(Debug)]
 pub struct SetTopicAttributes {
+    /// TopicArn: the topic to change.
     topic_arn: String,
+    /// AttributeName: DisplayName, Policy, DeliveryPolicy...
     name: String,
+    /// AttributeValue: its new string value.
     value: String,
 }
 
@@ -89,6 +100,7 @@ impl Decode for SetTopicAttributes {
     }
 }
 
+/// SetTopicAttributes: sets one attribute, checked first.
 pub async fn set_topic_attributes(
     input: SetTopicAttributes,
     app: &Service,
@@ -99,8 +111,10 @@ pub async fn set_topic_attributes(
     Ok(Xml::default())
 }
 
+/// ListTopics' input.
 #[derive(Debug)]
 pub struct ListTopics {
+    /// NextToken: the previous page's token.
     next_token: Option<String>,
 }
 
@@ -112,6 +126,7 @@ impl Decode for ListTopics {
     }
 }
 
+/// ListTopics: the caller's topics, 100 a page.
 pub async fn list_topics(input: ListTopics, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let (topics, next) = app
         .sns
@@ -124,9 +139,12 @@ pub async fn list_topics(input: ListTopics, app: &Service, ctx: &Context) -> Sns
     Ok(xml)
 }
 
+/// TagResource's input.
 #[derive(Debug)]
 pub struct TagResource {
+    /// ResourceArn: the topic to tag.
     arn: String,
+    /// Tags.member.N: key to value, added or replaced.
     tags: BTreeMap<String, String>,
 }
 
@@ -139,14 +157,18 @@ impl Decode for TagResource {
     }
 }
 
+/// TagResource: adds or replaces the topic's tags.
 pub async fn tag_resource(input: TagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.tag_topic(&input.arn, input.tags)?;
     Ok(Xml::default())
 }
 
+/// UntagResource's input.
 #[derive(Debug)]
 pub struct UntagResource {
+    /// ResourceArn: the topic to untag.
     arn: String,
+    /// TagKeys.member.N: the keys to remove.
     keys: Vec<String>,
 }
 
@@ -159,13 +181,16 @@ impl Decode for UntagResource {
     }
 }
 
+/// UntagResource: removes the keys.
 pub async fn untag_resource(input: UntagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.untag_topic(&input.arn, &input.keys)?;
     Ok(Xml::default())
 }
 
+/// ListTagsForResource's input.
 #[derive(Debug)]
 pub struct ListTagsForResource {
+    /// ResourceArn: the topic whose tags to list.
     arn: String,
 }
 
@@ -177,6 +202,7 @@ impl Decode for ListTagsForResource {
     }
 }
 
+/// ListTagsForResource: the topic's tags.
 pub async fn list_tags_for_resource(
     input: ListTagsForResource,
     app: &Service,

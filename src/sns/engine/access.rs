@@ -24,10 +24,13 @@ pub fn check_policy(text: &str) -> SnsResult<Policy> {
 /// Who calls, as a topic policy sees them.
 #[derive(Debug, Clone, Copy)]
 pub struct Access<'a> {
+    /// The caller's 12-digit account (the credential's, or the server's unsigned).
     pub account: &'a str,
+    /// The caller's principal ARN (root or IAM user), as a policy's `Principal` names it.
     pub arn: &'a str,
     /// `Publish`, `Subscribe`…
     pub operation: &'a str,
+    /// When the call is made, for the policy's date conditions.
     pub now: Millis,
 }
 

@@ -33,10 +33,15 @@ pub fn new_token() -> String {
 /// What a subscription's SubscriptionConfirmation (or UnsubscribeConfirmation) names.
 #[derive(Debug, Clone)]
 pub struct Confirmation {
+    /// The subscription the message confirms.
     pub subscription_arn: String,
+    /// Its topic.
     pub topic_arn: String,
+    /// Its protocol: `http`, `https`, `email`...
     pub protocol: String,
+    /// Where the message goes: a URL, an address.
     pub endpoint: String,
+    /// The token ConfirmSubscription must bring back.
     pub token: String,
 }
 
@@ -67,6 +72,7 @@ impl Confirmation {
         )
     }
 
+    /// The message's `Message` text for `kind`, with the SubscribeURL where SNS gives one.
     fn message(&self, kind: MessageType) -> String {
         match kind {
             MessageType::UnsubscribeConfirmation => format!(
@@ -139,11 +145,15 @@ impl Confirmation {
 /// What ConfirmSubscription asks.
 #[derive(Debug, Clone, Copy)]
 pub struct Confirm<'a> {
+    /// TopicArn: the topic the subscription belongs to.
     pub topic_arn: &'a str,
+    /// Token: the one the SubscriptionConfirmation carried.
     pub token: &'a str,
     /// The request was signed: ConfirmationWasAuthenticated.
     pub authenticated: bool,
+    /// AuthenticateOnUnsubscribe: then only a signed caller may unsubscribe.
     pub authenticate_on_unsubscribe: bool,
+    /// When the confirmation arrives: a token older than its lifetime is refused.
     pub now: Millis,
 }
 

@@ -14,6 +14,7 @@ use crate::patterns::Scope;
 /// A topic's publishes (CloudWatch `NumberOfMessagesPublished`, `PublishSize`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TopicCounts {
+    /// `NumberOfMessagesPublished`: messages the topic accepted.
     pub published: u64,
     /// Sum of the published messages' sizes (message plus attributes, as SNS's limit
     /// counts them), for the average `PublishSize`.
@@ -50,22 +51,31 @@ pub struct SubscriptionCounts {
 pub enum FilteredOut {
     /// The message was read and did not match.
     Unmatched,
+    /// The policy filters on attributes and the message had none.
     NoMessageAttributes,
+    /// The policy filters on the body and it is not a JSON object.
     InvalidMessageBody,
 }
 
 /// What became of one notification that passed the filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
+    /// `NumberOfNotificationsDelivered`: the endpoint took it.
     Delivered,
+    /// `NumberOfNotificationsFailed`: retries spent (or none allowed).
     Failed,
+    /// `NumberOfNotificationsRedrivenToDlq`: failed, then sent to the dead-letter queue.
     RedrivenToDlq,
+    /// `NumberOfNotificationsFailedToRedriveToDlq`: the dead-letter queue refused it too.
     FailedToRedriveToDlq,
 }
 
+/// Every topic's and subscription's counts, behind one lock of their own.
 #[derive(Debug, Default)]
 pub(crate) struct Counts {
+    /// By topic ARN.
     topics: HashMap<String, TopicCounts>,
+    /// By subscription ARN.
     subscriptions: HashMap<String, SubscriptionCounts>,
 }
 
@@ -83,6 +93,7 @@ impl FilteredOut {
 }
 
 impl Sns {
+    /// The counts, locked apart from the topics so counting never waits on a publish.
     pub(super) fn counts(&self) -> MutexGuard<'_, Counts> {
         // Plain numbers: a panic elsewhere leaves nothing half-written worth refusing.
         self.counts
@@ -130,10 +141,12 @@ impl Sns {
 }
 
 impl Counts {
+    /// The topic's counts so far, zero for one never counted.
     pub(super) fn topic(&self, arn: &str) -> TopicCounts {
         self.topics.get(arn).copied().unwrap_or_default()
     }
 
+    /// The subscription's counts so far, zero for one never counted.
     pub(super) fn subscription(&self, arn: &str) -> SubscriptionCounts {
         self.subscriptions.get(arn).copied().unwrap_or_default()
     }

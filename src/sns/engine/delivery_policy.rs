@@ -18,21 +18,32 @@ use crate::clock::Millis;
 /// How the delay grows through the backoff phase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backoff {
+    /// Delays grow by equal steps from minDelayTarget to maxDelayTarget.
     Linear,
+    /// Delays grow as an arithmetic series between the targets.
     Arithmetic,
+    /// Delays grow geometrically between the targets.
     Geometric,
+    /// Delays double up to maxDelayTarget (SNS's default).
     Exponential,
 }
 
 /// One effective retry policy, delays in seconds as SNS gives them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
+    /// minDelayTarget: seconds before the first backed-off retry.
     pub min_delay: u64,
+    /// maxDelayTarget: the longest delay, in seconds.
     pub max_delay: u64,
+    /// numRetries: retries in all, every phase counted.
     pub num_retries: u64,
+    /// numNoDelayRetries: retries at once, first.
     pub no_delay: u64,
+    /// numMinDelayRetries: retries at minDelayTarget, before the backoff phase.
     pub min_delay_retries: u64,
+    /// numMaxDelayRetries: retries at maxDelayTarget, last.
     pub max_delay_retries: u64,
+    /// backoffFunction: how delays grow between the targets.
     pub backoff: Backoff,
 }
 
@@ -122,7 +133,7 @@ impl RetryPolicy {
     }
 
     /// As GetSubscriptionAttributes' EffectiveDeliveryPolicy writes it.
-    pub fn to_json(&self) -> String {
+    pub fn to_json(self) -> String {
         let backoff = match self.backoff {
             Backoff::Linear => "linear",
             Backoff::Arithmetic => "arithmetic",

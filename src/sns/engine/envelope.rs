@@ -22,12 +22,19 @@ pub struct Origin<'a> {
 /// What a notification says, shared by every subscription of one publish.
 #[derive(Debug)]
 pub struct Note<'a> {
+    /// `MessageId`: the publish's UUID.
     pub message_id: &'a str,
+    /// The topic it was published to (`TopicArn`, signature version).
     pub topic: &'a Topic,
+    /// `Subject`, when the publish gave one.
     pub subject: Option<&'a str>,
+    /// `Message`: the text for this subscription's protocol.
     pub message: &'a str,
+    /// `MessageAttributes`, rendered with their `Type` and `Value`.
     pub attributes: &'a BTreeMap<String, Attribute>,
+    /// `SequenceNumber`, on FIFO topics.
     pub sequence_number: Option<&'a str>,
+    /// `Timestamp`, on the server's clock.
     pub now: Millis,
     /// The signature covers no per-subscription field: made once per publish, on first use.
     pub signature: std::cell::OnceCell<String>,
@@ -70,6 +77,7 @@ pub fn canonical_string(note: &Note<'_>, timestamp: &str) -> String {
     out
 }
 
+/// `text` as a JSON string literal.
 fn json(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
 }

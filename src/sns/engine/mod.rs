@@ -3,6 +3,8 @@
 //! [`Delivery`] values that the action layer hands to the SQS engine's own send, POSTs
 //! to HTTP/S endpoints ([`outbox`]), or records.
 //! Every operation that depends on time receives `now`.
+// The state a journal records and observers read: every field says what it holds.
+#![warn(clippy::missing_docs_in_private_items)]
 
 pub mod access;
 pub mod confirm;
@@ -14,6 +16,7 @@ pub mod envelope;
 pub mod outbox;
 pub mod paging;
 pub mod publish;
+mod publish_checks;
 pub mod signing;
 pub mod state;
 #[cfg(test)]
@@ -22,11 +25,11 @@ mod subscription_attributes;
 pub mod subscriptions;
 #[cfg(test)]
 mod tests;
+mod topic_attributes;
 pub mod topics;
 pub mod view;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::sns::error::{SnsError, SnsResult};
@@ -34,16 +37,17 @@ pub use publish::{Delivery, Publication, Published};
 pub use subscriptions::Subscription;
 pub use topics::Topic;
 
-pub use paging::PAGE;
-
 /// Who asks and where: topics belong to a region and an account, as queues do.
 #[derive(Debug, Clone, Copy)]
 pub struct Owner<'a> {
+    /// The region of the request (its credential scope, or the server's).
     pub region: &'a str,
+    /// The account the request acts as.
     pub account: &'a str,
 }
 
 impl Owner<'_> {
+    /// The ARN of this owner's topic `name`.
     pub fn topic_arn(&self, name: &str) -> String {
         format!("arn:aws:sns:{}:{}:{name}", self.region, self.account)
     }
@@ -54,6 +58,7 @@ impl Owner<'_> {
     }
 }
 
+/// Topics, subscriptions and pending confirmations, behind the one lock of [`Sns`].
 #[derive(Debug, Default)]
 pub(crate) struct State {
     /// By topic ARN, so a region and account's topics are one ordered range.
@@ -65,9 +70,8 @@ pub(crate) struct State {
 /// All topics and subscriptions of the server.
 #[derive(Debug, Default)]
 pub struct Sns {
+    /// Held briefly per operation, never across an await.
     state: Mutex<State>,
-    /// Deliveries that did not reach their queue (missing queue, refused send).
-    failed_deliveries: AtomicU64,
     /// Where every change is reported (the data directory's log); `None` in memory only.
     journal: Option<std::sync::Arc<dyn state::SnsJournal>>,
     /// HTTP/S POSTs awaiting an attempt and the records of deliveries sqslite cannot make.
@@ -77,24 +81,17 @@ pub struct Sns {
 }
 
 impl Sns {
+    /// No topics, in memory only.
     pub fn new() -> Self {
         Sns::default()
     }
 
+    /// The state, also after a panic elsewhere.
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic while holding the lock leaves plain data behind: keep serving it.
         self.state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Counts a delivery that did not reach its queue.
-    pub fn delivery_failed(&self) {
-        self.failed_deliveries.fetch_add(1, Ordering::Relaxed);
-    }
-
-    pub fn failed_deliveries(&self) -> u64 {
-        self.failed_deliveries.load(Ordering::Relaxed)
     }
 
     /// Forgets every topic and subscription (the admin reset).
@@ -107,10 +104,12 @@ impl Sns {
 }
 
 impl State {
+    /// The topic `arn`, or NotFound.
     fn topic(&self, arn: &str) -> SnsResult<&Topic> {
         self.topics.get(arn).ok_or_else(SnsError::topic_not_found)
     }
 
+    /// The topic `arn`, to change, or NotFound.
     fn topic_mut(&mut self, arn: &str) -> SnsResult<&mut Topic> {
         self.topics
             .get_mut(arn)

@@ -17,12 +17,16 @@ pub const MAX_RECORDS: usize = 1000;
 /// The three kinds of message SNS sends an endpoint (`x-amz-sns-message-type`, `Type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MessageType {
+    /// A published message (`Type: Notification`).
     Notification,
+    /// A new http/s or email subscription's confirmation request.
     SubscriptionConfirmation,
+    /// Sent when a subscription is removed.
     UnsubscribeConfirmation,
 }
 
 impl MessageType {
+    /// SNS's `Type` and `x-amz-sns-message-type` spelling.
     pub fn as_str(self) -> &'static str {
         match self {
             MessageType::Notification => "Notification",
@@ -35,15 +39,23 @@ impl MessageType {
 /// One message for an HTTP/S endpoint, and how it has fared so far.
 #[derive(Debug, Clone)]
 pub struct Post {
+    /// `x-amz-sns-message-type`: which kind of message this is.
     pub message_type: MessageType,
+    /// The endpoint URL it is POSTed to.
     pub url: String,
+    /// `x-amz-sns-message-id`.
     pub message_id: String,
+    /// `x-amz-sns-topic-arn`.
     pub topic_arn: String,
+    /// `x-amz-sns-subscription-arn`.
     pub subscription_arn: String,
     /// RawMessageDelivery: the body is the bare message (`x-amz-sns-rawdelivery: true`).
     pub raw: bool,
+    /// `Content-Type`: SNS's `text/plain; charset=UTF-8` unless a delivery policy sets one.
     pub content_type: String,
+    /// The request body: the signed JSON envelope, or the bare message when raw.
     pub body: String,
+    /// The subscription's effective retry policy.
     pub retry: RetryPolicy,
     /// Retries made so far (0 before the first attempt).
     pub retries: u64,
@@ -57,22 +69,32 @@ pub struct Post {
 pub struct Record {
     /// `None` for a Publish straight to a phone number or platform endpoint.
     pub subscription_arn: Option<String>,
+    /// The protocol it would have gone by (`email`, `sms`, `application`...).
     pub protocol: String,
+    /// Where it would have gone.
     pub endpoint: String,
+    /// Which kind of message it is.
     pub message_type: MessageType,
+    /// The publish's message id.
     pub message_id: String,
     /// Exactly what would be sent.
     pub payload: String,
+    /// When it was recorded, on the server's clock.
     pub at: Millis,
 }
 
+/// HTTP/S deliveries waiting for their time, and the recorded ones, for the ticker and the admin API.
 #[derive(Debug, Default)]
 pub struct Outbox {
+    /// Posts by due time, then by arrival.
     due: Mutex<BTreeMap<(Millis, u64), Post>>,
+    /// Arrival order, to keep posts due at one instant in order.
     seq: AtomicU64,
+    /// The latest recorded deliveries, oldest first.
     records: Mutex<VecDeque<Record>>,
 }
 
+/// Locks `m`, also after a panic elsewhere (the data stays whole).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -98,6 +120,7 @@ impl Outbox {
         lock(&self.due).len()
     }
 
+    /// Keeps a delivery for `/_sqslite/sns/deliveries`, dropping the oldest past the cap.
     pub fn record(&self, record: Record) {
         let mut records = lock(&self.records);
         if records.len() == MAX_RECORDS {

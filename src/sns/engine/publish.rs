@@ -2,15 +2,14 @@
 //! deliveries one publish makes (one per matching subscription), as plain data.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use sha2::{Digest, Sha256};
 
 use super::counts::FilteredOut;
 use super::delivery_policy::RetryPolicy;
 use super::envelope::{self, Origin};
+use super::publish_checks::{check_attribute, check_fifo};
 use super::{Sns, Subscription, Topic};
 use crate::clock::Millis;
 use crate::patterns::{MessageAttribute, Scope};
@@ -24,13 +23,18 @@ const DEDUP_WINDOW_MS: Millis = 5 * 60 * 1000;
 /// A message attribute's value: text (String, Number, String.Array) or bytes (Binary).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AttrData {
+    /// A `String` or `Number` value.
     Text(String),
+    /// A `Binary` value, decoded from base64.
     Binary(Vec<u8>),
 }
 
+/// One message attribute of a publish.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attribute {
+    /// `DataType`: `String`, `Number`, `Binary` or `String.Array`, with an optional `.label`.
     pub data_type: String,
+    /// The value.
     pub data: AttrData,
 }
 
@@ -43,6 +47,7 @@ impl Attribute {
         }
     }
 
+    /// Its bytes as SNS's size limit counts them: name aside, type plus value.
     fn size(&self) -> usize {
         self.data_type.len()
             + match &self.data {
@@ -55,42 +60,59 @@ impl Attribute {
 /// One message to publish: Publish's input or one PublishBatch entry.
 #[derive(Debug, Clone, Default)]
 pub struct Publication {
+    /// `Message`: the text, or with `json_structure` a JSON object of per-protocol texts.
     pub message: String,
+    /// `Subject`: for email and the JSON envelope.
     pub subject: Option<String>,
     /// `MessageStructure=json`: the message is a JSON object of per-protocol messages.
     pub json_structure: bool,
+    /// `MessageAttributes`, by name.
     pub attributes: BTreeMap<String, Attribute>,
+    /// `MessageGroupId`: FIFO topics only, required there.
     pub group_id: Option<String>,
+    /// `MessageDeduplicationId`: FIFO topics only, unless content-based deduplication is on.
     pub deduplication_id: Option<String>,
 }
 
 /// What one delivery carries: into a queue, to an HTTP/S endpoint, or into the records.
 #[derive(Debug, Clone)]
 pub struct Delivery {
+    /// The subscription delivered to.
     pub subscription_arn: String,
     /// The endpoint for `sqs` (the queue's ARN); see `endpoint` for every protocol.
     pub queue_arn: String,
+    /// The subscription's protocol.
     pub protocol: String,
     /// The subscription's endpoint: a queue ARN, a URL, an address, a number or an ARN.
     pub endpoint: String,
+    /// The publish's message id.
     pub message_id: String,
+    /// The topic published to.
     pub topic_arn: String,
     /// RawMessageDelivery: `body` is the bare message.
     pub raw: bool,
     /// For HTTP/S: the effective retry policy and Content-Type.
     pub retry: RetryPolicy,
+    /// The HTTP `Content-Type` for http/s deliveries.
     pub content_type: String,
+    /// The subscription's dead-letter queue, from its RedrivePolicy.
     pub dead_letter_arn: Option<String>,
+    /// What the endpoint receives: the JSON envelope, or the bare message when raw.
     pub body: String,
     /// SQS message attributes: the published ones for raw delivery, none otherwise.
     pub attributes: BTreeMap<String, Attribute>,
+    /// The FIFO group, for a FIFO queue.
     pub group_id: Option<String>,
+    /// The FIFO deduplication id, for a FIFO queue.
     pub deduplication_id: Option<String>,
 }
 
+/// Publish's answer.
 #[derive(Debug, Clone)]
 pub struct Published {
+    /// `MessageId`.
     pub message_id: String,
+    /// `SequenceNumber`, on FIFO topics.
     pub sequence_number: Option<String>,
     /// Empty for a FIFO duplicate, which SNS accepts and does not deliver again.
     pub deliveries: Vec<Delivery>,
@@ -122,6 +144,7 @@ impl Publication {
         Ok(())
     }
 
+    /// The size SNS's 256 KiB limit counts: the message plus its attributes.
     pub fn size(&self) -> usize {
         self.message.len()
             + self
@@ -153,6 +176,7 @@ impl Publication {
         Ok(text(protocol).unwrap_or(default).to_owned())
     }
 
+    /// Whether the subscription's filter policy (if any) admits the message.
     fn matches(&self, sub: &Subscription, message: &str) -> bool {
         let Some(filter) = &sub.filter else {
             return true;
@@ -178,88 +202,18 @@ impl Publication {
     }
 }
 
-/// One attribute against SNS's rules [unverified wording, after SNS's Publish errors as
-/// reported by users].
-fn check_attribute(name: &str, attr: &Attribute) -> SnsResult<()> {
-    let refuse = |detail: String| SnsError::invalid(format_args!("MessageAttributes: {detail}"));
-    if name.is_empty() || name.len() > 256 {
-        return Err(refuse(
-            "Message attribute name can not be null or empty".into(),
-        ));
-    }
-    let base = attr.data_type.split('.').next().unwrap_or_default();
-    if !matches!(base, "String" | "Number" | "Binary") {
-        return Err(refuse(format!("The message attribute '{name}' has an invalid message attribute type, the set of supported type prefixes is Binary, Number, and String.")));
-    }
-    let empty = match &attr.data {
-        AttrData::Text(t) => t.is_empty(),
-        AttrData::Binary(b) => b.is_empty(),
-    };
-    if empty || (base == "Binary") != matches!(attr.data, AttrData::Binary(_)) {
-        return Err(refuse(format!("The message attribute '{name}' must contain non-empty message attribute value for message attribute type '{}'.", attr.data_type)));
-    }
-    if let AttrData::Text(text) = &attr.data {
-        if base == "Number" && text.trim().parse::<f64>().is_err() {
-            return Err(refuse(format!(
-                "Could not cast message attribute '{name}' value to number."
-            )));
-        }
-        if attr.data_type == "String.Array"
-            && !matches!(serde_json::from_str(text), Ok(serde_json::Value::Array(_)))
-        {
-            return Err(refuse(format!(
-                "The message attribute '{name}' with type 'String.Array' has an invalid value."
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// MessageGroupId and MessageDeduplicationId against the topic's type.
-fn check_fifo(topic: &Topic, p: &Publication) -> SnsResult<Option<String>> {
-    if !topic.fifo {
-        if p.deduplication_id.is_some() {
-            return Err(SnsError::invalid("MessageDeduplicationId Reason: The request includes MessageDeduplicationId parameter that is not valid for this topic type"));
-        }
-        return Ok(None);
-    }
-    let token_ok =
-        |t: &str| !t.is_empty() && t.len() <= 128 && t.bytes().all(|b| b.is_ascii_graphic());
-    match &p.group_id {
-        None => {
-            return Err(SnsError::invalid(
-                "The MessageGroupId parameter is required for FIFO topics",
-            ))
-        }
-        Some(g) if !token_ok(g) => return Err(SnsError::invalid("MessageGroupId")),
-        Some(_) => {}
-    }
-    match &p.deduplication_id {
-        Some(d) if !token_ok(d) => Err(SnsError::invalid("MessageDeduplicationId")),
-        Some(d) => Ok(Some(d.clone())),
-        None if topic.content_based_deduplication() => {
-            Ok(Some(hex(&Sha256::digest(p.message.as_bytes()))))
-        }
-        None => Err(SnsError::invalid("The topic should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly")),
-    }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
-            let _ = write!(out, "{b:02x}");
-            out
-        })
-}
-
 /// A message's identity on its topic: a new one, or the first of a FIFO duplicate.
 enum Stamp {
+    /// The first publish of its deduplication id.
     New {
+        /// A fresh UUID.
         message_id: String,
+        /// The topic's next sequence number, on FIFO topics.
         sequence_number: Option<String>,
+        /// The id, given or computed from the body, on FIFO topics.
         deduplication_id: Option<String>,
     },
+    /// A repeat within the 5-minute window: the first publish's answer, not delivered again.
     Duplicate(Published),
 }
 

@@ -19,9 +19,12 @@ use rsa::RsaPrivateKey;
 /// Where the server serves [`CERTIFICATE_PEM`]; AWS's certificates sit at the root of the
 /// SNS endpoint too (`/SimpleNotificationService-<id>.pem`).
 pub const CERT_PATH: &str = "/SimpleNotificationService-sqslite.pem";
+/// The certificate at [`CERT_PATH`], so clients can check the `Signature`.
 pub const CERTIFICATE_PEM: &str = include_str!("signing-cert.pem");
+/// The private key signatures are made with: a fixed test key, not a secret.
 const KEY_PEM: &str = include_str!("signing-key.pem");
 
+/// The parsed key, once per process.
 static KEY: LazyLock<Option<RsaPrivateKey>> =
     LazyLock::new(|| RsaPrivateKey::from_pkcs8_pem(KEY_PEM).ok());
 

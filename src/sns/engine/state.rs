@@ -21,11 +21,14 @@ pub enum SnsRecord {
     Topic(TopicMeta),
     /// The topic and every subscription of it are gone.
     TopicDeleted {
+        /// The topic's ARN.
         arn: String,
     },
     /// A subscription as it now stands (created or an attribute set).
     Subscription(SubscriptionMeta),
+    /// A subscription is gone (unsubscribed or its topic deleted).
     SubscriptionDeleted {
+        /// The subscription's ARN.
         arn: String,
     },
     /// A FIFO publish remembered for the deduplication window, and the topic's sequence.
@@ -38,15 +41,21 @@ pub enum SnsRecord {
 /// [`SnsRecord::Dedup`] records.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TopicMeta {
+    /// The topic's ARN.
     pub arn: String,
+    /// Its name.
     pub name: String,
+    /// The owning account.
     pub owner: String,
+    /// Whether it is a FIFO topic.
     pub fifo: bool,
     /// The attributes set by CreateTopic or SetTopicAttributes, as given.
     pub attributes: BTreeMap<String, String>,
+    /// Its tags.
     pub tags: BTreeMap<String, String>,
     /// The last FIFO sequence number given out.
     pub sequence: u64,
+    /// Subscriptions removed so far, for `SubscriptionsDeleted`.
     pub subscriptions_deleted: u64,
 }
 
@@ -55,23 +64,34 @@ pub struct TopicMeta {
 /// its confirmation, so a pending one keeps its token across a restart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubscriptionMeta {
+    /// The subscription's ARN.
     pub arn: String,
+    /// Its topic.
     pub topic_arn: String,
+    /// The subscribing account.
     pub owner: String,
+    /// Its protocol.
     pub protocol: String,
+    /// Its endpoint.
     pub endpoint: String,
+    /// The attributes as set, by SNS's names.
     pub attributes: BTreeMap<String, String>,
+    /// Pending or confirmed, with the token.
     pub confirmation: ConfirmationState,
 }
 
 /// The first publish of a deduplication id on a FIFO topic.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DedupMeta {
+    /// The FIFO topic.
     pub topic_arn: String,
+    /// The deduplication id.
     pub id: String,
     /// When the window for this id closes.
     pub until: Millis,
+    /// The first publish's message id, answered again to repeats.
     pub message_id: String,
+    /// The first publish's sequence number.
     pub sequence_number: String,
     /// The topic's sequence counter after this publish.
     pub sequence: u64,
@@ -80,10 +100,12 @@ pub struct DedupMeta {
 /// Observes every SNS change in the order it was made. Called under the engine's lock: it
 /// must be quick and must not call back into the engine.
 pub trait SnsJournal: Send + Sync + Debug {
+    /// Takes one change, before the operation returns.
     fn record(&self, record: &SnsRecord);
 }
 
 impl Topic {
+    /// The topic as a record.
     fn meta(&self) -> TopicMeta {
         TopicMeta {
             arn: self.arn.clone(),
@@ -97,6 +119,7 @@ impl Topic {
         }
     }
 
+    /// The live deduplication windows of this topic at `now`, as records.
     fn dedup_records(&self, now: Millis) -> impl Iterator<Item = SnsRecord> + '_ {
         self.dedup
             .iter()
@@ -115,6 +138,7 @@ impl Topic {
 }
 
 impl Subscription {
+    /// The subscription as a record.
     fn meta(&self) -> SubscriptionMeta {
         SubscriptionMeta {
             arn: self.arn.clone(),
@@ -167,6 +191,7 @@ impl Sns {
         }
     }
 
+    /// Reports a change to the journal, if there is one; `record` runs only then.
     fn log(&self, record: impl FnOnce() -> SnsRecord) {
         if let Some(journal) = &self.journal {
             journal.record(&record());
@@ -210,6 +235,7 @@ impl Sns {
         });
     }
 
+    /// Reports that every topic is gone (the admin API's reset).
     pub(super) fn log_cleared(&self) {
         self.log(|| SnsRecord::Cleared);
     }

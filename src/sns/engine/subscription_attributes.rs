@@ -86,6 +86,7 @@ impl Subscription {
     }
 }
 
+/// `true` or `false`, any case, as SNS reads booleans.
 fn parse_bool(value: &str) -> Option<bool> {
     if value.eq_ignore_ascii_case("true") {
         Some(true)

@@ -12,15 +12,24 @@ use super::{Owner, Sns, State};
 use crate::patterns::{FilterPolicy, Scope, SnsVia};
 use crate::sns::error::{SnsError, SnsResult};
 
+/// One subscription, its attributes parsed.
 #[derive(Debug, Clone)]
 pub struct Subscription {
+    /// The subscription's ARN.
     pub arn: String,
+    /// Its topic.
     pub topic_arn: String,
+    /// The subscribing account.
     pub owner: String,
+    /// Its protocol.
     pub protocol: String,
+    /// Its endpoint.
     pub endpoint: String,
+    /// RawMessageDelivery: the bare message instead of the JSON envelope.
     pub raw: bool,
+    /// FilterPolicy, parsed.
     pub filter: Option<FilterPolicy>,
+    /// FilterPolicyScope: message attributes (the default) or the body.
     pub scope: Scope,
     /// The DLQ's ARN from the RedrivePolicy.
     pub dead_letter_arn: Option<String>,
@@ -88,6 +97,7 @@ impl Subscription {
     }
 }
 
+/// SNS's spelling of a boolean attribute.
 fn bool_text(b: bool) -> &'static str {
     if b {
         "true"
@@ -124,6 +134,7 @@ fn checked_endpoint(
     Ok((protocol, None))
 }
 
+/// A FIFO queue may only subscribe to a FIFO topic.
 fn check_queue_kind(fifo_topic: bool, queue_name: &str) -> SnsResult<()> {
     if fifo_topic || !is_fifo_name(queue_name) {
         return Ok(());
@@ -137,13 +148,16 @@ fn check_queue_kind(fifo_topic: bool, queue_name: &str) -> SnsResult<()> {
 /// What Subscribe made or found.
 #[derive(Debug, Clone)]
 pub struct Subscribed {
+    /// `SubscriptionArn`.
     pub arn: String,
+    /// Whether it waits for confirmation (http/s, email).
     pub pending: bool,
     /// For a pending subscription: what its SubscriptionConfirmation says.
     pub confirmation: Option<super::confirm::Confirmation>,
 }
 
 impl Subscribed {
+    /// Subscribe's answer for `sub`.
     fn of(sub: &Subscription) -> Self {
         Subscribed {
             arn: sub.arn.clone(),
@@ -156,13 +170,18 @@ impl Subscribed {
 /// What Subscribe asks for.
 #[derive(Debug, Default)]
 pub struct NewSubscription {
+    /// TopicArn: the topic to subscribe to.
     pub topic_arn: String,
+    /// Protocol: `sqs`, `http`, `https`, `email`, `lambda`...
     pub protocol: String,
+    /// Endpoint: a queue ARN, a URL, an address...
     pub endpoint: String,
+    /// Attributes: RawMessageDelivery, FilterPolicy, RedrivePolicy...
     pub attributes: BTreeMap<String, String>,
 }
 
 impl State {
+    /// The subscriptions of topic `arn`, in ARN order.
     pub(super) fn subscriptions_of<'a>(
         &'a self,
         topic_arn: &str,
@@ -246,6 +265,7 @@ impl Sns {
     }
 
     /// Unsubscribe; the topic counts it as deleted.
+    #[cfg(test)]
     pub fn unsubscribe(&self, arn: &str) -> SnsResult<()> {
         self.remove_subscription(arn).map(drop)
     }
@@ -265,6 +285,7 @@ impl Sns {
         Ok(sub)
     }
 
+    /// A copy of the subscription `arn`, or NotFound.
     pub fn subscription(&self, arn: &str) -> SnsResult<Subscription> {
         self.lock()
             .subscriptions
@@ -273,6 +294,7 @@ impl Sns {
             .ok_or_else(SnsError::subscription_not_found)
     }
 
+    /// SetSubscriptionAttributes: checks and sets one attribute.
     pub fn set_subscription_attribute(&self, arn: &str, name: &str, value: &str) -> SnsResult<()> {
         let mut state = self.lock();
         let sub = state

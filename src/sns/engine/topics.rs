@@ -3,6 +3,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::paging::page;
+use super::topic_attributes::check_attribute;
+pub use super::topic_attributes::{is_feedback_attribute, SETTABLE};
 use super::{Owner, Sns};
 use crate::clock::Millis;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
@@ -10,51 +12,47 @@ use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 /// SNS's tag quota per topic (SNS developer guide, "Amazon SNS tags": 50 per resource).
 const MAX_TAGS: usize = 50;
 
-/// Attributes a topic takes besides the delivery-status logging ones
-/// (`<Protocol>SuccessFeedbackRoleArn`…, accepted as given).
-pub const SETTABLE: &[&str] = &[
-    "DeliveryPolicy",
-    "DisplayName",
-    "Policy",
-    "SignatureVersion",
-    "TracingConfig",
-    "KmsMasterKeyId",
-    "ContentBasedDeduplication",
-    "ArchivePolicy",
-    "FifoThroughputScope",
-    "DataProtectionPolicy",
-];
-
 /// SNS's EffectiveDeliveryPolicy for a topic without a DeliveryPolicy (as GetTopicAttributes
 /// returns it on AWS).
 const EFFECTIVE_DELIVERY_POLICY: &str = r#"{"http":{"defaultHealthyRetryPolicy":{"minDelayTarget":20,"maxDelayTarget":20,"numRetries":3,"numMaxDelayRetries":0,"numNoDelayRetries":0,"numMinDelayRetries":0,"backoffFunction":"linear"},"disableSubscriptionOverrides":false,"defaultRequestPolicy":{"headerContentType":"text/plain; charset=UTF-8"}}}"#;
 
+/// One topic: its identity, the attributes as set, its tags and its FIFO state.
 #[derive(Debug, Clone)]
 pub struct Topic {
+    /// The topic's ARN.
     pub arn: String,
+    /// Its name.
     pub name: String,
+    /// The owning account.
     pub owner: String,
+    /// Whether it is a FIFO topic.
     pub fifo: bool,
     /// Attributes set by CreateTopic or SetTopicAttributes, as given.
     pub(super) set: BTreeMap<String, String>,
+    /// Its tags.
     pub tags: BTreeMap<String, String>,
     /// FIFO deduplication: id -> (until, message id, sequence number) of the first publish.
     pub(super) dedup: HashMap<String, (Millis, String, String)>,
+    /// The last FIFO sequence number given out.
     pub(super) sequence: u64,
+    /// Subscriptions removed so far, for `SubscriptionsDeleted`.
     pub(super) subscriptions_deleted: u64,
 }
 
 impl Topic {
+    /// ContentBasedDeduplication: FIFO deduplication ids computed from the message.
     pub fn content_based_deduplication(&self) -> bool {
         self.set
             .get("ContentBasedDeduplication")
             .is_some_and(|v| v == "true")
     }
 
+    /// SignatureVersion: `1` (SHA1) by default, or `2` (SHA256).
     pub fn signature_version(&self) -> &str {
         self.set.get("SignatureVersion").map_or("1", String::as_str)
     }
 
+    /// Policy: the one set, or SNS's default for the owner.
     pub fn policy(&self) -> String {
         self.set
             .get("Policy")
@@ -113,53 +111,6 @@ pub fn valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// One attribute's value against SNS's rules; `create` allows FifoTopic.
-fn check_attribute(name: &str, value: &str, fifo: bool, create: bool) -> SnsResult<()> {
-    let bool_value = || {
-        if value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false") {
-            Ok(())
-        } else {
-            Err(SnsError::invalid(format_args!("{name}")))
-        }
-    };
-    match name {
-        "FifoTopic" if create => bool_value(),
-        "ContentBasedDeduplication" => {
-            bool_value()?;
-            if !fifo && value.eq_ignore_ascii_case("true") {
-                return Err(SnsError::invalid(
-                    "ContentBasedDeduplication Reason: Content based deduplication can only be set for FIFO topics",
-                ));
-            }
-            Ok(())
-        }
-        "SignatureVersion" if value != "1" && value != "2" => {
-            Err(SnsError::invalid("SignatureVersion"))
-        }
-        "TracingConfig" if value != "PassThrough" && value != "Active" => {
-            Err(SnsError::invalid("TracingConfig"))
-        }
-        "Policy" => super::access::check_policy(value).map(drop),
-        "DeliveryPolicy" | "ArchivePolicy" | "DataProtectionPolicy"
-            if serde_json::from_str::<serde_json::Value>(value).is_err() =>
-        {
-            Err(SnsError::invalid(format_args!("{name}")))
-        }
-        _ if SETTABLE.contains(&name) || is_feedback_attribute(name) => Ok(()),
-        _ => Err(SnsError::invalid("AttributeName")),
-    }
-}
-
-pub fn is_feedback_attribute(name: &str) -> bool {
-    [
-        "SuccessFeedbackRoleArn",
-        "SuccessFeedbackSampleRate",
-        "FailureFeedbackRoleArn",
-    ]
-    .iter()
-    .any(|suffix| name.strip_suffix(suffix).is_some_and(|p| !p.is_empty()))
-}
-
 /// Tags against SNS's limits: keys 1-128 characters, values at most 256.
 fn check_tags(tags: &BTreeMap<String, String>) -> SnsResult<()> {
     for (k, v) in tags {
@@ -173,8 +124,11 @@ fn check_tags(tags: &BTreeMap<String, String>) -> SnsResult<()> {
 /// What CreateTopic asks for.
 #[derive(Debug, Default)]
 pub struct NewTopic {
+    /// Name: `.fifo` for a FIFO topic.
     pub name: String,
+    /// Attributes by SNS's names.
     pub attributes: BTreeMap<String, String>,
+    /// Tags, up to 50.
     pub tags: BTreeMap<String, String>,
 }
 
@@ -312,6 +266,7 @@ impl Sns {
 
     /// ListTopics: the owner's topics in ARN order, 100 a page; a token this listing did
     /// not make reads as the first page (the action refuses it: [`Sns::topics_page`]).
+    #[cfg(test)]
     pub fn list_topics(
         &self,
         owner: Owner<'_>,
@@ -349,6 +304,7 @@ impl Sns {
         self.log_topic(&state, arn);
     }
 
+    /// TagResource: adds or replaces tags, 50 at most.
     pub fn tag_topic(&self, arn: &str, tags: BTreeMap<String, String>) -> SnsResult<()> {
         check_tags(&tags)?;
         let mut state = self.lock();
@@ -362,6 +318,7 @@ impl Sns {
         Ok(())
     }
 
+    /// UntagResource: removes the keys.
     pub fn untag_topic(&self, arn: &str, keys: &[String]) -> SnsResult<()> {
         let mut state = self.lock();
         let topic = state.topics.get_mut(arn).ok_or_else(resource_not_found)?;
@@ -372,6 +329,7 @@ impl Sns {
         Ok(())
     }
 
+    /// ListTagsForResource: the topic's tags.
     pub fn topic_tags(&self, arn: &str) -> SnsResult<BTreeMap<String, String>> {
         let state = self.lock();
         Ok(state
@@ -388,6 +346,7 @@ fn resource_not_found() -> SnsError {
     SnsError::new(SnsErrorKind::ResourceNotFound, "Resource does not exist")
 }
 
+/// SNS's error for a 51st tag.
 fn tag_quota() -> SnsError {
     SnsError::new(
         SnsErrorKind::TagLimitExceeded,

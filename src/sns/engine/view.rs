@@ -11,11 +11,17 @@ use crate::patterns::{FilterPolicy, Scope};
 /// One topic as observers see it.
 #[derive(Debug, Clone)]
 pub struct TopicView {
+    /// The topic's ARN.
     pub arn: String,
+    /// Its region.
     pub region: String,
+    /// Its account.
     pub account: String,
+    /// Its name.
     pub name: String,
+    /// Whether it is a FIFO topic.
     pub fifo: bool,
+    /// Its CloudWatch counts.
     pub counts: TopicCounts,
     /// In ARN order.
     pub subscriptions: Vec<SubscriptionView>,
@@ -24,18 +30,23 @@ pub struct TopicView {
 /// One subscription as observers see it.
 #[derive(Debug, Clone)]
 pub struct SubscriptionView {
+    /// The subscription's ARN.
     pub arn: String,
+    /// Its protocol.
     pub protocol: String,
     /// For `sqs`, the queue's ARN.
     pub endpoint: String,
+    /// RawMessageDelivery.
     pub raw: bool,
     /// The parsed policy, to test sample messages against.
     pub filter: Option<FilterPolicy>,
     /// The FilterPolicy attribute as it was set.
     pub filter_policy: Option<String>,
+    /// FilterPolicyScope: attributes or body.
     pub scope: Scope,
     /// The RedrivePolicy's dead-letter queue ARN.
     pub dead_letter_arn: Option<String>,
+    /// Its CloudWatch counts.
     pub counts: SubscriptionCounts,
 }
 

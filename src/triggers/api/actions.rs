@@ -32,6 +32,7 @@ impl Operation {
     }
 }
 
+/// CreateEventSourceMapping: a mapping checked with the same rules as declared ones.
 fn create(
     app: &Service,
     caller: &Caller<'_>,
@@ -45,6 +46,7 @@ fn create(
     ))
 }
 
+/// GetEventSourceMapping: one mapping by UUID.
 fn get(app: &Service, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
     let mapping = app
         .triggers
@@ -57,6 +59,7 @@ fn get(app: &Service, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
     ))
 }
 
+/// ListEventSourceMappings: filtered by function and source, paged by Marker.
 fn list(
     app: &Service,
     caller: &Caller<'_>,
@@ -104,6 +107,7 @@ fn page_size(text: &str) -> LambdaResult<usize> {
     Ok(usize::try_from(value).map_or(MAX_PAGE, |v| v.min(MAX_PAGE)))
 }
 
+/// UpdateEventSourceMapping: the mapping with the request's changes, checked as a new one.
 fn update(
     app: &Service,
     caller: &Caller<'_>,
@@ -123,6 +127,7 @@ fn update(
     ))
 }
 
+/// DeleteEventSourceMapping: the mapping goes at once; the answer shows it `Deleting`.
 fn delete(app: &Service, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
     let removed = app
         .triggers

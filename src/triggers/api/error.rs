@@ -14,6 +14,7 @@ use hyper::{Response, StatusCode};
 use crate::error::SqsError;
 use crate::protocol::HttpResponse;
 
+/// Declares `LambdaErrorKind` with each error's code, status and message member, from one table.
 macro_rules! kinds {
     ($($kind:ident => $code:literal, $status:literal, $member:literal, $type:expr;)*) => {
         /// Every error the Lambda API answers with. Codes, statuses and message members are
@@ -61,15 +62,19 @@ kinds! {
 /// One Lambda API error: its kind and Lambda's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LambdaError {
+    /// The row of Lambda's error table: its `Type` and HTTP status.
     pub kind: LambdaErrorKind,
+    /// Lambda's `Message`.
     pub message: Cow<'static, str>,
     /// For [`LambdaErrorKind::Auth`]: the signature error's code and status.
     auth: Option<(&'static str, u16)>,
 }
 
+/// What a Lambda API operation returns.
 pub type LambdaResult<T> = Result<T, LambdaError>;
 
 impl LambdaError {
+    /// An error of `kind` with Lambda's message.
     pub fn new(kind: LambdaErrorKind, message: impl Into<Cow<'static, str>>) -> Self {
         LambdaError {
             kind,
@@ -120,10 +125,12 @@ impl LambdaError {
         }
     }
 
+    /// Lambda's error `Type`, as the `x-amzn-ErrorType` header names it.
     pub fn code(&self) -> &'static str {
         self.auth.map_or_else(|| self.kind.code(), |(code, _)| code)
     }
 
+    /// The HTTP status.
     pub fn status(&self) -> u16 {
         self.auth
             .map_or_else(|| self.kind.status(), |(_, status)| status)

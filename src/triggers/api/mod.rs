@@ -8,6 +8,8 @@
 //! by [`input`]); [`actions`] apply it to the triggers model after [`rules`] checked it;
 //! [`output`] renders Lambda's `EventSourceMappingConfiguration`; [`error`] is the API's
 //! error table.
+// Request and response types are read field by field against AWS's API reference.
+#![warn(clippy::missing_docs_in_private_items)]
 
 pub mod actions;
 pub mod error;
@@ -70,6 +72,7 @@ pub fn unstored(request_id: &str, error: &crate::error::SqsError) -> HttpRespons
     e.response(request_id)
 }
 
+/// Checks the signature, routes the request and runs its operation.
 fn run(
     app: &Service,
     gate: &Gate<'_>,

@@ -84,6 +84,7 @@ impl Operation {
     }
 }
 
+/// ListEventSourceMappings' query: FunctionName, EventSourceArn, Marker, MaxItems.
 fn list_query(query: Option<&str>) -> ListQuery {
     let mut out = ListQuery::default();
     for (k, v) in form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use aws_sdk_lambda::error::SdkError;
 use aws_sdk_lambda::types::EventSourceMappingConfiguration;
 use aws_sdk_sqs::config::Credentials;
-use sqslite::triggers::{Function, Target};
+use sqslite::config::{Function, Target};
 use sqslite::Config;
 
 use super::{ClockTime, TestServer};

@@ -4,15 +4,14 @@
 //! is served in send order (SQS's rule: a group's messages come out in order, and none after
 //! one still in flight).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::engine::delivery::ReceiveParams;
+use crate::engine::message::NewMessage;
+use crate::engine::queue::Queue;
+use crate::engine::Registry;
 use proptest::prelude::*;
-use sqslite::engine::arn::QueueKey;
-use sqslite::engine::delivery::ReceiveParams;
-use sqslite::engine::message::NewMessage;
-use sqslite::engine::queue::Queue;
-use sqslite::engine::Registry;
 
 const VISIBILITY_MS: u64 = 30_000;
 const GROUPS: usize = 3;
@@ -78,22 +77,7 @@ struct Run {
 impl Run {
     fn new(fifo: bool) -> Self {
         let registry = Registry::new();
-        let (name, attrs): (&str, BTreeMap<String, String>) = if fifo {
-            (
-                "m.fifo",
-                [("FifoQueue".to_owned(), "true".to_owned())].into(),
-            )
-        } else {
-            ("m", BTreeMap::new())
-        };
-        let queue = registry
-            .create(
-                QueueKey::new("us-east-1", "000000000000", name),
-                &attrs,
-                BTreeMap::new(),
-                0,
-            )
-            .unwrap();
+        let queue = super::queue(&registry, if fifo { "m.fifo" } else { "m" }, fifo);
         Run {
             registry,
             queue,

@@ -1,28 +1,16 @@
 //! Parked long polls are woken one per receivable message, not all at once (issue 17): a
 //! send among a thousand parked polls must not cost a thousand receive attempts.
 
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-use sqslite::engine::arn::QueueKey;
-use sqslite::engine::message::NewMessage;
-use sqslite::engine::queue::Queue;
-use sqslite::engine::Registry;
+use crate::engine::message::NewMessage;
+use crate::engine::queue::Queue;
+use crate::engine::Registry;
 
-fn queue(registry: &Registry, name: &str) -> Arc<Queue> {
-    let attrs = BTreeMap::new();
-    registry
-        .create(
-            QueueKey::new("us-east-1", "000000000000", name),
-            &attrs,
-            BTreeMap::new(),
-            0,
-        )
-        .unwrap()
-}
+use super::queue;
 
 fn message(body: &str) -> NewMessage {
     NewMessage {
@@ -57,7 +45,7 @@ fn park(q: &Queue, n: usize) -> Vec<Pin<Box<tokio::sync::futures::Notified<'_>>>
 #[test]
 fn each_send_wakes_one_parked_poll() {
     let registry = Registry::new();
-    let q = queue(&registry, "wake-one");
+    let q = queue(&registry, "wake-one", false);
     let mut parked = park(&q, 100);
     q.send(message("a"), 0).unwrap();
     assert_eq!(ready(&mut parked), 1);
@@ -69,7 +57,7 @@ fn each_send_wakes_one_parked_poll() {
 #[test]
 fn a_woken_poll_that_goes_away_hands_its_wake_up_on() {
     let registry = Registry::new();
-    let q = queue(&registry, "hand-on");
+    let q = queue(&registry, "hand-on", false);
     let mut parked = park(&q, 3);
     q.send(message("a"), 0).unwrap();
     // The first poll parked is the one woken; its client disconnects before it runs.
@@ -85,7 +73,7 @@ fn a_woken_poll_that_goes_away_hands_its_wake_up_on() {
 #[test]
 fn deleting_the_queue_wakes_every_parked_poll() {
     let registry = Registry::new();
-    let q = queue(&registry, "wake-all");
+    let q = queue(&registry, "wake-all", false);
     let mut parked = park(&q, 10);
     registry.delete(&q.key, 0).unwrap();
     assert_eq!(ready(&mut parked), 10);

@@ -1,10 +1,10 @@
 //! Every MD5 vector recorded from real SQS (fixtures/md5-vectors.json) against our digests.
 
+use crate::engine::md5;
+use crate::engine::message::{AttrData, AttrValue, MessageAttributes};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::Value;
-use sqslite::engine::md5;
-use sqslite::engine::message::{AttrData, AttrValue, MessageAttributes};
 
 fn vectors() -> Value {
     let text = std::fs::read_to_string(concat!(

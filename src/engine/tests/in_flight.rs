@@ -1,33 +1,16 @@
 //! SQS's limit of 120,000 in-flight messages per queue, driven through the engine directly
 //! (sending that many messages over HTTP would only measure the test).
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use sqslite::engine::arn::QueueKey;
-use sqslite::engine::delivery::{ReceiveParams, MAX_IN_FLIGHT};
-use sqslite::engine::message::NewMessage;
-use sqslite::engine::Registry;
-use sqslite::ErrorKind;
+use crate::engine::delivery::{ReceiveParams, MAX_IN_FLIGHT};
+use crate::engine::message::NewMessage;
+use crate::engine::Registry;
+use crate::error::ErrorKind;
 
-fn fill(fifo: bool) -> (Registry, Arc<sqslite::engine::queue::Queue>) {
+fn fill(fifo: bool) -> (Registry, Arc<crate::engine::queue::Queue>) {
     let registry = Registry::new();
-    let (name, attrs): (&str, BTreeMap<String, String>) = if fifo {
-        (
-            "q.fifo",
-            [("FifoQueue".to_owned(), "true".to_owned())].into(),
-        )
-    } else {
-        ("q", BTreeMap::new())
-    };
-    let queue = registry
-        .create(
-            QueueKey::new("us-east-1", "000000000000", name),
-            &attrs,
-            BTreeMap::new(),
-            0,
-        )
-        .unwrap();
+    let queue = super::queue(&registry, if fifo { "q.fifo" } else { "q" }, fifo);
     for i in 0..=MAX_IN_FLIGHT {
         let group = if fifo { Some(format!("g{i}")) } else { None };
         queue
