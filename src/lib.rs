@@ -154,7 +154,8 @@
 //! loopback port, creates the declared queues before it serves anything, and stops when the
 //! [`Server`] is dropped. [`Server::start`], [`Server::start_with_clock`], [`Server::endpoint`],
 //! [`Server::queue_url`], [`Server::manual_clock`] and [`Server::shutdown`] are the stable API;
-//! [`Config::from_file`] reads the same `sqslite.toml` the binary takes.
+//! [`Config::from_file`] reads the same `sqslite.toml` the binary takes, into a [`Loaded`]
+//! (the configuration and the warnings for settings it did not carry over).
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -220,7 +221,9 @@ pub use advisor::doctor;
 pub use clock::{
     Clock, ManualClock, Millis, OutOfRange, SharedClock, SleepFuture, SystemClock, LATEST,
 };
-pub use config::{ClockKind, Config, ConfigError, DeadLetter, QueueDecl, QueueTemplate, UrlStyle};
+pub use config::{
+    ClockKind, Config, ConfigError, DeadLetter, Loaded, QueueDecl, QueueTemplate, UrlStyle,
+};
 pub use error::{ErrorKind, Fault, SqsError, SqsResult};
 pub use health::probe;
 pub use sns::declare::{SubscriptionDecl, TopicDecl};

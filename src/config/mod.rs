@@ -170,7 +170,8 @@ impl Config {
         self
     }
 
-    /// Reads a `sqslite.toml` or an ElasticMQ `.conf` (by extension, else by content).
+    /// Reads a `sqslite.toml` or an ElasticMQ `.conf` (by extension, else by content), as a
+    /// [`Loaded`]: the configuration and the settings it did not carry over.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Loaded, ConfigError> {
         let path = path.as_ref();
         let file = path.display().to_string();
@@ -182,7 +183,8 @@ impl Config {
         Config::from_text(&file, &text)
     }
 
-    /// Parses config text; `file` names it in errors and picks the format by its extension.
+    /// Parses config text into a [`Loaded`]; `file` names it in errors and picks the format
+    /// by its extension.
     pub fn from_text(file: &str, text: &str) -> Result<Loaded, ConfigError> {
         if is_hocon(file, text) {
             elasticmq::load(file, text)

@@ -16,6 +16,7 @@ pub struct QueueKey {
 }
 
 impl QueueKey {
+    /// The key of queue `name` in one account and region, each copied.
     pub fn new(region: &str, account: &str, name: &str) -> Self {
         QueueKey {
             region: region.to_owned(),
@@ -24,6 +25,7 @@ impl QueueKey {
         }
     }
 
+    /// The queue's ARN, `arn:aws:sqs:<region>:<account>:<name>` (the QueueArn attribute).
     pub fn arn(&self) -> String {
         format!("arn:aws:sqs:{}:{}:{}", self.region, self.account, self.name)
     }
@@ -42,6 +44,7 @@ pub struct KeyRef<'a> {
 }
 
 impl<'a> KeyRef<'a> {
+    /// A borrowed key of queue `name` in one account and region.
     pub fn new(region: &'a str, account: &'a str, name: &'a str) -> Self {
         KeyRef {
             region,
@@ -50,6 +53,7 @@ impl<'a> KeyRef<'a> {
         }
     }
 
+    /// The owned key, for a map insert or a record that outlives the request.
     pub fn to_key(self) -> QueueKey {
         QueueKey::new(self.region, self.account, self.name)
     }
@@ -58,6 +62,7 @@ impl<'a> KeyRef<'a> {
 /// What a map keyed by [`QueueKey`] can be searched with: an owned key or a [`KeyRef`].
 /// Both hash and compare through `parts`, so they agree.
 pub trait KeyParts {
+    /// The key as (region, account, name): the one view both kinds hash and compare by.
     fn parts(&self) -> (&str, &str, &str);
 }
 

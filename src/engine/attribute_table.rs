@@ -105,6 +105,8 @@ impl Spec {
         }
     }
 
+    /// Checks `value` against this row and stores it in `a`; `creating` says CreateQueue, whose
+    /// FifoQueue rule differs.
     fn parse(&self, a: &mut QueueAttributes, value: &str, creating: bool) -> SqsResult<()> {
         match self.value {
             Value::Int { min, max, set } => match value.trim().parse::<u32>() {
@@ -142,6 +144,7 @@ const fn int(
     }
 }
 
+/// A text attribute stored as given (after `set`'s check), `default` for a new queue.
 const fn stored(name: &'static str, default: Initial, set: Set, get: Get) -> Spec {
     Spec {
         name,
@@ -153,6 +156,7 @@ const fn stored(name: &'static str, default: Initial, set: Set, get: Get) -> Spe
     }
 }
 
+/// An attribute SQS computes (counts, timestamps, the ARN): readable, never settable.
 const fn computed(name: &'static str) -> Spec {
     Spec {
         name,
@@ -164,10 +168,12 @@ const fn computed(name: &'static str) -> Spec {
     }
 }
 
+/// A row whose value is JSON text (the policies), so the config file may give it as a table.
 const fn json(spec: Spec) -> Spec {
     Spec { json: true, ..spec }
 }
 
+/// A row that exists only on `queues` (FIFO queues, or FIFO with high throughput).
 const fn on(queues: Queues, spec: Spec) -> Spec {
     Spec { queues, ..spec }
 }

@@ -7,6 +7,8 @@ use super::attributes::QueueAttributes;
 use super::policy::Policy;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
+/// Policy: parsed (and so validated) once when set, so each request's authorization reads a parsed
+/// policy; empty removes it.
 pub(super) fn set_policy(a: &mut QueueAttributes, _: &str, value: &str, _: bool) -> SqsResult<()> {
     a.policy = non_empty(value)
         .map(|text| Policy::parse(&text).map(Arc::new))
@@ -35,6 +37,7 @@ pub(super) fn set_fifo_queue(
     })
 }
 
+/// InvalidAttributeName for a name SQS does not know, or one it computes and so refuses to set.
 pub(super) fn unknown_attribute(name: &str) -> SqsError {
     SqsError::new(
         ErrorKind::InvalidAttributeName,
@@ -42,6 +45,7 @@ pub(super) fn unknown_attribute(name: &str) -> SqsError {
     )
 }
 
+/// InvalidAttributeValue in SQS's wording, for a value out of range or of the wrong form.
 pub(super) fn invalid_value(name: &str) -> SqsError {
     SqsError::new(
         ErrorKind::InvalidAttributeValue,
@@ -49,6 +53,7 @@ pub(super) fn invalid_value(name: &str) -> SqsError {
     )
 }
 
+/// A boolean attribute: `true` or `false`, in any case.
 pub(super) fn boolean(name: &str, value: &str) -> SqsResult<bool> {
     match value.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
@@ -57,6 +62,7 @@ pub(super) fn boolean(name: &str, value: &str) -> SqsResult<bool> {
     }
 }
 
+/// An optional text attribute: SQS reads an empty value as removing it.
 pub(super) fn non_empty(value: &str) -> Option<String> {
     (!value.is_empty()).then(|| value.to_owned())
 }

@@ -45,6 +45,7 @@ pub struct QueueAttributes {
     pub fifo_throughput_limit: ThroughputLimit,
 }
 
+/// A FIFO queue's DeduplicationScope: which sends share a deduplication window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeduplicationScope {
     /// `queue`: one deduplication window for the queue.
@@ -54,6 +55,7 @@ pub enum DeduplicationScope {
 }
 
 impl DeduplicationScope {
+    /// The scope SQS's string names (case-sensitive); `None` is an invalid value.
     pub fn parse(value: &str) -> Option<Self> {
         match value {
             "queue" => Some(DeduplicationScope::Queue),
@@ -62,6 +64,7 @@ impl DeduplicationScope {
         }
     }
 
+    /// The scope in SQS's string form, for GetQueueAttributes.
     pub fn as_str(self) -> &'static str {
         match self {
             DeduplicationScope::Queue => "queue",
@@ -70,6 +73,7 @@ impl DeduplicationScope {
     }
 }
 
+/// A FIFO queue's FifoThroughputLimit: whether throughput is counted per queue or per group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ThroughputLimit {
     /// `perQueue`.
@@ -79,6 +83,7 @@ pub enum ThroughputLimit {
 }
 
 impl ThroughputLimit {
+    /// The limit SQS's string names (case-sensitive); `None` is an invalid value.
     pub fn parse(value: &str) -> Option<Self> {
         match value {
             "perQueue" => Some(ThroughputLimit::PerQueue),
@@ -87,6 +92,7 @@ impl ThroughputLimit {
         }
     }
 
+    /// The limit in SQS's string form, for GetQueueAttributes.
     pub fn as_str(self) -> &'static str {
         match self {
             ThroughputLimit::PerQueue => "perQueue",

@@ -8,7 +8,6 @@
 //! in the same Region" (SQS API Reference, SetQueueAttributes). The current developer guide
 //! calls the same account and Region a best practice; sqslite keeps to the rule, since a
 //! cross-account dead-letter queue would take messages its owner's Policy never allowed.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use std::sync::Arc;
 

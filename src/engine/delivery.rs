@@ -1,8 +1,7 @@
 //! Receiving: in-flight limits, ReceiveRequestAttemptId replays, and dead-lettering at receive
 //! time; plus the two ways a message enters a queue from another (dead letter, redrive).
-#![warn(clippy::missing_docs_in_private_items)]
 
-use std::sync::Arc;
+use std::sync::{Arc, MutexGuard};
 
 use crate::clock::Millis;
 use crate::engine::fifo;
@@ -10,6 +9,7 @@ use crate::engine::message::{Extra, Message};
 use crate::engine::queue::{Queue, QueueState};
 use crate::engine::receipt::ReceiptHandle;
 use crate::engine::store::Disposition;
+use crate::engine::{lock_pair, Registry};
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
 pub use crate::engine::limits::MAX_IN_FLIGHT;
@@ -191,5 +191,65 @@ impl QueueState {
         }
         self.stats.sent += 1;
         self.ledger().put(msg, now);
+    }
+}
+
+/// The registry's receive pass: beside the deliveries it makes, at the registry because a
+/// queue with a dead-letter queue needs a second queue only the registry can find.
+impl Registry {
+    /// One receive attempt (no waiting) under one hold of the queue's lock: what was delivered
+    /// and, when nothing was, the next deadline a parked poll should wake at; `last` says no
+    /// pass follows, so an empty one counts as an empty receive. With a dead-letter queue the
+    /// lock is taken to read the policy, then with the dead-letter queue's in order: messages
+    /// past their maxReceiveCount move under both, so no caller sees them in both or neither.
+    pub fn receive_pass(
+        &self,
+        q: &Queue,
+        p: &ReceiveParams,
+        last: bool,
+        now: Millis,
+    ) -> SqsResult<Pass> {
+        let pass = self.pass(q, p, last, now)?;
+        if let Some(most) = pass.delivered.iter().map(|d| d.message.receive_count).max() {
+            q.note_receive_count(most);
+        }
+        Ok(pass)
+    }
+
+    /// [`Registry::receive_pass`] without the receive-count bookkeeping.
+    fn pass(&self, q: &Queue, p: &ReceiveParams, last: bool, now: Millis) -> SqsResult<Pass> {
+        let deliver = |mut state: MutexGuard<'_, QueueState>| {
+            let delivered = state.receive(q, p, now, |_| Disposition::Deliver)?.0;
+            Ok(state.finish_pass(delivered, last))
+        };
+        let state = q.lock_settled_mut(now);
+        let Some(policy) = state.attributes().redrive_policy.clone() else {
+            return deliver(state);
+        };
+        drop(state);
+        let dlq = self.dead_letter_target(q, &policy.dead_letter_target_arn);
+        let Some(dlq) = dlq else {
+            return deliver(q.lock_settled_mut(now));
+        };
+        let source_arn = q.arn();
+        let (pass, moved) = {
+            let (mut source, mut target) = lock_pair(q, &dlq, now);
+            let (delivered, dead) = source.receive(q, p, now, |m| {
+                if m.receive_count >= policy.max_receive_count {
+                    Disposition::DeadLetter
+                } else {
+                    Disposition::Deliver
+                }
+            })?;
+            let moved = dead.len();
+            for msg in dead {
+                target.accept_dead_letter(&dlq, msg, &source_arn, now);
+            }
+            (source.finish_pass(delivered, last), moved)
+        };
+        for _ in 0..moved {
+            dlq.wake_one();
+        }
+        Ok(pass)
     }
 }

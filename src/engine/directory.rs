@@ -89,6 +89,7 @@ impl Ord for ByName {
 /// Names by region, then account.
 type Index = BTreeMap<String, BTreeMap<String, BTreeSet<ByName>>>;
 
+/// Every queue of the server: a concurrent map for lookups, and a name index for ListQueues.
 #[derive(Debug, Default)]
 pub struct Directory {
     /// FxHash: keys are queue names of a local emulator, not an attack surface.
@@ -98,10 +99,12 @@ pub struct Directory {
 }
 
 impl Directory {
+    /// How many queues exist, for the `max_queues` bound.
     pub fn len(&self) -> usize {
         self.map.len()
     }
 
+    /// The queue `key` names: an owned key or one borrowed from a request.
     pub fn get(&self, key: &dyn KeyParts) -> Option<Arc<Queue>> {
         self.map.get(key).map(|e| e.key().0.clone())
     }
@@ -164,12 +167,14 @@ impl Directory {
         all
     }
 
+    /// Every queue, in no order.
     pub fn all(&self) -> Vec<Arc<Queue>> {
         let mut out = Vec::with_capacity(self.map.len());
         self.all_into(&mut out);
         out
     }
 
+    /// [`Directory::all`] into a list the caller keeps, so a periodic pass allocates nothing.
     pub fn all_into(&self, out: &mut Vec<Arc<Queue>>) {
         out.extend(self.map.iter().map(|e| e.key().0.clone()));
     }
@@ -212,11 +217,14 @@ impl Directory {
         (page, more)
     }
 
+    /// Runs `f` with the name index write-locked; a panic elsewhere cannot wedge it (poison is
+    /// ignored).
     fn index_mut<R>(&self, f: impl FnOnce(&mut Index) -> R) -> R {
         f(&mut self.index.write().unwrap_or_else(PoisonError::into_inner))
     }
 }
 
+/// Files `queue` in the name index under its region and account.
 fn index_insert(index: &mut Index, queue: Arc<Queue>) {
     let k = &queue.key;
     let accounts = match index.get_mut(k.region.as_str()) {
@@ -230,6 +238,7 @@ fn index_insert(index: &mut Index, queue: Arc<Queue>) {
     names.replace(ByName(queue));
 }
 
+/// Takes `queue` out of the name index, dropping an account or region left empty.
 fn index_remove(index: &mut Index, queue: &Queue) {
     let k = &queue.key;
     let Some(accounts) = index.get_mut(k.region.as_str()) else {

@@ -13,10 +13,12 @@ pub use crate::engine::limits::DEDUPLICATION_WINDOW_MS as WINDOW_MS;
 /// SQS sequence numbers are 20-digit decimals; ours count up from a fixed base.
 const SEQUENCE_BASE: u128 = 18_849_496_460_467_696_128;
 
+/// The SequenceNumber SQS reports for our `n`: 20 digits, like SQS's, and growing with `n`.
 pub fn sequence_number(n: u64) -> String {
     (SEQUENCE_BASE + u128::from(n)).to_string()
 }
 
+/// The send a deduplicated one repeats: a duplicate is answered with its id and sequence number.
 #[derive(Debug, Clone, Copy)]
 pub struct Original {
     /// The first send's message id, answered again to duplicates.
@@ -35,6 +37,7 @@ pub struct Original {
 #[derive(Debug, Default)]
 pub struct Dedup(Option<Box<Window>>);
 
+/// The remembered sends behind [`Dedup`]'s box.
 #[derive(Debug, Default)]
 struct Window {
     /// By deduplication id alone, with the window's end.
@@ -45,6 +48,8 @@ struct Window {
     order: VecDeque<(Millis, String, String)>,
 }
 
+/// The key of deduplication id `id` in `group`; NUL cannot occur in a MessageGroupId, so keys never
+/// collide.
 fn group_key(group: &str, id: &str) -> String {
     format!("{group}\u{0}{id}")
 }
@@ -67,6 +72,7 @@ impl Dedup {
         window.check(group, id, scope)
     }
 
+    /// Remembers a send of deduplication id `id` in `group` for the five minutes after `now`.
     pub fn record(&mut self, group: &str, id: String, original: Original, now: Millis) {
         self.0
             .get_or_insert_with(Box::default)
@@ -78,12 +84,14 @@ impl Dedup {
         self.0.iter().flat_map(move |w| w.entries(queue))
     }
 
+    /// Forgets every remembered send (PurgeQueue empties the window, as in SQS).
     pub fn clear(&mut self) {
         self.0 = None;
     }
 }
 
 impl Window {
+    /// See [`Dedup::check`]; the window is already expired to now.
     fn check(&self, group: &str, id: &str, scope: DeduplicationScope) -> Option<Original> {
         let found = match scope {
             DeduplicationScope::Queue => self.by_id.get(id),
@@ -92,6 +100,7 @@ impl Window {
         found.map(|(o, _)| *o)
     }
 
+    /// See [`Dedup::record`]: both keys are remembered, so either scope finds the send.
     fn record(&mut self, group: &str, id: String, original: Original, now: Millis) {
         let until = now.saturating_add(WINDOW_MS);
         let key = group_key(group, &id);
@@ -101,6 +110,7 @@ impl Window {
         self.order.push_back((until, id, key));
     }
 
+    /// See [`Dedup::entries`]: the group is read back from the group key.
     fn entries(&self, queue: u64) -> impl Iterator<Item = crate::engine::mutation::Dedup<'_>> {
         self.order.iter().filter_map(move |(until, id, key)| {
             let (original, _) = self.by_group.get(key)?;
@@ -116,6 +126,7 @@ impl Window {
         })
     }
 
+    /// Drops the sends whose window ended by `now`, unless a later send of the same id renewed it.
     fn expire(&mut self, now: Millis) {
         while self
             .order
@@ -142,9 +153,12 @@ pub struct Attempts {
     seen: Option<Box<Seen>>,
 }
 
+/// ReceiveRequestAttemptId → (window end, what the receive delivered).
 type Seen = HashMap<String, (Millis, Vec<(u64, u32)>)>;
 
 impl Attempts {
+    /// What an earlier receive with attempt id `id` delivered, if within its five-minute window: a
+    /// retry gets it again.
     pub fn get(&mut self, id: &str, now: Millis) -> Option<Vec<(u64, u32)>> {
         let seen = self.seen.as_mut()?;
         seen.retain(|_, (until, _)| *until > now);

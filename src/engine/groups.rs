@@ -14,6 +14,8 @@ use std::sync::Arc;
 
 use rustc_hash::FxBuildHasher;
 
+/// One message group (MessageGroupId): its members and, on FIFO queues, its place in the serving
+/// order.
 #[derive(Debug, Default)]
 pub struct Group {
     /// The group's messages by sequence number: its order.
@@ -29,6 +31,7 @@ pub struct Group {
 #[derive(Debug, Default)]
 pub struct Groups(Option<Box<Table>>);
 
+/// The groups of a queue that has seen a MessageGroupId, behind [`Groups`]' box.
 #[derive(Debug, Default)]
 struct Table {
     /// Every group by MessageGroupId.
@@ -40,18 +43,22 @@ struct Table {
 }
 
 impl Groups {
+    /// Whether no group has a member (also true before the first MessageGroupId).
     pub fn is_empty(&self) -> bool {
         self.0.as_ref().is_none_or(|t| t.is_empty())
     }
 
+    /// The group named by MessageGroupId `group`, if it has members.
     pub fn get(&self, group: &str) -> Option<&Group> {
         self.0.as_ref()?.get(group)
     }
 
+    /// The group `group`, to count its members in flight.
     pub fn get_mut(&mut self, group: &str) -> Option<&mut Group> {
         self.0.as_mut()?.get_mut(group)
     }
 
+    /// Files message `seq` last in `group`, making the group (and the table) on its first member.
     pub fn add(&mut self, group: &Arc<str>, seq: u64) {
         self.0.get_or_insert_with(Box::default).add(group, seq);
     }
@@ -63,6 +70,7 @@ impl Groups {
         }
     }
 
+    /// The group's oldest member: on a FIFO queue, where a receive of the group starts.
     pub fn head(&self, group: &str) -> Option<u64> {
         self.0.as_ref()?.head(group)
     }
@@ -98,18 +106,22 @@ impl Groups {
 
 /// The groups themselves, behind [`Groups`]' box.
 impl Table {
+    /// See [`Groups::is_empty`].
     fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
 
+    /// See [`Groups::get`].
     fn get(&self, group: &str) -> Option<&Group> {
         self.map.get(group)
     }
 
+    /// See [`Groups::get_mut`].
     fn get_mut(&mut self, group: &str) -> Option<&mut Group> {
         self.map.get_mut(group)
     }
 
+    /// See [`Groups::add`].
     fn add(&mut self, group: &Arc<str>, seq: u64) {
         self.map
             .entry(group.clone())
@@ -118,6 +130,7 @@ impl Table {
             .insert(seq);
     }
 
+    /// See [`Groups::remove`]: an emptied group also leaves the receivable order.
     fn remove(&mut self, group: &str, seq: u64) {
         let Some(g) = self.map.get_mut(group) else {
             return;
@@ -131,15 +144,18 @@ impl Table {
         }
     }
 
+    /// See [`Groups::head`].
     fn head(&self, group: &str) -> Option<u64> {
         self.map.get(group)?.members.first().copied()
     }
 
+    /// See [`Groups::next`].
     fn next(&self, group: &str, seq: u64) -> Option<u64> {
         let g = self.map.get(group)?;
         g.members.range((Excluded(seq), Unbounded)).next().copied()
     }
 
+    /// See [`Groups::set_receivable`]: a group becoming receivable draws the next ticket.
     fn set_receivable(&mut self, group: &str, receivable: bool) {
         let Some(g) = self.map.get_mut(group) else {
             return;
@@ -162,6 +178,7 @@ impl Table {
         }
     }
 
+    /// See [`Groups::next_receivable`].
     fn next_receivable(&self, from: u64, until: u64) -> Option<(u64, Arc<str>)> {
         self.receivable
             .range(from..until)

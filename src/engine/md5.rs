@@ -1,5 +1,4 @@
 //! The MD5 digests SQS returns: of a body, and of a message-attribute map.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use md5::{Digest, Md5};
 

@@ -8,6 +8,7 @@ use uuid::Uuid;
 use crate::clock::Millis;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
+/// A message attribute's value (StringValue or BinaryValue).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AttrData {
     /// A `String` or `Number` value.
@@ -16,6 +17,7 @@ pub enum AttrData {
     Binary(Vec<u8>),
 }
 
+/// One message attribute: its DataType and value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttrValue {
     /// DataType: `String`, `Number` or `Binary`, with an optional `.label`.
@@ -59,6 +61,7 @@ pub struct Extra {
     pub dead_letter_source_arn: Option<Arc<str>>,
 }
 
+/// A message as the queue holds it.
 #[derive(Debug, Clone)]
 pub struct Message {
     /// MessageId.
@@ -91,18 +94,23 @@ pub struct Message {
 }
 
 impl Message {
+    /// MessageAttributes, if the sender gave any.
     pub fn attributes(&self) -> Option<&MessageAttributes> {
         self.extra.as_ref().map(|e| &e.attributes)
     }
 
+    /// The AWSTraceHeader system attribute, if sent.
     pub fn trace_header(&self) -> Option<&str> {
         self.extra.as_ref()?.trace_header.as_deref()
     }
 
+    /// MessageDeduplicationId (FIFO): the sender's or, with content-based deduplication, the body's
+    /// SHA-256.
     pub fn deduplication_id(&self) -> Option<&str> {
         self.extra.as_ref()?.deduplication_id.as_deref()
     }
 
+    /// DeadLetterQueueSourceArn: set on a message moved to this queue by a redrive policy.
     pub fn dead_letter_source_arn(&self) -> Option<&str> {
         self.extra.as_ref()?.dead_letter_source_arn.as_deref()
     }
@@ -120,6 +128,8 @@ impl Message {
         self.last_receive_offset = u32::try_from(now.saturating_sub(first)).unwrap_or(u32::MAX);
     }
 
+    /// Whether a receive has hidden the message until after `now`; a delayed message never received
+    /// is not in flight.
     pub fn in_flight(&self, now: Millis) -> bool {
         self.receive_count > 0 && self.visible_at > now
     }
@@ -185,6 +195,7 @@ pub fn check_size(size: usize, max_size: usize) -> SqsResult<()> {
 
 pub use crate::engine::limits::MESSAGE_ATTRIBUTES as MAX_ATTRIBUTES;
 
+/// SQS's rules for MessageAttributes: at most ten, each valid by name, type and value.
 pub fn validate_attributes(attributes: &MessageAttributes) -> SqsResult<()> {
     if attributes.len() > MAX_ATTRIBUTES {
         return Err(SqsError::invalid_parameter(format!(
@@ -198,6 +209,8 @@ pub fn validate_attributes(attributes: &MessageAttributes) -> SqsResult<()> {
     Ok(())
 }
 
+/// One attribute's rules: name characters and reserved prefixes, DataType, and a non-empty value of
+/// that type.
 fn validate_attribute(name: &str, value: &AttrValue) -> SqsResult<()> {
     let lower = name.to_ascii_lowercase();
     // Letters and digits of any script: SQS accepts `attr.1øßä` [aws-recorded].

@@ -1,4 +1,5 @@
 //! The queue engine: every SQS rule, no HTTP. Every operation receives `now` from the caller.
+#![warn(clippy::missing_docs_in_private_items)]
 
 pub mod arn;
 pub mod attribute_table;
@@ -44,12 +45,10 @@ use crate::clock::Millis;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use arn::{KeyParts, QueueKey};
 use attributes::QueueAttributes;
-use delivery::{Pass, ReceiveParams};
 use move_task::MoveTasks;
 use mutation::{Journal, Mutation};
 use queue::{Queue, QueueState};
 use receipt::ReceiptKey;
-use store::Disposition;
 
 /// How many queues a server holds unless configured otherwise (`max_queues`): far more than
 /// a test suite makes, few enough that a runaway client cannot exhaust a laptop's memory.
@@ -134,6 +133,8 @@ impl Registry {
         });
     }
 
+    /// CreateQueue: checks the name and attributes (a RedrivePolicy against its target) and
+    /// makes the queue; a queue of that name with the same attributes is returned as is.
     pub fn create(
         &self,
         key: QueueKey,
@@ -196,6 +197,7 @@ impl Registry {
         self.created.subscribe()
     }
 
+    /// The queue `key` names, or QueueDoesNotExist.
     pub fn get(&self, key: &QueueKey) -> SqsResult<Arc<Queue>> {
         self.find(key)
     }
@@ -207,10 +209,14 @@ impl Registry {
             .ok_or_else(SqsError::queue_does_not_exist)
     }
 
+    /// The queue a queue ARN names (RedrivePolicy targets, move tasks, SNS subscriptions); `None`
+    /// for a malformed ARN too.
     pub fn get_by_arn(&self, arn: &str) -> Option<Arc<Queue>> {
         self.find(&arn::parse_ref(arn)?).ok()
     }
 
+    /// DeleteQueue: the queue goes at once and its long polls end; in strict mode its name is
+    /// guarded for 60 s.
     pub fn delete(&self, key: &QueueKey, now: Millis) -> SqsResult<()> {
         let queue = self
             .queues
@@ -250,6 +256,7 @@ impl Registry {
         self.deleted.clear();
     }
 
+    /// Every queue, in no order.
     pub fn all(&self) -> Vec<Arc<Queue>> {
         self.queues.all()
     }
@@ -280,61 +287,6 @@ impl Registry {
         }
         queue.set_attributes(map, now)
     }
-
-    /// One receive attempt (no waiting) under one hold of the queue's lock: what was delivered
-    /// and, when nothing was, the next deadline a parked poll should wake at; `last` says no
-    /// pass follows, so an empty one counts as an empty receive. With a dead-letter queue the
-    /// lock is taken to read the policy, then with the dead-letter queue's in order: messages
-    /// past their maxReceiveCount move under both, so no caller sees them in both or neither.
-    pub fn receive_pass(
-        &self,
-        q: &Queue,
-        p: &ReceiveParams,
-        last: bool,
-        now: Millis,
-    ) -> SqsResult<Pass> {
-        let pass = self.pass(q, p, last, now)?;
-        if let Some(most) = pass.delivered.iter().map(|d| d.message.receive_count).max() {
-            q.note_receive_count(most);
-        }
-        Ok(pass)
-    }
-
-    fn pass(&self, q: &Queue, p: &ReceiveParams, last: bool, now: Millis) -> SqsResult<Pass> {
-        let deliver = |mut state: MutexGuard<'_, QueueState>| {
-            let delivered = state.receive(q, p, now, |_| Disposition::Deliver)?.0;
-            Ok(state.finish_pass(delivered, last))
-        };
-        let state = q.lock_settled_mut(now);
-        let Some(policy) = state.attributes().redrive_policy.clone() else {
-            return deliver(state);
-        };
-        drop(state);
-        let dlq = self.dead_letter_target(q, &policy.dead_letter_target_arn);
-        let Some(dlq) = dlq else {
-            return deliver(q.lock_settled_mut(now));
-        };
-        let source_arn = q.arn();
-        let (pass, moved) = {
-            let (mut source, mut target) = lock_pair(q, &dlq, now);
-            let (delivered, dead) = source.receive(q, p, now, |m| {
-                if m.receive_count >= policy.max_receive_count {
-                    Disposition::DeadLetter
-                } else {
-                    Disposition::Deliver
-                }
-            })?;
-            let moved = dead.len();
-            for msg in dead {
-                target.accept_dead_letter(&dlq, msg, &source_arn, now);
-            }
-            (source.finish_pass(delivered, last), moved)
-        };
-        for _ in 0..moved {
-            dlq.wake_one();
-        }
-        Ok(pass)
-    }
 }
 
 /// Locks two distinct queues in uid order, the one order every pair-lock uses, so two
@@ -353,6 +305,8 @@ fn lock_pair<'a>(
     }
 }
 
+/// CreateQueue of a name that exists: the same queue if every given attribute matches, else
+/// QueueNameExists naming the first that differs.
 fn same_queue(
     existing: &Arc<Queue>,
     attributes: &BTreeMap<String, String>,

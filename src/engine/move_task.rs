@@ -18,6 +18,10 @@ use crate::engine::task_book::Book;
 use crate::engine::Registry;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
+mod status;
+
+pub use status::Status;
+
 /// Moves per step when no rate is given, so one step never holds locks for long.
 const UNLIMITED_BATCH: u64 = 1000;
 
@@ -34,59 +38,7 @@ pub struct Mover {
     pub arn: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// `RUNNING`: moving at its rate.
-    Running,
-    /// `COMPLETED`: the source held no more messages to move.
-    Completed,
-    /// `CANCELLING`: asked to stop, not yet stopped.
-    Cancelling,
-    /// `CANCELLED`.
-    Cancelled,
-    /// `FAILED`: see the failure reason.
-    Failed,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Running => "RUNNING",
-            Status::Completed => "COMPLETED",
-            Status::Cancelling => "CANCELLING",
-            Status::Cancelled => "CANCELLED",
-            Status::Failed => "FAILED",
-        }
-    }
-
-    fn active(self) -> bool {
-        matches!(self, Status::Running | Status::Cancelling)
-    }
-
-    /// The status's byte in the durable log; never renumber.
-    pub(crate) fn code(self) -> u8 {
-        match self {
-            Status::Running => 0,
-            Status::Completed => 1,
-            Status::Cancelling => 2,
-            Status::Cancelled => 3,
-            Status::Failed => 4,
-        }
-    }
-
-    pub(crate) fn from_code(code: u8) -> Option<Status> {
-        [
-            Status::Running,
-            Status::Completed,
-            Status::Cancelling,
-            Status::Cancelled,
-            Status::Failed,
-        ]
-        .into_iter()
-        .find(|s| s.code() == code)
-    }
-}
-
+/// A message move task (StartMessageMoveTask) with its progress.
 #[derive(Debug, Clone)]
 pub struct MoveTask {
     /// Its identity, inside the handle.
@@ -116,12 +68,14 @@ pub struct MoveTask {
     pub(crate) mover: Option<Mover>,
 }
 
+/// Every move task of the server, behind one lock (tasks are few and change rarely).
 #[derive(Debug, Default)]
 pub struct MoveTasks {
     /// The tasks ListMessageMoveTasks can still show, oldest first.
     tasks: Mutex<Vec<MoveTask>>,
 }
 
+/// ResourceNotFound for a SourceArn naming no queue, in SQS's words.
 fn source_missing() -> SqsError {
     SqsError::new(
         ErrorKind::ResourceNotFound,
@@ -171,6 +125,8 @@ impl MoveTasks {
         Ok(())
     }
 
+    /// StartMessageMoveTask: the source must be some queue's dead-letter queue and hold no active
+    /// task; returns the handle.
     fn start(&self, registry: &Registry, spec: Start, now: Millis) -> SqsResult<String> {
         let Start {
             source_arn,
@@ -282,6 +238,8 @@ impl MoveTasks {
         next
     }
 
+    /// The task list, taken even if a panic poisoned the lock: one failed request must not stop
+    /// every move task.
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<MoveTask>> {
         self.tasks.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -349,6 +307,8 @@ fn prune(tasks: &mut Book<'_>, registry: &Registry) {
     tasks.retain(|_| flags.next().unwrap_or(true));
 }
 
+/// Moves the messages due by `now`, at most MaxNumberOfMessagesPerSecond (or a batch per step),
+/// completing or failing the task.
 fn advance(task: &mut MoveTask, registry: &Registry, now: Millis) {
     let interval = task.max_per_second.map(|r| 1000 / Millis::from(r.max(1)));
     let mut budget = if interval.is_some() {
@@ -387,6 +347,7 @@ fn advance(task: &mut MoveTask, registry: &Registry, now: Millis) {
     }
 }
 
+/// Ends the task as FAILED with `reason`, ListMessageMoveTasks' FailureReason.
 fn fail(task: &mut MoveTask, reason: &str) {
     task.status = Status::Failed;
     task.failure_reason = Some(reason.to_owned());

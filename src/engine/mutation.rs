@@ -6,7 +6,6 @@
 //! is hidden until T"), never an increment, so replaying a record over a state that already
 //! contains it changes nothing: a snapshot taken while requests go on stays consistent with
 //! the log that follows it.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;

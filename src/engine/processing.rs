@@ -6,7 +6,6 @@
 //! message: fixed buckets count every sample since the queue was created (the Prometheus
 //! histogram), and a ring of the latest [`WINDOW`] samples gives the sliding p50/p99. The ring
 //! is allocated once, on a queue's first sample, so idle queues carry only the counters.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use crate::clock::Millis;
 

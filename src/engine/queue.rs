@@ -131,6 +131,8 @@ impl std::ops::Deref for StateRef<'_> {
 }
 
 impl Queue {
+    /// A new queue with no messages or tags; `receipts` seals its handles and `journal` hears its
+    /// changes.
     pub fn new(
         key: QueueKey,
         uid: u64,
@@ -171,10 +173,13 @@ impl Queue {
         Waiting(&self.waiting)
     }
 
+    /// How many long polls are parked on this queue now (the admin API's count, so tests wait on
+    /// state).
     pub fn waiting(&self) -> usize {
         self.waiting.load(Ordering::Relaxed)
     }
 
+    /// QueueName.
     pub fn name(&self) -> &str {
         &self.key.name
     }
@@ -291,6 +296,7 @@ impl Queue {
         self.edit(now, |state| state.set_attributes(map, now))
     }
 
+    /// Ends the queue: receives see it as gone, and every parked long poll wakes to find out.
     pub(super) fn mark_deleted(&self) {
         self.deleted.store(true, Ordering::Release);
         self.notify.notify_waiters();
@@ -305,6 +311,7 @@ impl Queue {
         self.notify.notify_one();
     }
 
+    /// Raises the high-water receive count that [`Queue::receive_count_reaching`] checks first.
     pub(super) fn note_receive_count(&self, count: u32) {
         self.receive_high_water.fetch_max(count, Ordering::Relaxed);
     }
@@ -327,10 +334,13 @@ impl Queue {
         (most >= threshold).then_some(most)
     }
 
+    /// Whether DeleteQueue (or a reset) has taken this queue out of the registry.
     pub fn is_deleted(&self) -> bool {
         self.deleted.load(Ordering::Acquire)
     }
 
+    /// SendMessage: checks and digests the message before taking the lock, stores it, and wakes one
+    /// parked poll.
     pub fn send(&self, msg: NewMessage, now: Millis) -> SqsResult<Sent> {
         let prepared = Prepared::new(msg)?;
         let sent = self.lock_settled_mut(now).send(self, prepared, now)?;

@@ -12,11 +12,15 @@ use base64::Engine;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
+/// The first byte of a handle: bumped when the layout changes, so an old handle is refused, not
+/// misread.
 const VERSION: u8 = 2;
+/// The sealed bytes: version, queue uid, sequence number and receive count.
 const FIELDS: usize = 1 + 8 + 8 + 4;
 /// HMAC-SHA256 truncated to 128 bits: forging one handle takes ~2^128 guesses, and every
 /// guess is a request to this server.
 const TAG: usize = 16;
+/// A handle's bytes: its fields and their tag.
 const LEN: usize = FIELDS + TAG;
 /// Unpadded base64 of `LEN` bytes.
 const TEXT_LEN: usize = (LEN * 4).div_ceil(3);
@@ -42,6 +46,7 @@ impl ReceiptKey {
         ReceiptKey(Hmac::new_from_slice(secret).unwrap_or_else(|_| unreachable!()))
     }
 
+    /// The HMAC over a handle's fields, from the already-keyed state.
     fn mac(&self, fields: &[u8]) -> Hmac<Sha256> {
         let mut mac = self.0.clone();
         mac.update(fields);
@@ -61,6 +66,7 @@ impl std::fmt::Debug for ReceiptKey {
     }
 }
 
+/// What a ReceiptHandle names: one receive of one message in one queue incarnation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReceiptHandle {
     /// Unique per queue incarnation, so a handle never works on another or a re-created queue.
@@ -72,6 +78,7 @@ pub struct ReceiptHandle {
 }
 
 impl ReceiptHandle {
+    /// The handle's fields, big-endian, in the order they are sealed.
     fn fields(&self) -> [u8; FIELDS] {
         let mut bytes = [0u8; FIELDS];
         bytes[0] = VERSION;
@@ -81,6 +88,7 @@ impl ReceiptHandle {
         bytes
     }
 
+    /// The handle's text (URL-safe base64), sealed with `key` so it cannot be forged or altered.
     pub fn encode(&self, key: &ReceiptKey) -> String {
         let mut bytes = [0u8; LEN];
         bytes[..FIELDS].copy_from_slice(&self.fields());

@@ -1,5 +1,4 @@
 //! RedrivePolicy and RedriveAllowPolicy: their JSON forms, validation and canonical rendering.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use serde_json::{json, Value};
 

@@ -1,7 +1,6 @@
 //! Recovery and snapshots: the registry rebuilt from [`Record`]s (a snapshot, then the log
 //! that followed it), and the registry written out as the records that rebuild it. Both
 //! use the same record kinds the live engine reports, so a snapshot is just a short log.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::Ordering;

@@ -36,6 +36,8 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
+    /// Checks and digests a message before the queue's lock is taken: attributes, body, size, MD5s
+    /// and id.
     pub(crate) fn new(mut msg: NewMessage) -> SqsResult<Self> {
         message::validate_attributes(&msg.attributes)?;
         message::validate_contents(&msg.body)?;
@@ -60,6 +62,8 @@ impl Prepared {
 }
 
 impl QueueState {
+    /// Stores a prepared message: size against MaximumMessageSize, delay, FIFO deduplication and
+    /// sequence number.
     pub(crate) fn send(&mut self, q: &Queue, prepared: Prepared, now: Millis) -> SqsResult<Sent> {
         let Prepared {
             mut msg,
@@ -142,6 +146,8 @@ impl QueueState {
         Ok(Some(id))
     }
 
+    /// One shared copy of each SenderId; past 10,000 senders new ones are not kept, so memory stays
+    /// bounded.
     fn intern_sender(&mut self, sender: Arc<str>) -> Arc<str> {
         const MAX_SENDERS: usize = 10_000;
         if let Some(known) = self.senders.get(&*sender) {
@@ -153,6 +159,8 @@ impl QueueState {
         sender
     }
 
+    /// The message's delay in seconds: its own DelaySeconds (standard queues only; FIFO accepts
+    /// only 0) or the queue's.
     fn delay_for(&self, q: &Queue, msg: &NewMessage) -> SqsResult<u32> {
         match msg.delay_seconds {
             Some(d) if !u32::try_from(d).is_ok_and(|d| limits::DELAY_SECONDS.contains(&d)) => {
@@ -208,6 +216,7 @@ fn system_attributes(trace: &str) -> message::MessageAttributes {
     map
 }
 
+/// AWSTraceHeader must hold only characters SQS accepts in a body.
 #[inline]
 fn check_trace_header(msg: &NewMessage) -> SqsResult<()> {
     match &msg.trace_header {

@@ -17,6 +17,7 @@ use super::message::Message;
 /// Empty slots tolerated beyond the live ones before the front is moved aside.
 const SLACK: usize = 1024;
 
+/// A queue's messages by sequence number: a ring for the live run, a side map for stragglers.
 #[derive(Debug, Default)]
 pub struct Slots {
     /// `ring[i]` holds sequence number `base + i`.
@@ -30,6 +31,7 @@ pub struct Slots {
 }
 
 impl Slots {
+    /// Live messages: ApproximateNumberOfMessages and its kin count from here.
     pub fn len(&self) -> usize {
         self.len
     }
@@ -64,6 +66,7 @@ impl Slots {
         self.len += 1;
     }
 
+    /// The message filed under `seq`, in the ring or aside.
     pub fn get(&self, seq: u64) -> Option<&Message> {
         match self.offset(seq) {
             Some(i) => self.ring.get(i)?.as_ref(),
@@ -71,6 +74,7 @@ impl Slots {
         }
     }
 
+    /// The message filed under `seq`, to change its visibility or receive count.
     pub fn get_mut(&mut self, seq: u64) -> Option<&mut Message> {
         match self.offset(seq) {
             Some(i) => self.ring.get_mut(i)?.as_mut(),
@@ -78,10 +82,12 @@ impl Slots {
         }
     }
 
+    /// Whether a message is filed under `seq` (a receipt handle's message may be gone).
     pub fn contains(&self, seq: u64) -> bool {
         self.get(seq).is_some()
     }
 
+    /// Takes the message `seq` out, reclaiming emptied slots at the front.
     pub fn remove(&mut self, seq: u64) -> Option<Message> {
         let msg = match self.offset(seq) {
             Some(i) => self.ring.get_mut(i)?.take()?,

@@ -8,6 +8,7 @@
 //! its head is visible, and a receive returns the visible prefix of each group, up to the
 //! group's first hidden message.
 
+mod recovery;
 mod run_set;
 
 use crate::clock::Millis;
@@ -30,6 +31,8 @@ pub enum Disposition {
     DeadLetter,
 }
 
+/// A queue's messages with their visibility indexes and counts, exact at the instant last settled
+/// to.
 #[derive(Debug, Default)]
 pub struct Store {
     /// A FIFO queue: visible messages are served by group.
@@ -53,6 +56,7 @@ pub struct Store {
 }
 
 impl Store {
+    /// An empty store; `fifo` serves visible messages by group.
     pub fn new(fifo: bool) -> Self {
         Store {
             fifo,
@@ -60,6 +64,7 @@ impl Store {
         }
     }
 
+    /// Stored messages, whatever their visibility (the three approximate counts together).
     pub fn len(&self) -> usize {
         self.msgs.len()
     }
@@ -69,22 +74,27 @@ impl Store {
         self.msgs.is_empty()
     }
 
+    /// ApproximateNumberOfMessages: neither in flight nor delayed.
     pub fn visible(&self) -> usize {
         self.msgs.len() - self.in_flight - self.delayed
     }
 
+    /// ApproximateNumberOfMessagesNotVisible: received and not visible again yet.
     pub fn in_flight(&self) -> usize {
         self.in_flight
     }
 
+    /// ApproximateNumberOfMessagesDelayed: sent with a delay that has not passed.
     pub fn delayed(&self) -> usize {
         self.delayed
     }
 
+    /// The message with sequence number `seq` (a receipt handle's), if it is still stored.
     pub fn get(&self, seq: u64) -> Option<&Message> {
         self.msgs.get(seq)
     }
 
+    /// Every message with its sequence number, oldest enqueued first.
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Message)> {
         self.by_age
             .iter_after(None)
@@ -102,6 +112,8 @@ impl Store {
             .map(|key| (key, &self.msgs[&key.1]))
     }
 
+    /// When the oldest message was enqueued: the ApproximateAgeOfOldestMessage metric, and the next
+    /// retention expiry.
     pub fn oldest_enqueued_at(&self) -> Option<Millis> {
         self.by_age.first().map(|(t, _)| t)
     }
@@ -128,6 +140,8 @@ impl Store {
         }
     }
 
+    /// Stores a message under the next sequence number, which it returns, visible or pending by its
+    /// `visible_at`.
     pub fn insert(&mut self, msg: Message, now: Millis) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -145,38 +159,7 @@ impl Store {
         self.next_seq
     }
 
-    /// Recovery: never hand out a slot an earlier message (and its receipt handles) had.
-    pub fn raise_next_seq(&mut self, next: u64) {
-        self.next_seq = self.next_seq.max(next);
-    }
-
-    /// Recovery: files `msg` under the slot it had, replacing whatever is there.
-    pub fn restore(&mut self, seq: u64, msg: Message, now: Millis) {
-        self.remove(seq);
-        self.by_age.insert((msg.enqueued_at, seq));
-        if let Some(group) = &msg.group_id {
-            self.groups.add(group, seq);
-        }
-        self.msgs.insert(seq, msg);
-        self.enter(seq, now);
-        self.raise_next_seq(seq + 1);
-    }
-
-    /// Recovery: a message's delivery state as a receive or visibility change left it.
-    pub fn set_delivery(&mut self, d: &crate::engine::mutation::Delivery, now: Millis) {
-        if !self.msgs.contains(d.seq) {
-            return;
-        }
-        self.leave(d.seq);
-        if let Some(m) = self.msgs.get_mut(d.seq) {
-            m.receive_count = d.receive_count;
-            m.first_received_at = d.first_received_at;
-            m.last_receive_offset = d.last_receive_offset;
-            m.visible_at = d.visible_at;
-        }
-        self.enter(d.seq, now);
-    }
-
+    /// Takes message `seq` out of the store and every index; `None` if it is already gone.
     pub fn remove(&mut self, seq: u64) -> Option<Message> {
         if !self.msgs.contains(seq) {
             return None;
@@ -287,6 +270,7 @@ impl Store {
         held >= NOISY_MIN && held * 10 > self.in_flight
     }
 
+    /// Delivers message `seq` or, if `decide` says so, takes it out for the dead-letter queue.
     fn take_one(
         &mut self,
         seq: u64,
@@ -314,6 +298,8 @@ impl Store {
         out.delivered.push(seq);
     }
 
+    /// Empties the store (PurgeQueue); sequence numbers go on from where they were, so old receipt
+    /// handles stay dead.
     pub fn clear(&mut self) {
         let fifo = self.fifo;
         let next_seq = self.next_seq;

@@ -2,7 +2,6 @@
 //! values up to 256, at most [`MAX_TAGS`] on a queue. TagQueue, UntagQueue and declarations
 //! (at startup and on first use) all go through them, so none can pass the cap. The wording
 //! is SQS's as other SQS test suites record it; the value-length message is unverified.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use std::collections::BTreeMap;
 

@@ -3,7 +3,6 @@
 //! the registry's journal, under the list's lock, so a task change without its record cannot
 //! be written. Forgetting finished tasks beyond what ListMessageMoveTasks shows (`prune`) is
 //! the one change left unrecorded: it only limits a list, and a restart may show them again.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use std::ops::Deref;
 use std::sync::MutexGuard;

@@ -23,6 +23,7 @@ pub enum Truth {
     Unknown,
 }
 
+/// How a Numeric or Date operator compares (its `Not...` form is [`Operator`]'s `negated`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cmp {
     /// `...Equals`.
@@ -37,6 +38,7 @@ enum Cmp {
     Ge,
 }
 
+/// The comparison an operator makes, by the type it reads values as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     /// `StringEquals`.
@@ -75,6 +77,7 @@ pub struct Operator {
     set: Option<Set>,
 }
 
+/// A set operator's prefix, for keys with several values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Set {
     /// `ForAnyValue:`: some request value matches.
@@ -84,6 +87,8 @@ enum Set {
 }
 
 impl Operator {
+    /// The operator a Condition block's key names, as IAM spells it; one sqslite does not know is
+    /// `Unsupported`, never an error.
     pub fn parse(name: &str) -> Operator {
         let (set, rest) = if let Some(rest) = name.strip_prefix("ForAllValues:") {
             (Some(Set::AllValues), rest)
@@ -106,6 +111,8 @@ impl Operator {
     }
 }
 
+/// The comparison an operator name without its prefix and `IfExists` suffix makes, and whether it
+/// is negated.
 fn kind_of(base: &str) -> (Kind, bool) {
     let cmp = |suffix: &str| match suffix {
         "Equals" => Some((Cmp::Eq, false)),
@@ -206,6 +213,8 @@ pub fn holds(conditions: &[Condition], req: &Request<'_>) -> Truth {
     all
 }
 
+/// One condition against the request: a missing key decided by the operator's kind, then any value
+/// matching.
 fn one(c: &Condition, req: &Request<'_>) -> Truth {
     let op = &c.op;
     if op.kind == Kind::Unsupported || !KEYS.contains(&c.key.as_str()) {
@@ -239,6 +248,7 @@ fn one(c: &Condition, req: &Request<'_>) -> Truth {
     }
 }
 
+/// A known outcome.
 fn truth(b: bool) -> Truth {
     if b {
         Truth::True
@@ -266,6 +276,8 @@ fn matches(kind: Kind, value: &str, expected: &str) -> Option<bool> {
     })
 }
 
+/// A Numeric or Date comparison of the request's value with the policy's (dates as epoch
+/// milliseconds).
 fn compare(cmp: Cmp, value: f64, expected: f64) -> bool {
     match cmp {
         Cmp::Eq => (value - expected).abs() < f64::EPSILON,

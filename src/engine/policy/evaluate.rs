@@ -1,5 +1,4 @@
 //! One call against a queue's parsed Policy, as IAM evaluates a resource policy.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use super::conditions::{holds, Truth};
 use super::parse::{Effect, Policy, Statement};

@@ -10,13 +10,20 @@ use serde_json::{Map, Value};
 use super::conditions::{Condition, Operator};
 use crate::error::{ErrorKind, SqsError, SqsResult};
 
+/// SQS's policy document size limit, in bytes.
 pub const MAX_BYTES: usize = 8192;
+/// Statements one SQS policy may hold.
 pub const MAX_STATEMENTS: usize = 20;
+/// Actions one statement of an SQS policy may list.
 pub const MAX_ACTIONS: usize = 7;
+/// Principals across one SQS policy.
 pub const MAX_PRINCIPALS: usize = 50;
+/// Conditions across one SQS policy.
 pub const MAX_CONDITIONS: usize = 10;
 
+/// The elements a policy document may hold; any other makes it invalid, as in SQS.
 const TOP_LEVEL: &[&str] = &["Version", "Id", "Statement"];
+/// The elements a statement may hold; any other makes the policy invalid.
 const STATEMENT_KEYS: &[&str] = &[
     "Sid",
     "Effect",
@@ -46,6 +53,7 @@ impl PartialEq for Policy {
 
 impl Eq for Policy {}
 
+/// A statement's Effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Effect {
     /// `"Effect": "Allow"`.
@@ -75,6 +83,7 @@ pub(super) struct Principals {
     pub services: Vec<String>,
 }
 
+/// One statement of a policy, its elements parsed.
 #[derive(Debug)]
 pub(super) struct Statement {
     /// Sid: AddPermission's label.
@@ -102,6 +111,7 @@ struct Counts {
     max_actions: usize,
 }
 
+/// InvalidAttributeValue for a Policy SQS would refuse: SQS says no more than this.
 fn invalid() -> SqsError {
     SqsError::new(
         ErrorKind::InvalidAttributeValue,
@@ -191,6 +201,7 @@ impl Policy {
         })
     }
 
+    /// The document as set, returned unchanged by GetQueueAttributes.
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -201,6 +212,8 @@ impl Policy {
     }
 }
 
+/// One statement: only known elements, an Effect of Allow or Deny, and its lists counted against
+/// the quotas.
 fn statement(value: &Value, counts: &mut Counts) -> SqsResult<Statement> {
     let Value::Object(s) = value else {
         return Err(invalid());

@@ -1,5 +1,4 @@
 //! AddPermission/RemovePermission as statements of the queue's Policy document.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use serde_json::{json, Value};
 

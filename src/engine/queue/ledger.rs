@@ -8,7 +8,6 @@
 //! expired messages and elapsed visibility, forgetting deduplication ids and attempts past
 //! their window), which recovery derives again from the absolute instants the records hold;
 //! and [`Ledger::replay`], which applies a record read back from the log.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use std::sync::Arc;
 

@@ -1,6 +1,5 @@
 //! The read interface observers use (metrics, alarms): a few numbers copied out of a queue
 //! under one short hold of its lock, so no observer sees the state, the store or the lock.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use super::{Depth, Queue, Stats};
 use crate::clock::Millis;

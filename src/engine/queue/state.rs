@@ -77,15 +77,19 @@ impl QueueState {
         self.processing.as_deref().unwrap_or(Processing::none())
     }
 
+    /// The processing-time samples, boxed on the first one.
     pub(super) fn processing_mut(&mut self) -> &mut Processing {
         self.processing.get_or_insert_with(Box::default)
     }
 
+    /// Applies every deadline up to `now`: messages past MessageRetentionPeriod go, due ones become
+    /// visible.
     pub fn settle(&mut self, now: Millis) {
         let retention = self.retention_ms();
         self.ledger.settle(now, retention);
     }
 
+    /// MessageRetentionPeriod in milliseconds.
     pub(super) fn retention_ms(&self) -> Millis {
         Millis::from(self.attributes.message_retention_period) * 1000
     }
@@ -120,6 +124,8 @@ impl QueueState {
         Ok((h, msg))
     }
 
+    /// DeleteMessage: a gone message is no error; on FIFO queues only the latest handle of a
+    /// message in flight deletes it.
     pub(super) fn delete(&mut self, q: &Queue, handle: &str, now: Millis) -> SqsResult<()> {
         let (h, msg) = self.resolve(q, handle)?;
         let Some(msg) = msg else { return Ok(()) };
@@ -201,6 +207,7 @@ impl QueueState {
     }
 }
 
+/// ChangeMessageVisibility's VisibilityTimeout range, with SQS's message.
 #[inline]
 fn check_visibility_timeout(seconds: u32) -> SqsResult<()> {
     if limits::VISIBILITY_TIMEOUT.contains(&seconds) {

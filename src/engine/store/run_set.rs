@@ -10,7 +10,6 @@
 //! read merges the two. Removals near either end of the ring shift a few entries; one from
 //! deep inside moves the shorter side into the tree, so each key moves at most once and every
 //! operation stays O(log n), amortized.
-#![warn(clippy::missing_docs_in_private_items)]
 
 use std::collections::{btree_set, vec_deque, BTreeSet, VecDeque};
 use std::iter::Peekable;
