@@ -10,8 +10,14 @@ use crate::protocol::Context;
 pub enum Target<'a> {
     /// A QueueUrl, in any URL style sqslite accepts.
     Url(&'a str),
-    /// CreateQueue's and GetQueueUrl's QueueName, in the caller's account and region.
-    Name(&'a str),
+    /// CreateQueue's and GetQueueUrl's QueueName, in the caller's region and in `owner`'s
+    /// account (GetQueueUrl's QueueOwnerAWSAccountId) or else the caller's.
+    Name {
+        /// The QueueName.
+        name: &'a str,
+        /// The QueueOwnerAWSAccountId, when given and not empty.
+        owner: Option<&'a str>,
+    },
     /// A move task's SourceArn.
     Arn(&'a str),
 }
@@ -21,7 +27,13 @@ impl Target<'_> {
     pub fn key(self, ctx: &Context) -> Option<QueueKey> {
         match self {
             Target::Url(url) => ctx.parse_queue_url(url),
-            Target::Name(name) => Some(ctx.key(name)),
+            Target::Name { name, owner } => {
+                let mut key = ctx.key(name);
+                if let Some(owner) = owner {
+                    owner.clone_into(&mut key.account);
+                }
+                Some(key)
+            }
             Target::Arn(text) => arn::parse(text),
         }
     }
@@ -33,8 +45,17 @@ impl Action {
     pub fn target(&self) -> Option<Target<'_>> {
         use Target::{Arn, Name, Url};
         Some(match self {
-            Action::CreateQueue(i) => Name(&i.queue_name),
-            Action::GetQueueUrl(i) => Name(&i.queue_name),
+            Action::CreateQueue(i) => Name {
+                name: &i.queue_name,
+                owner: None,
+            },
+            Action::GetQueueUrl(i) => Name {
+                name: &i.queue_name,
+                owner: i
+                    .queue_owner_aws_account_id
+                    .as_deref()
+                    .filter(|o| !o.is_empty()),
+            },
             Action::ListQueues(_) | Action::CancelMessageMoveTask(_) => return None,
             Action::DeleteQueue(i) => Url(&i.queue_url),
             Action::PurgeQueue(i) => Url(&i.queue_url),
@@ -78,7 +99,17 @@ mod tests {
             Some(Target::Url("http://h/1/orders"))
         );
         let name = r#"{"QueueName":"jobs"}"#;
-        assert_eq!(target_of("CreateQueue", name), Some(Target::Name("jobs")));
+        let jobs = Target::Name {
+            name: "jobs",
+            owner: None,
+        };
+        assert_eq!(target_of("CreateQueue", name), Some(jobs));
+        let owned = r#"{"QueueName":"jobs","QueueOwnerAWSAccountId":"000000000002"}"#;
+        let theirs = Target::Name {
+            name: "jobs",
+            owner: Some("000000000002"),
+        };
+        assert_eq!(target_of("GetQueueUrl", owned), Some(theirs));
         let arn = r#"{"SourceArn":"arn:aws:sqs:r:1:dlq"}"#;
         assert_eq!(
             target_of("StartMessageMoveTask", arn),
@@ -97,7 +128,15 @@ mod tests {
             name(Target::Url("http://h/000000000000/orders")).as_deref(),
             Some("orders")
         );
-        assert_eq!(name(Target::Name("jobs")).as_deref(), Some("jobs"));
+        let jobs = Target::Name {
+            name: "jobs",
+            owner: Some("000000000002"),
+        };
+        let key = jobs.key(&ctx).unwrap();
+        assert_eq!(
+            (key.name.as_str(), key.account.as_str()),
+            ("jobs", "000000000002")
+        );
         assert_eq!(
             name(Target::Arn("arn:aws:sqs:r:000000000001:dlq")).as_deref(),
             Some("dlq")

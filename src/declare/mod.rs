@@ -35,22 +35,16 @@ pub fn on_first_use(sqs: &Sqs, config: &Plan<'_>, ctx: &Context, action: &Action
     if !config.auto_create && config.templates.is_empty() {
         return;
     }
-    let key = match action {
-        Action::SendMessage(_) | Action::SendMessageBatch(_) | Action::ReceiveMessage(_) => {
-            action.target().and_then(|t| t.key(ctx))
-        }
-        Action::GetQueueUrl(i) => action.target().and_then(|t| t.key(ctx)).map(|mut key| {
-            if let Some(owner) = i
-                .queue_owner_aws_account_id
-                .as_ref()
-                .filter(|o| !o.is_empty())
-            {
-                key.account.clone_from(owner);
-            }
-            key
-        }),
-        _ => None,
-    };
+    let creates = matches!(
+        action,
+        Action::SendMessage(_)
+            | Action::SendMessageBatch(_)
+            | Action::ReceiveMessage(_)
+            | Action::GetQueueUrl(_)
+    );
+    let key = creates
+        .then(|| action.target().and_then(|t| t.key(ctx)))
+        .flatten();
     // Only in the caller's own account: a key must not fill another account's namespace.
     let Some(key) = key.filter(|k| k.account == ctx.account && sqs.registry.get(k).is_err()) else {
         return;

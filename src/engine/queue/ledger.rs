@@ -159,9 +159,8 @@ impl Ledger {
 
     /// Records message `seq`'s delivery state as it now stands.
     fn record_delivery(&self, seq: u64) {
-        let (Some(j), Some(m)) = (&self.journal, self.store.get(seq)) else {
-            return;
-        };
+        let Some(j) = &self.journal else { return };
+        let Some(m) = self.store.get(seq) else { return };
         j.record(&Mutation::Delivery(Delivery {
             queue: self.uid,
             seq,
