@@ -19,6 +19,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
+use super::self_wake::SelfWakes;
 use super::{Handler, Limits, Slot};
 use crate::clock::Stopwatch;
 use crate::protocol::{self, HttpResponse};
@@ -151,7 +152,7 @@ pub fn spawn<H: Handler>(
     let conn = http1::Builder::new()
         .keep_alive(true)
         .serve_connection(io, service);
-    let conn = graceful.watch(conn);
+    let conn = SelfWakes::new(graceful.watch(conn));
     tokio::spawn(async move {
         let _slot = slot;
         tokio::select! {

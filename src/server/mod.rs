@@ -2,6 +2,7 @@
 //! off instead of spinning; graceful shutdown that answers parked long polls.
 
 mod conn;
+mod self_wake;
 
 use std::sync::Arc;
 use std::time::Duration;
