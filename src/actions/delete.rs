@@ -31,7 +31,7 @@ pub struct DeleteMessageBatch {
     pub queue_url: String,
     /// Absent means empty: SDK v1's Query serializer sends no parameter for an empty list, and
     /// SQS answered it EmptyBatchRequest (quoted in localstack#1658, openzipkin/zipkin-aws#167).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "batch::entries")]
     pub entries: Vec<DeleteEntry>,
 }
 
@@ -62,6 +62,8 @@ pub async fn delete_message_batch(
     let now = sqs.now();
     Ok(batch::run(input.entries, |e| {
         queue.delete_message(&e.receipt_handle, now)?;
-        Ok(Done { id: e.id.clone() })
+        Ok(Done {
+            id: std::mem::take(&mut e.id),
+        })
     }))
 }

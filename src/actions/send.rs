@@ -196,7 +196,7 @@ pub struct SendMessageBatch {
     pub queue_url: String,
     /// Absent means empty: SDK v1's Query serializer sends no parameter for an empty list, and
     /// SQS answered it EmptyBatchRequest (quoted in localstack#1658, openzipkin/zipkin-aws#167).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "batch::entries")]
     pub entries: Vec<SendEntry>,
 }
 
@@ -226,7 +226,7 @@ pub async fn send_message_batch(
         if let Ok(m) = &new {
             total += message::size_of(&m.body, &m.attributes);
         }
-        prepared.push(Prepared { id, new });
+        prepared.push(Prepared { id, new: Some(new) });
     }
     if total > batch::MAX_BATCH_BYTES {
         return Err(SqsError::new(
@@ -238,8 +238,13 @@ pub async fn send_message_batch(
         ));
     }
     Ok(batch::run(prepared, |p| {
-        let sent = queue.send(p.new?, now)?;
-        Ok(SendOutput::new(Some(p.id), sent))
+        // Each entry is run once, so its message is always there to take.
+        let new = p
+            .new
+            .take()
+            .unwrap_or_else(|| Err(SqsError::of(ErrorKind::InternalError)));
+        let sent = queue.send(new?, now)?;
+        Ok(SendOutput::new(Some(std::mem::take(&mut p.id)), sent))
     }))
 }
 
@@ -267,8 +272,8 @@ fn check_fifo_entries(entries: &[SendEntry], queue: &Queue, now: Millis) -> SqsR
 struct Prepared {
     /// The entry's `Id`.
     id: String,
-    /// The decoded message, or why the entry is refused.
-    new: SqsResult<NewMessage>,
+    /// The decoded message, or why the entry is refused; taken when the entry is run.
+    new: Option<SqsResult<NewMessage>>,
 }
 
 impl Entry for Prepared {

@@ -58,7 +58,7 @@ pub struct ChangeMessageVisibilityBatch {
     pub queue_url: String,
     /// Absent means empty: SDK v1's Query serializer sends no parameter for an empty list, and
     /// SQS answered it EmptyBatchRequest (quoted in localstack#1658, openzipkin/zipkin-aws#167).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "batch::entries")]
     pub entries: Vec<VisibilityEntry>,
 }
 
@@ -92,6 +92,8 @@ pub async fn change_message_visibility_batch(
     Ok(batch::run(input.entries, |e| {
         let seconds = seconds(Some(e.visibility_timeout.unwrap_or(0)))?;
         queue.change_visibility(&e.receipt_handle, seconds, now)?;
-        Ok(Done { id: e.id.clone() })
+        Ok(Done {
+            id: std::mem::take(&mut e.id),
+        })
     }))
 }
