@@ -48,6 +48,9 @@ impl Sizes {
 pub async fn run(rows: &mut Vec<Row>, args: &Args, reference: SocketAddr, secs: Duration) {
     let sizes = Sizes::of(args);
     batches(rows, args, reference, secs, sizes.handles).await;
+    if args.ratios_only {
+        return;
+    }
 
     parked(rows, args, &sizes).await;
     many_queues(rows, args, secs, sizes.queues).await;

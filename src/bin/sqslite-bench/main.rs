@@ -64,6 +64,10 @@ struct Args {
     /// Only the scale scenarios (batches, parked consumers, many queues, fan-out, startup).
     #[arg(long)]
     scale_only: bool,
+    /// Only the figures with a ratio to the bare server: SendMessage on 16 and 64
+    /// connections and the three batch actions (about 40 s at `--seconds 1`).
+    #[arg(long)]
+    ratios_only: bool,
 }
 
 #[derive(Debug, Subcommand)]

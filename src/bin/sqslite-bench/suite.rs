@@ -100,7 +100,7 @@ async fn deep(rows: &mut Vec<Row>, args: &Args, secs: Duration) {
 }
 
 /// The single-figure modes (`--pipeline-only`, with or without `--deep`, and
-/// `--scale-only`); `false` when none is asked for.
+/// `--scale-only`, `--ratios-only`); `false` when none is asked for.
 async fn only(rows: &mut Vec<Row>, args: &Args, secs: Duration) -> bool {
     if args.pipeline_only && args.deep {
         deep(rows, args, secs).await;
@@ -122,6 +122,16 @@ async fn only(rows: &mut Vec<Row>, args: &Args, secs: Duration) -> bool {
         return true;
     }
 
+    if args.ratios_only {
+        let reference = reference_server().await;
+        let target = sqslite().await;
+        let url = scenarios::create_queue(target.addr, args.protocol, "bench").await;
+        rate_pair(rows, args, reference.addr, target.addr, &url, secs).await;
+        target.stop().await;
+        at_scale::run(rows, args, reference.addr, secs).await;
+        reference.stop().await;
+        return true;
+    }
     if args.scale_only {
         let reference = reference_server().await;
         at_scale::run(rows, args, reference.addr, secs).await;
