@@ -1,5 +1,6 @@
 //! One HTTP request: decode -> apply -> encode, plus `/health`; admin paths go to [`crate::admin`].
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,7 +29,11 @@ pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 /// so they still run.)
 const QUEUELESS: &[&str] = &["CreateQueue", "ListQueues"];
 
-pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, DropConnection> {
+pub async fn handle(
+    app: Arc<App>,
+    req: Request<Incoming>,
+    peer: Option<IpAddr>,
+) -> Result<HttpResponse, DropConnection> {
     if req.uri().path() == "/health" && req.method() == Method::GET {
         return Ok(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
     }
@@ -64,7 +69,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> Result<HttpRespons
             tracing::debug!(%method, %path, status = response.status().as_u16(), "admin request");
             response
         }
-        _ => sqs(app, req).await?,
+        _ => sqs(app, req, peer).await?,
     };
     if let Some(origin) = origin {
         guard::add_cors(response.headers_mut(), origin);
@@ -160,7 +165,11 @@ async fn further(
 }
 
 /// One SQS API request: decode, apply, encode.
-async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, DropConnection> {
+async fn sqs(
+    app: Arc<App>,
+    req: Request<Incoming>,
+    peer: Option<IpAddr>,
+) -> Result<HttpResponse, DropConnection> {
     let started = Stopwatch::start();
     let (parts, body) = req.into_parts();
     let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
@@ -189,7 +198,7 @@ async fn sqs(app: Arc<App>, req: Request<Incoming>) -> Result<HttpResponse, Drop
         signed.as_ref().ok().and_then(Option::as_ref),
         request_id,
     );
-    ctx.peer = parts.extensions.get::<protocol::Peer>().map(|p| p.0.ip());
+    ctx.peer = peer;
     // Authentication comes first: an unsigned caller learns nothing about the request.
     let verified = crate::auth::verify(
         &app.config.credentials,
@@ -371,12 +380,13 @@ impl crate::server::Handler for App {
     fn handle(
         self: Arc<Self>,
         req: Request<Incoming>,
+        peer: Option<IpAddr>,
     ) -> impl std::future::Future<Output = Result<HttpResponse, DropConnection>> + Send {
-        handle(self, req)
+        handle(self, req, peer)
     }
 
     async fn health(self: Arc<Self>, req: Request<Incoming>) -> HttpResponse {
-        handle(self, req)
+        handle(self, req, None)
             .await
             .unwrap_or_else(|DropConnection| plain_json(StatusCode::OK, "{}"))
     }

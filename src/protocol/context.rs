@@ -71,10 +71,6 @@ pub struct Context {
     pub peer: Option<std::net::IpAddr>,
 }
 
-/// The address a request's connection comes from, as the connection hands it to the request.
-#[derive(Debug, Clone, Copy)]
-pub struct Peer(pub std::net::SocketAddr);
-
 impl Context {
     /// The context of a request whose signature (if it carries a readable one) is `signed`.
     /// The region is the signature's, else the one a `sqs.<region>.…` Host names, else the

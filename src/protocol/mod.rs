@@ -12,7 +12,7 @@ pub mod xml;
 
 use crate::error::{ErrorKind, Fault, SqsError, SqsResult};
 use bytes::Bytes;
-pub use context::{Context, Peer};
+pub use context::Context;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use hyper::{Method, Response, StatusCode};
 pub use query::Params;

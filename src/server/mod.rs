@@ -4,6 +4,7 @@
 mod conn;
 mod self_wake;
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -104,10 +105,12 @@ impl Slots {
 /// What the accept loop serves. The composition root implements it with the router, so the
 /// server knows connections and nothing of the services behind them.
 pub trait Handler: Send + Sync + 'static {
-    /// One request; `Err(DropConnection)` closes the connection without an answer.
+    /// One request from `peer` (the client's address, when the socket knows it);
+    /// `Err(DropConnection)` closes the connection without an answer.
     fn handle(
         self: Arc<Self>,
         req: Request<Incoming>,
+        peer: Option<IpAddr>,
     ) -> impl std::future::Future<Output = Result<HttpResponse, DropConnection>> + Send;
 
     /// `/health` on a connection over the cap, which still answers it.
