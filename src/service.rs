@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use hyper::body::Incoming;
-use hyper::header::{HeaderValue, CONTENT_TYPE};
+use hyper::header::{HeaderValue, ACCEPT, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
 
 use crate::actions::Action;
@@ -41,7 +41,7 @@ pub async fn handle(
     if req.uri().path() == crate::sns::engine::signing::CERT_PATH && req.method() == Method::GET {
         return Ok(crate::sns::protocol::certificate());
     }
-    let accept = req.headers().get("accept").and_then(|v| v.to_str().ok());
+    let accept = req.headers().get(ACCEPT).and_then(|v| v.to_str().ok());
     if app.config.admin.enabled && ui::wants_dashboard(req.method(), req.uri(), accept) {
         return Ok(ui::redirect());
     }
