@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::load::{self, Conn, LoadResult, Protocol};
+use crate::load::{self, Conn, Protocol};
 use crate::scale;
 use crate::scenarios::{self, create_queue, extract, Row};
 use crate::{emit, sqslite, Args};
@@ -148,16 +148,12 @@ async fn fan_out(rows: &mut Vec<Row>, args: &Args, secs: Duration, queues: usize
     let single = vec![create_queue(server.addr, args.protocol, "fan-single").await];
     let rounds = if args.quick { 1 } else { 4 };
     let round = (secs / rounds).max(Duration::from_secs(1));
-    let (mut one, mut many) = (LoadResult::default(), LoadResult::default());
-    for i in 0..rounds {
-        let mut pair = [(&single, &mut one), (&urls, &mut many)];
-        if i % 2 == 1 {
-            pair.reverse();
-        }
-        for (set, total) in pair {
-            total.absorb(scale::fan_out(server.addr, args.protocol, set.clone(), 64, round).await);
-        }
-    }
+    let (mut one, mut many) = load::alternated(
+        rounds,
+        || scale::fan_out(server.addr, args.protocol, single.clone(), 64, round),
+        || scale::fan_out(server.addr, args.protocol, urls.clone(), 64, round),
+    )
+    .await;
     server.stop().await;
     let base = Row::rate(
         "SendMessage, one queue",
@@ -214,7 +210,7 @@ async fn batches(
         rows,
         "SendMessageBatch(10)",
         (reference, addr),
-        secs,
+        (secs, args.quick),
         make_send(ref_host.clone()),
         make_send(host.clone()),
     )
@@ -227,7 +223,7 @@ async fn batches(
         rows,
         "ReceiveMessage(10)",
         (reference, addr),
-        secs,
+        (secs, args.quick),
         make_receive(ref_host.clone()),
         make_receive(host.clone()),
     )
@@ -239,7 +235,7 @@ async fn batches(
         rows,
         "DeleteMessageBatch(10)",
         (reference, addr),
-        secs,
+        (secs, args.quick),
         make_delete(ref_host),
         make_delete(host),
     )
@@ -247,7 +243,6 @@ async fn batches(
     server.stop().await;
 }
 
-/// The bare server, then sqslite, on 16 connections; sqslite's row carries the ratio.
 /// DeleteMessageBatch requests, each of the next ten handles of `groups`.
 fn delete_batches(
     host: String,
@@ -272,19 +267,35 @@ fn delete_batches(
     }
 }
 
+/// The bare server and sqslite in alternating rounds on 16 connections; sqslite's row
+/// carries the ratio.
 async fn versus<F, G>(
     rows: &mut Vec<Row>,
     name: &str,
     (reference, target): (SocketAddr, SocketAddr),
-    secs: Duration,
+    (secs, quick): (Duration, bool),
     on_reference: F,
     on_target: G,
 ) where
     F: Fn(usize, u64) -> hyper::Request<load::Body> + Send + Sync + 'static,
     G: Fn(usize, u64) -> hyper::Request<load::Body> + Send + Sync + 'static,
 {
-    let mut base = load::run(reference, 16, secs, on_reference).await;
-    let mut ours = load::run(target, 16, secs, on_target).await;
+    // Alternating rounds, as for SendMessage: one round each was the noisiest figure.
+    let rounds = if quick { 1 } else { 5 };
+    let round = (secs / rounds).max(Duration::from_secs(1));
+    let (on_reference, on_target) = (Arc::new(on_reference), Arc::new(on_target));
+    let (mut base, mut ours) = load::alternated(
+        rounds,
+        || {
+            let make = on_reference.clone();
+            load::run(reference, 16, round, move |c, i| make(c, i))
+        },
+        || {
+            let make = on_target.clone();
+            load::run(target, 16, round, move |c, i| make(c, i))
+        },
+    )
+    .await;
     let base_row = Row::rate(name, "reference", 16, &mut base, "req/s", 1.0);
     let mut row = Row::rate(name, "sqslite", 16, &mut ours, "req/s", 1.0);
     row.ratio_to_reference = Some(row.rate / base_row.rate.max(1e-9));

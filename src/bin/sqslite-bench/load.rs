@@ -1,6 +1,7 @@
 //! The load generator: N keep-alive HTTP/1.1 connections, each sending requests back to back,
 //! with per-request latencies kept for percentiles.
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -251,4 +252,26 @@ where
     }
     total.elapsed = start.elapsed();
     total
+}
+
+/// Runs two loads in `rounds` alternating rounds, each first in turn, so that a change in the
+/// machine's load during the run (other tenants, the kernel) weighs on both alike.
+pub async fn alternated<A, B, FA, FB>(rounds: u32, mut a: A, mut b: B) -> (LoadResult, LoadResult)
+where
+    A: FnMut() -> FA,
+    B: FnMut() -> FB,
+    FA: Future<Output = LoadResult>,
+    FB: Future<Output = LoadResult>,
+{
+    let (mut ra, mut rb) = (LoadResult::default(), LoadResult::default());
+    for i in 0..rounds {
+        if i % 2 == 0 {
+            ra.absorb(a().await);
+            rb.absorb(b().await);
+        } else {
+            rb.absorb(b().await);
+            ra.absorb(a().await);
+        }
+    }
+    (ra, rb)
 }

@@ -17,7 +17,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
-use load::{Conn, LoadResult, Protocol};
+use load::{Conn, Protocol};
 use process::Server;
 use scenarios::Row;
 
@@ -65,7 +65,7 @@ struct Args {
     #[arg(long)]
     scale_only: bool,
     /// Only the figures with a ratio to the bare server: SendMessage on 16 and 64
-    /// connections and the three batch actions (about 40 s at `--seconds 1`).
+    /// connections and the three batch actions (about 70 s at `--seconds 1`).
     #[arg(long)]
     ratios_only: bool,
 }
@@ -157,16 +157,12 @@ async fn rate_pair(
     let rounds = if args.quick { 1 } else { 5 };
     let round = (secs / rounds).max(Duration::from_secs(1));
     for conns in [16, 64] {
-        let (mut base, mut ours) = (LoadResult::default(), LoadResult::default());
-        for i in 0..rounds {
-            let mut pair = [(reference, &mut base), (target, &mut ours)];
-            if i % 2 == 1 {
-                pair.reverse();
-            }
-            for (addr, total) in pair {
-                total.absorb(scenarios::send(addr, args.protocol, url, conns, round).await);
-            }
-        }
+        let (mut base, mut ours) = load::alternated(
+            rounds,
+            || scenarios::send(reference, args.protocol, url, conns, round),
+            || scenarios::send(target, args.protocol, url, conns, round),
+        )
+        .await;
         let base_row = Row::rate("SendMessage", "reference", conns, &mut base, "req/s", 1.0);
         let mut row = Row::rate("SendMessage", "sqslite", conns, &mut ours, "req/s", 1.0);
         row.ratio_to_reference = Some(row.rate / base_row.rate.max(1e-9));
