@@ -141,13 +141,13 @@ async fn further(
     app: &Arc<App>,
     parts: &hyper::http::request::Parts,
     body: &Bytes,
-    request_id: &str,
+    (request_id, signed): (&str, Option<&crate::auth::Signed>),
 ) -> Option<Result<HttpResponse, DropConnection>> {
     let (id, gate) = (request_id.to_owned(), app.gate());
-    let mut response = if crate::triggers::api::is_lambda(parts) {
+    let mut response = if crate::triggers::api::is_lambda(parts, signed) {
         let handled = crate::triggers::api::handle(&app.triggers, &gate, parts, body, id.clone());
         stored(app, handled, |e| crate::triggers::api::unstored(&id, e)).await
-    } else if crate::sns::protocol::is_sns(parts, body) {
+    } else if crate::sns::protocol::is_sns(parts, body, signed) {
         let handled = crate::sns::handle(&app.sns, &gate, parts, body, id.clone());
         let answer = stored(app, handled, |e| Ok(crate::sns::unstored(&id, e))).await;
         let response = match answer {
@@ -182,12 +182,13 @@ async fn sqs(
         ));
         return Ok(protocol::encode_error(protocol, &request_id, &err));
     };
-    if let Some(answer) = further(&app, &parts, &body, &request_id).await {
+    // One reading of the signature serves the router, the context and the check alike.
+    let signed = crate::auth::read(&parts);
+    let scope = signed.as_ref().ok().and_then(Option::as_ref);
+    if let Some(answer) = further(&app, &parts, &body, (&request_id, scope)).await {
         return answer;
     }
     let (params, protocol, action_name) = read_action(&parts, &body);
-    // One reading of the signature serves the context and the check alike.
-    let signed = crate::auth::read(&parts);
     if let Some(refusal) = foreign(&parts, &signed, &request_id) {
         return Ok(refusal);
     }
@@ -220,9 +221,9 @@ async fn sqs(
         }
         Err(e) => (String::new(), Err(e)),
     };
-    log_outcome(&name, result.as_ref().err(), started.elapsed());
-    app.metrics
-        .observe(&name, result.as_ref().err(), started.elapsed());
+    let took = started.elapsed();
+    log_outcome(&name, result.as_ref().err(), took);
+    app.metrics.observe(&name, result.as_ref().err(), took);
     app.alarms.touch(&app.ticker);
     let mut response = protocol::encode(protocol, &ctx.request_id, result);
     stamp_date(&app, &mut response);

@@ -46,6 +46,10 @@ impl WireAttribute {
 
 /// Decodes the wire attributes, refusing binary values that are not base64.
 fn attributes(wire: BTreeMap<String, WireAttribute>) -> SqsResult<MessageAttributes> {
+    // Most messages have none, and an empty map's consuming iterator still costs its set-up.
+    if wire.is_empty() {
+        return Ok(MessageAttributes::default());
+    }
     wire.into_iter()
         .map(|(name, w)| {
             let data = if w.data_type.starts_with("Binary") {
@@ -71,6 +75,9 @@ fn attributes(wire: BTreeMap<String, WireAttribute>) -> SqsResult<MessageAttribu
 
 /// Only `AWSTraceHeader` exists as a message system attribute.
 fn trace_header(system: BTreeMap<String, WireAttribute>) -> SqsResult<Option<String>> {
+    if system.is_empty() {
+        return Ok(None);
+    }
     let mut trace = None;
     for (name, value) in system {
         if name != "AWSTraceHeader" {

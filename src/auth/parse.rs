@@ -4,10 +4,13 @@
 
 use std::borrow::Cow;
 
-use hyper::header::{HeaderMap, AUTHORIZATION};
+use hyper::header::{HeaderMap, HeaderName, AUTHORIZATION};
 use hyper::http::request::Parts;
 
 use crate::error::{ErrorKind, SqsError, SqsResult};
+
+/// By name, not by text, which hyper would parse on each signed request.
+const X_AMZ_DATE: HeaderName = HeaderName::from_static("x-amz-date");
 
 pub const ALGORITHM: &str = "AWS4-HMAC-SHA256";
 
@@ -97,7 +100,7 @@ pub fn from_header(value: &str, headers: &HeaderMap) -> SqsResult<Signed> {
             )));
         }
     }
-    let amz_date = headers.get("x-amz-date").and_then(|v| v.to_str().ok());
+    let amz_date = headers.get(X_AMZ_DATE).and_then(|v| v.to_str().ok());
     let mut missing = String::new();
     for (name, present) in [
         ("'Credential' parameter", fields[0].is_some()),

@@ -98,6 +98,26 @@ fn other_emulators_and_aws_hosts() {
 }
 
 #[test]
+fn host_region_reads_the_first_two_labels() {
+    let cases = [
+        ("sqs.us-east-2.amazonaws.com", Some("us-east-2")),
+        ("eu-central-1.queue.amazonaws.com", Some("eu-central-1")),
+        ("sqs.us-east-1", Some("us-east-1")),
+        ("us-east-1.queue", Some("us-east-1")),
+        ("sqs.local.example", None),
+        ("127.0.0.1:9324", None),
+        ("localhost:9324", None),
+        ("sqs", None),
+        ("sqs.", None),
+        ("sqs..x", None),
+        ("", None),
+    ];
+    for (host, want) in cases {
+        assert_eq!(host_region(host), want, "{host:?}");
+    }
+}
+
+#[test]
 fn byte_splitting_matches_str_split() {
     for text in ["", "/", "a", "/a//b/", "a/b/c", "ünï/cödé/"] {
         let ours: Vec<&str> = pieces(text, b'/').collect();

@@ -20,13 +20,15 @@ pub const VERSION: &str = "2010-03-31";
 
 /// Whether a request on the shared port is for SNS. A signed request says so in its
 /// credential scope's service (`sns` or `sqs`); an unsigned one by `Version=2010-03-31`
-/// or an action only SNS has. JSON requests (`X-Amz-Target`) are SQS's.
-pub fn is_sns(parts: &Parts, body: &[u8]) -> bool {
+/// or an action only SNS has. JSON requests (`X-Amz-Target`) are SQS's. `signed` is the
+/// request's one reading of its signature ([`crate::auth::read`]); one too broken to say
+/// counts as none, and the request then goes by its parameters.
+pub fn is_sns(parts: &Parts, body: &[u8], signed: Option<&crate::auth::Signed>) -> bool {
     if parts.headers.contains_key(crate::protocol::X_AMZ_TARGET) {
         return false;
     }
-    if let Some(service) = scope_service(parts) {
-        return service == "sns";
+    if let Some(signed) = signed {
+        return signed.service == "sns";
     }
     let mut version = None;
     let mut action = None;
@@ -47,13 +49,6 @@ pub fn is_sns(parts: &Parts, body: &[u8]) -> bool {
             crate::sns::actions::Action::NAMES.contains(&a.as_ref())
                 && !crate::actions::Action::NAMES.contains(&a.as_ref())
         })
-}
-
-/// The service a signed request's credential scope names, through the one reading of the
-/// signature ([`crate::auth::read`]); `None` for an unsigned request or a signature too broken
-/// to say (the request then goes by its parameters).
-fn scope_service(parts: &Parts) -> Option<String> {
-    crate::auth::read(parts).ok().flatten().map(|s| s.service)
 }
 
 /// An XML response with SNS's headers.

@@ -34,10 +34,10 @@ pub const SIGNING_NAME: &str = "lambda";
 
 /// Whether a request on the shared port is for Lambda: its credential scope names `lambda`,
 /// or, unsigned, its path is under Lambda's API version (`/2015-03-31/`), which neither SQS
-/// nor SNS uses.
-pub fn is_lambda(parts: &Parts) -> bool {
-    match crate::auth::read(parts) {
-        Ok(Some(signed)) if !signed.service.is_empty() => signed.service == SIGNING_NAME,
+/// nor SNS uses. `signed` is the request's one reading of its signature.
+pub fn is_lambda(parts: &Parts, signed: Option<&crate::auth::Signed>) -> bool {
+    match signed {
+        Some(signed) if !signed.service.is_empty() => signed.service == SIGNING_NAME,
         _ => parts.uri.path().starts_with(route::VERSION_PREFIX),
     }
 }
