@@ -104,8 +104,8 @@
 //!   never their protocols or actions, and the router runs each service's request inside
 //!   the log's scope, so no service imports `durable`);
 //!   `auth`; `http` (the response body, streamed for the large ones, form decoding,
-//!   `http::DropConnection`); `http_client` and `endpoint` (a running sqslite seen
-//!   from outside); `health`, the container probe; `patterns`, the SNS
+//!   byte splitting in `http::text`, `http::DropConnection`); `http_client` and
+//!   `endpoint` (a running sqslite seen from outside); `health`, the container probe; `patterns`, the SNS
 //!   filter-policy / Lambda event-pattern matcher; `clock` and `error`.
 //!
 //! A new service is a folder beside `sns` with its own protocol, actions and engine, a state

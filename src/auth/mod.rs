@@ -16,6 +16,7 @@ use subtle::ConstantTimeEq;
 use crate::clock::Millis;
 pub use crate::clock::{format_amz_date, http_date, parse_amz_date};
 use crate::error::{ErrorKind, SqsError, SqsResult};
+use crate::http::text::split_at_byte;
 pub use credential::Credential;
 pub use parse::{read, Signed};
 pub use principal::Principal;
@@ -93,21 +94,14 @@ fn request_region(parts: &Parts) -> Option<&str> {
 /// The region a host name starts with: `sqs.<region>.…` (AWS, LocalStack, `--url-style
 /// region`) or `<region>.queue.…` (legacy AWS, LocalStack).
 pub fn host_region(host: &str) -> Option<&str> {
-    // Byte loops rather than `split('.')`: this runs up to four times a request, and the
-    // char searcher's set-up cost more than these short scans.
-    let (first, rest) = first_label(host);
-    let second = first_label(rest?).0;
+    // Byte loops rather than `split('.')`: this runs up to four times a request.
+    let (first, rest) = split_at_byte(host, b'.')?;
+    let second = split_at_byte(rest, b'.').map_or(rest, |(label, _)| label);
     match (first, second) {
         ("sqs", region) | (region, "queue") => Some(region),
         _ => None,
     }
     .filter(|r| r.bytes().any(|b| b == b'-'))
-}
-
-/// A host's first label and what follows its dot, if there is one.
-fn first_label(text: &str) -> (&str, Option<&str>) {
-    let end = text.bytes().position(|b| b == b'.');
-    end.map_or((text, None), |i| (&text[..i], Some(&text[i + 1..])))
 }
 
 /// `us-east-1`, `us-gov-west-1`, `eu-central-2`: two letters, words, a number.

@@ -1,9 +1,10 @@
 //! HTTP plumbing every layer may use: the response body type (whole or streamed), form
-//! decoding and [`DropConnection`]. It sits below the protocols, the admin API and the
+//! decoding, byte splitting ([`text`]) and [`DropConnection`]. It sits below the protocols, the admin API and the
 //! server, so each can build a response or read a form without importing the others.
 
 pub mod body;
 pub mod form;
+pub mod text;
 
 /// Returned by a service to make hyper close the connection without answering (a fault
 /// rule's `drop_connection`).

@@ -10,6 +10,7 @@ use crate::auth::principal::{unverified_sender_id, ANONYMOUS};
 use crate::auth::{host_region, Signed};
 use crate::engine::arn::{KeyRef, QueueKey};
 use crate::error::{SqsError, SqsResult};
+use crate::http::text::{pieces, split_at_byte};
 
 const X_AMZN_TRACE_ID: HeaderName = HeaderName::from_static("x-amzn-trace-id");
 
@@ -228,25 +229,6 @@ fn without_region(host: &str) -> &str {
         Some((region, rest)) if host_region(host) == Some(region) => rest,
         _ => host,
     }
-}
-
-/// `split_once` on an ASCII byte: a plain loop, where the `char` searcher's set-up cost more
-/// than these short scans (a callgrind profile put it at 1,000 instructions a request).
-fn split_at_byte(text: &str, byte: u8) -> Option<(&str, &str)> {
-    let i = text.bytes().position(|b| b == byte)?;
-    Some((&text[..i], &text[i + 1..]))
-}
-
-/// `str::split` on an ASCII byte, with [`split_at_byte`]'s loop.
-fn pieces(text: &str, byte: u8) -> impl Iterator<Item = &str> {
-    let mut rest = Some(text);
-    std::iter::from_fn(move || {
-        let current = rest?;
-        let (head, tail) =
-            split_at_byte(current, byte).map_or((current, None), |(h, t)| (h, Some(t)));
-        rest = tail;
-        Some(head)
-    })
 }
 
 #[cfg(test)]

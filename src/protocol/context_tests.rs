@@ -118,17 +118,6 @@ fn host_region_reads_the_first_two_labels() {
 }
 
 #[test]
-fn byte_splitting_matches_str_split() {
-    for text in ["", "/", "a", "/a//b/", "a/b/c", "ünï/cödé/"] {
-        let ours: Vec<&str> = pieces(text, b'/').collect();
-        let std: Vec<&str> = text.split('/').collect();
-        assert_eq!(ours, std, "{text:?}");
-    }
-    assert_eq!(split_at_byte("a:b:c", b':'), Some(("a", "b:c")));
-    assert_eq!(split_at_byte("abc", b':'), None);
-}
-
-#[test]
 fn url_styles() {
     let headers = {
         let mut h = HeaderMap::new();
