@@ -30,7 +30,7 @@ pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 const QUEUELESS: &[&str] = &["CreateQueue", "ListQueues"];
 
 pub async fn handle(
-    app: Arc<App>,
+    app: &Arc<App>,
     req: Request<Incoming>,
     peer: Option<IpAddr>,
 ) -> Result<HttpResponse, DropConnection> {
@@ -65,7 +65,10 @@ pub async fn handle(
         }
         _ if route != Route::Sqs => {
             let (method, path) = (req.method().clone(), req.uri().path().to_owned());
-            let response = crate::admin::handle(app, req).await;
+            // Boxed, as every path but SQS's is: a future holds the largest of the futures it
+            // awaits, and the one each request moves into place would otherwise carry the
+            // admin API's, SNS's and the durable log's states (15 KB) on every SendMessage.
+            let response = Box::pin(crate::admin::handle(app.clone(), req)).await;
             tracing::debug!(%method, %path, status = response.status().as_u16(), "admin request");
             response
         }
@@ -146,10 +149,13 @@ async fn further(
     let (id, gate) = (request_id.to_owned(), app.gate());
     let mut response = if crate::triggers::api::is_lambda(parts, signed) {
         let handled = crate::triggers::api::handle(&app.triggers, &gate, parts, body, id.clone());
-        stored(app, handled, |e| crate::triggers::api::unstored(&id, e)).await
+        Box::pin(stored(app, handled, |e| {
+            crate::triggers::api::unstored(&id, e)
+        }))
+        .await
     } else if crate::sns::protocol::is_sns(parts, body, signed) {
         let handled = crate::sns::handle(&app.sns, &gate, parts, body, id.clone());
-        let answer = stored(app, handled, |e| Ok(crate::sns::unstored(&id, e))).await;
+        let answer = Box::pin(stored(app, handled, |e| Ok(crate::sns::unstored(&id, e)))).await;
         let response = match answer {
             Ok(response) => response,
             Err(dropped) => return Some(Err(dropped)),
@@ -166,7 +172,7 @@ async fn further(
 
 /// One SQS API request: decode, apply, encode.
 async fn sqs(
-    app: Arc<App>,
+    app: &Arc<App>,
     req: Request<Incoming>,
     peer: Option<IpAddr>,
 ) -> Result<HttpResponse, DropConnection> {
@@ -185,7 +191,7 @@ async fn sqs(
     // One reading of the signature serves the router, the context and the check alike.
     let signed = crate::auth::read(&parts);
     let scope = signed.as_ref().ok().and_then(Option::as_ref);
-    if let Some(answer) = further(&app, &parts, &body, (&request_id, scope)).await {
+    if let Some(answer) = further(app, &parts, &body, (&request_id, scope)).await {
         return answer;
     }
     let (params, protocol, action_name) = read_action(&parts, &body);
@@ -203,7 +209,7 @@ async fn sqs(
     // Authentication comes first: an unsigned caller learns nothing about the request.
     let verified = crate::auth::verify(
         &app.config.credentials,
-        app.now(),
+        || app.now(),
         &parts,
         &body,
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
@@ -216,7 +222,7 @@ async fn sqs(
     }
     let (name, result) = match action_name {
         Ok(name) => {
-            let result = execute(&app, &ctx, protocol, &name, &body, &params).await?;
+            let result = execute(app, &ctx, protocol, &name, &body, &params).await?;
             (name, result)
         }
         Err(e) => (String::new(), Err(e)),
@@ -226,7 +232,7 @@ async fn sqs(
     app.metrics.observe(&name, result.as_ref().err(), took);
     app.alarms.touch(&app.ticker);
     let mut response = protocol::encode(protocol, &ctx.request_id, result);
-    stamp_date(&app, &mut response);
+    stamp_date(app, &mut response);
     Ok(response)
 }
 
@@ -281,7 +287,7 @@ async fn execute(
         Err(e) => return Ok(Err(e)),
     };
     let injected = if app.faults.armed() {
-        inject(app, ctx, &action).await?
+        Box::pin(inject(app, ctx, &action)).await?
     } else {
         None
     };
@@ -289,7 +295,7 @@ async fn execute(
         Some(err) => Err(err),
         None if app.durable.is_some() => {
             let ran = run(app, ctx, protocol, action);
-            let result = crate::durable::journal::durable(ran).await;
+            let result = Box::pin(crate::durable::journal::durable(ran)).await;
             app.maybe_compact();
             result
         }
@@ -379,15 +385,15 @@ pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {
 /// The router is what the accept loop serves.
 impl crate::server::Handler for App {
     fn handle(
-        self: Arc<Self>,
+        app: &Arc<Self>,
         req: Request<Incoming>,
         peer: Option<IpAddr>,
-    ) -> impl std::future::Future<Output = Result<HttpResponse, DropConnection>> + Send {
-        handle(self, req, peer)
+    ) -> impl std::future::Future<Output = Result<HttpResponse, DropConnection>> + Send + '_ {
+        handle(app, req, peer)
     }
 
-    async fn health(self: Arc<Self>, req: Request<Incoming>) -> HttpResponse {
-        handle(self, req, None)
+    async fn health(app: &Arc<Self>, req: Request<Incoming>) -> HttpResponse {
+        handle(app, req, None)
             .await
             .unwrap_or_else(|DropConnection| plain_json(StatusCode::OK, "{}"))
     }

@@ -70,6 +70,16 @@ impl Activity {
     }
 }
 
+/// What every request of one connection reads: one per-connection `Arc` is cloned for each
+/// request, so no count shared by all connections is written per request.
+struct Shared<H> {
+    app: Arc<H>,
+    activity: Arc<Activity>,
+    peer: Option<std::net::IpAddr>,
+    lane: bool,
+    cap: usize,
+}
+
 /// The TCP stream, telling [`Activity`] when request bytes arrive.
 struct Watched {
     io: TcpStream,
@@ -134,15 +144,31 @@ pub fn spawn<H: Handler>(
         io: stream,
         activity: activity.clone(),
     });
-    let (app, watched) = (app.clone(), activity.clone());
+    let watched = activity.clone();
+    let shared = Arc::new(Shared {
+        app: app.clone(),
+        activity,
+        peer,
+        lane,
+        cap,
+    });
     let service = service_fn(move |req: Request<Incoming>| {
-        let (app, activity) = (app.clone(), activity.clone());
+        let shared = shared.clone();
         async move {
+            let Shared {
+                app,
+                activity,
+                peer,
+                lane,
+                cap,
+            } = &*shared;
             activity.enter(BUSY);
-            let answer = if lane {
-                Ok(on_lane(app, req, cap).await)
+            let answer = if *lane {
+                // Boxed: the lane's future is as large as the request path's, and only an
+                // over-cap connection needs it.
+                Ok(Box::pin(on_lane(app, req, *cap)).await)
             } else {
-                app.handle(req, peer).await
+                H::handle(app, req, *peer).await
             };
             activity.enter(IDLE);
             answer
@@ -195,9 +221,9 @@ async fn watchdog(activity: &Activity, header: Duration, idle: Duration) -> &'st
 }
 
 /// A connection over the cap: `/health` as usual, anything else a 503 that SDKs retry.
-async fn on_lane<H: Handler>(app: Arc<H>, req: Request<Incoming>, cap: usize) -> HttpResponse {
+async fn on_lane<H: Handler>(app: &Arc<H>, req: Request<Incoming>, cap: usize) -> HttpResponse {
     let mut response = if req.uri().path() == "/health" && req.method() == Method::GET {
-        app.health(req).await
+        H::health(app, req).await
     } else {
         let message = format!(
             "sqslite is serving its maximum of {cap} connections (--max-connections); retry shortly"

@@ -107,17 +107,20 @@ impl Slots {
 pub trait Handler: Send + Sync + 'static {
     /// One request from `peer` (the client's address, when the socket knows it);
     /// `Err(DropConnection)` closes the connection without an answer.
+    /// The future borrows `app` from its connection, which holds one `Arc` for all of its
+    /// requests: cloning the server-wide `Arc` for each request wrote its count from every
+    /// core.
     fn handle(
-        self: Arc<Self>,
+        app: &Arc<Self>,
         req: Request<Incoming>,
         peer: Option<IpAddr>,
-    ) -> impl std::future::Future<Output = Result<HttpResponse, DropConnection>> + Send;
+    ) -> impl std::future::Future<Output = Result<HttpResponse, DropConnection>> + Send + '_;
 
     /// `/health` on a connection over the cap, which still answers it.
     fn health(
-        self: Arc<Self>,
+        app: &Arc<Self>,
         req: Request<Incoming>,
-    ) -> impl std::future::Future<Output = HttpResponse> + Send;
+    ) -> impl std::future::Future<Output = HttpResponse> + Send + '_;
 
     /// Any other request on a connection over the cap: a 503 in the caller's terms.
     fn refuse_over_cap(&self, req: &Request<Incoming>, message: &str) -> HttpResponse;

@@ -104,7 +104,7 @@ fn decode(
         None
     } else {
         let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
-        crate::auth::verify_for(gate.credentials, app.now(), parts, body, signed, "sns")
+        crate::auth::verify_for(gate.credentials, || app.now(), parts, body, signed, "sns")
             .map_err(|e| SnsError::from_auth(&e))?
     };
     let action = Action::decode(name, form)?;

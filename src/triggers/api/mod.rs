@@ -83,7 +83,7 @@ fn run(
     let signed = crate::auth::read(parts);
     let principal = crate::auth::verify_for(
         gate.credentials,
-        app.now(),
+        || app.now(),
         parts,
         body,
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
