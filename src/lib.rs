@@ -17,7 +17,11 @@
 //! 3. `actions` holds the `actions::Action` enum, one variant per SQS operation, with the
 //!    input and output types of each family (`queues`, `send`, `receive`, …). Applying an
 //!    action takes the SQS service's state, `actions::Sqs` (the queues, the clock, the
-//!    ticker's wake-up and the shutdown signal), and nothing else of the server.
+//!    ticker's wake-up and the shutdown signal), and nothing else of the server. Every
+//!    operation but ReceiveMessage answers at once (`actions::Started::Done`); a receive,
+//!    which may park, comes back as a boxed future, as do requests with faults armed or a
+//!    data directory (`service::execute`). So the future of a request that never waits holds
+//!    no long poll's state, and hyper moves a small future into place for each request.
 //! 4. `engine` knows every queue rule and nothing of HTTP: the `engine::Registry` of
 //!    queues, each queue's messages in a `engine::store::Store`, attributes (one row each in
 //!    `engine::attribute_table`, every numeric limit in `engine::limits`), receipt

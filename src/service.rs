@@ -16,18 +16,15 @@ use crate::clock::Stopwatch;
 use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::guard::{self, Route};
 use crate::http::DropConnection;
-use crate::protocol::{self, Context, HttpResponse, Input, Params, Protocol};
+use crate::protocol::{self, Context, HttpResponse, Params, Protocol};
 
 mod body;
+mod execute;
 use body::read_body;
+use execute::{execute, Ran};
 
 /// Larger than any valid SQS request (a 1 MiB batch, base64 and form overhead included).
 pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
-
-/// Query actions that SQS refuses at a queue URL: those recorded from SQS. (GetQueueUrl and
-/// the move-task actions take no queue URL either; what SQS does with them there is unknown,
-/// so they still run.)
-const QUEUELESS: &[&str] = &["CreateQueue", "ListQueues"];
 
 pub async fn handle(
     app: &Arc<App>,
@@ -181,12 +178,7 @@ async fn sqs(
     let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
     let limit = app.config.connections.header_timeout;
     let Some(body) = read_body(body, &parts.headers, limit).await else {
-        let (protocol, _) = protocol::detect(&parts.method, &parts.headers, &Params::default());
-        let err = SqsError::invalid_parameter(format!(
-            "The request body is larger than {MAX_BODY_BYTES} bytes, or did not arrive in full \
-             within {limit:?} (--header-timeout)."
-        ));
-        return Ok(protocol::encode_error(protocol, &request_id, &err));
+        return Ok(unread_body(&parts, &request_id, limit));
     };
     // One reading of the signature serves the router, the context and the check alike.
     let signed = crate::auth::read(&parts);
@@ -222,7 +214,11 @@ async fn sqs(
     }
     let (name, result) = match action_name {
         Ok(name) => {
-            let result = execute(app, &ctx, protocol, &name, &body, &params).await?;
+            let result = match execute(app, &ctx, protocol, &name, &body, &params) {
+                Ran::Now(answer) => answer,
+                Ran::Waiting(waiting) => waiting.await,
+                Ran::Later(pending) => pending.await?,
+            };
             (name, result)
         }
         Err(e) => (String::new(), Err(e)),
@@ -234,6 +230,20 @@ async fn sqs(
     let mut response = protocol::encode(protocol, &ctx.request_id, result);
     stamp_date(app, &mut response);
     Ok(response)
+}
+
+/// The answer to a body too large, or too slow to arrive.
+fn unread_body(
+    parts: &hyper::http::request::Parts,
+    request_id: &str,
+    limit: Duration,
+) -> HttpResponse {
+    let (protocol, _) = protocol::detect(&parts.method, &parts.headers, &Params::default());
+    let err = SqsError::invalid_parameter(format!(
+        "The request body is larger than {MAX_BODY_BYTES} bytes, or did not arrive in full \
+         within {limit:?} (--header-timeout)."
+    ));
+    protocol::encode_error(protocol, request_id, &err)
 }
 
 /// A signed request acts as its key's principal for the operation it names.
@@ -270,39 +280,6 @@ fn read_action<'a>(
     (params, protocol, action_name)
 }
 
-/// Runs a named action: decoded first (a malformed request gets its error whatever faults are
-/// armed), then a fault armed for it, then the action itself, stored before it is answered
-/// when there is a data directory.
-#[inline]
-async fn execute(
-    app: &Arc<App>,
-    ctx: &Context,
-    protocol: Protocol,
-    name: &str,
-    body: &[u8],
-    params: &Params<'_>,
-) -> Result<SqsResult<Vec<u8>>, DropConnection> {
-    let action = match decode(ctx, protocol, name, body, params) {
-        Ok(action) => action,
-        Err(e) => return Ok(Err(e)),
-    };
-    let injected = if app.faults.armed() {
-        Box::pin(inject(app, ctx, &action)).await?
-    } else {
-        None
-    };
-    Ok(match injected {
-        Some(err) => Err(err),
-        None if app.durable.is_some() => {
-            let ran = run(app, ctx, protocol, action);
-            let result = Box::pin(crate::durable::journal::durable(ran)).await;
-            app.maybe_compact();
-            result
-        }
-        None => run(app, ctx, protocol, action).await,
-    })
-}
-
 /// On a manual clock the Date header tells the server's time, as SQS's does: the SDKs
 /// correct their signing clock by it, so signed requests keep working as the clock moves.
 fn stamp_date(app: &App, response: &mut HttpResponse) {
@@ -312,65 +289,6 @@ fn stamp_date(app: &App, response: &mut HttpResponse) {
             response.headers_mut().insert(hyper::header::DATE, date);
         }
     }
-}
-
-fn decode(
-    ctx: &Context,
-    protocol: Protocol,
-    name: &str,
-    body: &[u8],
-    params: &Params<'_>,
-) -> SqsResult<Action> {
-    // A queue URL is an endpoint for the queue's own actions only [aws-recorded].
-    if protocol.is_query() && ctx.path_queue.is_some() && QUEUELESS.contains(&name) {
-        return Err(SqsError::new(
-            ErrorKind::InvalidAction,
-            format!("The action {name} is not valid for this endpoint."),
-        ));
-    }
-    let input = match protocol {
-        Protocol::Json => Input::Json(body),
-        Protocol::Query | Protocol::QueryJson => Input::Query {
-            params,
-            action: name,
-            path_queue: ctx.path_queue.as_deref(),
-        },
-    };
-    Action::decode(name, input).map_err(|e| match (protocol, e.kind) {
-        (Protocol::Json, ErrorKind::InvalidAction) => SqsError::new(
-            ErrorKind::UnknownOperation,
-            format!("Operation AmazonSQS.{name} is not recognised."),
-        ),
-        _ => e,
-    })
-}
-
-async fn run(app: &App, ctx: &Context, protocol: Protocol, action: Action) -> SqsResult<Vec<u8>> {
-    crate::declare::on_first_use(&app.sqs, &app.config.plan(), ctx, &action);
-    action.apply(&app.sqs, ctx, protocol).await
-}
-
-/// Applies the fault rule this call matches, if any, before the action runs: an injected
-/// error means the action never ran. Rules match the queue the decoded action names.
-async fn inject(
-    app: &App,
-    ctx: &Context,
-    action: &Action,
-) -> Result<Option<SqsError>, DropConnection> {
-    let name = action.name();
-    let queue = action.target().and_then(|t| t.key(ctx)).map(|k| k.name);
-    let Some(effect) = app.faults.check(name, queue.as_deref(), app.now()) else {
-        return Ok(None);
-    };
-    let error = effect.error.as_ref().map(|e| e.kind.query_code());
-    let target = crate::faults::inject::Target {
-        queue: Some(queue.as_deref().unwrap_or("-")),
-        topic: None,
-    };
-    app.injector
-        .take_effect(&effect, name, target, error)
-        .await?;
-    Ok(effect.error)
 }
 
 pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {

@@ -30,7 +30,7 @@ pub struct AttributesOutput {
 }
 
 /// GetQueueAttributes: the named attributes, computed ones (counts, timestamps) at `now`.
-pub async fn get_queue_attributes(
+pub fn get_queue_attributes(
     input: GetQueueAttributes,
     sqs: &Sqs,
     ctx: &Context,
@@ -67,11 +67,7 @@ pub struct SetQueueAttributes {
 }
 
 /// SetQueueAttributes: all attributes are checked before any is set.
-pub async fn set_queue_attributes(
-    input: SetQueueAttributes,
-    sqs: &Sqs,
-    ctx: &Context,
-) -> SqsResult<()> {
+pub fn set_queue_attributes(input: SetQueueAttributes, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     sqs.registry
         .set_attributes(&queue, &input.attributes, sqs.now())

@@ -19,7 +19,7 @@ pub struct DeleteMessage {
 }
 
 /// DeleteMessage: deletes the message a handle names; a handle of a gone message succeeds.
-pub async fn delete_message(input: DeleteMessage, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+pub fn delete_message(input: DeleteMessage, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     queue(sqs, ctx, &input.queue_url)?.delete_message(&input.receipt_handle, sqs.now())
 }
 
@@ -52,7 +52,7 @@ impl Entry for DeleteEntry {
 }
 
 /// DeleteMessageBatch: each entry as DeleteMessage, results in request order.
-pub async fn delete_message_batch(
+pub fn delete_message_batch(
     input: DeleteMessageBatch,
     sqs: &Sqs,
     ctx: &Context,

@@ -2,6 +2,9 @@
 //! `match`. Each family file holds its operations' input and output types and their logic.
 // Request and response types are read field by field against AWS's API reference.
 #![warn(clippy::missing_docs_in_private_items)]
+// The one dispatch hands every operation its decoded input by value, whether or not it keeps
+// any of it.
+#![allow(clippy::needless_pass_by_value)]
 
 pub mod attributes;
 pub mod batch;
@@ -17,6 +20,8 @@ mod target;
 pub mod visibility;
 
 use std::fmt::Display;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use crate::engine::policy;
@@ -25,9 +30,11 @@ use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::protocol::{self, Context, Input, Protocol};
 pub use state::Sqs;
 
-/// Declares the `Action` enum, its decoding by name and its one dispatching `match`, from one list of operation, module and function.
+/// Declares the `Action` enum, its decoding by name and its one dispatching `match`, from one
+/// list of operation, module and function; `[waits]` marks an operation that may wait (a long
+/// poll).
 macro_rules! actions {
-    ($($name:ident => $module:ident :: $func:ident),* $(,)?) => {
+    ($($name:ident => $module:ident :: $func:ident $([$waits:ident])?),* $(,)?) => {
         /// Every SQS operation with its decoded input.
         #[derive(Debug)]
         pub enum Action {
@@ -54,17 +61,57 @@ macro_rules! actions {
                 }
             }
 
-            /// Runs the action and renders its output for the request's protocol.
-            pub async fn apply(self, sqs: &Sqs, ctx: &Context, protocol: Protocol) -> SqsResult<Vec<u8>> {
+            /// Runs the action and renders its output for the request's protocol: at once for
+            /// all but the operations that may wait, which come back as a boxed future. So the
+            /// future of a request that never waits carries no long poll's state, and nothing
+            /// that large is moved from frame to frame on every SendMessage.
+            pub fn start<'a>(self, sqs: &'a Sqs, ctx: &'a Context, protocol: Protocol) -> Started<'a> {
                 match self {
-                    $(Action::$name(input) => {
-                        let output = $module::$func(input, sqs, ctx).await?;
-                        protocol::render(protocol, stringify!($name), &ctx.request_id, &output)
-                    }),*
+                    $(Action::$name(input) => started!(
+                        $($waits)?; $module::$func, $name, input, sqs, ctx, protocol
+                    )),*
                 }
+            }
+
+            /// [`Action::start`], awaited to its answer.
+            pub async fn apply(self, sqs: &Sqs, ctx: &Context, protocol: Protocol) -> SqsResult<Vec<u8>> {
+                self.start(sqs, ctx, protocol).finish().await
             }
         }
     };
+}
+
+/// One arm of [`Action::start`]: a call answered at once, or (`waits`) a boxed future.
+macro_rules! started {
+    (; $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {
+        Started::Done($module::$func($input, $sqs, $ctx).and_then(|output| {
+            protocol::render($protocol, stringify!($name), &$ctx.request_id, &output)
+        }))
+    };
+    (waits; $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {
+        Started::Waiting(Box::pin(async move {
+            let output = $module::$func($input, $sqs, $ctx).await?;
+            protocol::render($protocol, stringify!($name), &$ctx.request_id, &output)
+        }))
+    };
+}
+
+/// An action's rendered answer, or the future that will give it.
+pub enum Started<'a> {
+    /// Answered at once.
+    Done(SqsResult<Vec<u8>>),
+    /// Still to wait for (a ReceiveMessage that may park).
+    Waiting(Pin<Box<dyn Future<Output = SqsResult<Vec<u8>>> + Send + 'a>>),
+}
+
+impl Started<'_> {
+    /// The answer, waiting for it if it has to.
+    pub async fn finish(self) -> SqsResult<Vec<u8>> {
+        match self {
+            Started::Done(answer) => answer,
+            Started::Waiting(waiting) => waiting.await,
+        }
+    }
 }
 
 actions! {
@@ -82,7 +129,7 @@ actions! {
     RemovePermission => permissions::remove_permission,
     SendMessage => send::send_message,
     SendMessageBatch => send::send_message_batch,
-    ReceiveMessage => receive::receive_message,
+    ReceiveMessage => receive::receive_message [waits],
     DeleteMessage => delete::delete_message,
     DeleteMessageBatch => delete::delete_message_batch,
     ChangeMessageVisibility => visibility::change_message_visibility,

@@ -25,7 +25,7 @@ pub struct AddPermission {
 }
 
 /// AddPermission: adds one statement to the queue's policy.
-pub async fn add_permission(input: AddPermission, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+pub fn add_permission(input: AddPermission, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     let now = sqs.now();
     queue.edit_policy(now, |current| {
@@ -51,7 +51,7 @@ pub struct RemovePermission {
 }
 
 /// RemovePermission: removes the statement with the label.
-pub async fn remove_permission(input: RemovePermission, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+pub fn remove_permission(input: RemovePermission, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     let now = sqs.now();
     queue.edit_policy(now, |current| {

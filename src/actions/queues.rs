@@ -36,11 +36,7 @@ pub struct QueueUrlOutput {
 }
 
 /// CreateQueue: creates the queue, or returns the URL of one with the same attributes.
-pub async fn create_queue(
-    input: CreateQueue,
-    sqs: &Sqs,
-    ctx: &Context,
-) -> SqsResult<QueueUrlOutput> {
+pub fn create_queue(input: CreateQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<QueueUrlOutput> {
     crate::engine::tags::check(&input.tags, &input.queue_name)?;
     let key = ctx.key(&input.queue_name);
     sqs.registry
@@ -62,11 +58,7 @@ pub struct GetQueueUrl {
 }
 
 /// GetQueueUrl: the URL of an existing queue (created first with `auto_create`).
-pub async fn get_queue_url(
-    input: GetQueueUrl,
-    sqs: &Sqs,
-    ctx: &Context,
-) -> SqsResult<QueueUrlOutput> {
+pub fn get_queue_url(input: GetQueueUrl, sqs: &Sqs, ctx: &Context) -> SqsResult<QueueUrlOutput> {
     let mut key = ctx.key(&input.queue_name);
     if let Some(owner) = input.queue_owner_aws_account_id.filter(|o| !o.is_empty()) {
         key.account = owner;
@@ -102,11 +94,7 @@ pub struct ListQueuesOutput {
 }
 
 /// ListQueues: the caller's queues in name order, paged.
-pub async fn list_queues(
-    input: ListQueues,
-    sqs: &Sqs,
-    ctx: &Context,
-) -> SqsResult<ListQueuesOutput> {
+pub fn list_queues(input: ListQueues, sqs: &Sqs, ctx: &Context) -> SqsResult<ListQueuesOutput> {
     let request = PageRequest::parse(input.max_results, input.next_token.as_deref())?;
     // From the registry's ordered index: O(log n + page), not every match sorted.
     let (page, more) = sqs.registry.list_page(
@@ -192,7 +180,7 @@ pub struct DeleteQueue {
 }
 
 /// DeleteQueue: the queue goes at once, waking every poll parked on it.
-pub async fn delete_queue(input: DeleteQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+pub fn delete_queue(input: DeleteQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let key = ctx.queue_key(&input.queue_url)?;
     super::authorize(sqs, ctx, &*sqs.registry.get(&key)?)?;
     sqs.registry.delete(&key, sqs.now())
@@ -207,7 +195,7 @@ pub struct PurgeQueue {
 }
 
 /// PurgeQueue: drops every message; with `strict`, once per 60 s.
-pub async fn purge_queue(input: PurgeQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+pub fn purge_queue(input: PurgeQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     sqs.registry.purge(&queue, sqs.now())
 }

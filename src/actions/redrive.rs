@@ -33,7 +33,7 @@ pub struct SourceQueuesOutput {
 }
 
 /// ListDeadLetterSourceQueues: the queues whose RedrivePolicy targets this one, paged.
-pub async fn list_dead_letter_source_queues(
+pub fn list_dead_letter_source_queues(
     input: ListDeadLetterSourceQueues,
     sqs: &Sqs,
     ctx: &Context,
@@ -68,7 +68,7 @@ pub struct StartOutput {
 }
 
 /// StartMessageMoveTask: starts moving a dead-letter queue's messages; the ticker moves them.
-pub async fn start_message_move_task(
+pub fn start_message_move_task(
     input: StartMessageMoveTask,
     sqs: &Sqs,
     ctx: &Context,
@@ -168,7 +168,7 @@ pub struct TaskEntry {
 }
 
 /// ListMessageMoveTasks: the source's tasks, newest first.
-pub async fn list_message_move_tasks(
+pub fn list_message_move_tasks(
     input: ListMessageMoveTasks,
     sqs: &Sqs,
     ctx: &Context,
@@ -227,7 +227,7 @@ pub struct CancelOutput {
 }
 
 /// CancelMessageMoveTask: stops a running task; what moved stays moved.
-pub async fn cancel_message_move_task(
+pub fn cancel_message_move_task(
     input: CancelMessageMoveTask,
     sqs: &Sqs,
     ctx: &Context,

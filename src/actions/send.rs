@@ -189,7 +189,7 @@ impl SendOutput {
 }
 
 /// SendMessage: checks the message against the queue, then sends it.
-pub async fn send_message(input: SendMessage, sqs: &Sqs, ctx: &Context) -> SqsResult<SendOutput> {
+pub fn send_message(input: SendMessage, sqs: &Sqs, ctx: &Context) -> SqsResult<SendOutput> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     let sent = queue.send(input.into_new(ctx)?, sqs.now())?;
     Ok(SendOutput::new(None, sent))
@@ -214,7 +214,7 @@ impl Entry for MessageFields {
 }
 
 /// SendMessageBatch: each entry as SendMessage, within the batch's 1 MiB total.
-pub async fn send_message_batch(
+pub fn send_message_batch(
     input: SendMessageBatch,
     sqs: &Sqs,
     ctx: &Context,

@@ -21,7 +21,7 @@ pub struct TagQueue {
 }
 
 /// TagQueue: adds or replaces tags, checked by the engine's tag rules.
-pub async fn tag_queue(input: TagQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+pub fn tag_queue(input: TagQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     if input.tags.is_empty() {
         return Err(SqsError::missing("Tags"));
@@ -40,7 +40,7 @@ pub struct UntagQueue {
 }
 
 /// UntagQueue: removes the keys.
-pub async fn untag_queue(input: UntagQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
+pub fn untag_queue(input: UntagQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     queue.untag(&input.tag_keys, sqs.now())
 }
@@ -62,11 +62,7 @@ pub struct TagsOutput {
 }
 
 /// ListQueueTags: the queue's tags.
-pub async fn list_queue_tags(
-    input: ListQueueTags,
-    sqs: &Sqs,
-    ctx: &Context,
-) -> SqsResult<TagsOutput> {
+pub fn list_queue_tags(input: ListQueueTags, sqs: &Sqs, ctx: &Context) -> SqsResult<TagsOutput> {
     let queue = queue(sqs, ctx, &input.queue_url)?;
     let tags = queue.lock_settled(sqs.now()).tags().clone();
     Ok(TagsOutput { tags })

@@ -40,7 +40,7 @@ pub fn seconds(value: Option<i64>) -> SqsResult<u32> {
 }
 
 /// ChangeMessageVisibility: hides an in-flight message again for the given seconds from now.
-pub async fn change_message_visibility(
+pub fn change_message_visibility(
     input: ChangeMessageVisibility,
     sqs: &Sqs,
     ctx: &Context,
@@ -81,7 +81,7 @@ impl Entry for VisibilityEntry {
 }
 
 /// ChangeMessageVisibilityBatch: each entry as ChangeMessageVisibility.
-pub async fn change_message_visibility_batch(
+pub fn change_message_visibility_batch(
     input: ChangeMessageVisibilityBatch,
     sqs: &Sqs,
     ctx: &Context,

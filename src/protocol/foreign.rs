@@ -39,7 +39,7 @@ pub fn refuse(parts: &Parts, service: &str, request_id: &str) -> HttpResponse {
         let body = serde_json::json!({ "__type": CODE, "message": message });
         return respond(
             StatusCode::BAD_REQUEST,
-            "application/x-amz-json-1.0",
+            super::AMZ_JSON,
             request_id,
             body.to_string().into_bytes(),
         );
@@ -60,7 +60,7 @@ pub fn refuse(parts: &Parts, service: &str, request_id: &str) -> HttpResponse {
     };
     respond(
         StatusCode::BAD_REQUEST,
-        "application/xml",
+        super::APPLICATION_XML,
         request_id,
         body.into_bytes(),
     )

@@ -24,6 +24,13 @@ pub const X_AMZ_TARGET: HeaderName = HeaderName::from_static("x-amz-target");
 const X_AMZN_REQUEST_ID: HeaderName = HeaderName::from_static("x-amzn-requestid");
 const X_AMZN_QUERY_ERROR: HeaderName = HeaderName::from_static("x-amzn-query-error");
 
+// The content types of answers, also built once: `from_static` outside a constant checks
+// every byte each time it runs.
+pub const AMZ_JSON: HeaderValue = HeaderValue::from_static("application/x-amz-json-1.0");
+pub const TEXT_XML: HeaderValue = HeaderValue::from_static("text/xml");
+pub const APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json");
+pub const APPLICATION_XML: HeaderValue = HeaderValue::from_static("application/xml");
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {
     Json,
@@ -152,7 +159,7 @@ pub type HttpResponse = Response<crate::http::body::Body>;
 pub fn unknown_operation(request_id: &str) -> HttpResponse {
     respond(
         StatusCode::NOT_FOUND,
-        "text/xml",
+        TEXT_XML,
         request_id,
         b"<UnknownOperationException/>".to_vec(),
     )
@@ -195,9 +202,9 @@ pub fn encode(protocol: Protocol, request_id: &str, result: SqsResult<Vec<u8>>) 
     match result {
         Ok(body) => {
             let content_type = match protocol {
-                Protocol::Json => "application/x-amz-json-1.0",
-                Protocol::Query => "text/xml",
-                Protocol::QueryJson => "application/json",
+                Protocol::Json => AMZ_JSON,
+                Protocol::Query => TEXT_XML,
+                Protocol::QueryJson => APPLICATION_JSON,
             };
             respond(StatusCode::OK, content_type, request_id, body)
         }
@@ -215,12 +222,7 @@ pub fn encode_error(protocol: Protocol, request_id: &str, err: &SqsError) -> Htt
             } else {
                 serde_json::json!({"__type": err.kind.json_type(), "message": err.message})
             };
-            let mut response = respond(
-                status,
-                "application/x-amz-json-1.0",
-                request_id,
-                body.to_string().into_bytes(),
-            );
+            let mut response = respond(status, AMZ_JSON, request_id, body.to_string().into_bytes());
             let fault = match err.kind.fault() {
                 Fault::Sender => "Sender",
                 Fault::Receiver => "Receiver",
@@ -232,13 +234,13 @@ pub fn encode_error(protocol: Protocol, request_id: &str, err: &SqsError) -> Htt
         }
         Protocol::Query => respond(
             status,
-            "text/xml",
+            TEXT_XML,
             request_id,
             xml::error(request_id, err).into_bytes(),
         ),
         Protocol::QueryJson => respond(
             status,
-            "application/json",
+            APPLICATION_JSON,
             request_id,
             query_json::error(request_id, err),
         ),
@@ -247,14 +249,14 @@ pub fn encode_error(protocol: Protocol, request_id: &str, err: &SqsError) -> Htt
 
 fn respond(
     status: StatusCode,
-    content_type: &'static str,
+    content_type: HeaderValue,
     request_id: &str,
     body: Vec<u8>,
 ) -> HttpResponse {
     let mut response = Response::new(Bytes::from(body).into());
     *response.status_mut() = status;
     let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(CONTENT_TYPE, content_type);
     if let Ok(v) = HeaderValue::from_str(request_id) {
         headers.insert(X_AMZN_REQUEST_ID, v);
     }

@@ -54,17 +54,18 @@ impl Activity {
 
     /// Two stores and no wake-up: the watchdog finds the change when it next looks, which is
     /// before any deadline the change can set (see [`watchdog`]). A busy phase has no
-    /// deadline, so it needs no clock reading either.
+    /// deadline, so it needs no clock reading either. The phase is released after its start
+    /// time, so a watchdog that reads (acquires) the phase reads that time or a later one.
     fn enter(&self, phase: u8) {
         if phase != BUSY {
-            self.since_ms.store(self.now_ms(), Ordering::SeqCst);
+            self.since_ms.store(self.now_ms(), Ordering::Relaxed);
         }
-        self.phase.store(phase, Ordering::SeqCst);
+        self.phase.store(phase, Ordering::Release);
     }
 
     /// Bytes arrived: an idle connection has started its next request head.
     fn bytes_read(&self) {
-        if self.phase.load(Ordering::SeqCst) == IDLE {
+        if self.phase.load(Ordering::Relaxed) == IDLE {
             self.enter(HEAD);
         }
     }
@@ -200,8 +201,8 @@ async fn watchdog(activity: &Activity, header: Duration, idle: Duration) -> &'st
     let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     let recheck = ms(header.min(idle)).max(1);
     loop {
-        let phase = activity.phase.load(Ordering::SeqCst);
-        let since = activity.since_ms.load(Ordering::SeqCst);
+        let phase = activity.phase.load(Ordering::Acquire);
+        let since = activity.since_ms.load(Ordering::Relaxed);
         let (limit, why) = match phase {
             HEAD => (
                 ms(header),
