@@ -210,7 +210,7 @@ async fn batches(
         rows,
         "SendMessageBatch(10)",
         (reference, addr),
-        (secs, args.quick),
+        (secs, args.rounds_per_ratio()),
         make_send(ref_host.clone()),
         make_send(host.clone()),
     )
@@ -223,7 +223,7 @@ async fn batches(
         rows,
         "ReceiveMessage(10)",
         (reference, addr),
-        (secs, args.quick),
+        (secs, args.rounds_per_ratio()),
         make_receive(ref_host.clone()),
         make_receive(host.clone()),
     )
@@ -235,7 +235,7 @@ async fn batches(
         rows,
         "DeleteMessageBatch(10)",
         (reference, addr),
-        (secs, args.quick),
+        (secs, args.rounds_per_ratio()),
         make_delete(ref_host),
         make_delete(host),
     )
@@ -273,7 +273,7 @@ async fn versus<F, G>(
     rows: &mut Vec<Row>,
     name: &str,
     (reference, target): (SocketAddr, SocketAddr),
-    (secs, quick): (Duration, bool),
+    (secs, rounds): (Duration, u32),
     on_reference: F,
     on_target: G,
 ) where
@@ -281,7 +281,6 @@ async fn versus<F, G>(
     G: Fn(usize, u64) -> hyper::Request<load::Body> + Send + Sync + 'static,
 {
     // Alternating rounds, as for SendMessage: one round each was the noisiest figure.
-    let rounds = if quick { 1 } else { 5 };
     let round = (secs / rounds).max(Duration::from_secs(1));
     let (on_reference, on_target) = (Arc::new(on_reference), Arc::new(on_target));
     let (mut base, mut ours) = load::alternated(
@@ -298,7 +297,7 @@ async fn versus<F, G>(
     .await;
     let base_row = Row::rate(name, "reference", 16, &mut base, "req/s", 1.0);
     let mut row = Row::rate(name, "sqslite", 16, &mut ours, "req/s", 1.0);
-    row.ratio_to_reference = Some(row.rate / base_row.rate.max(1e-9));
+    row.against(&base_row, &ours, &base);
     emit(rows, base_row);
     emit(rows, row);
 }

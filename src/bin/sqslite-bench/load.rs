@@ -177,11 +177,14 @@ pub struct LoadResult {
     pub errors: u64,
     pub elapsed: Duration,
     pub latencies_us: Vec<u32>,
+    /// The rate of each run absorbed, in order (the rounds of an alternated pair).
+    pub round_rates: Vec<f64>,
 }
 
 impl LoadResult {
     /// Adds another run of the same scenario to this one.
     pub fn absorb(&mut self, other: LoadResult) {
+        self.round_rates.push(other.per_second());
         self.ok += other.ok;
         self.errors += other.errors;
         self.elapsed += other.elapsed;

@@ -42,6 +42,10 @@ struct Args {
     /// Seconds per rate measurement.
     #[arg(long, default_value_t = 5)]
     seconds: u64,
+    /// Alternated rounds of each server behind every ratio to the bare server (one with
+    /// --quick); each round lasts --seconds divided by this, and at least a second.
+    #[arg(long, default_value_t = 5)]
+    rounds: u32,
     /// A short smoke run for CI: one second per measurement, smaller fills.
     #[arg(long)]
     quick: bool,
@@ -68,6 +72,10 @@ struct Args {
     /// connections and the three batch actions (about 70 s at `--seconds 1`).
     #[arg(long)]
     ratios_only: bool,
+    /// Only the SendMessage ratios, with a second bare server in sqslite's place: what a
+    /// server identical to the yardstick reads, the figure's own spread from run to run.
+    #[arg(long)]
+    calibrate: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -95,6 +103,17 @@ enum Command {
         #[arg(long, requires = "existing")]
         drop_page_cache: bool,
     },
+}
+
+impl Args {
+    /// Alternated rounds per ratio figure.
+    fn rounds_per_ratio(&self) -> u32 {
+        if self.quick {
+            1
+        } else {
+            self.rounds.max(1)
+        }
+    }
 }
 
 fn emit(rows: &mut Vec<Row>, row: Row) {
@@ -144,17 +163,19 @@ async fn cold_start(runs: usize) -> Vec<u32> {
     samples
 }
 
+/// SendMessage on 16 and 64 connections, `target` (named `target_name` in the rows) against
+/// the yardstick at `reference`.
 async fn rate_pair(
     rows: &mut Vec<Row>,
     args: &Args,
     reference: SocketAddr,
-    target: SocketAddr,
+    (target, target_name): (SocketAddr, &str),
     url: &str,
     secs: Duration,
 ) {
     // Alternating rounds, each server first in turn, so a change in the machine's load during
     // the run (other tenants, the kernel) weighs on both sides of the ratio alike.
-    let rounds = if args.quick { 1 } else { 5 };
+    let rounds = args.rounds_per_ratio();
     let round = (secs / rounds).max(Duration::from_secs(1));
     for conns in [16, 64] {
         let (mut base, mut ours) = load::alternated(
@@ -164,8 +185,8 @@ async fn rate_pair(
         )
         .await;
         let base_row = Row::rate("SendMessage", "reference", conns, &mut base, "req/s", 1.0);
-        let mut row = Row::rate("SendMessage", "sqslite", conns, &mut ours, "req/s", 1.0);
-        row.ratio_to_reference = Some(row.rate / base_row.rate.max(1e-9));
+        let mut row = Row::rate("SendMessage", target_name, conns, &mut ours, "req/s", 1.0);
+        row.against(&base_row, &ours, &base);
         emit(rows, base_row);
         emit(rows, row);
     }

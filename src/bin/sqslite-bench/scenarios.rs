@@ -25,6 +25,9 @@ pub struct Row {
     pub p90_ms: Option<f64>,
     pub p99_ms: Option<f64>,
     pub ratio_to_reference: Option<f64>,
+    /// With `ratio_to_reference`: each alternated round's ratio, in order, for the spread.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub round_ratios: Vec<f64>,
     pub errors: u64,
 }
 
@@ -47,8 +50,20 @@ impl Row {
             p90_ms: Some(r.percentile(90.0)),
             p99_ms: Some(r.percentile(99.0)),
             ratio_to_reference: None,
+            round_ratios: Vec::new(),
             errors: r.errors,
         }
+    }
+
+    /// This row as a ratio to `reference`, the other side of the same alternated rounds.
+    pub fn against(&mut self, reference: &Row, ours: &LoadResult, base: &LoadResult) {
+        self.ratio_to_reference = Some(self.rate / reference.rate.max(1e-9));
+        self.round_ratios = ours
+            .round_rates
+            .iter()
+            .zip(&base.round_rates)
+            .map(|(o, b)| (o / b.max(1e-9) * 1000.0).round() / 1000.0)
+            .collect();
     }
 
     pub fn figure(scenario: &str, value: f64, unit: &'static str) -> Row {
@@ -62,6 +77,7 @@ impl Row {
             p90_ms: None,
             p99_ms: None,
             ratio_to_reference: None,
+            round_ratios: Vec::new(),
             errors: 0,
         }
     }

@@ -31,7 +31,15 @@ pub async fn run(args: Args) {
         &mut rows,
         Row::figure("RSS idle", target.rss_mib().unwrap_or(0.0), "MiB"),
     );
-    rate_pair(&mut rows, &args, reference.addr, target.addr, &url, secs).await;
+    rate_pair(
+        &mut rows,
+        &args,
+        reference.addr,
+        (target.addr, "sqslite"),
+        &url,
+        secs,
+    )
+    .await;
     at_scale::run(&mut rows, &args, reference.addr, secs).await;
     reference.stop().await;
 
@@ -100,7 +108,7 @@ async fn deep(rows: &mut Vec<Row>, args: &Args, secs: Duration) {
 }
 
 /// The single-figure modes (`--pipeline-only`, with or without `--deep`, and
-/// `--scale-only`, `--ratios-only`); `false` when none is asked for.
+/// `--scale-only`, `--ratios-only`, `--calibrate`); `false` when none is asked for.
 async fn only(rows: &mut Vec<Row>, args: &Args, secs: Duration) -> bool {
     if args.pipeline_only && args.deep {
         deep(rows, args, secs).await;
@@ -122,11 +130,23 @@ async fn only(rows: &mut Vec<Row>, args: &Args, secs: Duration) -> bool {
         return true;
     }
 
+    if args.calibrate {
+        calibrate(rows, args, secs).await;
+        return true;
+    }
     if args.ratios_only {
         let reference = reference_server().await;
         let target = sqslite().await;
         let url = scenarios::create_queue(target.addr, args.protocol, "bench").await;
-        rate_pair(rows, args, reference.addr, target.addr, &url, secs).await;
+        rate_pair(
+            rows,
+            args,
+            reference.addr,
+            (target.addr, "sqslite"),
+            &url,
+            secs,
+        )
+        .await;
         target.stop().await;
         at_scale::run(rows, args, reference.addr, secs).await;
         reference.stop().await;
@@ -139,6 +159,23 @@ async fn only(rows: &mut Vec<Row>, args: &Args, secs: Duration) -> bool {
         return true;
     }
     false
+}
+
+/// The SendMessage pairs with a second yardstick in sqslite's place.
+async fn calibrate(rows: &mut Vec<Row>, args: &Args, secs: Duration) {
+    let (reference, twin) = (reference_server().await, reference_server().await);
+    let url = "http://127.0.0.1/000000000000/bench";
+    rate_pair(
+        rows,
+        args,
+        reference.addr,
+        (twin.addr, "yardstick twin"),
+        url,
+        secs,
+    )
+    .await;
+    twin.stop().await;
+    reference.stop().await;
 }
 
 async fn long_poll_row(rows: &mut Vec<Row>, args: &Args, addr: SocketAddr) {
