@@ -165,15 +165,7 @@ async fn only(rows: &mut Vec<Row>, args: &Args, secs: Duration) -> bool {
 async fn calibrate(rows: &mut Vec<Row>, args: &Args, secs: Duration) {
     let (reference, twin) = (reference_server().await, reference_server().await);
     let url = "http://127.0.0.1/000000000000/bench";
-    rate_pair(
-        rows,
-        args,
-        reference.addr,
-        (twin.addr, "yardstick twin"),
-        url,
-        secs,
-    )
-    .await;
+    rate_pair(rows, args, reference.addr, (twin.addr, "twin"), url, secs).await;
     twin.stop().await;
     reference.stop().await;
 }
