@@ -296,7 +296,7 @@ pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {
     *response.status_mut() = status;
     response
         .headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        .insert(CONTENT_TYPE, crate::http::APPLICATION_JSON);
     response
 }
 

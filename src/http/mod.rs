@@ -1,10 +1,19 @@
 //! HTTP plumbing every layer may use: the response body type (whole or streamed), form
-//! decoding, byte splitting ([`text`]) and [`DropConnection`]. It sits below the protocols, the admin API and the
+//! decoding, byte splitting ([`text`]), the answers' content types and [`DropConnection`]. It sits below the protocols, the admin API and the
 //! server, so each can build a response or read a form without importing the others.
 
 pub mod body;
 pub mod form;
 pub mod text;
+
+use hyper::header::HeaderValue;
+
+// The content types of answers, built once: `from_static` outside a constant checks every
+// byte each time it runs.
+pub const AMZ_JSON: HeaderValue = HeaderValue::from_static("application/x-amz-json-1.0");
+pub const TEXT_XML: HeaderValue = HeaderValue::from_static("text/xml");
+pub const APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json");
+pub const APPLICATION_XML: HeaderValue = HeaderValue::from_static("application/xml");
 
 /// Returned by a service to make hyper close the connection without answering (a fault
 /// rule's `drop_connection`).

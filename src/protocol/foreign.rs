@@ -39,7 +39,7 @@ pub fn refuse(parts: &Parts, service: &str, request_id: &str) -> HttpResponse {
         let body = serde_json::json!({ "__type": CODE, "message": message });
         return respond(
             StatusCode::BAD_REQUEST,
-            super::AMZ_JSON,
+            crate::http::AMZ_JSON,
             request_id,
             body.to_string().into_bytes(),
         );
@@ -60,7 +60,7 @@ pub fn refuse(parts: &Parts, service: &str, request_id: &str) -> HttpResponse {
     };
     respond(
         StatusCode::BAD_REQUEST,
-        super::APPLICATION_XML,
+        crate::http::APPLICATION_XML,
         request_id,
         body.into_bytes(),
     )

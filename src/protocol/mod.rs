@@ -11,6 +11,7 @@ pub mod query_json;
 pub mod xml;
 
 use crate::error::{ErrorKind, Fault, SqsError, SqsResult};
+use crate::http::{AMZ_JSON, APPLICATION_JSON, TEXT_XML};
 use bytes::Bytes;
 pub use context::Context;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
@@ -23,13 +24,6 @@ use serde::Serialize;
 pub const X_AMZ_TARGET: HeaderName = HeaderName::from_static("x-amz-target");
 const X_AMZN_REQUEST_ID: HeaderName = HeaderName::from_static("x-amzn-requestid");
 const X_AMZN_QUERY_ERROR: HeaderName = HeaderName::from_static("x-amzn-query-error");
-
-// The content types of answers, also built once: `from_static` outside a constant checks
-// every byte each time it runs.
-pub const AMZ_JSON: HeaderValue = HeaderValue::from_static("application/x-amz-json-1.0");
-pub const TEXT_XML: HeaderValue = HeaderValue::from_static("text/xml");
-pub const APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json");
-pub const APPLICATION_XML: HeaderValue = HeaderValue::from_static("application/xml");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {

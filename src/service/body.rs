@@ -12,11 +12,10 @@ use hyper::body::Incoming;
 
 use super::MAX_BODY_BYTES;
 
-/// The whole body: the one frame it came in, or else one buffer sized from Content-Length,
-/// filled as frames arrive (one copy of the body in memory, where collecting the frames and
-/// joining them held two).
 /// The whole body, or `None` if it is too large, broken, or trickles in for longer than `limit`
-/// (a slow body would otherwise hold its connection for ever).
+/// (a slow body would otherwise hold its connection for ever). It is the one frame it came in,
+/// or else one buffer sized from Content-Length and filled as frames arrive (one copy of the
+/// body in memory, where collecting the frames and joining them held two).
 pub(super) async fn read_body(
     body: Incoming,
     headers: &hyper::HeaderMap,

@@ -56,7 +56,7 @@ pub fn respond(status: u16, request_id: &str, body: String) -> HttpResponse {
     let mut response = Response::new(Bytes::from(body).into());
     *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
     let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/xml"));
+    headers.insert(CONTENT_TYPE, crate::http::TEXT_XML);
     if let Ok(id) = HeaderValue::from_str(request_id) {
         headers.insert("x-amzn-requestid", id);
     }

@@ -169,7 +169,7 @@ pub fn json_response(
     let mut response = Response::new(Bytes::from(body.to_string()).into());
     *response.status_mut() = status;
     let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(CONTENT_TYPE, crate::http::APPLICATION_JSON);
     if let Ok(id) = HeaderValue::from_str(request_id) {
         headers.insert("x-amzn-requestid", id);
     }
