@@ -133,7 +133,7 @@ impl QueueAttributes {
         for (name, value) in map {
             attribute_table::set(&mut next, name, value, creating)?;
         }
-        next.settle_encryption(map, creating)?;
+        next.settle_encryption(map)?;
         if next.fifo_throughput_limit == ThroughputLimit::PerMessageGroupId
             && next.deduplication_scope == DeduplicationScope::Queue
         {
@@ -145,30 +145,31 @@ impl QueueAttributes {
         Ok(())
     }
 
-    /// The two kinds of server-side encryption exclude each other [aws-recorded: a KMS key while
-    /// SqsManagedSseEnabled is "true", or both in one call, is refused]; a queue created with a
-    /// KMS key and no SqsManagedSseEnabled has SQS-managed SSE off [unverified: implied, since
-    /// SQS-managed SSE is on by default and cannot be on beside KMS]. Clearing the key clears its
-    /// reuse period too, even one set in the same call [aws-recorded].
-    fn settle_encryption(
-        &mut self,
-        map: &BTreeMap<String, String>,
-        creating: bool,
-    ) -> SqsResult<()> {
-        if map.get("KmsMasterKeyId").is_some_and(String::is_empty) {
+    /// The two kinds of server-side encryption exclude each other. Asking for both in one call
+    /// is refused [aws-recorded]; a KMS key set on a queue whose SQS-managed SSE is on (by
+    /// default or as set before) turns SQS-managed SSE off [aws-recorded: SetQueueAttributes
+    /// with KmsMasterKeyId then shows SqsManagedSseEnabled=false]; SqsManagedSseEnabled=true
+    /// set alone on a KMS queue drops the key [unverified: the mirror case]. Clearing the key
+    /// clears its reuse period too, even one set in the same call [aws-recorded].
+    fn settle_encryption(&mut self, map: &BTreeMap<String, String>) -> SqsResult<()> {
+        let asks_kms = map.get("KmsMasterKeyId").is_some_and(|k| !k.is_empty());
+        let asks_sqs = map
+            .get("SqsManagedSseEnabled")
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+        if asks_kms && asks_sqs {
+            return Err(SqsError::new(
+                ErrorKind::InvalidAttributeName,
+                "You can use one type of server-side encryption (SSE) at one time. You can either enable KMS SSE or SQS SSE.",
+            ));
+        }
+        let clears_kms = map.get("KmsMasterKeyId").is_some_and(String::is_empty);
+        if asks_kms {
+            self.sqs_managed_sse_enabled = false;
+        } else if asks_sqs && self.kms_master_key_id.is_some() || clears_kms {
+            self.kms_master_key_id = None;
             self.kms_data_key_reuse_period_seconds = None;
         }
-        if self.kms_master_key_id.is_none() || !self.sqs_managed_sse_enabled {
-            return Ok(());
-        }
-        if creating && !map.contains_key("SqsManagedSseEnabled") {
-            self.sqs_managed_sse_enabled = false;
-            return Ok(());
-        }
-        Err(SqsError::new(
-            ErrorKind::InvalidAttributeName,
-            "You can use one type of server-side encryption (SSE) at one time. You can either enable KMS SSE or SQS SSE.",
-        ))
+        Ok(())
     }
 
     /// The stored (non-computed) attributes in SQS's string form.

@@ -152,20 +152,15 @@ async fn clearing_the_kms_key_removes_both_kms_attributes() {
     assert_eq!(all[&QueueAttributeName::SqsManagedSseEnabled], "false");
 }
 
-/// Recorded on SQS: a KMS key while SQS-managed SSE is on, or both in one call, is refused.
+/// Recorded on SQS: both kinds of encryption asked for in one call are refused; a KMS key set
+/// on a queue whose SQS-managed SSE is on only by default is accepted and turns it off (issue
+/// 37, item J: AWS's recordings show SqsManagedSseEnabled=false afterwards).
 #[tokio::test]
 async fn the_two_kinds_of_encryption_exclude_each_other() {
     let t = TestServer::start().await;
     let url = t.create_queue("sse").await;
+    assert_eq!(t.attribute(&url, "SqsManagedSseEnabled").await, "true");
     let want = "You can use one type of server-side encryption (SSE) at one time. You can either enable KMS SSE or SQS SSE.";
-    let err = t
-        .set_attribute(&url, QueueAttributeName::KmsMasterKeyId, "alias/aws/sqs")
-        .await
-        .unwrap_err();
-    assert_eq!(
-        (code(&err).as_str(), message(&err).as_str()),
-        ("InvalidAttributeName", want)
-    );
     let err = t
         .client
         .set_queue_attributes()
@@ -184,6 +179,21 @@ async fn the_two_kinds_of_encryption_exclude_each_other() {
         !all.contains_key(&QueueAttributeName::KmsMasterKeyId),
         "nothing was applied"
     );
+    t.client
+        .set_queue_attributes()
+        .queue_url(&url)
+        .attributes(QueueAttributeName::KmsMasterKeyId, "alias/aws/sqs")
+        .attributes(QueueAttributeName::KmsDataKeyReusePeriodSeconds, "300")
+        .send()
+        .await
+        .expect("a KMS key on a queue with SQS-managed SSE by default");
+    let all = t.all_attributes(&url).await;
+    assert_eq!(all[&QueueAttributeName::KmsMasterKeyId], "alias/aws/sqs");
+    assert_eq!(
+        all[&QueueAttributeName::KmsDataKeyReusePeriodSeconds],
+        "300"
+    );
+    assert_eq!(all[&QueueAttributeName::SqsManagedSseEnabled], "false");
     // A queue created with a key has SQS-managed SSE off.
     let url = t
         .create_queue_with("created-kms", &[("KmsMasterKeyId", "alias/aws/sqs")])
