@@ -4,8 +4,10 @@
 //! then the fields in `wire`'s form. A directory written before SNS was durable
 //! holds none of these tags, so it reads as it always did; a build older than these
 //! records refuses such a directory at start ("unknown record type") rather than lose them.
-//! A subscription is written with its confirmation (`SUBSCRIPTION_CONFIRMATION`); one
-//! written before subscriptions could be pending (`SUBSCRIPTION`) reads as confirmed.
+//! A subscription is written with its confirmation and its principal
+//! (`SUBSCRIPTION_PRINCIPAL`); one written before it had a principal
+//! (`SUBSCRIPTION_CONFIRMATION`) reads as its account root's, and one written before
+//! subscriptions could be pending (`SUBSCRIPTION`) reads as confirmed too.
 
 use std::ops::RangeInclusive;
 
@@ -21,8 +23,11 @@ const TOPIC_DELETED: u8 = 33;
 const SUBSCRIPTION_DELETED: u8 = 35;
 const DEDUP: u8 = 36;
 const CLEARED: u8 = 37;
-/// A subscription with its confirmation state after the fields of [`SUBSCRIPTION`].
+/// A subscription with its confirmation state after the fields of [`SUBSCRIPTION`]. Read,
+/// never written since [`SUBSCRIPTION_PRINCIPAL`].
 const SUBSCRIPTION_CONFIRMATION: u8 = 38;
+/// A subscription as [`SUBSCRIPTION_CONFIRMATION`] has it, then its SubscriptionPrincipal.
+const SUBSCRIPTION_PRINCIPAL: u8 = 39;
 /// The subscription of the first durable SNS records, without a confirmation: only `sqs`
 /// subscriptions existed then, confirmed (and authenticated) at once. Read, never written.
 const SUBSCRIPTION: u8 = 34;
@@ -52,7 +57,7 @@ pub fn encode(r: &SnsRecord, out: &mut Vec<u8>) {
             w.str(arn);
         }
         SnsRecord::Subscription(s) => {
-            w.u8(SUBSCRIPTION_CONFIRMATION);
+            w.u8(SUBSCRIPTION_PRINCIPAL);
             for field in [&s.arn, &s.topic_arn, &s.owner, &s.protocol, &s.endpoint] {
                 w.str(field);
             }
@@ -63,6 +68,7 @@ pub fn encode(r: &SnsRecord, out: &mut Vec<u8>) {
             w.u64(c.token.as_ref().map_or(0, |(_, issued)| *issued));
             w.u8(u8::from(c.authenticated));
             w.u8(u8::from(c.authenticate_on_unsubscribe));
+            w.str(&s.principal);
         }
         SnsRecord::SubscriptionDeleted { arn } => {
             w.u8(SUBSCRIPTION_DELETED);
@@ -96,11 +102,13 @@ pub fn decode(bytes: &[u8]) -> Result<SnsRecord, String> {
             subscriptions_deleted: r.u64()?,
         }),
         TOPIC_DELETED => SnsRecord::TopicDeleted { arn: r.string()? },
-        tag @ (SUBSCRIPTION | SUBSCRIPTION_CONFIRMATION) => {
+        tag @ (SUBSCRIPTION | SUBSCRIPTION_CONFIRMATION | SUBSCRIPTION_PRINCIPAL) => {
+            let (arn, topic_arn, owner) = (r.string()?, r.string()?, r.string()?);
             let mut meta = SubscriptionMeta {
-                arn: r.string()?,
-                topic_arn: r.string()?,
-                owner: r.string()?,
+                arn,
+                topic_arn,
+                principal: format!("arn:aws:iam::{owner}:root"),
+                owner,
                 protocol: r.string()?,
                 endpoint: r.string()?,
                 attributes: r.map()?,
@@ -109,8 +117,11 @@ pub fn decode(bytes: &[u8]) -> Result<SnsRecord, String> {
                     ..ConfirmationState::default()
                 },
             };
-            if tag == SUBSCRIPTION_CONFIRMATION {
+            if tag != SUBSCRIPTION {
                 meta.confirmation = confirmation(&mut r)?;
+            }
+            if tag == SUBSCRIPTION_PRINCIPAL {
+                meta.principal = r.string()?;
             }
             SnsRecord::Subscription(meta)
         }
@@ -179,6 +190,7 @@ mod tests {
             arn: "arn:aws:sns:us-east-1:000000000000:orders:1".into(),
             topic_arn: "arn:aws:sns:us-east-1:000000000000:orders".into(),
             owner: "000000000000".into(),
+            principal: "arn:aws:iam::000000000000:user/ops".into(),
             protocol: "sqs".into(),
             endpoint: "arn:aws:sqs:us-east-1:000000000000:audit".into(),
             attributes: attrs.clone(),
@@ -191,6 +203,7 @@ mod tests {
             arn: "arn:aws:sns:us-east-1:000000000000:orders:2".into(),
             topic_arn: "arn:aws:sns:us-east-1:000000000000:orders".into(),
             owner: "000000000000".into(),
+            principal: "arn:aws:iam::000000000000:root".into(),
             protocol: "http".into(),
             endpoint: "http://localhost:9/hook".into(),
             attributes: attrs,

@@ -20,19 +20,26 @@ fn to_bits(ip: IpAddr) -> (bool, u128) {
 }
 
 impl IpNet {
-    /// `10.0.0.0/24`, `2001:db8::/32`; a bare address is its own /32 or /128.
-    /// SNS's text for a malformed network was not found \[unverified\].
+    /// `10.0.0.0/24`, `2001:db8::/32`: exactly one `/`, in the words of the matcher SNS's
+    /// come from (aws/event-ruler `CIDR`; the texts are those the issue records from AWS).
     pub(crate) fn parse(text: &str) -> Result<IpNet, PatternError> {
-        let invalid = || PatternError::syntax(format!("Malformed CIDR: {text}"));
-        let (addr, len) = match text.split_once('/') {
-            Some((a, l)) => (a, Some(l.parse::<u32>().map_err(|_| invalid())?)),
-            None => (text, None),
+        let mut parts = text.split('/');
+        let (Some(addr), Some(len), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(PatternError::syntax("Malformed CIDR, one '/' required"));
         };
-        let (v6, bits) = to_bits(addr.parse::<IpAddr>().map_err(|_| invalid())?);
+        let len = len
+            .parse::<u32>()
+            .map_err(|_| PatternError::syntax("Malformed CIDR, mask bits must be an integer"))?;
+        let ip = addr
+            .parse::<IpAddr>()
+            .map_err(|_| PatternError::syntax(format!("Nonstandard IP address: {addr}")))?;
+        let (v6, bits) = to_bits(ip);
         let width = if v6 { 128 } else { 32 };
-        let len = len.unwrap_or(width);
         if len > width {
-            return Err(invalid());
+            // [unverified wording]
+            return Err(PatternError::syntax(format!(
+                "Malformed CIDR, mask bits must be between 0 and {width}"
+            )));
         }
         Ok(IpNet {
             v6,

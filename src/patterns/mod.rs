@@ -137,10 +137,13 @@ impl FilterPolicy {
 
     fn parse(text: &str, dialect: Dialect, scope: Scope) -> Result<FilterPolicy, PatternError> {
         limits::check_length(dialect, text)?;
-        // SNS answers with Jackson's parser message here, which sqslite cannot reproduce
-        // [unverified]; serde's says what and where.
+        // SNS's lead is recorded ("failed to parse JSON. "); what follows it is Jackson's
+        // parser message, which sqslite cannot reproduce: serde's says what and where.
         let root: Value = serde_json::from_str(text).map_err(|e| {
-            PatternError::new(PatternErrorKind::InvalidJson, format!("Invalid JSON: {e}"))
+            PatternError::new(
+                PatternErrorKind::InvalidJson,
+                format!("failed to parse JSON. {e}"),
+            )
         })?;
         let branches = parse::branches(&root, dialect, scope, limits::max_branches(dialect))?;
         limits::check_policy(dialect, &branches)?;

@@ -94,6 +94,15 @@ impl<'a> Walk<'a> {
             match value {
                 Value::Object(inner) => {
                     if self.scope == Scope::MessageAttributes {
+                        // The nested part is read as a body policy first: its own faults
+                        // are reported before the scope's (recorded: `{"key":{"suffix":
+                        // "value"}}` is `"suffix" must be an object or an array`).
+                        let mut body = Walk {
+                            scope: Scope::MessageBody,
+                            path: vec![key],
+                            ..*self
+                        };
+                        body.object(&mut Vec::new(), inner, in_or)?;
                         return Err(PatternError::new(
                             PatternErrorKind::NestedInAttributes,
                             "Filter policy scope MessageAttributes does not support nested filter policy",

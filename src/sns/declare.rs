@@ -172,6 +172,7 @@ fn declare_subscription(
                 protocol: decl.protocol.clone(),
                 endpoint,
                 attributes,
+                principal: None,
             },
             now,
         )?;

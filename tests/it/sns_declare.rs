@@ -122,7 +122,7 @@ async fn a_declaration_sns_refuses_stops_the_start_with_snss_message_and_its_pla
     let bad_scope = "[[topics]]\nname = \"orders\"\n\n[[topics.subscriptions]]\nprotocol = \"sqs\"\nendpoint = \"audit\"\nFilterPolicyScope = \"Everything\"\n";
     assert_eq!(
         start_error(bad_scope).await,
-        "sqslite.toml:4: topic `orders`: subscription to `audit`: InvalidParameter: Invalid parameter: Attributes Reason: FilterPolicyScope: Invalid filter policy scope: Everything"
+        "sqslite.toml:4: topic `orders`: subscription to `audit`: InvalidParameter: Invalid parameter: Attributes Reason: FilterPolicyScope: Invalid value [Everything]. Please use either MessageBody or MessageAttributes"
     );
     assert_eq!(
         start_error("[[topics]]\nname = \"bad name\"\n").await,

@@ -189,7 +189,7 @@ async fn the_advisor_flags_subscriptions_aws_would_refuse_lose_or_mix() {
         sns_rules(&advice),
         owned(&[
             ("sns_dlq_policy_refuses", "other", "mixed"),
-            ("sns_dlq_type", "events.fifo", "events.fifo"),
+            ("sns_dlq_type", "events", "events"),
             ("sns_policy_refuses", "orders", "audit"),
             ("sns_raw_mixed", "other", "mixed"),
             ("sns_redrive_policy_missing", "orders", "audit"),
@@ -213,24 +213,19 @@ async fn the_advisor_flags_subscriptions_aws_would_refuse_lose_or_mix() {
     assert!(dlq_type["message"]
         .as_str()
         .unwrap()
-        .contains("needs a FIFO one"));
+        .contains("needs a standard one"));
     apply_the_audit_fixes(&s, &orders, findings, &audit_url, &audit_sub).await;
     let (_, advice) = s.admin_get("/_sqslite/advice").await;
     let left = sns_rules(&advice);
     assert!(!left.iter().any(|(_, _, q)| q == "audit"), "{left:?}");
 }
 
-/// audit (no Policy, no dead-letter queue), billing (all in place), events.fifo (dead-letters
-/// into a standard queue) and mixed (raw from orders, JSON from other, its DLQ refusing
+/// audit (no Policy, no dead-letter queue), billing (all in place), events (dead-letters
+/// into a FIFO queue) and mixed (raw from orders, JSON from other, its DLQ refusing
 /// other); returns audit's URL and subscription.
 async fn five_subscriptions_with_four_flaws(s: &Sns, orders: &str) -> (String, String) {
     let other = s.topic("other", &[]).await;
-    let events = s
-        .topic(
-            "events.fifo",
-            &[("FifoTopic", "true"), ("ContentBasedDeduplication", "true")],
-        )
-        .await;
+    let events = s.topic("events", &[]).await;
     // audit: no Policy and no dead-letter queue.
     let (audit_url, audit) = s.queue("audit", &[]).await;
     let audit_sub = s.subscribe(orders, &audit, &[]).await;
@@ -242,10 +237,11 @@ async fn five_subscriptions_with_four_flaws(s: &Sns, orders: &str) -> (String, S
     let redrive = format!(r#"{{"deadLetterTargetArn":"{billing_dlq}"}}"#);
     s.subscribe(orders, &billing, &[("RedrivePolicy", &redrive)])
         .await;
-    // events.fifo: a FIFO topic whose subscription dead-letters into a standard queue.
-    let (events_url, events_q) = s.queue("events.fifo", &[("FifoQueue", "true")]).await;
+    // events: a standard topic whose subscription dead-letters into a FIFO queue (the
+    // other way round, SNS refuses the RedrivePolicy itself).
+    let (events_url, events_q) = s.queue("events", &[]).await;
     set_policy(s, &events_url, &allow_topic(&events_q, &events)).await;
-    let (_, events_dlq) = s.queue("events-dlq", &[]).await;
+    let (_, events_dlq) = s.queue("events-dlq.fifo", &[("FifoQueue", "true")]).await;
     let redrive = format!(r#"{{"deadLetterTargetArn":"{events_dlq}"}}"#);
     s.subscribe(&events, &events_q, &[("RedrivePolicy", &redrive)])
         .await;

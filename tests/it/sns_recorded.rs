@@ -223,6 +223,12 @@ async fn publish_to_a_phone_or_a_platform_endpoint_is_recorded() {
         .send()
         .await
         .unwrap();
+    // sqslite knows a platform endpoint once a subscription names it (it serves no
+    // CreatePlatformEndpoint); one it does not know is refused as AWS refuses it.
+    let topic = s.topic("pushes", &[]).await;
+    subscribe(&s, &topic, "application", PUSH, &[])
+        .await
+        .unwrap();
     s.sns
         .publish()
         .target_arn(PUSH)

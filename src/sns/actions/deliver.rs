@@ -148,10 +148,10 @@ fn deliver(
         body: d.body.clone(),
         attributes,
         delay_seconds: None,
-        trace_header: None,
-        // A FIFO topic's message enters a standard queue as a plain one: a MessageGroupId
-        // there would make it a fair queue's tenant, which SNS does not do.
-        group_id: d.group_id.clone().filter(|_| queue.fifo),
+        trace_header: d.trace_header.clone(),
+        // A FIFO topic's message enters a standard queue as a plain one; a standard topic's
+        // MessageGroupId makes it a fair queue's tenant, as on SQS.
+        group_id: d.group_id.clone().filter(|_| queue.fifo || !d.fifo_topic),
         deduplication_id: d.deduplication_id.clone().filter(|_| queue.fifo),
         sender_id: SNS_SENDER.clone(),
     };

@@ -5,6 +5,7 @@
 #![warn(clippy::missing_docs_in_private_items)]
 
 pub mod confirm;
+pub mod data_protection;
 pub mod deliver;
 pub mod http;
 pub mod permissions;
@@ -80,6 +81,8 @@ actions! {
     SetSubscriptionAttributes => subscriptions::set_subscription_attributes,
     Publish => publish::publish,
     PublishBatch => publish::publish_batch,
+    PutDataProtectionPolicy => data_protection::put_data_protection_policy,
+    GetDataProtectionPolicy => data_protection::get_data_protection_policy,
 }
 
 /// An action SNS has that sqslite does not serve yet, or none at all: AWS Query's
@@ -101,9 +104,20 @@ pub fn owner(ctx: &Context) -> Owner<'_> {
 
 /// A topic ARN member, checked for shape (SNS: `Invalid parameter: TopicArn`).
 pub fn topic_arn(form: &Form, member: &str) -> SnsResult<String> {
-    let arn = form.required(member)?;
+    let arn = form.required_arn(member)?;
     crate::sns::engine::parse_topic_arn(&arn, member)?;
     Ok(arn)
+}
+
+/// A topic of another region than the caller's is refused before it is looked up (recorded
+/// for Publish, PublishBatch, Get/SetTopicAttributes, Subscribe, ListSubscriptionsByTopic and
+/// DeleteTopic: "Invalid parameter: TopicArn").
+pub fn in_region(ctx: &Context, topic_arn: &str) -> SnsResult<()> {
+    match crate::sns::engine::parse_topic_arn(topic_arn, "TopicArn") {
+        Ok((region, _, _)) if region != ctx.region => Err(SnsError::invalid("TopicArn")),
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// With credentials configured, a signed caller may Publish or Subscribe to another

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{topic_arn, Decode};
+use super::{in_region, topic_arn, Decode};
 use crate::protocol::Context;
 use crate::sns::error::{SnsError, SnsResult};
 use crate::sns::protocol::xml::Xml;
@@ -47,7 +47,8 @@ impl Decode for AddPermission {
 }
 
 /// The refusals' wording is sqslite's \[unverified\].
-pub async fn add_permission(input: AddPermission, app: &Service, _: &Context) -> SnsResult<Xml> {
+pub async fn add_permission(input: AddPermission, app: &Service, ctx: &Context) -> SnsResult<Xml> {
+    in_region(ctx, &input.topic_arn)?;
     if input.accounts.is_empty() {
         return Err(SnsError::missing("AWSAccountId"));
     }
@@ -61,11 +62,16 @@ pub async fn add_permission(input: AddPermission, app: &Service, _: &Context) ->
     {
         return Err(SnsError::invalid(format_args!("ActionName Reason: {bad}")));
     }
+    let principals = input
+        .accounts
+        .iter()
+        .map(|a| format!("arn:aws:iam::{a}:root"));
+    let actions = input.actions.iter().map(|a| format!("SNS:{a}"));
     let statement = json!({
         "Sid": input.label,
         "Effect": "Allow",
-        "Principal": {"AWS": input.accounts.iter().map(|a| format!("arn:aws:iam::{a}:root")).collect::<Vec<_>>()},
-        "Action": input.actions.iter().map(|a| format!("SNS:{a}")).collect::<Vec<_>>(),
+        "Principal": {"AWS": one_or_list(principals)},
+        "Action": one_or_list(actions),
         "Resource": input.topic_arn,
     });
     app.sns.edit_policy(&input.topic_arn, |text| {
@@ -102,8 +108,9 @@ impl Decode for RemovePermission {
 pub async fn remove_permission(
     input: RemovePermission,
     app: &Service,
-    _: &Context,
+    ctx: &Context,
 ) -> SnsResult<Xml> {
+    in_region(ctx, &input.topic_arn)?;
     app.sns.edit_policy(&input.topic_arn, |text| {
         let mut doc = document(text);
         let mut statements = take(&mut doc);
@@ -115,6 +122,17 @@ pub async fn remove_permission(
         Ok(put(doc, statements))
     })?;
     Ok(Xml::default())
+}
+
+/// A single value as a plain string, more as a list, as SNS writes a statement (recorded:
+/// `"Action": "SNS:Publish"`, `"Principal": {"AWS": "arn:aws:iam::…:root"}`).
+fn one_or_list(values: impl Iterator<Item = String>) -> Value {
+    let mut values: Vec<Value> = values.map(Value::String).collect();
+    if values.len() == 1 {
+        values.remove(0)
+    } else {
+        Value::Array(values)
+    }
 }
 
 /// The topic's policy document, or an empty one when it has none.

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
-use super::{deliver, Decode};
+use super::{deliver, in_region, Decode};
 use crate::protocol::Context;
 use crate::sns::engine::endpoints;
 use crate::sns::engine::envelope::Origin;
@@ -22,27 +22,34 @@ use crate::sns::Service;
 /// PublishBatch takes at most 10 entries (SNS API reference, PublishBatch).
 const MAX_BATCH: usize = 10;
 
-/// `MessageAttributes.entry.N.Name` / `.Value.DataType|StringValue|BinaryValue`.
-fn attributes(form: &Form) -> SnsResult<BTreeMap<String, Attribute>> {
+/// `MessageAttributes.entry.N.Name` / `.Value.DataType|StringValue|BinaryValue`; `path`
+/// names the member in a missing DataType's validation error (`messageAttributes`, or
+/// `publishBatchRequestEntries.N.member.messageAttributes` in a batch, as recorded).
+fn attributes(form: &Form, path: &str) -> SnsResult<BTreeMap<String, Attribute>> {
     form.struct_map("MessageAttributes")
         .into_iter()
         .map(|(name, value)| {
-            let data_type = value.get("DataType").unwrap_or_default().to_owned();
-            let data = match value.get("BinaryValue") {
-                Some(b64) => AttrData::Binary(STANDARD.decode(b64.trim()).map_err(|_| {
+            let data_type = value.get("DataType").ok_or_else(|| {
+                SnsError::missing(&format!("{path}.{name}.member.dataType"))
+            })?;
+            let data = match (value.get("StringValue"), value.get("BinaryValue")) {
+                (Some(text), _) if !text.is_empty() => AttrData::Text(text.to_owned()),
+                (_, Some(b64)) => AttrData::Binary(STANDARD.decode(b64.trim()).map_err(|_| {
                     SnsError::invalid(format_args!(
                         "MessageAttributes: The message attribute '{name}' has an invalid binary value."
                     ))
                 })?),
-                None => AttrData::Text(value.get("StringValue").unwrap_or_default().to_owned()),
+                (text, None) => AttrData::Text(text.unwrap_or_default().to_owned()),
             };
+            let data_type = data_type.to_owned();
             Ok((name, Attribute { data_type, data }))
         })
         .collect()
 }
 
-/// Reads the message, its subject, structure, attributes and FIFO ids.
-fn publication(form: &Form) -> SnsResult<Publication> {
+/// Reads the message, its subject, structure, attributes and FIFO ids; `path` as for
+/// [`attributes`].
+fn publication(form: &Form, path: &str) -> SnsResult<Publication> {
     let structure = form.get("MessageStructure");
     if structure.is_some_and(|s| s != "json") {
         return Err(SnsError::invalid("MessageStructure"));
@@ -51,7 +58,7 @@ fn publication(form: &Form) -> SnsResult<Publication> {
         message: form.required("Message")?,
         subject: form.optional("Subject"),
         json_structure: structure.is_some(),
-        attributes: attributes(form)?,
+        attributes: attributes(form, path)?,
         group_id: form.optional("MessageGroupId"),
         deduplication_id: form.optional("MessageDeduplicationId"),
     })
@@ -102,7 +109,7 @@ impl Decode for Publish {
         }
         Ok(Publish {
             target,
-            publication: publication(form)?,
+            publication: publication(form, "messageAttributes")?,
         })
     }
 }
@@ -148,6 +155,9 @@ fn publish_one(
 ) -> SnsResult<Published> {
     let now = app.now();
     let mut published = app.sns.publish(topic_arn, p, &origin(ctx), now)?;
+    for d in &mut published.deliveries {
+        d.trace_header.clone_from(&ctx.trace_header);
+    }
     deliver::deliver_all(
         app,
         topic_arn,
@@ -161,10 +171,16 @@ fn publish_one(
 pub async fn publish(input: Publish, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let published = match &input.target {
         Target::Topic(arn) => {
+            in_region(ctx, arn)?;
             super::authorize(app, ctx, arn, "Publish")?;
             publish_one(app, ctx, arn, &input.publication)?
         }
         Target::Phone(phone) => publish_direct(app, ("sms", phone, "sms"), &input.publication)?,
+        Target::Endpoint(arn) if !app.sns.knows_endpoint(arn) => {
+            return Err(SnsError::invalid(
+                "TargetArn Reason: No endpoint found for the target arn specified",
+            ));
+        }
         Target::Endpoint(arn) => {
             // `arn:…:endpoint/<PLATFORM>/<app>/<id>`: MessageStructure keys are platforms.
             let platform = arn.split('/').nth(1).unwrap_or_default();
@@ -190,13 +206,48 @@ pub struct PublishBatch {
 impl Decode for PublishBatch {
     fn decode(form: &Form) -> SnsResult<Self> {
         let topic_arn = super::topic_arn(form, "TopicArn")?;
-        let entries = form
+        let mut entries = Vec::new();
+        for (i, e) in form
             .structs("PublishBatchRequestEntries")
             .iter()
-            .map(|e| (e.get("Id").unwrap_or_default().to_owned(), publication(e)))
-            .collect();
+            .enumerate()
+        {
+            let path = format!(
+                "publishBatchRequestEntries.{}.member.messageAttributes",
+                i + 1
+            );
+            let entry = publication(e, &path);
+            // The validation layer's refusal fails the request, not the entry (recorded).
+            if let Err(err) = &entry {
+                if err.kind == SnsErrorKind::ValidationError {
+                    return Err(err.clone());
+                }
+            }
+            entries.push((e.get("Id").unwrap_or_default().to_owned(), entry));
+        }
         Ok(PublishBatch { topic_arn, entries })
     }
+}
+
+/// An entry Id: 1 to 80 of letters, digits, `-` and `_`; each refusal names it (recorded).
+fn check_entry_id(id: &str) -> SnsResult<()> {
+    let refuse = |why: &str| {
+        Err(SnsError::new(
+            SnsErrorKind::InvalidBatchEntryId,
+            format!("The Id of a batch entry in the batch request {why}: {id}"),
+        ))
+    };
+    if id.len() > 80 {
+        return refuse("is too long");
+    }
+    if id.is_empty()
+        || !id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        return refuse("contains an impermissible character");
+    }
+    Ok(())
 }
 
 /// The whole-batch refusals, in SNS's wording (SNS API reference, PublishBatch errors).
@@ -214,18 +265,8 @@ fn check_batch(entries: &[(String, SnsResult<Publication>)]) -> SnsResult<()> {
             "The batch request contains more entries than permissible.",
         );
     }
-    let valid_id = |id: &str| {
-        !id.is_empty()
-            && id.len() <= 80
-            && id
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    };
-    if entries.iter().any(|(id, _)| !valid_id(id)) {
-        return fail(
-            SnsErrorKind::InvalidBatchEntryId,
-            "The Id of a batch entry in a batch request doesn't abide by the specification.",
-        );
+    for (id, _) in entries {
+        check_entry_id(id)?;
     }
     let mut seen = HashSet::new();
     if !entries.iter().all(|(id, _)| seen.insert(id.as_str())) {
@@ -250,9 +291,17 @@ fn check_batch(entries: &[(String, SnsResult<Publication>)]) -> SnsResult<()> {
 
 /// PublishBatch: each entry as Publish, results in request order.
 pub async fn publish_batch(input: PublishBatch, app: &Service, ctx: &Context) -> SnsResult<Xml> {
+    in_region(ctx, &input.topic_arn)?;
     check_batch(&input.entries)?;
-    // A missing topic fails the request, not each entry.
-    app.sns.topic(&input.topic_arn)?;
+    // A missing topic fails the request, not each entry; so does an entry of a FIFO topic
+    // without its group (recorded).
+    let topic = app.sns.topic(&input.topic_arn)?;
+    for (_, entry) in &input.entries {
+        entry
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|p| topic.check_publication(p))?;
+    }
     super::authorize(app, ctx, &input.topic_arn, "Publish")?;
     let mut successful = Vec::new();
     let mut failed = Vec::new();

@@ -1,7 +1,7 @@
 //! Subscribe, Unsubscribe, the two List operations and Get/SetSubscriptionAttributes
 //! (ConfirmSubscription is in [`super::confirm`]).
 
-use super::{owner, topic_arn, Decode};
+use super::{in_region, owner, topic_arn, Decode};
 use crate::protocol::Context;
 use crate::sns::engine::confirm::{new_token, Confirmation};
 use crate::sns::engine::outbox::MessageType;
@@ -29,6 +29,7 @@ impl Decode for Subscribe {
                 protocol: form.required("Protocol")?,
                 endpoint: form.optional("Endpoint").unwrap_or_default(),
                 attributes: form.string_map("Attributes"),
+                principal: None,
             },
             return_arn: form.flag("ReturnSubscriptionArn"),
         })
@@ -38,7 +39,9 @@ impl Decode for Subscribe {
 /// A subscription that needs confirming answers "pending confirmation" unless
 /// ReturnSubscriptionArn asks for its ARN (SNS API reference, Subscribe); its endpoint is
 /// sent a SubscriptionConfirmation, again for each repeated Subscribe.
-pub async fn subscribe(input: Subscribe, app: &Service, ctx: &Context) -> SnsResult<Xml> {
+pub async fn subscribe(mut input: Subscribe, app: &Service, ctx: &Context) -> SnsResult<Xml> {
+    in_region(ctx, &input.new.topic_arn)?;
+    input.new.principal = ctx.principal.as_ref().map(|p| p.arn.clone());
     super::authorize(app, ctx, &input.new.topic_arn, "Subscribe")?;
     let subscribed = app.sns.subscribe_at(owner(ctx), input.new, app.now())?;
     if let Some(c) = &subscribed.confirmation {
@@ -53,14 +56,17 @@ pub async fn subscribe(input: Subscribe, app: &Service, ctx: &Context) -> SnsRes
     Ok(xml)
 }
 
-/// A subscription ARN is its topic's ARN and one more `:`-separated part.
+/// A subscription ARN is its topic's ARN and one more `:`-separated part, a UUID; AWS
+/// words a short ARN as a short topic ARN, and a bad last part as the id (recorded).
 fn subscription_arn(form: &Form, member: &str) -> SnsResult<String> {
-    let arn = form.required(member)?;
+    let arn = form.required_arn(member)?;
+    crate::sns::engine::check_elements(&arn, member)?;
     let valid = arn.rsplit_once(':').is_some_and(|(topic, id)| {
-        !id.is_empty() && crate::sns::engine::parse_topic_arn(topic, member).is_ok()
+        uuid::Uuid::try_parse(id).is_ok()
+            && crate::sns::engine::parse_topic_arn(topic, member).is_ok()
     });
     if !valid {
-        return Err(SnsError::invalid(member));
+        return Err(SnsError::invalid("SubscriptionId"));
     }
     Ok(arn)
 }
@@ -86,8 +92,11 @@ pub type Unsubscribe = SubscriptionRef;
 pub type GetSubscriptionAttributes = SubscriptionRef;
 
 /// Unsubscribe; a confirmed http/s or email-json endpoint is sent an UnsubscribeConfirmation.
+/// A subscription that is already gone, or never was, answers 200 (recorded).
 pub async fn unsubscribe(input: SubscriptionRef, app: &Service, ctx: &Context) -> SnsResult<Xml> {
-    let sub = app.sns.subscription(&input.arn)?;
+    let Ok(sub) = app.sns.subscription(&input.arn) else {
+        return Ok(Xml::default());
+    };
     if sub.confirmation.authenticate_on_unsubscribe && !super::confirm::signed(ctx) {
         // [unverified wording]
         return Err(SnsError::new(
@@ -95,7 +104,9 @@ pub async fn unsubscribe(input: SubscriptionRef, app: &Service, ctx: &Context) -
             "Unsubscribe of this subscription requires an authenticated request",
         ));
     }
-    let sub = app.sns.remove_subscription(&input.arn)?;
+    let Ok(sub) = app.sns.remove_subscription(&input.arn) else {
+        return Ok(Xml::default());
+    };
     if !sub.confirmation.pending {
         let c = Confirmation::with_token(&sub, new_token());
         super::confirm::send(app, ctx, MessageType::UnsubscribeConfirmation, &c);
@@ -218,6 +229,7 @@ pub async fn list_subscriptions_by_topic(
     app: &Service,
     ctx: &Context,
 ) -> SnsResult<Xml> {
+    in_region(ctx, &input.topic_arn)?;
     let (subs, next) = app.sns.list_subscriptions(
         owner(ctx),
         Some(&input.topic_arn),

@@ -2,25 +2,26 @@
 
 use std::collections::BTreeMap;
 
-use super::{owner, topic_arn, Decode};
+use super::{in_region, owner, topic_arn, Decode};
 use crate::protocol::Context;
 use crate::sns::engine::topics::NewTopic;
-use crate::sns::error::SnsResult;
+use crate::sns::error::{SnsError, SnsResult};
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
 use crate::sns::Service;
 
-/// Tags travel as `Tags.member.N.Key` / `.Value`.
-fn tags(form: &Form) -> BTreeMap<String, String> {
-    form.structs("Tags")
-        .into_iter()
-        .filter_map(|t| {
-            Some((
-                t.get("Key")?.to_owned(),
-                t.get("Value").unwrap_or_default().to_owned(),
-            ))
-        })
-        .collect()
+/// Tags travel as `Tags.member.N.Key` / `.Value`; a key given twice is refused (recorded:
+/// "Invalid parameter: Duplicated keys are not allowed.").
+fn tags(form: &Form) -> SnsResult<BTreeMap<String, String>> {
+    let mut tags = BTreeMap::new();
+    for t in form.structs("Tags") {
+        let Some(key) = t.get("Key") else { continue };
+        let value = t.get("Value").unwrap_or_default().to_owned();
+        if tags.insert(key.to_owned(), value).is_some() {
+            return Err(SnsError::invalid("Duplicated keys are not allowed."));
+        }
+    }
+    Ok(tags)
 }
 
 /// CreateTopic's input: name, attributes and tags.
@@ -32,7 +33,7 @@ impl Decode for CreateTopic {
         Ok(CreateTopic(NewTopic {
             name: form.required("Name")?,
             attributes: form.string_map("Attributes"),
-            tags: tags(form),
+            tags: tags(form)?,
         }))
     }
 }
@@ -66,7 +67,8 @@ pub type GetTopicAttributes = TopicRef;
 pub type DeleteTopic = TopicRef;
 
 /// GetTopicAttributes: the topic's attributes, counts included.
-pub async fn get_topic_attributes(input: TopicRef, app: &Service, _: &Context) -> SnsResult<Xml> {
+pub async fn get_topic_attributes(input: TopicRef, app: &Service, ctx: &Context) -> SnsResult<Xml> {
+    in_region(ctx, &input.topic_arn)?;
     let attributes = app.sns.topic_attributes(&input.topic_arn)?;
     let mut xml = Xml::default();
     xml.map("Attributes", &attributes);
@@ -74,7 +76,8 @@ pub async fn get_topic_attributes(input: TopicRef, app: &Service, _: &Context) -
 }
 
 /// DeleteTopic: the topic and its subscriptions; a missing topic succeeds.
-pub async fn delete_topic(input: TopicRef, app: &Service, _: &Context) -> SnsResult<Xml> {
+pub async fn delete_topic(input: TopicRef, app: &Service, ctx: &Context) -> SnsResult<Xml> {
+    in_region(ctx, &input.topic_arn)?;
     app.sns.delete_topic(&input.topic_arn);
     Ok(Xml::default())
 }
@@ -104,8 +107,9 @@ impl Decode for SetTopicAttributes {
 pub async fn set_topic_attributes(
     input: SetTopicAttributes,
     app: &Service,
-    _: &Context,
+    ctx: &Context,
 ) -> SnsResult<Xml> {
+    in_region(ctx, &input.topic_arn)?;
     app.sns
         .set_topic_attribute(&input.topic_arn, &input.name, &input.value)?;
     Ok(Xml::default())
@@ -152,7 +156,7 @@ impl Decode for TagResource {
     fn decode(form: &Form) -> SnsResult<Self> {
         Ok(TagResource {
             arn: form.required("ResourceArn")?,
-            tags: tags(form),
+            tags: tags(form)?,
         })
     }
 }
@@ -160,7 +164,7 @@ impl Decode for TagResource {
 /// TagResource: adds or replaces the topic's tags.
 pub async fn tag_resource(input: TagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.tag_topic(&input.arn, input.tags)?;
-    Ok(Xml::default())
+    Ok(Xml::empty_result())
 }
 
 /// UntagResource's input.
@@ -184,7 +188,7 @@ impl Decode for UntagResource {
 /// UntagResource: removes the keys.
 pub async fn untag_resource(input: UntagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.untag_topic(&input.arn, &input.keys)?;
-    Ok(Xml::default())
+    Ok(Xml::empty_result())
 }
 
 /// ListTagsForResource's input.

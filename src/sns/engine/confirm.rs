@@ -9,7 +9,7 @@ use super::envelope::{timestamp, Origin};
 use super::outbox::MessageType;
 use super::{Sns, Subscription};
 use crate::clock::Millis;
-use crate::sns::error::{SnsError, SnsResult};
+use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 
 /// A token confirms its subscription for two days (SNS API reference, Subscribe:
 /// "Confirmation tokens are valid for two days").
@@ -162,8 +162,17 @@ impl Sns {
     /// again with the same token answers the same ARN.
     pub fn confirm(&self, c: Confirm<'_>) -> SnsResult<String> {
         let mut guard = self.lock();
+        // A token that is not hex at all is malformed (recorded for "randomtoken"; where
+        // AWS draws the line is [unverified]).
+        if c.token.is_empty() || !c.token.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(SnsError::new(
+                SnsErrorKind::InvalidParameter,
+                "Invalid token",
+            ));
+        }
         let state = &mut *guard;
-        state.topic(c.topic_arn)?;
+        // No topic is looked up first: a token of a topic that does not exist is just a
+        // token that does not exist (recorded: InvalidParameter "Invalid parameter: Token").
         let lead = format!("{}:", c.topic_arn);
         let sub = state
             .subscriptions

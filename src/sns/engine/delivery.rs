@@ -49,6 +49,8 @@ pub(super) fn delivery(
         body,
         attributes,
         group_id: p.group_id.clone(),
+        fifo_topic: note.topic.fifo,
+        trace_header: None,
         deduplication_id: deduplication_id.cloned(),
     }
 }

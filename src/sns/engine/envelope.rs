@@ -98,13 +98,10 @@ fn attributes_object(attributes: &BTreeMap<String, Attribute>) -> String {
     format!("{{\n{}\n  }}", entries.join(",\n"))
 }
 
-/// The notification body for one subscription.
+/// The notification body for one subscription. A FIFO topic's notifications are not signed
+/// (recorded: no Signature, SignatureVersion or SigningCertURL).
 pub fn notification(note: &Note<'_>, subscription_arn: &str, origin: &Origin<'_>) -> String {
     let timestamp = timestamp(note.now);
-    let version = note.topic.signature_version();
-    let signature = note
-        .signature
-        .get_or_init(|| super::signing::sign(version, &canonical_string(note, &timestamp)));
     let mut fields: Vec<(&str, String)> = vec![
         ("Type", json("Notification")),
         ("MessageId", json(note.message_id)),
@@ -119,20 +116,28 @@ pub fn notification(note: &Note<'_>, subscription_arn: &str, origin: &Origin<'_>
     fields.extend([
         ("Message", json(note.message)),
         ("Timestamp", json(&timestamp)),
-        ("SignatureVersion", json(version)),
-        ("Signature", json(signature)),
-        (
-            "SigningCertURL",
-            json(&format!("{}{}", origin.base_url, super::signing::CERT_PATH)),
-        ),
-        (
-            "UnsubscribeURL",
-            json(&format!(
-                "{}/?Action=Unsubscribe&SubscriptionArn={subscription_arn}",
-                origin.base_url
-            )),
-        ),
     ]);
+    if !note.topic.fifo {
+        let version = note.topic.signature_version();
+        let signature = note
+            .signature
+            .get_or_init(|| super::signing::sign(version, &canonical_string(note, &timestamp)));
+        fields.extend([
+            ("SignatureVersion", json(version)),
+            ("Signature", json(signature)),
+            (
+                "SigningCertURL",
+                json(&format!("{}{}", origin.base_url, super::signing::CERT_PATH)),
+            ),
+        ]);
+    }
+    fields.push((
+        "UnsubscribeURL",
+        json(&format!(
+            "{}/?Action=Unsubscribe&SubscriptionArn={subscription_arn}",
+            origin.base_url
+        )),
+    ));
     if !note.attributes.is_empty() {
         fields.push(("MessageAttributes", attributes_object(note.attributes)));
     }

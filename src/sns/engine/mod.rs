@@ -117,11 +117,14 @@ impl State {
     }
 }
 
-/// A topic ARN's parts `(region, account, name)`, or SNS's refusal of the parameter.
+/// A topic ARN's parts `(region, account, name)`, or SNS's refusal of the parameter: fewer
+/// than six `:`-separated elements are counted in the message, as AWS counts them (recorded:
+/// "Invalid parameter: TopicArn Reason: An ARN must have at least 6 elements, not 1").
 pub fn parse_topic_arn<'a>(
     arn: &'a str,
     parameter: &str,
 ) -> SnsResult<(&'a str, &'a str, &'a str)> {
+    check_elements(arn, parameter)?;
     let mut parts = arn.splitn(6, ':');
     let fields: [Option<&str>; 6] = std::array::from_fn(|_| parts.next());
     match fields {
@@ -132,4 +135,15 @@ pub fn parse_topic_arn<'a>(
         }
         _ => Err(SnsError::invalid(parameter)),
     }
+}
+
+/// At least the six `:`-separated elements every ARN has, or AWS's count of them.
+pub fn check_elements(arn: &str, parameter: &str) -> SnsResult<()> {
+    let elements = arn.split(':').count();
+    if elements < 6 {
+        return Err(SnsError::invalid(format_args!(
+            "{parameter} Reason: An ARN must have at least 6 elements, not {elements}"
+        )));
+    }
+    Ok(())
 }

@@ -1,8 +1,9 @@
-//! List pages and their NextToken. SNS's tokens are opaque: this one is the base64 of the
-//! first key of the next page, so a client cannot mistake it for an ARN, and a token that
-//! does not decode to a key of the listing asked for is SNS's `InvalidParameter`.
+//! List pages and their NextToken. SNS's tokens are opaque, and standard padded base64 as
+//! AWS's are (some clients decode them): this one is the base64 of the first key of the
+//! next page, so a client cannot mistake it for an ARN, and a token that does not decode to
+//! a key of the listing asked for is SNS's `InvalidParameter`.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
 use crate::sns::error::{SnsError, SnsResult};
@@ -12,12 +13,12 @@ pub const PAGE: usize = 100;
 
 /// The token that resumes a listing at `key`.
 pub fn token(key: &str) -> String {
-    URL_SAFE_NO_PAD.encode(key.as_bytes())
+    STANDARD.encode(key.as_bytes())
 }
 
 /// The key a token resumes at, if it is one this listing (every key starting `lead`) made.
 pub fn resume_at(token: &str, lead: &str) -> SnsResult<String> {
-    URL_SAFE_NO_PAD
+    STANDARD
         .decode(token.as_bytes())
         .ok()
         .and_then(|bytes| String::from_utf8(bytes).ok())

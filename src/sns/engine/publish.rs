@@ -20,6 +20,16 @@ pub const MAX_MESSAGE_BYTES: usize = 262_144;
 /// FIFO topics deduplicate over five minutes (SNS developer guide, "Message deduplication").
 const DEDUP_WINDOW_MS: Millis = 5 * 60 * 1000;
 
+/// A FIFO topic's sequence numbers: 20 digits as AWS's, counted from a base of their own,
+/// so that a queue subscribed to the topic visibly numbers its messages itself (on AWS
+/// the envelope's SequenceNumber is the topic's and the SQS attribute the queue's).
+const TOPIC_SEQUENCE_BASE: u128 = 10_000_000_000_000_000_000;
+
+/// The topic's `n`th SequenceNumber.
+fn sequence_number(n: u64) -> String {
+    (TOPIC_SEQUENCE_BASE + u128::from(n)).to_string()
+}
+
 /// A message attribute's value: text (String, Number, String.Array) or bytes (Binary).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AttrData {
@@ -101,8 +111,15 @@ pub struct Delivery {
     pub body: String,
     /// SQS message attributes: the published ones for raw delivery, none otherwise.
     pub attributes: BTreeMap<String, Attribute>,
-    /// The FIFO group, for a FIFO queue.
+    /// The MessageGroupId published: a FIFO queue's group, and a standard topic's group
+    /// reaches a standard queue too (its fair-queue tenant, as SQS carries it).
     pub group_id: Option<String>,
+    /// Whether the topic is FIFO: its group does not make a standard queue's message a
+    /// fair queue's \[unverified\].
+    pub fifo_topic: bool,
+    /// The publish's X-Ray trace header (`X-Amzn-Trace-Id`), the SQS message's
+    /// `AWSTraceHeader`; set by the caller, which has the request.
+    pub trace_header: Option<String>,
     /// The FIFO deduplication id, for a FIFO queue.
     pub deduplication_id: Option<String>,
 }
@@ -233,7 +250,7 @@ impl Topic {
         let message_id = uuid::Uuid::new_v4().to_string();
         let sequence_number = self.fifo.then(|| {
             self.sequence += 1;
-            crate::engine::fifo::sequence_number(self.sequence)
+            sequence_number(self.sequence)
         });
         if let (Some(d), Some(seq)) = (&dedup, &sequence_number) {
             let first = (now + DEDUP_WINDOW_MS, message_id.clone(), seq.clone());

@@ -7,37 +7,94 @@ use sha2::{Digest, Sha256};
 
 use super::publish::{AttrData, Attribute, Publication};
 use super::Topic;
-use crate::sns::error::{SnsError, SnsResult};
+use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 
-/// One attribute against SNS's rules [unverified wording, after SNS's Publish errors as
-/// reported by users].
-pub(super) fn check_attribute(name: &str, attr: &Attribute) -> SnsResult<()> {
-    let refuse = |detail: String| SnsError::invalid(format_args!("MessageAttributes: {detail}"));
-    if name.is_empty() || name.len() > 256 {
+/// SNS's error for a message attribute: `ParameterValueInvalid` with a bare message
+/// (recorded for Publish and PublishBatch alike).
+fn refuse(message: String) -> SnsError {
+    SnsError::new(SnsErrorKind::ParameterValueInvalid, message)
+}
+
+/// A message attribute name against SNS's rules, in the order and words AWS records:
+/// length, characters, a dot at either end, successive dots. The reserved `AWS.` and
+/// `Amazon.` prefixes are refused as SQS refuses them, except SNS's own documented
+/// `AWS.SNS.` and `AWS.MM.` attributes (SMS and mobile push) \[unverified wording\].
+fn check_name(name: &str) -> SnsResult<()> {
+    if name.is_empty() {
+        // [unverified wording]
         return Err(refuse(
             "Message attribute name can not be null or empty".into(),
         ));
     }
-    let base = attr.data_type.split('.').next().unwrap_or_default();
-    if !matches!(base, "String" | "Number" | "Binary") {
+    if name.len() > 256 {
+        return Err(refuse(
+            "Length of message attribute name must be less than 256 bytes.".into(),
+        ));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
+    {
+        return Err(refuse(format!("Invalid non-alphanumeric character '#x{:X}' was found in the message attribute name. Can only include alphanumeric characters, hyphens, underscores, or dots.", u32::from(c))));
+    }
+    if name.starts_with('.') {
+        return Err(refuse(
+            "Invalid message attribute name starting with character '.' was found.".into(),
+        ));
+    }
+    if name.ends_with('.') {
+        return Err(refuse(
+            "Invalid message attribute name ending with character '.' was found.".into(),
+        ));
+    }
+    if name.contains("..") {
+        return Err(refuse(
+            "Message attribute name can not have successive '.' character.".into(),
+        ));
+    }
+    let lower = name.to_ascii_lowercase();
+    let sns_own = lower.starts_with("aws.sns.") || lower.starts_with("aws.mm.");
+    if !sns_own && (lower.starts_with("aws.") || lower.starts_with("amazon.")) {
+        return Err(refuse(format!(
+            "The message attribute name '{name}' is invalid: names must not start with AWS. or Amazon."
+        )));
+    }
+    Ok(())
+}
+
+/// One attribute against SNS's rules (recorded wordings, see [`check_name`] for the name).
+pub(super) fn check_attribute(name: &str, attr: &Attribute) -> SnsResult<()> {
+    check_name(name)?;
+    let data_type = attr.data_type.as_str();
+    let (base, label) = data_type.split_once('.').unwrap_or((data_type, "x"));
+    if !matches!(base, "String" | "Number" | "Binary") || label.is_empty() {
         return Err(refuse(format!("The message attribute '{name}' has an invalid message attribute type, the set of supported type prefixes is Binary, Number, and String.")));
     }
-    let empty = match &attr.data {
-        AttrData::Text(t) => t.is_empty(),
-        AttrData::Binary(b) => b.is_empty(),
+    let binary_type = base == "Binary";
+    let (empty, binary_value) = match &attr.data {
+        AttrData::Text(t) => (t.is_empty(), false),
+        AttrData::Binary(b) => (b.is_empty(), true),
     };
-    if empty || (base == "Binary") != matches!(attr.data, AttrData::Binary(_)) {
-        return Err(refuse(format!("The message attribute '{name}' must contain non-empty message attribute value for message attribute type '{}'.", attr.data_type)));
+    if !empty && binary_type != binary_value {
+        let field = if binary_type { "Binary" } else { "String" };
+        return Err(refuse(format!(
+            "The message attribute '{name}' with type '{data_type}' must use field '{field}'."
+        )));
+    }
+    if empty || binary_type != binary_value {
+        return Err(refuse(format!("The message attribute '{name}' must contain non-empty message attribute value for message attribute type '{data_type}'.")));
     }
     if let AttrData::Text(text) = &attr.data {
         if base == "Number" && text.trim().parse::<f64>().is_err() {
+            // [unverified wording]
             return Err(refuse(format!(
                 "Could not cast message attribute '{name}' value to number."
             )));
         }
-        if attr.data_type == "String.Array"
+        if data_type == "String.Array"
             && !matches!(serde_json::from_str(text), Ok(serde_json::Value::Array(_)))
         {
+            // [unverified wording]
             return Err(refuse(format!(
                 "The message attribute '{name}' with type 'String.Array' has an invalid value."
             )));
@@ -83,4 +140,13 @@ fn hex(bytes: &[u8]) -> String {
             let _ = write!(out, "{b:02x}");
             out
         })
+}
+
+impl Topic {
+    /// Every check a publish of `p` to this topic makes before it is stamped, without
+    /// stamping it: PublishBatch refuses the whole request for one bad entry (recorded).
+    pub fn check_publication(&self, p: &Publication) -> SnsResult<()> {
+        p.validate()?;
+        check_fifo(self, p).map(drop)
+    }
 }

@@ -70,6 +70,8 @@ pub struct SubscriptionMeta {
     pub topic_arn: String,
     /// The subscribing account.
     pub owner: String,
+    /// The ARN of the identity that subscribed it.
+    pub principal: String,
     /// Its protocol.
     pub protocol: String,
     /// Its endpoint.
@@ -144,6 +146,7 @@ impl Subscription {
             arn: self.arn.clone(),
             topic_arn: self.topic_arn.clone(),
             owner: self.owner.clone(),
+            principal: self.principal.clone(),
             protocol: self.protocol.clone(),
             endpoint: self.endpoint.clone(),
             attributes: self.set.clone(),
@@ -157,6 +160,7 @@ impl Subscription {
             arn: meta.arn,
             topic_arn: meta.topic_arn,
             owner: meta.owner,
+            principal: meta.principal,
             protocol: meta.protocol,
             endpoint: meta.endpoint,
             raw: false,

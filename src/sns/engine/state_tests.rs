@@ -54,6 +54,7 @@ fn subscription(topic: &str, queue: &str) -> NewSubscription {
             ("FilterPolicy".to_owned(), r#"{"a":["b"]}"#.to_owned()),
             ("FilterPolicyScope".to_owned(), "MessageBody".to_owned()),
         ]),
+        principal: None,
     }
 }
 

@@ -38,7 +38,7 @@ impl Subscription {
                     "MessageBody" => Scope::MessageBody,
                     _ => {
                         return Err(reason(&format!(
-                            "FilterPolicyScope: Invalid filter policy scope: {value}"
+                            "FilterPolicyScope: Invalid value [{value}]. Please use either MessageBody or MessageAttributes"
                         )))
                     }
                 };
@@ -58,7 +58,18 @@ impl Subscription {
                 })?);
             }
             "RedrivePolicy" => {
-                self.dead_letter_arn = Some(dead_letter_arn(value).map_err(|d| reason(&d))?);
+                let dlq = dead_letter_arn(value).map_err(|d| reason(&d))?;
+                // A FIFO queue's subscription to a FIFO topic dead-letters into a FIFO queue
+                // only; a standard queue's may use a standard one (recorded).
+                let fifo = super::topics::is_fifo_name;
+                if fifo(&self.topic_arn)
+                    && self.protocol == "sqs"
+                    && fifo(&self.endpoint)
+                    && !fifo(&dlq)
+                {
+                    return Err(reason("RedrivePolicy: must use a FIFO queue as DLQ for a FIFO Subscription to a FIFO Topic."));
+                }
+                self.dead_letter_arn = Some(dlq);
             }
             "DeliveryPolicy" | "ReplayPolicy"
                 if serde_json::from_str::<serde_json::Value>(value).is_err() =>
@@ -84,6 +95,27 @@ impl Subscription {
         }
         Ok(())
     }
+}
+
+/// The attributes as set, each in one spelling: booleans in lower case, JSON documents
+/// parsed, and the defaults left out, so that a repeated Subscribe that asks for the same
+/// thing in other words finds the same subscription (recorded: `RawMessageDelivery=True`
+/// after `true`, `FilterPolicyScope=MessageAttributes` spelled out).
+pub(super) fn normalized(
+    set: &std::collections::BTreeMap<String, String>,
+) -> std::collections::BTreeMap<&str, serde_json::Value> {
+    set.iter()
+        .filter_map(|(name, value)| {
+            let value = match (name.as_str(), parse_bool(value)) {
+                ("RawMessageDelivery", Some(false)) => return None,
+                ("FilterPolicyScope", _) if value == "MessageAttributes" => return None,
+                (_, Some(b)) => serde_json::Value::Bool(b),
+                _ => serde_json::from_str(value)
+                    .unwrap_or_else(|_| serde_json::Value::String(value.clone())),
+            };
+            Some((name.as_str(), value))
+        })
+        .collect()
 }
 
 /// `true` or `false`, any case, as SNS reads booleans.

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::paging::page;
+use super::subscription_attributes::normalized;
 pub use super::subscription_attributes::SETTABLE;
 use super::topics::is_fifo_name;
 use super::{Owner, Sns, State};
@@ -21,6 +22,9 @@ pub struct Subscription {
     pub topic_arn: String,
     /// The subscribing account.
     pub owner: String,
+    /// SubscriptionPrincipal: the ARN of the identity that called Subscribe (recorded on
+    /// every protocol, pending ones too).
+    pub principal: String,
     /// Its protocol.
     pub protocol: String,
     /// Its endpoint.
@@ -60,6 +64,7 @@ impl Subscription {
             ("SubscriptionArn", self.arn.as_str()),
             ("TopicArn", &self.topic_arn),
             ("Owner", &self.owner),
+            ("SubscriptionPrincipal", &self.principal),
             ("Protocol", &self.protocol),
             ("Endpoint", &self.endpoint),
             ("PendingConfirmation", bool_text(self.confirmation.pending)),
@@ -74,6 +79,8 @@ impl Subscription {
         ] {
             out.insert(k.to_owned(), v.to_owned());
         }
+        // The scope shows only beside a policy (recorded: absent after setting it alone).
+        out.remove("FilterPolicyScope");
         if self.filter.is_some() {
             let scope = match self.scope {
                 Scope::MessageAttributes => "MessageAttributes",
@@ -178,6 +185,9 @@ pub struct NewSubscription {
     pub endpoint: String,
     /// Attributes: RawMessageDelivery, FilterPolicy, RedrivePolicy...
     pub attributes: BTreeMap<String, String>,
+    /// The caller's principal ARN; none is the owner's account root (unsigned callers,
+    /// declared subscriptions).
+    pub principal: Option<String>,
 }
 
 impl State {
@@ -226,6 +236,9 @@ impl Sns {
             arn: format!("{}:{}", topic.arn, uuid::Uuid::new_v4()),
             topic_arn: topic.arn.clone(),
             owner: owner.account.to_owned(),
+            principal: new
+                .principal
+                .unwrap_or_else(|| format!("arn:aws:iam::{}:root", owner.account)),
             protocol,
             endpoint: new.endpoint,
             raw: false,
@@ -250,7 +263,7 @@ impl Sns {
             .subscriptions_of(&sub.topic_arn)
             .find(|s| s.protocol == sub.protocol && s.endpoint == sub.endpoint)
         {
-            if existing.set != sub.set {
+            if normalized(&existing.set) != normalized(&sub.set) {
                 return Err(SnsError::invalid(
                     "Attributes Reason: Subscription already exists with different attributes",
                 ));
@@ -283,6 +296,17 @@ impl Sns {
         self.log_subscription(&state, arn);
         self.log_topic(&state, &sub.topic_arn);
         Ok(sub)
+    }
+
+    /// Whether a platform application endpoint is known: sqslite serves no
+    /// CreatePlatformEndpoint, so an endpoint exists once an `application` subscription names
+    /// it \[unverified: sqslite's own notion\]; a Publish to any other is refused as AWS refuses
+    /// one to an endpoint that does not exist.
+    pub fn knows_endpoint(&self, endpoint_arn: &str) -> bool {
+        self.lock()
+            .subscriptions
+            .values()
+            .any(|s| s.protocol == "application" && s.endpoint == endpoint_arn)
     }
 
     /// A copy of the subscription `arn`, or NotFound.

@@ -42,6 +42,7 @@ fn subscribe(sns: &Sns, topic: &str, queue: &str, attributes: &[(&str, &str)]) -
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
+            principal: None,
         },
         0,
     )
@@ -147,7 +148,7 @@ fn publish_checks_snss_rules() {
     );
     assert_eq!(
         refused(&p),
-        "Invalid parameter: MessageAttributes: Could not cast message attribute 'a' value to number."
+        "Could not cast message attribute 'a' value to number."
     );
 }
 

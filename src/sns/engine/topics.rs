@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::paging::page;
-use super::topic_attributes::check_attribute;
+use super::topic_attributes::{check_attribute, effective_delivery_policy, stored_delivery_policy};
 pub use super::topic_attributes::{is_feedback_attribute, SETTABLE};
 use super::{Owner, Sns};
 use crate::clock::Millis;
@@ -11,10 +11,6 @@ use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 
 /// SNS's tag quota per topic (SNS developer guide, "Amazon SNS tags": 50 per resource).
 const MAX_TAGS: usize = 50;
-
-/// SNS's EffectiveDeliveryPolicy for a topic without a DeliveryPolicy (as GetTopicAttributes
-/// returns it on AWS).
-const EFFECTIVE_DELIVERY_POLICY: &str = r#"{"http":{"defaultHealthyRetryPolicy":{"minDelayTarget":20,"maxDelayTarget":20,"numRetries":3,"numMaxDelayRetries":0,"numNoDelayRetries":0,"numMinDelayRetries":0,"backoffFunction":"linear"},"disableSubscriptionOverrides":false,"defaultRequestPolicy":{"headerContentType":"text/plain; charset=UTF-8"}}}"#;
 
 /// One topic: its identity, the attributes as set, its tags and its FIFO state.
 #[derive(Debug, Clone)]
@@ -73,12 +69,11 @@ impl Topic {
             "SubscriptionsDeleted".into(),
             self.subscriptions_deleted.to_string(),
         );
-        let effective = self
-            .set
-            .get("DeliveryPolicy")
-            .cloned()
-            .unwrap_or_else(|| EFFECTIVE_DELIVERY_POLICY.to_owned());
-        out.insert("EffectiveDeliveryPolicy".into(), effective);
+        let stored = self.set.get("DeliveryPolicy").map(String::as_str);
+        out.insert(
+            "EffectiveDeliveryPolicy".into(),
+            effective_delivery_policy(stored),
+        );
         if self.fifo {
             out.insert("FifoTopic".into(), "true".into());
             out.entry("ContentBasedDeduplication".into())
@@ -159,25 +154,49 @@ impl NewTopic {
         Ok(fifo)
     }
 
-    /// A CreateTopic of an existing name succeeds only if it asks for what the topic has.
+    /// A CreateTopic of an existing name succeeds only if it asks for what the topic has,
+    /// its defaults included (kombu asks for `FifoTopic=false` again on a standard topic).
     fn agrees_with(&self, existing: &Topic) -> SnsResult<()> {
         let current = existing.attributes(0);
-        if self
-            .attributes
-            .iter()
-            .any(|(k, v)| current.get(k) != Some(v))
-        {
+        let differs = self.attributes.iter().any(|(k, v)| {
+            let have = current.get(k).map(String::as_str).or(match k.as_str() {
+                "FifoTopic" | "ContentBasedDeduplication" => Some("false"),
+                _ => None,
+            });
+            have.is_none_or(|have| !same_value(have, v))
+        });
+        if differs {
             return Err(SnsError::invalid(
                 "Attributes Reason: Topic already exists with different attributes",
             ));
         }
-        if !self.tags.is_empty() && self.tags != existing.tags {
+        // Fewer of the topic's own tags, or none, agree; any other tag does not (recorded).
+        if self
+            .tags
+            .iter()
+            .any(|(k, v)| existing.tags.get(k) != Some(v))
+        {
             return Err(SnsError::invalid(
                 "Tags Reason: Topic already exists with different tags",
             ));
         }
         Ok(())
     }
+}
+
+/// Two spellings of one attribute value: booleans in any case, JSON documents whatever
+/// their spacing.
+fn same_value(have: &str, asked: &str) -> bool {
+    if have == asked || have.eq_ignore_ascii_case(asked) && is_bool(have) {
+        return true;
+    }
+    let json = |t: &str| serde_json::from_str::<serde_json::Value>(t).ok();
+    matches!((json(have), json(asked)), (Some(a), Some(b)) if a.is_object() && a == b)
+}
+
+/// `true` or `false`, in any case.
+fn is_bool(text: &str) -> bool {
+    text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false")
 }
 
 impl Sns {
@@ -196,6 +215,9 @@ impl Sns {
         }
         let mut set = new.attributes;
         set.remove("FifoTopic");
+        if let Some(policy) = set.get_mut("DeliveryPolicy") {
+            *policy = stored_delivery_policy(policy);
+        }
         let topic = Topic {
             arn: arn.clone(),
             name: new.name,
@@ -242,7 +264,12 @@ impl Sns {
             topic.set.remove(name);
         } else {
             check_attribute(name, value, topic.fifo, false)?;
-            topic.set.insert(name.to_owned(), value.to_owned());
+            let value = if name == "DeliveryPolicy" {
+                stored_delivery_policy(value)
+            } else {
+                value.to_owned()
+            };
+            topic.set.insert(name.to_owned(), value);
         }
         self.log_topic(&state, arn);
         Ok(())

@@ -49,6 +49,18 @@ impl Form {
             .ok_or_else(|| SnsError::missing(key))
     }
 
+    /// A required ARN member: absent (or empty) is SNS's own refusal, not the validation
+    /// layer's (recorded: "Invalid parameter: SubscriptionArn Reason: no value for required
+    /// parameter").
+    pub fn required_arn(&self, key: &str) -> SnsResult<String> {
+        match self.get(key) {
+            Some(v) if !v.is_empty() => Ok(v.to_owned()),
+            _ => Err(SnsError::invalid(format_args!(
+                "{key} Reason: no value for required parameter"
+            ))),
+        }
+    }
+
     pub fn optional(&self, key: &str) -> Option<String> {
         self.get(key).map(str::to_owned)
     }

@@ -13,9 +13,21 @@ pub const NAMESPACE: &str = "http://sns.amazonaws.com/doc/2010-03-31/";
 #[derive(Debug, Default)]
 pub struct Xml {
     out: String,
+    /// Whether the `<{Action}Result>` wrapper is written even with no members: the
+    /// operations whose output shape has none still have one (TagResource, UntagResource;
+    /// botocore's parser looks the wrapper up and fails without it).
+    wrapped: bool,
 }
 
 impl Xml {
+    /// The result of an operation whose output has a wrapper but no members.
+    pub fn empty_result() -> Self {
+        Xml {
+            out: String::new(),
+            wrapped: true,
+        }
+    }
+
     pub fn open(&mut self, name: &str) -> &mut Self {
         self.out.push('<');
         self.out.push_str(name);
@@ -82,7 +94,7 @@ pub fn success(action: &str, request_id: &str, result: &Xml) -> String {
     out.push_str(NAMESPACE);
     out.push_str("\">");
     // Actions without output (DeleteTopic…) answer with the metadata alone, as SNS does.
-    if !result.out.is_empty() {
+    if result.wrapped || !result.out.is_empty() {
         out.push('<');
         out.push_str(action);
         out.push_str("Result>");

@@ -163,6 +163,19 @@ impl Sns {
     }
 }
 
+/// The error code and message of a call that must fail.
+pub fn failure<E: aws_sdk_sqs::error::ProvideErrorMetadata, R>(
+    result: Result<impl std::fmt::Debug, aws_sdk_sqs::error::SdkError<E, R>>,
+) -> (String, String) {
+    let err = result.expect_err("the call fails");
+    (super::code(&err), super::message(&err))
+}
+
+/// SNS's `InvalidParameter` with this message, as [`failure`] reports it.
+pub fn invalid(text: &str) -> (String, String) {
+    ("InvalidParameter".to_owned(), text.to_owned())
+}
+
 pub fn string_attr(value: &str) -> MessageAttributeValue {
     MessageAttributeValue::builder()
         .data_type("String")
