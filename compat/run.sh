@@ -14,7 +14,7 @@ ROOT="$(dirname "$COMPAT")"
 OUT="${COMPAT_OUT:-$ROOT/target/compat}"
 PYTHON="${PYTHON:-python3}"
 export PYTHONDONTWRITEBYTECODE=1
-ALL_CLIENTS=(boto3-json boto3-query awscli js-sdk sqs-consumer)
+ALL_CLIENTS=(boto3-json boto3-query awscli kombu js-sdk sqs-consumer)
 # The Java clients (compat/java, one Maven build, Java 17+ and Maven): `java` names them all.
 JAVA_CLIENTS=(java-sdk2 java-sdk1-json java-sdk1-query spring-cloud-aws sqs-jms)
 ALL_CLIENTS+=("${JAVA_CLIENTS[@]}")
@@ -124,6 +124,7 @@ for client in "${CLIENTS[@]}"; do
         go-sdk) go_modules ;;
         boto3-json | awscli) venv json ;;
         boto3-query) venv query ;;
+        kombu) venv kombu ;;
         js-sdk | sqs-consumer) node_modules ;;
         java-* | spring-cloud-aws | sqs-jms) maven_build ;;
         *) echo "compat: unknown client $client (known: ${ALL_CLIENTS[*]})" >&2; exit 2 ;;
@@ -197,13 +198,16 @@ run_client() {
         boto3-json)
             COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_scenarios.py" "$COMPAT/python/test_sns.py" \
-                --junitxml="$report" -q ;;
+                "$COMPAT/python/test_sns_model.py" --junitxml="$report" -q ;;
         boto3-query)
             COMPAT_PROTOCOL=query "$COMPAT/.venv-query/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_scenarios.py" --junitxml="$report" -q ;;
         awscli)
             "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_cli.py" --junitxml="$report" -q ;;
+        kombu)
+            "$COMPAT/.venv-kombu/bin/python" -m pytest -p no:cacheprovider \
+                "$COMPAT/python/test_kombu.py" --junitxml="$report" -q ;;
         js-sdk | sqs-consumer)
             local files=(scenarios.test.mjs sns.test.mjs)
             [[ $client == sqs-consumer ]] && files=(consumer.test.mjs)
@@ -219,6 +223,7 @@ describe() {
         boto3-json) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), AWS JSON 1.0 (SNS: Query)" ;;
         boto3-query) echo "boto3 $(py_version query boto3) / botocore $(py_version query botocore), AWS Query" ;;
         awscli) echo "awscli $(py_version json awscli), AWS JSON 1.0" ;;
+        kombu) echo "kombu $(py_version kombu kombu) SQS transport, fanout through SNS, on boto3 $(py_version kombu boto3)" ;;
         js-sdk) echo "@aws-sdk/client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0; client-sns $(js_version @aws-sdk/client-sns) (Query)" ;;
         sqs-consumer) echo "sqs-consumer $(js_version sqs-consumer) on client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0" ;;
         java-sdk2) echo "Java 2.x sqs $(java_jar current sqs) (sync, async, batch manager), JSON 1.0; sns $(java_jar current sns) (Query)" ;;

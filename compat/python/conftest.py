@@ -1,4 +1,5 @@
-"""Fixtures shared by the boto3 and AWS CLI suites: the sqslite endpoint and throwaway queues.
+"""Fixtures shared by the boto3, kombu and AWS CLI suites: the sqslite endpoint, SQS and SNS
+clients, and throwaway queues.
 
 `compat/run.sh` starts a fresh release build of sqslite and passes its URL in SQSLITE_ENDPOINT;
 COMPAT_PROTOCOL names the wire protocol this client is expected to speak (json or query).
@@ -36,6 +37,23 @@ def sqs(endpoint):
         # No retries: a retried request would hide a failure. Long polls need > 20 s.
         config=Config(retries={"max_attempts": 1, "mode": "standard"}, read_timeout=40),
     )
+
+
+def sns_client(endpoint):
+    """A boto3 SNS client on the endpoint (AWS Query, SNS's only protocol), without retries."""
+    return boto3.client(
+        "sns",
+        endpoint_url=endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+        config=Config(retries={"max_attempts": 1, "mode": "standard"}),
+    )
+
+
+@pytest.fixture(scope="session")
+def sns(endpoint):
+    return sns_client(endpoint)
 
 
 @pytest.fixture

@@ -6,9 +6,7 @@ import json
 import re
 import uuid
 
-import boto3
 import pytest
-from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from conftest import queue_arn
@@ -26,18 +24,6 @@ ENVELOPE_KEYS = sorted(
      "Signature", "SigningCertURL", "UnsubscribeURL", "MessageAttributes"]
 )
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
-
-
-@pytest.fixture(scope="module")
-def sns(endpoint):
-    return boto3.client(
-        "sns",
-        endpoint_url=endpoint,
-        region_name="us-east-1",
-        aws_access_key_id="test",
-        aws_secret_access_key="test",
-        config=Config(retries={"max_attempts": 1, "mode": "standard"}),
-    )
 
 
 @pytest.fixture
