@@ -28,6 +28,12 @@ pub use crate::server::lane_size;
 /// Every SQS operation name the decoders know, as `X-Amz-Target` and `Action=` spell them.
 pub const ACTION_NAMES: &[&str] = Action::NAMES;
 
+/// Every SNS operation name, as `Action=` spells it.
+pub const SNS_ACTION_NAMES: &[&str] = crate::sns::actions::Action::NAMES;
+
+/// Every operation of the Lambda API sqslite serves.
+pub const LAMBDA_OPERATION_NAMES: &[&str] = crate::triggers::api::route::Operation::NAMES;
+
 /// Decodes a Query form body as the router does; errors are fine, a panic is a bug.
 pub fn decode_query(body: &[u8]) {
     let mut headers = HeaderMap::new();

@@ -171,21 +171,30 @@ pub fn authorize_with(
     let Some(principal) = &ctx.principal else {
         return Ok(());
     };
+    admits(sqs, queue, principal, operation, (ctx.peer, on_behalf_of))
+}
+
+/// Whether the queue's Policy lets `principal` do `operation` on it, from `source_ip` and, when
+/// given, as SQS acting for the queue `(arn, account)`: the one decision every caller of a
+/// queue meets, clients and the other services alike (a mapping's poller reads as its
+/// account). The error is SQS's AccessDenied.
+pub fn admits(
+    sqs: &Sqs,
+    queue: &Queue,
+    principal: &crate::auth::Principal,
+    operation: &str,
+    (source_ip, on_behalf_of): (Option<std::net::IpAddr>, Option<(&str, &str)>),
+) -> SqsResult<()> {
     let caller = policy::Caller {
         account: &principal.account,
         arn: &principal.arn,
     };
     let mut request = policy::Request::direct(caller, operation, sqs.now());
-    request.source_ip = ctx.peer;
+    request.source_ip = source_ip;
     if let Some((arn, account)) = on_behalf_of {
         request = request.on_behalf_of(arn, account);
     }
-    let decision = policy::evaluate(
-        queue.policy().as_deref(),
-        &queue.arn(),
-        &queue.key.account,
-        &request,
-    );
+    let decision = queue.admits(&request);
     let action = format!("sqs:{}", policy::iam_action(operation).to_lowercase());
     let why = match decision {
         policy::Decision::Allow => return Ok(()),

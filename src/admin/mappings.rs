@@ -64,10 +64,17 @@ pub fn switch(app: &App, uuid: &str, body: &[u8]) -> Answer {
         enabled: Some(input.enabled),
         ..MappingRequest::default()
     };
-    // Only a FunctionName is resolved in the caller's scope, and this request names none.
+    // The operator acts for the mapping's own account (a mapping belongs to one); only a
+    // FunctionName is resolved in the caller's scope, and this request names none.
+    let mapping = app.triggers.triggers.mappings.get(uuid);
+    let account = mapping
+        .as_ref()
+        .and_then(|m| m.function_arn.split(':').nth(4))
+        .unwrap_or(&app.config.account_id);
     let caller = Caller {
         region: &app.config.region,
-        account: &app.config.account_id,
+        account,
+        principal: None,
     };
     Operation::Update(uuid.to_owned(), request)
         .apply(&app.triggers, &caller)

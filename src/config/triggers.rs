@@ -4,7 +4,14 @@
 use super::tree::{ConfigError, Node, Source, Table, Value};
 use crate::triggers::{Function, MappingDecl, Target};
 
-const FUNCTION_KEYS: &[&str] = &["name", "url", "invoke_url", "command", "timeout"];
+const FUNCTION_KEYS: &[&str] = &[
+    "name",
+    "url",
+    "invoke_url",
+    "command",
+    "timeout",
+    "accounts",
+];
 const MAPPING_KEYS: &[&str] = &[
     "function",
     "queue",
@@ -18,7 +25,7 @@ const MAPPING_KEYS: &[&str] = &[
 
 /// One `[[functions]]` table: a name and exactly one of `url`, `invoke_url`, `command`.
 pub fn function(src: &Source, node: &Node, table: &Table) -> Result<Function, ConfigError> {
-    let (mut name, mut targets, mut timeout) = (None, Vec::new(), None);
+    let (mut name, mut targets, mut timeout, mut accounts) = (None, Vec::new(), None, None);
     for e in &table.entries {
         match e.key.as_str() {
             "name" => name = Some(src.string(e)?),
@@ -26,6 +33,7 @@ pub fn function(src: &Source, node: &Node, table: &Table) -> Result<Function, Co
             "invoke_url" => targets.push(Target::InvokeUrl(src.string(e)?)),
             "command" => targets.push(Target::Command(src.strings(e)?)),
             "timeout" => timeout = Some(src.seconds(e)?),
+            "accounts" => accounts = Some(src.strings(e)?),
             _ => return Err(src.unknown_key(e, "a function", FUNCTION_KEYS)),
         }
     }
@@ -40,6 +48,7 @@ pub fn function(src: &Source, node: &Node, table: &Table) -> Result<Function, Co
     if let Some(t) = timeout {
         function.timeout = t;
     }
+    function.accounts = accounts;
     function.check().map_err(|m| src.error(node.line, m))?;
     Ok(function)
 }

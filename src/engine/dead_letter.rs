@@ -175,8 +175,7 @@ fn may_send(mover: &Mover, source: &Queue, target: &Queue, now: Millis) -> Resul
     let source_arn = source.arn();
     let request = policy::Request::direct(caller, "SendMessage", now)
         .on_behalf_of(&source_arn, &source.key.account);
-    let owner = &target.key.account;
-    match policy::evaluate(target.policy().as_deref(), &target.arn(), owner, &request) {
+    match target.admits(&request) {
         Decision::Allow => Ok(()),
         Decision::NotAllowed | Decision::ExplicitDeny => {
             Err(ErrorKind::AccessDenied.query_code().to_owned())

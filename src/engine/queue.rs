@@ -195,6 +195,13 @@ impl Queue {
         state.attributes.policy.clone()
     }
 
+    /// The one decision on this queue, whoever asks: its Policy on `request` (a client's call,
+    /// a move task's send, SNS delivering for a topic, a mapping's poller).
+    pub fn admits(&self, request: &super::policy::Request<'_>) -> super::policy::Decision {
+        let policy = self.policy();
+        super::policy::evaluate(policy.as_deref(), &self.arn(), &self.key.account, request)
+    }
+
     /// The state for reading, settled to `now` first (expired messages removed, elapsed
     /// visibility and delays applied) so every count and visibility is exact. Only the engine
     /// changes it (`Queue::lock_settled_mut`), each change reported as a mutation.

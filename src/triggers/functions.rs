@@ -42,6 +42,10 @@ pub struct Function {
     pub target: Target,
     /// How long one invocation may take before it counts as an error.
     pub timeout: Duration,
+    /// The accounts whose mappings may invoke it (`accounts = [...]`); `None`, every account.
+    /// A declared function belongs to no account, so this is what keeps another account from
+    /// feeding it (a `command` function runs on the machine).
+    pub accounts: Option<Vec<String>>,
 }
 
 impl Function {
@@ -51,7 +55,15 @@ impl Function {
             name: name.into(),
             target,
             timeout: DEFAULT_TIMEOUT,
+            accounts: None,
         }
+    }
+
+    /// Whether a mapping of `account` may invoke this function.
+    pub fn usable_by(&self, account: &str) -> bool {
+        self.accounts
+            .as_ref()
+            .is_none_or(|accounts| accounts.iter().any(|a| a == account))
     }
 
     /// The function's unqualified ARN in a region and account.
@@ -71,6 +83,13 @@ impl Function {
         if self.timeout.is_zero() || self.timeout > MAX_TIMEOUT {
             return Err(format!(
                 "function `{}`: timeout must be 1 to 900 seconds",
+                self.name
+            ));
+        }
+        let account = |a: &String| a.len() == 12 && a.bytes().all(|b| b.is_ascii_digit());
+        if let Some(bad) = self.accounts.iter().flatten().find(|a| !account(a)) {
+            return Err(format!(
+                "function `{}`: accounts must be 12-digit account ids, not `{bad}`",
                 self.name
             ));
         }
@@ -114,7 +133,9 @@ impl Functions {
         } else {
             name_or_arn
         };
-        self.all.iter().find(|f| f.name == name)
+        self.all
+            .iter()
+            .find(|f| f.name == name && f.usable_by(account))
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::access::Resource;
 use super::{topic_arn, Decode};
 use crate::protocol::Context;
 use crate::sns::engine::confirm::{Confirm, Confirmation};
@@ -39,6 +40,12 @@ impl Decode for ConfirmSubscription {
             token: form.required("Token")?,
             authenticate_on_unsubscribe: form.flag("AuthenticateOnUnsubscribe"),
         })
+    }
+}
+
+impl Resource for ConfirmSubscription {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.topic_arn)
     }
 }
 
@@ -91,6 +98,10 @@ pub fn send(app: &Service, ctx: &Context, kind: MessageType, c: &Confirmation) {
                 dead_letter: None,
             };
             super::http::enqueue(app, post, now);
+            return;
+        }
+        "sqs" if kind == MessageType::SubscriptionConfirmation => {
+            super::deliver::confirmation(app, c, (&message_id, body()), now);
             return;
         }
         "email-json" => body(),

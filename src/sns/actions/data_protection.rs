@@ -3,6 +3,7 @@
 //! enforce it: no audit, deny or de-identify operation runs on published messages (the
 //! README's SNS table says so).
 
+use super::access::Resource;
 use super::{in_region, topic_arn, Decode};
 use crate::protocol::Context;
 use crate::sns::error::SnsResult;
@@ -31,6 +32,12 @@ impl Decode for PutDataProtectionPolicy {
     }
 }
 
+impl Resource for PutDataProtectionPolicy {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.arn)
+    }
+}
+
 /// PutDataProtectionPolicy: replaces the topic's policy (checked to be JSON); no output.
 pub async fn put_data_protection_policy(
     input: PutDataProtectionPolicy,
@@ -55,6 +62,12 @@ impl Decode for GetDataProtectionPolicy {
         Ok(GetDataProtectionPolicy {
             arn: topic_arn(form, "ResourceArn")?,
         })
+    }
+}
+
+impl Resource for GetDataProtectionPolicy {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.arn)
     }
 }
 

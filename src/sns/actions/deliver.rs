@@ -4,8 +4,7 @@
 //! sqslite cannot reach. A delivery that fails goes to the subscription's dead-letter queue
 //! when it has one; either way the publish itself succeeds, as on SNS.
 
-use std::collections::HashSet;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, LazyLock};
 
 use crate::clock::Millis;
 use crate::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
@@ -20,9 +19,6 @@ use crate::sns::Service;
 
 /// The SenderId SQS shows on messages SNS delivers.
 static SNS_SENDER: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from("AIDAIT2UOQQY3AUEKVGXU"));
-
-/// Queues already warned about (their Policy would refuse the topic), so each is logged once.
-static WARNED: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(|| Mutex::new(HashSet::new()));
 
 /// Sends each delivery its way: into its queue now, to its HTTP/S endpoint through the
 /// outbox (never holding up the publish), or into the records.
@@ -102,8 +98,8 @@ pub fn failed(app: &Service, d: &Delivery, now: Millis) {
     }
 }
 
-/// Sends one delivery into the queue `queue_arn` through SQS's own send; a queue Policy that
-/// would refuse the topic on AWS is a warning, or with `strict` a failure.
+/// Sends one delivery into the queue `queue_arn` through SQS's own send, once the queue
+/// admits the topic ([`admitted`]).
 fn deliver(
     app: &Service,
     topic_arn: &str,
@@ -116,17 +112,6 @@ fn deliver(
         .registry
         .get_by_arn(queue_arn)
         .ok_or_else(|| "the queue does not exist".to_owned())?;
-    if !policy_admits_at(&queue, topic_arn, now) {
-        if app.strict {
-            return Err("the queue's Policy does not allow the topic to send (--strict)".into());
-        }
-        let first = WARNED
-            .lock()
-            .is_ok_and(|mut w| w.insert(format!("{queue_arn} {topic_arn}")));
-        if first {
-            tracing::warn!(queue = %queue_arn, topic = %topic_arn, "the queue's Policy would refuse this topic on AWS (sns.amazonaws.com needs sqs:SendMessage); delivered anyway, --strict refuses");
-        }
-    }
     let attributes = d
         .attributes
         .iter()
@@ -155,22 +140,89 @@ fn deliver(
         deduplication_id: d.deduplication_id.clone().filter(|_| queue.fifo),
         sender_id: SNS_SENDER.clone(),
     };
+    send(app, topic_arn, &queue, message, now)
+}
+
+/// A SubscriptionConfirmation for a pending `sqs` subscription (another account's queue):
+/// into the queue as a notification would go, so its owner reads the token there. On a FIFO
+/// queue the subscription is its group and the message id its deduplication id
+/// \[unverified: AWS documents no FIFO case\].
+pub fn confirmation(
+    app: &Service,
+    c: &crate::sns::engine::confirm::Confirmation,
+    (message_id, body): (&str, String),
+    now: Millis,
+) {
+    let Some(queue) = app.sqs.registry.get_by_arn(&c.endpoint) else {
+        tracing::warn!(queue = %c.endpoint, "SubscriptionConfirmation not sent: the queue does not exist");
+        return;
+    };
+    let fifo = queue.fifo.then_some(());
+    let message = NewMessage {
+        body,
+        attributes: std::collections::BTreeMap::new(),
+        delay_seconds: None,
+        trace_header: None,
+        group_id: fifo.map(|()| c.subscription_arn.clone()),
+        deduplication_id: fifo.map(|()| message_id.to_owned()),
+        sender_id: SNS_SENDER.clone(),
+    };
+    if let Err(reason) = send(app, &c.topic_arn, &queue, message, now) {
+        tracing::warn!(queue = %c.endpoint, %reason, "SubscriptionConfirmation not delivered");
+    }
+}
+
+/// Into the queue through SQS's own send, once it admits the topic.
+fn send(
+    app: &Service,
+    topic_arn: &str,
+    queue: &Queue,
+    message: NewMessage,
+    now: Millis,
+) -> Result<(), String> {
+    admitted(app, queue, topic_arn, now)?;
     queue.send(message, now).map(drop).map_err(|e| e.message)
 }
 
-/// Whether the queue's Policy lets SNS send this topic's messages, for observers without a
-/// clock (the advisor): [`policy_admits_at`] with time conditions read at the epoch.
-pub(crate) fn policy_admits(queue: &Queue, topic_arn: &str) -> bool {
-    policy_admits_at(queue, topic_arn, 0)
+/// Whether the queue takes the topic's messages. SNS sends as the `sns.amazonaws.com` service
+/// for the topic (aws:SourceArn, aws:SourceAccount), and the queue's Policy decides as it does
+/// for every caller ([`Queue::admits`]): a Policy that does not allow it refuses, in the
+/// topic's own account too, as on AWS. One test-friendly difference: a queue with no Policy
+/// at all takes its own account's topics, unless `--strict` (on AWS it would need one).
+fn admitted(app: &Service, queue: &Queue, topic_arn: &str, now: Millis) -> Result<(), String> {
+    if sns_may_send_at(queue, topic_arn, now) {
+        return Ok(());
+    }
+    let topic_account = topic_account(topic_arn);
+    if !app.strict && queue.policy().is_none() && queue.key.account == topic_account {
+        tracing::debug!(queue = %queue.arn(), topic = %topic_arn, "a queue without a Policy takes its own account's topic (--strict refuses, as AWS does)");
+        return Ok(());
+    }
+    let why = if queue.policy().is_none() {
+        "the queue has no Policy allowing sns.amazonaws.com to send this topic's messages"
+    } else {
+        "the queue's Policy does not allow sns.amazonaws.com to send this topic's messages"
+    };
+    Err(format!(
+        "{why} (sqs:SendMessage with aws:SourceArn {topic_arn})"
+    ))
 }
 
-/// Whether the queue's Policy lets SNS send this topic's messages: the one policy evaluator
-/// of the queues, with the caller the `sns.amazonaws.com` service acting for the topic
-/// (aws:SourceArn, aws:SourceAccount), which a statement must name even in the queue's own
-/// account.
-fn policy_admits_at(queue: &Queue, topic_arn: &str, now: Millis) -> bool {
-    let topic_account = crate::sns::engine::parse_topic_arn(topic_arn, "TopicArn")
-        .map_or("", |(_, account, _)| account);
+/// The account in a topic ARN.
+fn topic_account(topic_arn: &str) -> &str {
+    crate::sns::engine::parse_topic_arn(topic_arn, "TopicArn").map_or("", |(_, account, _)| account)
+}
+
+/// Whether the queue's Policy lets SNS send this topic's messages as AWS decides it, for
+/// observers without a clock (the advisor): time conditions are read at the epoch.
+pub(crate) fn policy_admits(queue: &Queue, topic_arn: &str) -> bool {
+    sns_may_send_at(queue, topic_arn, 0)
+}
+
+/// [`policy_admits`] at `now`: the caller is the `sns.amazonaws.com` service acting for the
+/// topic, which a statement must name even in the queue's own account.
+fn sns_may_send_at(queue: &Queue, topic_arn: &str, now: Millis) -> bool {
+    let topic_account = topic_account(topic_arn);
     let caller = policy::Caller {
         account: topic_account,
         arn: topic_arn,
@@ -178,12 +230,5 @@ fn policy_admits_at(queue: &Queue, topic_arn: &str, now: Millis) -> bool {
     let request = policy::Request::direct(caller, "SendMessage", now)
         .by_service("sns.amazonaws.com")
         .on_behalf_of(topic_arn, topic_account);
-    let queue_arn = queue.arn();
-    let decision = policy::evaluate(
-        queue.policy().as_deref(),
-        &queue_arn,
-        &queue.key.account,
-        &request,
-    );
-    decision == policy::Decision::Allow
+    queue.admits(&request) == policy::Decision::Allow
 }

@@ -4,6 +4,7 @@
 // Request and response types are read field by field against AWS's API reference.
 #![warn(clippy::missing_docs_in_private_items)]
 
+pub mod access;
 pub mod confirm;
 pub mod data_protection;
 pub mod deliver;
@@ -26,9 +27,11 @@ pub trait Decode: Sized {
     fn decode(form: &Form) -> SnsResult<Self>;
 }
 
-/// Declares SNS's `Action` enum, its decoding by name and its dispatching `match`, from one list.
+/// Declares SNS's `Action` enum, its decoding by name, who may run each operation
+/// ([`access`]: the rule, and the IAM action when it is not the operation's own name) and
+/// the dispatching `match` that checks it first, from one list.
 macro_rules! actions {
-    ($($name:ident => $module:ident :: $func:ident),* $(,)?) => {
+    ($($name:ident => $module:ident :: $func:ident, $rule:ident $(as $iam:ident)?;)*) => {
         /// Every SNS operation sqslite serves, with its decoded input.
         #[derive(Debug)]
         pub enum Action {
@@ -51,8 +54,22 @@ macro_rules! actions {
                 }
             }
 
-            /// Runs the action; its result members as XML.
+            /// The operation's access rule, its IAM action and the ARN its input names.
+            pub fn access(&self) -> (access::Access, &'static str, Option<&str>) {
+                match self {
+                    $(Action::$name(input) => (
+                        access::Access::$rule,
+                        iam!($name $($iam)?),
+                        access::Resource::resource(input),
+                    )),*
+                }
+            }
+
+            /// Checks that the caller may run the action, then runs it; its result members as
+            /// XML.
             pub async fn apply(self, app: &Service, ctx: &Context) -> SnsResult<Xml> {
+                let (rule, iam, resource) = self.access();
+                access::check(app, ctx, (rule, iam), resource)?;
                 match self {
                     $(Action::$name(input) => $module::$func(input, app, ctx).await),*
                 }
@@ -61,28 +78,38 @@ macro_rules! actions {
     };
 }
 
+/// An operation's IAM action: its own name unless the list names another.
+macro_rules! iam {
+    ($name:ident) => {
+        stringify!($name)
+    };
+    ($name:ident $iam:ident) => {
+        stringify!($iam)
+    };
+}
+
 actions! {
-    CreateTopic => topics::create_topic,
-    GetTopicAttributes => topics::get_topic_attributes,
-    SetTopicAttributes => topics::set_topic_attributes,
-    ListTopics => topics::list_topics,
-    DeleteTopic => topics::delete_topic,
-    TagResource => topics::tag_resource,
-    UntagResource => topics::untag_resource,
-    ListTagsForResource => topics::list_tags_for_resource,
-    AddPermission => permissions::add_permission,
-    RemovePermission => permissions::remove_permission,
-    Subscribe => subscriptions::subscribe,
-    ConfirmSubscription => confirm::confirm_subscription,
-    Unsubscribe => subscriptions::unsubscribe,
-    ListSubscriptions => subscriptions::list_subscriptions,
-    ListSubscriptionsByTopic => subscriptions::list_subscriptions_by_topic,
-    GetSubscriptionAttributes => subscriptions::get_subscription_attributes,
-    SetSubscriptionAttributes => subscriptions::set_subscription_attributes,
-    Publish => publish::publish,
-    PublishBatch => publish::publish_batch,
-    PutDataProtectionPolicy => data_protection::put_data_protection_policy,
-    GetDataProtectionPolicy => data_protection::get_data_protection_policy,
+    CreateTopic => topics::create_topic, Own;
+    GetTopicAttributes => topics::get_topic_attributes, Topic;
+    SetTopicAttributes => topics::set_topic_attributes, Topic;
+    ListTopics => topics::list_topics, Own;
+    DeleteTopic => topics::delete_topic, Topic;
+    TagResource => topics::tag_resource, Topic;
+    UntagResource => topics::untag_resource, Topic;
+    ListTagsForResource => topics::list_tags_for_resource, Topic;
+    AddPermission => permissions::add_permission, Topic;
+    RemovePermission => permissions::remove_permission, Topic;
+    Subscribe => subscriptions::subscribe, Topic;
+    ConfirmSubscription => confirm::confirm_subscription, Token;
+    Unsubscribe => subscriptions::unsubscribe, Unsubscribe;
+    ListSubscriptions => subscriptions::list_subscriptions, Own;
+    ListSubscriptionsByTopic => subscriptions::list_subscriptions_by_topic, Topic;
+    GetSubscriptionAttributes => subscriptions::get_subscription_attributes, Subscription;
+    SetSubscriptionAttributes => subscriptions::set_subscription_attributes, Subscription;
+    Publish => publish::publish, Topic;
+    PublishBatch => publish::publish_batch, Topic as Publish;
+    PutDataProtectionPolicy => data_protection::put_data_protection_policy, Topic;
+    GetDataProtectionPolicy => data_protection::get_data_protection_policy, Topic;
 }
 
 /// An action SNS has that sqslite does not serve yet, or none at all: AWS Query's
@@ -118,21 +145,4 @@ pub fn in_region(ctx: &Context, topic_arn: &str) -> SnsResult<()> {
         Ok(_) => Ok(()),
         Err(e) => Err(e),
     }
-}
-
-/// With credentials configured, a signed caller may Publish or Subscribe to another
-/// account's topic only when that topic's Policy allows it (its own account always may).
-pub fn authorize(app: &Service, ctx: &Context, topic_arn: &str, operation: &str) -> SnsResult<()> {
-    let Some(principal) = &ctx.principal else {
-        return Ok(());
-    };
-    app.sns.authorize(
-        topic_arn,
-        &crate::sns::engine::access::Access {
-            account: &principal.account,
-            arn: &principal.arn,
-            operation,
-            now: app.now(),
-        },
-    )
 }

@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 
+use super::access::Resource;
 use super::{in_region, topic_arn, Decode};
 use crate::protocol::Context;
 use crate::sns::error::{SnsError, SnsResult};
@@ -43,6 +44,12 @@ impl Decode for AddPermission {
             accounts: form.strings("AWSAccountId"),
             actions: form.strings("ActionName"),
         })
+    }
+}
+
+impl Resource for AddPermission {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.topic_arn)
     }
 }
 
@@ -101,6 +108,12 @@ impl Decode for RemovePermission {
             topic_arn: topic_arn(form, "TopicArn")?,
             label: form.required("Label")?,
         })
+    }
+}
+
+impl Resource for RemovePermission {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.topic_arn)
     }
 }
 

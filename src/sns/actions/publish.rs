@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
+use super::access::Resource;
 use super::{deliver, in_region, Decode};
 use crate::protocol::Context;
 use crate::sns::engine::endpoints;
@@ -172,7 +173,6 @@ pub async fn publish(input: Publish, app: &Service, ctx: &Context) -> SnsResult<
     let published = match &input.target {
         Target::Topic(arn) => {
             in_region(ctx, arn)?;
-            super::authorize(app, ctx, arn, "Publish")?;
             publish_one(app, ctx, arn, &input.publication)?
         }
         Target::Phone(phone) => publish_direct(app, ("sms", phone, "sms"), &input.publication)?,
@@ -192,6 +192,16 @@ pub async fn publish(input: Publish, app: &Service, ctx: &Context) -> SnsResult<
     xml.text("MessageId", &published.message_id)
         .opt("SequenceNumber", published.sequence_number.as_deref());
     Ok(xml)
+}
+
+impl Resource for Publish {
+    /// The topic published to; a phone number or an endpoint is the caller's own send.
+    fn resource(&self) -> Option<&str> {
+        match &self.target {
+            Target::Topic(arn) => Some(arn),
+            Target::Phone(_) | Target::Endpoint(_) => None,
+        }
+    }
 }
 
 /// PublishBatch's input.
@@ -226,6 +236,12 @@ impl Decode for PublishBatch {
             entries.push((e.get("Id").unwrap_or_default().to_owned(), entry));
         }
         Ok(PublishBatch { topic_arn, entries })
+    }
+}
+
+impl Resource for PublishBatch {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.topic_arn)
     }
 }
 
@@ -302,7 +318,6 @@ pub async fn publish_batch(input: PublishBatch, app: &Service, ctx: &Context) ->
             .map_err(Clone::clone)
             .and_then(|p| topic.check_publication(p))?;
     }
-    super::authorize(app, ctx, &input.topic_arn, "Publish")?;
     let mut successful = Vec::new();
     let mut failed = Vec::new();
     for (id, entry) in input.entries {

@@ -1,6 +1,7 @@
 //! Subscribe, Unsubscribe, the two List operations and Get/SetSubscriptionAttributes
 //! (ConfirmSubscription is in [`super::confirm`]).
 
+use super::access::Resource;
 use super::{in_region, owner, topic_arn, Decode};
 use crate::protocol::Context;
 use crate::sns::engine::confirm::{new_token, Confirmation};
@@ -36,13 +37,18 @@ impl Decode for Subscribe {
     }
 }
 
+impl Resource for Subscribe {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.new.topic_arn)
+    }
+}
+
 /// A subscription that needs confirming answers "pending confirmation" unless
 /// ReturnSubscriptionArn asks for its ARN (SNS API reference, Subscribe); its endpoint is
 /// sent a SubscriptionConfirmation, again for each repeated Subscribe.
 pub async fn subscribe(mut input: Subscribe, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     in_region(ctx, &input.new.topic_arn)?;
     input.new.principal = ctx.principal.as_ref().map(|p| p.arn.clone());
-    super::authorize(app, ctx, &input.new.topic_arn, "Subscribe")?;
     let subscribed = app.sns.subscribe_at(owner(ctx), input.new, app.now())?;
     if let Some(c) = &subscribed.confirmation {
         super::confirm::send(app, ctx, MessageType::SubscriptionConfirmation, c);
@@ -83,6 +89,12 @@ impl Decode for SubscriptionRef {
         Ok(SubscriptionRef {
             arn: subscription_arn(form, "SubscriptionArn")?,
         })
+    }
+}
+
+impl Resource for SubscriptionRef {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.arn)
     }
 }
 
@@ -147,6 +159,12 @@ impl Decode for SetSubscriptionAttributes {
     }
 }
 
+impl Resource for SetSubscriptionAttributes {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.arn)
+    }
+}
+
 /// SetSubscriptionAttributes: sets one attribute, checked first.
 pub async fn set_subscription_attributes(
     input: SetSubscriptionAttributes,
@@ -173,6 +191,12 @@ impl Decode for ListSubscriptions {
     }
 }
 
+impl Resource for ListSubscriptions {
+    fn resource(&self) -> Option<&str> {
+        None
+    }
+}
+
 /// ListSubscriptionsByTopic's input.
 #[derive(Debug)]
 pub struct ListSubscriptionsByTopic {
@@ -188,6 +212,12 @@ impl Decode for ListSubscriptionsByTopic {
             topic_arn: topic_arn(form, "TopicArn")?,
             next_token: form.optional("NextToken").filter(|t| !t.is_empty()),
         })
+    }
+}
+
+impl Resource for ListSubscriptionsByTopic {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.topic_arn)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::access::Resource;
 use super::{in_region, owner, topic_arn, Decode};
 use crate::protocol::Context;
 use crate::sns::engine::topics::NewTopic;
@@ -38,6 +39,12 @@ impl Decode for CreateTopic {
     }
 }
 
+impl Resource for CreateTopic {
+    fn resource(&self) -> Option<&str> {
+        None
+    }
+}
+
 /// CreateTopic: creates the topic, or returns the ARN of one with the same attributes.
 pub async fn create_topic(input: CreateTopic, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let arn = app.sns.create_topic(owner(ctx), input.0)?;
@@ -58,6 +65,12 @@ impl Decode for TopicRef {
         Ok(TopicRef {
             topic_arn: topic_arn(form, "TopicArn")?,
         })
+    }
+}
+
+impl Resource for TopicRef {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.topic_arn)
     }
 }
 
@@ -103,6 +116,12 @@ impl Decode for SetTopicAttributes {
     }
 }
 
+impl Resource for SetTopicAttributes {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.topic_arn)
+    }
+}
+
 /// SetTopicAttributes: sets one attribute, checked first.
 pub async fn set_topic_attributes(
     input: SetTopicAttributes,
@@ -127,6 +146,12 @@ impl Decode for ListTopics {
         Ok(ListTopics {
             next_token: form.optional("NextToken").filter(|t| !t.is_empty()),
         })
+    }
+}
+
+impl Resource for ListTopics {
+    fn resource(&self) -> Option<&str> {
+        None
     }
 }
 
@@ -161,6 +186,12 @@ impl Decode for TagResource {
     }
 }
 
+impl Resource for TagResource {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.arn)
+    }
+}
+
 /// TagResource: adds or replaces the topic's tags.
 pub async fn tag_resource(input: TagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.tag_topic(&input.arn, input.tags)?;
@@ -185,6 +216,12 @@ impl Decode for UntagResource {
     }
 }
 
+impl Resource for UntagResource {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.arn)
+    }
+}
+
 /// UntagResource: removes the keys.
 pub async fn untag_resource(input: UntagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
     app.sns.untag_topic(&input.arn, &input.keys)?;
@@ -203,6 +240,12 @@ impl Decode for ListTagsForResource {
         Ok(ListTagsForResource {
             arn: form.required("ResourceArn")?,
         })
+    }
+}
+
+impl Resource for ListTagsForResource {
+    fn resource(&self) -> Option<&str> {
+        Some(&self.arn)
     }
 }
 

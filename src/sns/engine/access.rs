@@ -1,12 +1,13 @@
-//! Topic policies: the Policy attribute validated as SNS validates it, and whether a call
-//! from another account may Publish or Subscribe, read by the one policy evaluator the
-//! queues use ([`crate::engine::policy`]) with `sns:` actions.
+//! Topic policies: the Policy attribute validated as SNS validates it, and whether a caller
+//! may do an operation on the topic, read by the one policy evaluator the queues use
+//! ([`crate::engine::policy`]) with `sns:` actions; `crate::sns::actions::access` applies it
+//! to every operation.
 
 use crate::clock::Millis;
 use crate::engine::policy::{self, Caller, Decision, Policy, Quotas};
-use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
+use crate::sns::error::{SnsError, SnsResult};
 
-use super::{Sns, Topic};
+use super::Topic;
 
 /// The Policy attribute against SNS's rules: at most 30 KB (SNS's wording), a policy
 /// document the evaluator can read ("Policy Error: null", SNS's answer to a document it
@@ -48,22 +49,5 @@ impl Topic {
         };
         let request = policy::Request::direct(caller, who.operation, who.now).for_service("sns");
         policy::evaluate(Some(&parsed), &self.arn, &self.owner, &request) == Decision::Allow
-    }
-}
-
-impl Sns {
-    /// SNS's AuthorizationError unless the topic's Policy admits the caller.
-    pub fn authorize(&self, topic_arn: &str, who: &Access<'_>) -> SnsResult<()> {
-        let topic = self.topic(topic_arn)?;
-        if topic.admits(who) {
-            return Ok(());
-        }
-        Err(SnsError::new(
-            SnsErrorKind::AuthorizationError,
-            format!(
-                "User: {} is not authorized to perform: SNS:{} on resource: {topic_arn}",
-                who.arn, who.operation
-            ),
-        ))
     }
 }

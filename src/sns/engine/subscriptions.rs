@@ -228,10 +228,14 @@ impl Sns {
         let (protocol, queue) = checked_endpoint(&new)?;
         let mut state = self.lock();
         let topic = state.topic(&new.topic_arn)?;
-        if let Some(queue) = queue {
+        if let Some(queue) = &queue {
             check_queue_kind(topic.fifo, &queue.name)?;
         }
-        let pending = super::endpoints::needs_confirmation(&protocol);
+        // Another account's queue is pending until its owner confirms, as an http endpoint
+        // is: its SubscriptionConfirmation is delivered into the queue (SNS developer guide,
+        // "Sending Amazon SNS messages to an Amazon SQS queue in a different account").
+        let other_account = queue.as_ref().is_some_and(|q| q.account != topic.owner);
+        let pending = super::endpoints::needs_confirmation(&protocol) || other_account;
         let mut sub = Subscription {
             arn: format!("{}:{}", topic.arn, uuid::Uuid::new_v4()),
             topic_arn: topic.arn.clone(),

@@ -24,10 +24,10 @@ impl Operation {
     pub fn apply(self, app: &Service, caller: &Caller<'_>) -> LambdaResult<(StatusCode, Value)> {
         match self {
             Operation::Create(input) => create(app, caller, &input),
-            Operation::Get(uuid) => get(app, &uuid),
+            Operation::Get(uuid) => get(app, caller, &uuid),
             Operation::List(query) => list(app, caller, &query),
             Operation::Update(uuid, input) => update(app, caller, &uuid, &input),
-            Operation::Delete(uuid) => delete(app, &uuid),
+            Operation::Delete(uuid) => delete(app, caller, &uuid),
         }
     }
 }
@@ -46,13 +46,18 @@ fn create(
     ))
 }
 
-/// GetEventSourceMapping: one mapping by UUID.
-fn get(app: &Service, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
-    let mapping = app
-        .triggers
+/// The caller's mapping `uuid`; another account's is not found, as on Lambda.
+fn owned(app: &Service, caller: &Caller<'_>, uuid: &str) -> LambdaResult<Mapping> {
+    app.triggers
         .mappings
         .get(uuid)
-        .ok_or_else(LambdaError::mapping_not_found)?;
+        .filter(|m| caller.owns(m))
+        .ok_or_else(LambdaError::mapping_not_found)
+}
+
+/// GetEventSourceMapping: one mapping by UUID.
+fn get(app: &Service, caller: &Caller<'_>, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
+    let mapping = owned(app, caller, uuid)?;
     Ok((
         StatusCode::OK,
         output::configuration(&mapping, mapping.state),
@@ -74,10 +79,11 @@ fn list(
         Some(name) => Some(rules::listed_function(app, caller, name)?),
     };
     let wanted = |m: &Mapping| {
-        query
-            .event_source_arn
-            .as_deref()
-            .is_none_or(|arn| m.event_source_arn == arn)
+        caller.owns(m)
+            && query
+                .event_source_arn
+                .as_deref()
+                .is_none_or(|arn| m.event_source_arn == arn)
             && function_arn
                 .as_deref()
                 .is_none_or(|arn| m.function_arn == arn)
@@ -114,11 +120,7 @@ fn update(
     uuid: &str,
     input: &MappingRequest,
 ) -> LambdaResult<(StatusCode, Value)> {
-    let current = app
-        .triggers
-        .mappings
-        .get(uuid)
-        .ok_or_else(LambdaError::mapping_not_found)?;
+    let current = owned(app, caller, uuid)?;
     let changed = rules::updated_mapping(app, caller, &current, input)?;
     let mapping = rules::replace_unique(&app.triggers.mappings, changed)?;
     Ok((
@@ -128,7 +130,8 @@ fn update(
 }
 
 /// DeleteEventSourceMapping: the mapping goes at once; the answer shows it `Deleting`.
-fn delete(app: &Service, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
+fn delete(app: &Service, caller: &Caller<'_>, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
+    owned(app, caller, uuid)?;
     let removed = app
         .triggers
         .mappings

@@ -106,6 +106,7 @@ fn run(
     let caller = rules::Caller {
         region: &ctx.region,
         account: &ctx.account,
+        principal: ctx.principal.as_ref(),
     };
     let (status, json) = operation.apply(app, &caller)?;
     Ok((name, status, json))

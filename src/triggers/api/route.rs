@@ -72,6 +72,15 @@ impl Operation {
         })
     }
 
+    /// Every operation's name, in [`Operation::name`]'s spelling.
+    pub const NAMES: &'static [&'static str] = &[
+        "CreateEventSourceMapping",
+        "GetEventSourceMapping",
+        "ListEventSourceMappings",
+        "UpdateEventSourceMapping",
+        "DeleteEventSourceMapping",
+    ];
+
     /// Lambda's operation name, for logs.
     pub fn name(&self) -> &'static str {
         match self {

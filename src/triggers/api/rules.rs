@@ -26,6 +26,16 @@ pub struct Caller<'a> {
     pub region: &'a str,
     /// The account the request acts as.
     pub account: &'a str,
+    /// The verified caller (credentials configured): a mapping's queue must let it read.
+    pub principal: Option<&'a crate::auth::Principal>,
+}
+
+impl Caller<'_> {
+    /// Whether the mapping belongs to the caller's account: the account of its function's
+    /// ARN, which a mapping takes from its creator. Another account's is as if absent.
+    pub fn owns(&self, mapping: &Mapping) -> bool {
+        mapping.function_arn.split(':').nth(4) == Some(self.account)
+    }
 }
 
 /// `EventSourceArn`'s declared pattern, quoted as the request validator quotes it.
@@ -52,6 +62,7 @@ pub fn new_mapping(
     let settings = settings(input, Settings::default())?;
     let function = function(app, caller, function_name)?;
     let queue = queue(app, source)?;
+    may_read(app, caller, &queue)?;
     settings.validate(queue.fifo).map_err(from_rule)?;
     check_visibility(app, &queue, function)?;
     let enabled = input.enabled.unwrap_or(true);
@@ -290,6 +301,24 @@ fn queue(app: &Service, arn: &str) -> LambdaResult<std::sync::Arc<Queue>> {
             "The provided execution role does not have permissions to call ReceiveMessage on SQS",
         )
     })
+}
+
+/// A mapping reads, deletes and inspects its queue as its account, as a Lambda execution role
+/// needs `sqs:ReceiveMessage`, `sqs:DeleteMessage` and `sqs:GetQueueAttributes`: the queue's
+/// Policy must allow the verified caller all three, in Lambda's words for a role that lacks
+/// one (quoted in aws/chalice#1388).
+fn may_read(app: &Service, caller: &Caller<'_>, queue: &Queue) -> LambdaResult<()> {
+    let Some(principal) = caller.principal else {
+        return Ok(());
+    };
+    for operation in ["ReceiveMessage", "DeleteMessage", "GetQueueAttributes"] {
+        if crate::actions::admits(&app.sqs, queue, principal, operation, (None, None)).is_err() {
+            return Err(LambdaError::invalid(format!(
+                "The provided execution role does not have permissions to call {operation} on SQS"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The model's visibility rule ([`mapping::check_visibility`]); Lambda's default timeout

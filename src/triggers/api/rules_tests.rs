@@ -13,6 +13,7 @@ use crate::triggers::Service;
 use crate::{Config, ManualClock};
 
 const CALLER: Caller<'static> = Caller {
+    principal: None,
     region: "us-east-1",
     account: "000000000000",
 };

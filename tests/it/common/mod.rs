@@ -11,6 +11,7 @@ mod raw;
 pub mod signing;
 pub mod sns;
 
+pub mod accounts;
 pub mod durable;
 
 use std::sync::Arc;

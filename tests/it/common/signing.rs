@@ -16,6 +16,8 @@ pub struct Signer<'a> {
     pub presign: Option<u64>,
     /// Sign `UNSIGNED-PAYLOAD` instead of the body's hash.
     pub unsigned_payload: bool,
+    /// The signing name of the credential scope: `sqs`, `sns`.
+    pub service: &'a str,
 }
 
 impl Default for Signer<'_> {
@@ -26,6 +28,7 @@ impl Default for Signer<'_> {
             region: "us-east-1",
             presign: None,
             unsigned_payload: false,
+            service: "sqs",
         }
     }
 }
@@ -88,7 +91,7 @@ impl Signer<'_> {
         let params = aws_sigv4::sign::v4::SigningParams::builder()
             .identity(&identity)
             .region(self.region)
-            .name("sqs")
+            .name(self.service)
             .time(std::time::UNIX_EPOCH + std::time::Duration::from_millis(s.clock.now()))
             .settings(settings)
             .build()
