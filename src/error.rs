@@ -186,6 +186,24 @@ impl fmt::Display for SqsError {
 
 impl std::error::Error for SqsError {}
 
+/// A refused signature in SQS's words: one row per kind of the auth floor's error.
+impl From<crate::auth::AuthError> for SqsError {
+    fn from(e: crate::auth::AuthError) -> Self {
+        use crate::auth::AuthErrorKind as A;
+        let kind = match e.kind {
+            A::MissingAuthenticationToken => ErrorKind::MissingAuthenticationToken,
+            A::IncompleteSignature => ErrorKind::IncompleteSignature,
+            A::InvalidClientTokenId => ErrorKind::InvalidClientTokenId,
+            A::SignatureDoesNotMatch => ErrorKind::SignatureDoesNotMatch,
+            A::RequestExpired => ErrorKind::RequestExpired,
+        };
+        match e.detail {
+            Some(detail) => SqsError::new(kind, detail),
+            None => SqsError::of(kind),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -108,7 +108,7 @@ fn log_outcome(name: &str, err: Option<&SqsError>, took: Duration) {
 /// scope or its `X-Amz-Target`.
 fn foreign(
     parts: &hyper::http::request::Parts,
-    signed: &SqsResult<Option<crate::auth::Signed>>,
+    signed: &crate::auth::AuthResult<Option<crate::auth::Signed>>,
     request_id: &str,
 ) -> Option<HttpResponse> {
     let scope = signed.as_ref().ok().and_then(Option::as_ref);
@@ -206,8 +206,9 @@ async fn sqs(
         &body,
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
     );
-    let action_name =
-        verified.and_then(|principal| action_name.map(|name| act_as(&mut ctx, principal, name)));
+    let action_name = verified
+        .map_err(SqsError::from)
+        .and_then(|principal| action_name.map(|name| act_as(&mut ctx, principal, name)));
     let no_action = matches!(&action_name, Err(e) if e.kind == ErrorKind::InvalidAction);
     if protocol.is_query() && no_action && ctx.path_queue.is_some() {
         return Ok(protocol::unknown_operation(&ctx.request_id));

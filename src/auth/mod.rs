@@ -5,6 +5,7 @@
 //! signature is read once ([`parse::read`]) and that one reading is all anyone sees.
 
 mod credential;
+pub mod error;
 pub mod parse;
 pub mod principal;
 pub mod sigv4;
@@ -15,11 +16,14 @@ use subtle::ConstantTimeEq;
 
 use crate::clock::Millis;
 pub use crate::clock::{format_amz_date, http_date, parse_amz_date};
-use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::http::text::split_at_byte;
 pub use credential::Credential;
+pub use error::{AuthError, AuthErrorKind, AuthResult};
 pub use parse::{read, Signed};
 pub use principal::Principal;
+
+/// AWS's text for a signature that does not match, which its detail starts with.
+pub const SIGNATURE_MISMATCH: &str = "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.";
 
 /// How far a signature's date may be from the server's clock. SQS's "Signature expired"
 /// errors name 15 minutes (e.g. aws/aws-sdk-go#487, aws/aws-sdk-php#642).
@@ -33,8 +37,8 @@ pub fn verify(
     now: impl FnOnce() -> Millis,
     parts: &Parts,
     body: &[u8],
-    signed: SqsResult<Option<&Signed>>,
-) -> SqsResult<Option<Principal>> {
+    signed: AuthResult<Option<&Signed>>,
+) -> AuthResult<Option<Principal>> {
     verify_for(credentials, now, parts, body, signed, "sqs")
 }
 
@@ -44,17 +48,17 @@ pub fn verify_for(
     now: impl FnOnce() -> Millis,
     parts: &Parts,
     body: &[u8],
-    signed: SqsResult<Option<&Signed>>,
+    signed: AuthResult<Option<&Signed>>,
     service: &str,
-) -> SqsResult<Option<Principal>> {
+) -> AuthResult<Option<Principal>> {
     if credentials.is_empty() {
         return Ok(None);
     }
-    let signed = signed?.ok_or_else(|| SqsError::of(ErrorKind::MissingAuthenticationToken))?;
+    let signed = signed?.ok_or_else(|| AuthError::of(AuthErrorKind::MissingAuthenticationToken))?;
     let credential = credentials
         .iter()
         .find(|c| c.access_key_id == signed.access_key)
-        .ok_or_else(|| SqsError::of(ErrorKind::InvalidClientTokenId))?;
+        .ok_or_else(|| AuthError::of(AuthErrorKind::InvalidClientTokenId))?;
     check_scope(signed, request_region(parts), service)?;
     sigv4::check_signed_headers(&parts.headers, signed)?;
     let request = sigv4::Request {
@@ -77,11 +81,10 @@ pub fn verify_for(
         first.get_or_insert((canonical, to_sign));
     }
     let (canonical, to_sign) = first.unwrap_or_default();
-    Err(SqsError::new(
-        ErrorKind::SignatureDoesNotMatch,
+    Err(AuthError::new(
+        AuthErrorKind::SignatureDoesNotMatch,
         format!(
-            "{}\n\nThe Canonical String for this request should have been\n'{canonical}'\n\nThe String-to-Sign should have been\n'{to_sign}'\n",
-            ErrorKind::SignatureDoesNotMatch.default_message()
+            "{SIGNATURE_MISMATCH}\n\nThe Canonical String for this request should have been\n'{canonical}'\n\nThe String-to-Sign should have been\n'{to_sign}'\n"
         ),
     ))
 }
@@ -124,8 +127,8 @@ fn is_region(name: &str) -> bool {
 /// The scope's date, region, service and terminator, with AWS's messages [aws-recorded, via
 /// DynamoDB's identical checks]. A region must look like one and, when the Host names one,
 /// be that one (a request signed for another region is refused there on AWS too).
-fn check_scope(signed: &Signed, host_region: Option<&str>, service: &str) -> SqsResult<()> {
-    let mismatch = |message: String| SqsError::new(ErrorKind::SignatureDoesNotMatch, message);
+fn check_scope(signed: &Signed, host_region: Option<&str>, service: &str) -> AuthResult<()> {
+    let mismatch = |message: String| AuthError::new(AuthErrorKind::SignatureDoesNotMatch, message);
     if !is_region(&signed.region) || host_region.is_some_and(|r| r != signed.region) {
         return Err(mismatch(format!(
             "Credential should be scoped to a valid region, not '{}'. ",
@@ -157,17 +160,17 @@ fn check_scope(signed: &Signed, host_region: Option<&str>, service: &str) -> Sqs
 
 /// The signature's date against the server's clock (the manual one in tests), then a
 /// presigned URL's own expiry.
-fn check_time(signed: &Signed, now: Millis) -> SqsResult<()> {
+fn check_time(signed: &Signed, now: Millis) -> AuthResult<()> {
     let date = parse_amz_date(&signed.amz_date).ok_or_else(|| {
-        SqsError::new(
-            ErrorKind::IncompleteSignature,
+        AuthError::new(
+            AuthErrorKind::IncompleteSignature,
             format!(
                 "Date must be in ISO-8601 'basic format'. Got '{}'. See http://en.wikipedia.org/wiki/ISO_8601",
                 signed.amz_date
             ),
         )
     })?;
-    let expired = |message: String| SqsError::new(ErrorKind::SignatureDoesNotMatch, message);
+    let expired = |message: String| AuthError::new(AuthErrorKind::SignatureDoesNotMatch, message);
     if date + SKEW_MS < now {
         return Err(expired(format!(
             "Signature expired: {} is now earlier than {} ({} - 15 min.)",
@@ -189,7 +192,7 @@ fn check_time(signed: &Signed, now: Millis) -> SqsResult<()> {
     // Chosen without an AWS source: the RequestExpired wording is EC2's Query-protocol one.
     if let Some(seconds) = signed.expires {
         if now > date.saturating_add(seconds.saturating_mul(1000)) {
-            return Err(SqsError::of(ErrorKind::RequestExpired));
+            return Err(AuthError::of(AuthErrorKind::RequestExpired));
         }
     }
     Ok(())

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use hyper::header::{HeaderMap, HeaderName, AUTHORIZATION};
 use hyper::http::request::Parts;
 
-use crate::error::{ErrorKind, SqsError, SqsResult};
+use super::error::{AuthError, AuthErrorKind, AuthResult};
 
 /// By name, not by text, which hyper would parse on each signed request.
 const X_AMZ_DATE: HeaderName = HeaderName::from_static("x-amz-date");
@@ -38,19 +38,19 @@ pub struct Signed {
     pub presigned: bool,
 }
 
-pub(super) fn incomplete(message: impl Into<Cow<'static, str>>) -> SqsError {
-    SqsError::new(ErrorKind::IncompleteSignature, message.into())
+pub(super) fn incomplete(message: impl Into<Cow<'static, str>>) -> AuthError {
+    AuthError::new(AuthErrorKind::IncompleteSignature, message.into())
 }
 
 /// The request's signature, `None` when it carries none.
-pub fn read(parts: &Parts) -> SqsResult<Option<Signed>> {
+pub fn read(parts: &Parts) -> AuthResult<Option<Signed>> {
     let query = query_pairs(parts.uri.query().unwrap_or(""));
     let presigned = query.iter().any(|(k, _)| k == "X-Amz-Algorithm");
     if let Some(value) = parts.headers.get(AUTHORIZATION) {
         if presigned {
             // [aws-recorded for DynamoDB, whose signature checks SQS shares (dynalite's notes)]
-            return Err(SqsError::new(
-                ErrorKind::SignatureDoesNotMatch,
+            return Err(AuthError::new(
+                AuthErrorKind::SignatureDoesNotMatch,
                 "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header.",
             ));
         }
@@ -68,7 +68,7 @@ pub fn read(parts: &Parts) -> SqsResult<Option<Signed>> {
 /// Reads `AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…` and `X-Amz-Date`.
 /// Each of the three parts must come exactly once and nothing else may: a part that is
 /// neither would be read by nobody, and a second copy by whoever reads the other one.
-pub fn from_header(value: &str, headers: &HeaderMap) -> SqsResult<Signed> {
+pub fn from_header(value: &str, headers: &HeaderMap) -> AuthResult<Signed> {
     let whole = value.trim();
     let (algorithm, rest) = whole.split_once(' ').unwrap_or((whole, ""));
     if algorithm != ALGORITHM {
@@ -122,8 +122,8 @@ pub fn from_header(value: &str, headers: &HeaderMap) -> SqsResult<Signed> {
 }
 
 /// Reads the `X-Amz-*` parameters of a presigned URL's query string; each at most once.
-pub fn from_query(query: &[(String, String)]) -> SqsResult<Signed> {
-    let get = |name: &str| -> SqsResult<Option<&str>> {
+pub fn from_query(query: &[(String, String)]) -> AuthResult<Signed> {
+    let get = |name: &str| -> AuthResult<Option<&str>> {
         let mut found = query
             .iter()
             .filter(|(k, _)| k == name)
@@ -163,7 +163,7 @@ pub fn from_query(query: &[(String, String)]) -> SqsResult<Signed> {
     build(found[1], found[3], found[2], found[4], expires, true)
 }
 
-fn expires(text: &str) -> SqsResult<u64> {
+fn expires(text: &str) -> AuthResult<u64> {
     let seconds = text.parse::<u64>().map_err(|_| {
         incomplete(format!(
             "X-Amz-Expires should be a number of seconds, not '{text}'."
@@ -185,7 +185,7 @@ fn build(
     amz_date: &str,
     expires: Option<u64>,
     presigned: bool,
-) -> SqsResult<Signed> {
+) -> AuthResult<Signed> {
     let parts: Vec<&str> = credential.split('/').collect();
     let [access_key, date, region, service, terminator] = parts[..] else {
         return Err(incomplete(format!(
@@ -234,7 +234,7 @@ pub fn query_pairs(query: &str) -> Vec<(String, String)> {
 mod tests {
     use super::*;
 
-    fn header(value: &str) -> SqsResult<Signed> {
+    fn header(value: &str) -> AuthResult<Signed> {
         let mut headers = HeaderMap::new();
         headers.insert("x-amz-date", "20240101T000000Z".parse().unwrap());
         from_header(value, &headers)
@@ -254,7 +254,7 @@ mod tests {
             good.replace("Signature=abc", "Signature"),
         ] {
             let err = header(&bad).unwrap_err();
-            assert_eq!(err.kind, ErrorKind::IncompleteSignature, "{bad}");
+            assert_eq!(err.kind, AuthErrorKind::IncompleteSignature, "{bad}");
         }
     }
 

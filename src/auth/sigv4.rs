@@ -12,8 +12,8 @@ use hyper::Method;
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use sha2::{Digest, Sha256};
 
+use super::error::{AuthError, AuthErrorKind, AuthResult};
 pub use super::parse::{query_pairs, Signed, ALGORITHM};
-use crate::error::{ErrorKind, SqsError, SqsResult};
 
 const UNSIGNED_PAYLOAD: &str = "UNSIGNED-PAYLOAD";
 
@@ -39,7 +39,7 @@ pub struct Request<'a> {
 /// `x-amz-date` alone would authorize any operation. (`Content-Type` is not required: the
 /// JavaScript v2 SDK never signs it (aws/aws-sdk-js#1770), and what a request does never turns
 /// on it once X-Amz-Target is signed and the body is.)
-pub fn check_signed_headers(headers: &HeaderMap, signed: &Signed) -> SqsResult<()> {
+pub fn check_signed_headers(headers: &HeaderMap, signed: &Signed) -> AuthResult<()> {
     for name in headers.keys() {
         let name = name.as_str();
         if name.starts_with("x-amz-") && !signed.headers.iter().any(|h| h == name) {
@@ -49,8 +49,8 @@ pub fn check_signed_headers(headers: &HeaderMap, signed: &Signed) -> SqsResult<(
                 name
             };
             // The wording AWS uses for `Host` [aws-recorded], for the header at hand.
-            return Err(SqsError::new(
-                ErrorKind::SignatureDoesNotMatch,
+            return Err(AuthError::new(
+                AuthErrorKind::SignatureDoesNotMatch,
                 format!("'{shown}' must be a 'SignedHeader' in the AWS Authorization."),
             ));
         }
@@ -63,7 +63,7 @@ pub fn check_signed_headers(headers: &HeaderMap, signed: &Signed) -> SqsResult<(
 /// (AWS accepts it there and nowhere else: elsewhere it would leave the body unsigned). A
 /// declared hash (`x-amz-content-sha256`, or a presigned `X-Amz-Content-Sha256`) must be one
 /// of these, or the body could be swapped under a valid signature.
-pub fn payload_hashes(req: &Request<'_>, signed: &Signed) -> SqsResult<Vec<String>> {
+pub fn payload_hashes(req: &Request<'_>, signed: &Signed) -> AuthResult<Vec<String>> {
     let actual = hex(&Sha256::digest(req.body));
     let mut allowed = vec![actual];
     if signed.presigned && req.body.is_empty() {
@@ -90,8 +90,8 @@ pub fn payload_hashes(req: &Request<'_>, signed: &Signed) -> SqsResult<Vec<Strin
         .find(|a| a.eq_ignore_ascii_case(&declared))
     {
         Some(hash) => Ok(vec![hash]),
-        None => Err(SqsError::new(
-            ErrorKind::SignatureDoesNotMatch,
+        None => Err(AuthError::new(
+            AuthErrorKind::SignatureDoesNotMatch,
             format!("The provided {what} does not match what was computed."),
         )),
     }

@@ -4,7 +4,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::error::{Fault, SqsError};
+use crate::auth::{AuthError, AuthErrorKind};
+use crate::error::Fault;
 
 macro_rules! kinds {
     ($($kind:ident => $code:literal, $status:literal, $fault:ident;)*) => {
@@ -66,8 +67,13 @@ kinds! {
     ServiceUnavailable => "ServiceUnavailable", 503, Receiver;
     InvalidAction => "InvalidAction", 400, Sender;
     ValidationError => "ValidationError", 400, Sender;
-    // Signature failures keep the code the auth layer chose ([`SnsError::from_auth`]).
-    Auth => "", 403, Sender;
+    // Signature failures: AWS's common errors, one row per kind of the auth floor's error
+    // ([`SnsError::from_auth`]).
+    MissingAuthenticationToken => "MissingAuthenticationToken", 403, Sender;
+    IncompleteSignature => "IncompleteSignature", 400, Sender;
+    InvalidClientTokenId => "InvalidClientTokenId", 403, Sender;
+    SignatureDoesNotMatch => "SignatureDoesNotMatch", 403, Sender;
+    RequestExpired => "RequestExpired", 400, Sender;
 }
 
 /// One SNS error: its kind and SNS's message.
@@ -75,8 +81,6 @@ kinds! {
 pub struct SnsError {
     pub kind: SnsErrorKind,
     pub message: Cow<'static, str>,
-    /// For [`SnsErrorKind::Auth`]: the signature error's own code and status.
-    auth: Option<(&'static str, u16)>,
 }
 
 pub type SnsResult<T> = Result<T, SnsError>;
@@ -86,7 +90,6 @@ impl SnsError {
         SnsError {
             kind,
             message: message.into(),
-            auth: None,
         }
     }
 
@@ -117,22 +120,24 @@ impl SnsError {
         )
     }
 
-    /// A signature refusal from [`crate::auth`], kept with its code and status.
-    pub fn from_auth(err: &SqsError) -> Self {
-        SnsError {
-            kind: SnsErrorKind::Auth,
-            message: Cow::Owned(err.query_message().to_owned()),
-            auth: Some((err.kind.query_code(), err.status())),
-        }
+    /// A signature refusal of the auth floor, in SNS's table.
+    pub fn from_auth(err: &AuthError) -> Self {
+        let kind = match err.kind {
+            AuthErrorKind::MissingAuthenticationToken => SnsErrorKind::MissingAuthenticationToken,
+            AuthErrorKind::IncompleteSignature => SnsErrorKind::IncompleteSignature,
+            AuthErrorKind::InvalidClientTokenId => SnsErrorKind::InvalidClientTokenId,
+            AuthErrorKind::SignatureDoesNotMatch => SnsErrorKind::SignatureDoesNotMatch,
+            AuthErrorKind::RequestExpired => SnsErrorKind::RequestExpired,
+        };
+        SnsError::new(kind, err.message())
     }
 
     pub fn code(&self) -> &'static str {
-        self.auth.map_or_else(|| self.kind.code(), |(code, _)| code)
+        self.kind.code()
     }
 
     pub fn status(&self) -> u16 {
-        self.auth
-            .map_or_else(|| self.kind.status(), |(_, status)| status)
+        self.kind.status()
     }
 }
 

@@ -11,7 +11,7 @@ use bytes::Bytes;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Response, StatusCode};
 
-use crate::error::SqsError;
+use crate::auth::{AuthError, AuthErrorKind};
 use crate::protocol::HttpResponse;
 
 /// Declares `LambdaErrorKind` with each error's code, status and message member, from one table.
@@ -55,8 +55,13 @@ kinds! {
     Service => "ServiceException", 500, "Message", Some("Service");
     // sqslite's own: a Lambda path or method it does not serve [no AWS counterpart].
     UnknownOperation => "UnknownOperationException", 404, "message", None;
-    // Signature failures keep the code the auth layer chose ([`LambdaError::from_auth`]).
-    Auth => "", 403, "message", None;
+    // Signature failures, one row per kind of the auth floor's error ([`LambdaError::from_auth`]),
+    // in the codes AWS's JSON services answer [unverified for Lambda].
+    MissingAuthenticationToken => "MissingAuthenticationTokenException", 403, "message", None;
+    IncompleteSignature => "IncompleteSignatureException", 400, "message", None;
+    UnrecognizedClient => "UnrecognizedClientException", 403, "message", None;
+    InvalidSignature => "InvalidSignatureException", 403, "message", None;
+    RequestExpired => "RequestExpired", 400, "message", None;
 }
 
 /// One Lambda API error: its kind and Lambda's message.
@@ -66,8 +71,6 @@ pub struct LambdaError {
     pub kind: LambdaErrorKind,
     /// Lambda's `Message`.
     pub message: Cow<'static, str>,
-    /// For [`LambdaErrorKind::Auth`]: the signature error's code and status.
-    auth: Option<(&'static str, u16)>,
 }
 
 /// What a Lambda API operation returns.
@@ -79,7 +82,6 @@ impl LambdaError {
         LambdaError {
             kind,
             message: message.into(),
-            auth: None,
         }
     }
 
@@ -108,32 +110,28 @@ impl LambdaError {
         )
     }
 
-    /// A signature refusal from [`crate::auth`], with the code Lambda (a JSON service) uses
-    /// for it \[unverified for Lambda: the codes AWS's JSON services such as DynamoDB answer\].
-    pub fn from_auth(err: &SqsError) -> Self {
-        let code = match err.kind.query_code() {
-            "InvalidClientTokenId" => "UnrecognizedClientException",
-            "SignatureDoesNotMatch" => "InvalidSignatureException",
-            "IncompleteSignature" => "IncompleteSignatureException",
-            "MissingAuthenticationToken" => "MissingAuthenticationTokenException",
-            other => other,
+    /// A signature refusal of the auth floor, in Lambda's table.
+    pub fn from_auth(err: &AuthError) -> Self {
+        let kind = match err.kind {
+            AuthErrorKind::MissingAuthenticationToken => {
+                LambdaErrorKind::MissingAuthenticationToken
+            }
+            AuthErrorKind::IncompleteSignature => LambdaErrorKind::IncompleteSignature,
+            AuthErrorKind::InvalidClientTokenId => LambdaErrorKind::UnrecognizedClient,
+            AuthErrorKind::SignatureDoesNotMatch => LambdaErrorKind::InvalidSignature,
+            AuthErrorKind::RequestExpired => LambdaErrorKind::RequestExpired,
         };
-        LambdaError {
-            kind: LambdaErrorKind::Auth,
-            message: Cow::Owned(err.query_message().to_owned()),
-            auth: Some((code, err.status())),
-        }
+        LambdaError::new(kind, err.message())
     }
 
     /// Lambda's error `Type`, as the `x-amzn-ErrorType` header names it.
     pub fn code(&self) -> &'static str {
-        self.auth.map_or_else(|| self.kind.code(), |(code, _)| code)
+        self.kind.code()
     }
 
     /// The HTTP status.
     pub fn status(&self) -> u16 {
-        self.auth
-            .map_or_else(|| self.kind.status(), |(_, status)| status)
+        self.kind.status()
     }
 
     /// The HTTP response: status, `x-amzn-ErrorType`, request id and the JSON body.
