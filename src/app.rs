@@ -131,14 +131,6 @@ impl App {
         }
     }
 
-    /// What a request to a service is authenticated and answered with, from the settings.
-    pub fn gate(&self) -> crate::protocol::context::Gate<'_> {
-        crate::protocol::context::Gate {
-            defaults: self.config.defaults(),
-            credentials: &self.config.credentials,
-        }
-    }
-
     /// The ticker's jobs: move-task steps, the alarms' rounds, SNS's due HTTP/S deliveries,
     /// the chart's samples.
     pub fn ticker_jobs(self: &Arc<Self>) -> Vec<crate::ticker::Job> {

@@ -34,8 +34,13 @@
 //!
 //! `sns` is a second service on the same port, with its own protocol, actions, engine and
 //! error table: `service` hands it the requests whose credential scope names `sns` (or,
-//! unsigned, whose `Version` or action is SNS's), with the `protocol::context::Gate` it
-//! authenticates against. The `sns::Service` holds its topics, the SQS state it delivers
+//! unsigned, whose `Version` or action is SNS's). The router is the one front door of every
+//! service (SQS, SNS, the Lambda API): it reads the body within its bounds and the signature
+//! once, verifies it for the service's signing name, builds the request's `Context` and runs
+//! the service in the durable scope; each service authenticates by that verdict and each
+//! operation is authorized by the rule its action list gives it (SNS:
+//! `sns::actions::access`). The auth floor's refusals (`auth::AuthError`) are mapped by each
+//! service's own error table. The `sns::Service` holds its topics, the SQS state it delivers
 //! into, the fault rules it is lent (`sns::FaultRules`) and the two settings it reads;
 //! `sns::declare` creates the declared topics; its actions deliver through the SQS engine's own
 //! `engine::queue::Queue::send`, so a topic writes queues only as a client would, POST

@@ -135,36 +135,87 @@ async fn stored<T>(
     }
 }
 
-/// The one registration of each further service: SNS and Lambda requests share the port and
-/// the body limits, then leave the SQS path here. `None`: the request is SQS's.
+/// The services that share the port beside SQS, each claimed by its request.
+#[derive(Debug, Clone, Copy)]
+enum Further {
+    /// Lambda's event-source-mapping API.
+    Lambda,
+    /// Amazon SNS.
+    Sns,
+}
+
+impl Further {
+    /// The service a request is for, by its one signature reading; `None`: SQS's.
+    fn claims(
+        parts: &hyper::http::request::Parts,
+        body: &[u8],
+        scope: Option<&crate::auth::Signed>,
+    ) -> Option<Further> {
+        if crate::triggers::api::is_lambda(parts, scope) {
+            Some(Further::Lambda)
+        } else if crate::sns::protocol::is_sns(parts, body, scope) {
+            Some(Further::Sns)
+        } else {
+            None
+        }
+    }
+
+    /// The SigV4 signing name its credential scope must carry.
+    fn signing_name(self) -> &'static str {
+        match self {
+            Further::Lambda => crate::triggers::api::SIGNING_NAME,
+            Further::Sns => "sns",
+        }
+    }
+}
+
+/// The front door's work for a further service, done once as for SQS: the one signature
+/// reading verified for the service's signing name, the request's context, the durable scope
+/// (with `--data-dir` the answer waits until its records are stored: an SNS publish's
+/// deliveries into durable queues, a mapping the Lambda API changed; `unstored` answers a
+/// write that failed, in the service's own terms). The service authenticates by the verdict
+/// and authorizes each operation by its action list.
 async fn further(
     app: &Arc<App>,
+    service: Further,
     parts: &hyper::http::request::Parts,
     body: &Bytes,
-    (request_id, signed): (&str, Option<&crate::auth::Signed>),
-) -> Option<Result<HttpResponse, DropConnection>> {
-    let (id, gate) = (request_id.to_owned(), app.gate());
-    let mut response = if crate::triggers::api::is_lambda(parts, signed) {
-        let handled = crate::triggers::api::handle(&app.triggers, &gate, parts, body, id.clone());
-        Box::pin(stored(app, handled, |e| {
-            crate::triggers::api::unstored(&id, e)
-        }))
-        .await
-    } else if crate::sns::protocol::is_sns(parts, body, signed) {
-        let handled = crate::sns::handle(&app.sns, &gate, parts, body, id.clone());
-        let answer = Box::pin(stored(app, handled, |e| Ok(crate::sns::unstored(&id, e)))).await;
-        let response = match answer {
-            Ok(response) => response,
-            Err(dropped) => return Some(Err(dropped)),
-        };
-        // A publish's deliveries grow the log as sends do.
-        app.maybe_compact();
-        response
-    } else {
-        return None;
+    (request_id, signed): (&str, &crate::auth::AuthResult<Option<crate::auth::Signed>>),
+    peer: Option<IpAddr>,
+) -> Result<HttpResponse, DropConnection> {
+    let scope = signed.as_ref().ok().and_then(Option::as_ref);
+    let verdict = crate::auth::verify_for(
+        &app.config.credentials,
+        || app.now(),
+        parts,
+        body,
+        signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
+        service.signing_name(),
+    );
+    let mut ctx = Context::new(
+        &app.config.defaults(),
+        &parts.headers,
+        "/",
+        scope,
+        request_id.to_owned(),
+    );
+    ctx.peer = peer;
+    let id = request_id.to_owned();
+    let mut response = match service {
+        Further::Lambda => {
+            let handled = crate::triggers::api::handle(&app.triggers, ctx, verdict, parts, body);
+            stored(app, handled, |e| crate::triggers::api::unstored(&id, e)).await
+        }
+        Further::Sns => {
+            let handled = crate::sns::handle(&app.sns, ctx, verdict, parts, body);
+            let response = stored(app, handled, |e| Ok(crate::sns::unstored(&id, e))).await?;
+            // A publish's deliveries grow the log as sends do.
+            app.maybe_compact();
+            response
+        }
     };
     stamp_date(app, &mut response);
-    Some(Ok(response))
+    Ok(response)
 }
 
 /// One SQS API request: decode, apply, encode.
@@ -183,8 +234,10 @@ async fn sqs(
     // One reading of the signature serves the router, the context and the check alike.
     let signed = crate::auth::read(&parts);
     let scope = signed.as_ref().ok().and_then(Option::as_ref);
-    if let Some(answer) = further(app, &parts, &body, (&request_id, scope)).await {
-        return answer;
+    if let Some(service) = Further::claims(&parts, &body, scope) {
+        // Boxed: the SQS path's future carries none of the further services' state.
+        let ids = (request_id.as_str(), &signed);
+        return Box::pin(further(app, service, &parts, &body, ids, peer)).await;
     }
     let (params, protocol, action_name) = read_action(&parts, &body);
     if let Some(refusal) = foreign(&parts, &signed, &request_id) {

@@ -38,16 +38,6 @@ pub struct Defaults<'a> {
     pub url_style: UrlStyle,
 }
 
-/// What the server checks a request against and builds its [`Context`] from, lent by the
-/// router to a service for one request.
-#[derive(Debug, Clone, Copy)]
-pub struct Gate<'a> {
-    /// The region and account of a request that names neither, and how queue URLs begin.
-    pub defaults: Defaults<'a>,
-    /// The access keys a signed request must use; empty: any signature is accepted.
-    pub credentials: &'a [crate::auth::Credential],
-}
-
 #[derive(Debug, Clone)]
 pub struct Context {
     pub request_id: String,

@@ -15,8 +15,8 @@ pub mod service;
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
+use crate::auth::{AuthErrorKind, AuthResult, Principal};
 use crate::http::DropConnection;
-use crate::protocol::context::Gate;
 use crate::protocol::{Context, HttpResponse};
 use actions::Action;
 use error::{SnsError, SnsResult};
@@ -24,24 +24,18 @@ use protocol::xml::Xml;
 use protocol::Form;
 pub use service::{FaultRules, Service};
 
-/// One SNS request: authenticate, decode, apply (unless a fault rule hits it), encode.
+/// One SNS request, past the router's front door: its context is made and its signature
+/// verified there (`verdict`); here it is decoded, authenticated, applied (unless a fault rule
+/// hits it) and encoded.
 pub async fn handle(
     app: &Service,
-    gate: &Gate<'_>,
+    mut ctx: Context,
+    verdict: AuthResult<Option<Principal>>,
     parts: &Parts,
     body: &Bytes,
-    request_id: String,
 ) -> Result<HttpResponse, DropConnection> {
-    let signed = crate::auth::read(parts).ok().flatten();
-    let mut ctx = Context::new(
-        &gate.defaults,
-        &parts.headers,
-        "/",
-        signed.as_ref(),
-        request_id,
-    );
     let result = match Form::parse(parts.uri.query(), Some(body)) {
-        Ok(form) => run(app, gate, parts, body, &form, &mut ctx).await?,
+        Ok(form) => run(app, verdict, &form, &mut ctx).await?,
         Err(e) => Err(e),
     };
     let (name, result) = match result {
@@ -66,13 +60,11 @@ pub async fn handle(
 
 async fn run(
     app: &Service,
-    gate: &Gate<'_>,
-    parts: &Parts,
-    body: &[u8],
+    verdict: AuthResult<Option<Principal>>,
     form: &Form,
     ctx: &mut Context,
 ) -> Result<SnsResult<(&'static str, Xml)>, DropConnection> {
-    let action = match decode(app, gate, parts, body, form, ctx) {
+    let action = match decode(verdict, form, ctx) {
         Ok(action) => action,
         Err(e) => return Ok(Err(e)),
     };
@@ -85,27 +77,21 @@ async fn run(
     Ok(action.apply(app, ctx).await.map(|xml| (name, xml)))
 }
 
-/// Authenticates the caller and decodes the action.
+/// Authenticates the caller by the router's verdict and decodes the action.
 fn decode(
-    app: &Service,
-    gate: &Gate<'_>,
-    parts: &Parts,
-    body: &[u8],
+    verdict: AuthResult<Option<Principal>>,
     form: &Form,
     ctx: &mut Context,
 ) -> SnsResult<Action> {
-    // Authentication first: an unsigned caller learns nothing about the request.
-    let signed = crate::auth::read(parts);
     let name = form.get("Action").unwrap_or_default();
     // The SubscribeURL and UnsubscribeURL of SNS's messages are followed by plain GETs, so
     // these two are served unsigned, as on AWS; signed, they are checked like any other.
     let link = matches!(name, "ConfirmSubscription" | "Unsubscribe");
-    let principal = if link && matches!(signed, Ok(None)) {
-        None
-    } else {
-        let signed = signed.as_ref().map_err(Clone::clone).map(Option::as_ref);
-        crate::auth::verify_for(gate.credentials, || app.now(), parts, body, signed, "sns")
-            .map_err(|e| SnsError::from_auth(&e))?
+    // Authentication first: an unsigned caller learns nothing about the request.
+    let principal = match verdict {
+        Ok(principal) => principal,
+        Err(e) if link && e.kind == AuthErrorKind::MissingAuthenticationToken => None,
+        Err(e) => return Err(SnsError::from_auth(&e)),
     };
     let action = Action::decode(name, form)?;
     let name = action.name();

@@ -157,6 +157,7 @@ const KEYS: &[&str] = &[
     "aws:epochtime",
     "aws:principalaccount",
     "aws:principalarn",
+    "aws:sourceowner",
 ];
 
 /// One operator over one key.
@@ -196,6 +197,10 @@ fn context(key: &str, req: &Request<'_>) -> Option<String> {
         "aws:epochtime" => Some((req.now / 1000).to_string()),
         "aws:principalaccount" => Some(req.caller.account.to_owned()),
         "aws:principalarn" => Some(req.caller.arn.to_owned()),
+        // SNS's older key, in every topic's default policy: the account of the source, a
+        // service's for the resource it acts for, else the caller's own \[unverified for the
+        // direct case: the default policy grants the owner's account, which this reproduces\].
+        "aws:sourceowner" => Some(req.source_account.unwrap_or(req.caller.account).to_owned()),
         _ => None,
     }
 }

@@ -163,3 +163,22 @@ fn deleting_a_topic_drops_its_subscriptions() {
     // Idempotent.
     sns.delete_topic(&arn);
 }
+
+#[test]
+fn a_source_owner_condition_grants_the_callers_account() {
+    let sns = Sns::new();
+    let arn = topic(&sns, "shared", &[]);
+    let policy = format!(
+        r#"{{"Version":"2008-10-17","Statement":[{{"Effect":"Allow","Principal":{{"AWS":"*"}},"Action":"SNS:Publish","Resource":"{arn}","Condition":{{"StringEquals":{{"AWS:SourceOwner":"111111111111"}}}}}}]}}"#
+    );
+    sns.set_topic_attribute(&arn, "Policy", &policy).unwrap();
+    let topic = sns.topic(&arn).unwrap();
+    let caller = |account| super::access::Access {
+        account,
+        arn: "arn:aws:iam::111111111111:root",
+        operation: "Publish",
+        now: 0,
+    };
+    assert!(topic.admits(&caller("111111111111")));
+    assert!(!topic.admits(&caller("222222222222")));
+}

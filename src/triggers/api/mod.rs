@@ -23,7 +23,7 @@ mod rules_tests;
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use crate::protocol::context::Gate;
+use crate::auth::{AuthResult, Principal};
 use crate::protocol::{Context, HttpResponse};
 use crate::triggers::Service;
 use error::{json_response, LambdaError, LambdaResult};
@@ -42,23 +42,24 @@ pub fn is_lambda(parts: &Parts, signed: Option<&crate::auth::Signed>) -> bool {
     }
 }
 
-/// One Lambda request: authenticate, route, apply, encode.
+/// One Lambda request, past the router's front door (which made its context and verified
+/// its signature: `verdict`): authenticate, route, apply, encode.
 pub async fn handle(
     app: &Service,
-    gate: &Gate<'_>,
+    mut ctx: Context,
+    verdict: AuthResult<Option<Principal>>,
     parts: &Parts,
     body: &Bytes,
-    request_id: String,
 ) -> HttpResponse {
-    let result = run(app, gate, parts, body);
+    let result = run(app, &mut ctx, verdict, parts, body);
     match result {
         Ok((name, status, json)) => {
             tracing::debug!(action = name, status = status.as_u16(), "lambda request ok");
-            json_response(status, &request_id, &json)
+            json_response(status, &ctx.request_id, &json)
         }
         Err(e) => {
             tracing::debug!(code = e.code(), message = %e.message, "lambda request failed");
-            e.response(&request_id)
+            e.response(&ctx.request_id)
         }
     }
 }
@@ -72,32 +73,16 @@ pub fn unstored(request_id: &str, error: &crate::error::SqsError) -> HttpRespons
     e.response(request_id)
 }
 
-/// Checks the signature, routes the request and runs its operation.
+/// Authenticates by the router's verdict, routes the request and runs its operation.
 fn run(
     app: &Service,
-    gate: &Gate<'_>,
+    ctx: &mut Context,
+    verdict: AuthResult<Option<Principal>>,
     parts: &Parts,
     body: &[u8],
 ) -> LambdaResult<(&'static str, hyper::StatusCode, serde_json::Value)> {
     // Authentication first: an unsigned caller learns nothing about the request.
-    let signed = crate::auth::read(parts);
-    let principal = crate::auth::verify_for(
-        gate.credentials,
-        || app.now(),
-        parts,
-        body,
-        signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
-        SIGNING_NAME,
-    )
-    .map_err(|e| LambdaError::from_auth(&e))?;
-    let signed = signed.ok().flatten();
-    let mut ctx = Context::new(
-        &gate.defaults,
-        &parts.headers,
-        "/",
-        signed.as_ref(),
-        String::new(),
-    );
+    let principal = verdict.map_err(|e| LambdaError::from_auth(&e))?;
     let operation = Operation::decode(&parts.method, parts.uri.path(), parts.uri.query(), body)?;
     let name = operation.name();
     if let Some(principal) = principal {
