@@ -14,7 +14,7 @@ ROOT="$(dirname "$COMPAT")"
 OUT="${COMPAT_OUT:-$ROOT/target/compat}"
 PYTHON="${PYTHON:-python3}"
 export PYTHONDONTWRITEBYTECODE=1
-ALL_CLIENTS=(boto3-json boto3-query awscli kombu js-sdk sqs-consumer)
+ALL_CLIENTS=(boto3-json boto3-query awscli boto3-accounts kombu js-sdk sqs-consumer)
 # The Java clients (compat/java, one Maven build, Java 17+ and Maven): `java` names them all.
 JAVA_CLIENTS=(java-sdk2 java-sdk1-json java-sdk1-query spring-cloud-aws sqs-jms)
 ALL_CLIENTS+=("${JAVA_CLIENTS[@]}")
@@ -56,6 +56,8 @@ start_server() {
     local config=()
     # The CLI suite maps queues to the function this file declares (`aws lambda ...`).
     [[ $1 == awscli ]] && config=(--config "$COMPAT/python/cli.toml")
+    # The two-account suite signs with the two keys this file declares.
+    [[ $1 == boto3-accounts ]] && config=(--config "$COMPAT/python/accounts.toml")
     exec {fd}< <(NO_COLOR=1 SQSLITE_LOG=info exec "$SQSLITE_BIN" --port 0 "${config[@]}" 2>&1)
     SERVER_PID=$!
     SQSLITE_ENDPOINT=""
@@ -122,7 +124,7 @@ part_start "install clients"
 for client in "${CLIENTS[@]}"; do
     case $client in
         go-sdk) go_modules ;;
-        boto3-json | awscli) venv json ;;
+        boto3-json | awscli | boto3-accounts) venv json ;;
         boto3-query) venv query ;;
         kombu) venv kombu ;;
         js-sdk | sqs-consumer) node_modules ;;
@@ -205,6 +207,9 @@ run_client() {
         awscli)
             "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_cli.py" --junitxml="$report" -q ;;
+        boto3-accounts)
+            COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
+                "$COMPAT/python/test_accounts.py" --junitxml="$report" -q ;;
         kombu)
             "$COMPAT/.venv-kombu/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_kombu.py" --junitxml="$report" -q ;;
@@ -223,6 +228,7 @@ describe() {
         boto3-json) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), AWS JSON 1.0 (SNS: Query)" ;;
         boto3-query) echo "boto3 $(py_version query boto3) / botocore $(py_version query botocore), AWS Query" ;;
         awscli) echo "awscli $(py_version json awscli), AWS JSON 1.0" ;;
+        boto3-accounts) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), two accounts ([[credentials]])" ;;
         kombu) echo "kombu $(py_version kombu kombu) SQS transport, fanout through SNS, on boto3 $(py_version kombu boto3)" ;;
         js-sdk) echo "@aws-sdk/client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0; client-sns $(js_version @aws-sdk/client-sns) (Query)" ;;
         sqs-consumer) echo "sqs-consumer $(js_version sqs-consumer) on client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0" ;;
@@ -248,7 +254,7 @@ for client in "${CLIENTS[@]}"; do
     if (( status != 0 && failed == 0 )); then failed=1; fi
     total_passed=$((total_passed + passed)) total_failed=$((total_failed + failed))
     total_skipped=$((total_skipped + skipped))
-    summary+=("$(printf '%-13s %-70s %3d passed, %d failed, %d skipped, %3ss' "$client" \
+    summary+=("$(printf '%-14s %-70s %3d passed, %d failed, %d skipped, %3ss' "$client" \
         "$(describe "$client")" "$passed" "$failed" "$skipped" "$(( $(date +%s) - PART_START ))")")
     part_done "$client"
 done

@@ -1,5 +1,5 @@
 """Fixtures shared by the boto3, kombu and AWS CLI suites: the sqslite endpoint, SQS and SNS
-clients, and throwaway queues.
+clients (the helpers take an access key, for the two-account suite), and throwaway queues.
 
 `compat/run.sh` starts a fresh release build of sqslite and passes its URL in SQSLITE_ENDPOINT;
 COMPAT_PROTOCOL names the wire protocol this client is expected to speak (json or query).
@@ -26,27 +26,33 @@ def expected_protocol():
     return os.environ.get("COMPAT_PROTOCOL", "json")
 
 
-@pytest.fixture(scope="session")
-def sqs(endpoint):
+def sqs_client(endpoint, key="test", secret="test"):
+    """A boto3 SQS client on the endpoint, signing with the given access key, without retries."""
     return boto3.client(
         "sqs",
         endpoint_url=endpoint,
         region_name="us-east-1",
-        aws_access_key_id="test",
-        aws_secret_access_key="test",
+        aws_access_key_id=key,
+        aws_secret_access_key=secret,
         # No retries: a retried request would hide a failure. Long polls need > 20 s.
         config=Config(retries={"max_attempts": 1, "mode": "standard"}, read_timeout=40),
     )
 
 
-def sns_client(endpoint):
-    """A boto3 SNS client on the endpoint (AWS Query, SNS's only protocol), without retries."""
+@pytest.fixture(scope="session")
+def sqs(endpoint):
+    return sqs_client(endpoint)
+
+
+def sns_client(endpoint, key="test", secret="test"):
+    """A boto3 SNS client on the endpoint (AWS Query, SNS's only protocol), signing with the
+    given access key, without retries."""
     return boto3.client(
         "sns",
         endpoint_url=endpoint,
         region_name="us-east-1",
-        aws_access_key_id="test",
-        aws_secret_access_key="test",
+        aws_access_key_id=key,
+        aws_secret_access_key=secret,
         config=Config(retries={"max_attempts": 1, "mode": "standard"}),
     )
 
