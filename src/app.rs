@@ -29,6 +29,8 @@ pub struct App {
     pub series: Arc<crate::series::Recorder>,
     /// The data directory (`--data-dir`); `None` keeps everything in memory only.
     pub durable: Option<crate::durable::mode::Durable>,
+    /// Where requests on a caller's behalf may go (SNS subscribers, functions).
+    pub outbound: Arc<crate::http::outbound::Outbound>,
 }
 
 impl App {
@@ -60,15 +62,19 @@ impl App {
         let alarms = crate::alarms::Alarms::new(config.admin.alarms.clone(), series.clone());
         let registry = registry.with_max_queues(config.max_queues);
         let sqs = Arc::new(Sqs::new(registry, clock.clone(), ticker.clone()));
-        let sns = crate::sns::Service::new(sns, sqs.clone(), injector.clone(), config.strict);
-        let triggers = crate::triggers::Service::new(
+        let outbound = Arc::new(crate::http::outbound::Outbound::default());
+        let mut sns = crate::sns::Service::new(sns, sqs.clone(), injector.clone(), config.strict);
+        sns.outbound = outbound.clone();
+        let mut triggers = crate::triggers::Service::new(
             crate::triggers::Triggers::with_mappings(config.triggers.functions.clone(), mappings),
             sqs.clone(),
             (&config.region, &config.account_id),
             faults.clone(),
             series.clone(),
         );
+        triggers.outbound = outbound.clone();
         App {
+            outbound,
             sqs,
             sns: Arc::new(sns),
             triggers: Arc::new(triggers),

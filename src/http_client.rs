@@ -1,12 +1,16 @@
 //! A minimal HTTP/1.1 client over hyper, for alarm webhooks, the drill runner, SNS's http
 //! subscriptions and trigger invocations: plain `http://` only, one connection per request,
-//! every call bounded by a timeout.
+//! every call bounded by a timeout; a call on a caller's behalf ([`Call`]) also by the
+//! server's outbound rule and a cap on the answer it reads.
 
 use std::time::Duration;
 
+use base64::Engine;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::Uri;
+
+use crate::http::outbound::Outbound;
 
 #[derive(Debug, Clone)]
 pub struct Reply {
@@ -26,7 +30,8 @@ impl Reply {
     }
 }
 
-/// Sends one request; `Err` says what went wrong (connect, timeout, bad URL).
+/// Sends one request; `Err` says what went wrong (connect, timeout, bad URL). For requests
+/// sqslite makes to its own kind (the drills, the advisor's doctor): no outbound rule.
 pub async fn request(
     method: &str,
     url: &str,
@@ -34,64 +39,120 @@ pub async fn request(
     body: Vec<u8>,
     timeout: Duration,
 ) -> Result<Reply, String> {
-    tokio::time::timeout(timeout, send(method, url, headers, body))
+    let call = Call {
+        method,
+        url,
+        headers,
+        outbound: None,
+        max_reply: usize::MAX,
+    };
+    tokio::time::timeout(timeout, send(call, body))
         .await
         .map_err(|_| format!("{method} {url}: no answer within {timeout:?}"))?
 }
 
-async fn send(
-    method: &str,
-    url: &str,
-    headers: &[(&str, &str)],
-    body: Vec<u8>,
-) -> Result<Reply, String> {
+/// One request on a caller's behalf (an SNS subscriber, a function, a webhook): the address
+/// is checked by the server's outbound rule, and at most `max_reply` bytes of the answer are
+/// read (past that the answer is an error: a subscriber or a function cannot fill memory).
+pub struct Call<'a> {
+    /// `POST`, `GET`.
+    pub method: &'a str,
+    /// `http://[user:password@]host[:port]/path`.
+    pub url: &'a str,
+    /// Headers besides `host` (and `authorization` for a URL's user and password).
+    pub headers: &'a [(&'a str, &'a str)],
+    /// The server's outbound rule; `None` connects anywhere.
+    pub outbound: Option<&'a Outbound>,
+    /// The most of the answer's body read.
+    pub max_reply: usize,
+}
+
+/// [`Call`] within `timeout`.
+pub async fn call(call: Call<'_>, body: Vec<u8>, timeout: Duration) -> Result<Reply, String> {
+    let (method, url) = (call.method, call.url);
+    tokio::time::timeout(timeout, send(call, body))
+        .await
+        .map_err(|_| format!("{method} {url}: no answer within {timeout:?}"))?
+}
+
+async fn send(call: Call<'_>, body: Vec<u8>) -> Result<Reply, String> {
+    let url = call.url;
     let uri: Uri = url.parse().map_err(|e| format!("bad URL {url}: {e}"))?;
     if uri.scheme_str() != Some("http") {
         return Err(format!("{url}: only http:// URLs are supported"));
     }
-    let authority = uri
-        .authority()
-        .ok_or_else(|| format!("{url}: no host"))?
-        .clone();
-    let addr = format!(
-        "{}:{}",
-        authority.host(),
-        authority.port_u16().unwrap_or(80)
-    );
-    let stream = tokio::net::TcpStream::connect(&addr)
-        .await
-        .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
+    let authority = uri.authority().ok_or_else(|| format!("{url}: no host"))?;
+    let (host, port) = (authority.host(), authority.port_u16().unwrap_or(80));
+    let stream = match call.outbound {
+        Some(outbound) => {
+            let addrs = outbound.resolve(host, port).await?;
+            tokio::net::TcpStream::connect(&addrs[..]).await
+        }
+        None => tokio::net::TcpStream::connect((host, port)).await,
+    }
+    .map_err(|e| format!("cannot connect to {host}:{port}: {e}"))?;
     let (mut sender, conn) =
         hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
             .await
             .map_err(|e| e.to_string())?;
     tokio::spawn(conn);
-    let path = uri.path_and_query().map_or("/", |p| p.as_str());
-    let mut req = hyper::Request::builder()
-        .method(method)
-        .uri(path)
-        .header("host", authority.as_str());
-    for (k, v) in headers {
-        req = req.header(*k, *v);
-    }
-    let req = req
-        .body(Full::new(Bytes::from(body)))
-        .map_err(|e| e.to_string())?;
+    let req = build(&call, &uri, body)?;
     let res = sender
         .send_request(req)
         .await
-        .map_err(|e| format!("{method} {url}: {e}"))?;
+        .map_err(|e| format!("{} {url}: {e}", call.method))?;
     let status = res.status().as_u16();
     let headers = res.headers().clone();
-    let bytes = res
-        .into_body()
+    let bytes = http_body_util::Limited::new(res.into_body(), call.max_reply)
         .collect()
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(|e| {
+            if e.is::<http_body_util::LengthLimitError>() {
+                format!("{url}: the answer is longer than {} bytes", call.max_reply)
+            } else {
+                e.to_string()
+            }
+        })?
         .to_bytes();
     Ok(Reply {
         status,
         headers,
         body: String::from_utf8_lossy(&bytes).into_owned(),
     })
+}
+
+/// The request for `uri`. A URL's user and password travel as SNS sends them, HTTP Basic
+/// authentication, never in the Host header.
+fn build(call: &Call<'_>, uri: &Uri, body: Vec<u8>) -> Result<hyper::Request<Full<Bytes>>, String> {
+    let authority = uri
+        .authority()
+        .map_or("", hyper::http::uri::Authority::as_str);
+    let (userinfo, host_port) = match authority.rsplit_once('@') {
+        Some((userinfo, rest)) => (Some(userinfo), rest),
+        None => (None, authority),
+    };
+    let path = uri.path_and_query().map_or("/", |p| p.as_str());
+    let mut req = hyper::Request::builder()
+        .method(call.method)
+        .uri(path)
+        .header("host", host_port);
+    if let Some(userinfo) = userinfo {
+        let basic = base64::engine::general_purpose::STANDARD.encode(percent_decode(userinfo));
+        req = req.header("authorization", format!("Basic {basic}"));
+    }
+    for (k, v) in call.headers {
+        req = req.header(*k, *v);
+    }
+    req.body(Full::new(Bytes::from(body)))
+        .map_err(|e| e.to_string())
+}
+
+/// `user:p%40ss` as the bytes Basic authentication encodes.
+fn percent_decode(text: &str) -> Vec<u8> {
+    form_urlencoded::parse(format!("x={}", text.replace('+', "%2B")).as_bytes())
+        .next()
+        .map_or_else(
+            || text.as_bytes().to_vec(),
+            |(_, v)| v.into_owned().into_bytes(),
+        )
 }

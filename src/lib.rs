@@ -294,6 +294,8 @@ impl Server {
             std::io::Error::new(e.kind(), format!("cannot listen on {host}:{port}: {e}"))
         })?;
         let addr = listener.local_addr()?;
+        app.outbound.listening_on(addr);
+        app.sns.listening_on(addr, app.config.public_url.as_deref());
         if let Some(warning) = guard::exposure_warning(&app.config) {
             tracing::warn!("{warning}");
         }

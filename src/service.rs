@@ -208,7 +208,9 @@ async fn further(
         }
         Further::Sns => {
             let handled = crate::sns::handle(&app.sns, ctx, verdict, parts, body);
-            let response = stored(app, handled, |e| Ok(crate::sns::unstored(&id, e))).await?;
+            // Boxed apart: an SNS request's future (a Subscribe resolving its endpoint) is large.
+            let stored = stored(app, handled, |e| Ok(crate::sns::unstored(&id, e)));
+            let response = Box::pin(stored).await?;
             // A publish's deliveries grow the log as sends do.
             app.maybe_compact();
             response

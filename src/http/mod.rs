@@ -4,6 +4,7 @@
 
 pub mod body;
 pub mod form;
+pub mod outbound;
 pub mod text;
 
 use hyper::header::HeaderValue;

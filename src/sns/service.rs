@@ -44,6 +44,12 @@ pub struct Service {
     pub faults: Arc<dyn FaultRules>,
     /// `--strict`: a delivery the queue's Policy would refuse on AWS is refused.
     pub strict: bool,
+    /// Where its http/s POSTs may go (the server's outbound rule).
+    pub outbound: Arc<crate::http::outbound::Outbound>,
+    /// What SubscribeURL, UnsubscribeURL and SigningCertURL start with: `--public-url`, else
+    /// the listening address, set once the server listens. Never a request's Host header,
+    /// which any caller writes (a link a subscriber follows would hand its token over).
+    links: std::sync::OnceLock<String>,
 }
 
 impl Service {
@@ -56,7 +62,30 @@ impl Service {
             sqs,
             faults,
             strict,
+            outbound: Arc::default(),
+            links: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Sets what the links in SNS's messages start with (once, when the server listens):
+    /// `public_url`, else `http://` and the listening address (`localhost` for an
+    /// unspecified one, which no subscriber could reach as such).
+    pub fn listening_on(&self, addr: std::net::SocketAddr, public_url: Option<&str>) {
+        let base = public_url.map_or_else(
+            || match addr.ip() {
+                ip if ip.is_unspecified() => format!("http://localhost:{}", addr.port()),
+                _ => format!("http://{addr}"),
+            },
+            |url| url.trim_end_matches('/').to_owned(),
+        );
+        let _ = self.links.set(base);
+    }
+
+    /// What the links in SNS's messages start with.
+    pub fn links(&self) -> &str {
+        self.links
+            .get()
+            .map_or("http://localhost:9324", String::as_str)
     }
 
     /// The server's time now.

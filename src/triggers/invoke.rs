@@ -7,6 +7,7 @@ use std::process::Stdio;
 use tokio::io::AsyncWriteExt;
 
 use super::functions::{Function, Target};
+use crate::http::outbound::Outbound;
 
 /// How one invocation ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,13 +18,23 @@ pub enum Outcome {
     Failed(String),
 }
 
-/// Invokes `function` with the `event` JSON.
-pub async fn invoke(function: &Function, event: &serde_json::Value) -> Outcome {
+/// Lambda's limit on a synchronous invocation's response (6 MB, Lambda quotas): a longer
+/// answer is a function error, as Lambda's is, and is never read past it.
+const MAX_RESPONSE: usize = 6 * 1024 * 1024;
+
+/// Invokes `function` with the `event` JSON; an HTTP function is called only where the
+/// server's `outbound` rule lets it.
+pub async fn invoke(
+    function: &Function,
+    event: &serde_json::Value,
+    outbound: &Outbound,
+) -> Outcome {
     let payload = event.to_string().into_bytes();
     match &function.target {
-        Target::Url(url) => post(url, payload, function).await,
+        Target::Url(url) => post(url, payload, function, outbound).await,
         Target::InvokeUrl(base) => {
-            match post(&invoke_api_url(base, &function.name), payload, function).await {
+            let url = invoke_api_url(base, &function.name);
+            match post(&url, payload, function, outbound).await {
                 Outcome::Returned(body) if is_error_document(&body) => {
                     Outcome::Failed(format!("function error (Unhandled): {body}"))
                 }
@@ -82,11 +93,16 @@ fn timed_out(function: &Function) -> String {
 }
 
 /// One POST; a non-2xx status or Lambda's `X-Amz-Function-Error` header is a failure.
-async fn post(url: &str, payload: Vec<u8>, function: &Function) -> Outcome {
+async fn post(url: &str, payload: Vec<u8>, function: &Function, outbound: &Outbound) -> Outcome {
     let headers = [("content-type", "application/json")];
-    let reply = match crate::http_client::request("POST", url, &headers, payload, function.timeout)
-        .await
-    {
+    let call = crate::http_client::Call {
+        method: "POST",
+        url,
+        headers: &headers,
+        outbound: Some(outbound),
+        max_reply: MAX_RESPONSE,
+    };
+    let reply = match crate::http_client::call(call, payload, function.timeout).await {
         Ok(reply) => reply,
         Err(e) if e.contains("no answer within") => return Outcome::Failed(timed_out(function)),
         Err(e) => return Outcome::Failed(e),

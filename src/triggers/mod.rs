@@ -102,6 +102,8 @@ pub struct Service {
     pub faults: Arc<crate::faults::Faults>,
     /// Each mapping's invocations and errors, drawn on its queue's chart.
     pub series: Arc<crate::series::Recorder>,
+    /// Where `url` and `invoke_url` functions may be called (the server's outbound rule).
+    pub outbound: Arc<crate::http::outbound::Outbound>,
 }
 
 impl Service {
@@ -121,6 +123,7 @@ impl Service {
             account_id: account_id.to_owned(),
             faults,
             series,
+            outbound: Arc::default(),
         }
     }
 

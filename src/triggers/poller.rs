@@ -273,7 +273,7 @@ async fn call(job: &Job, batch: &[Record]) -> Result<HashSet<String>, String> {
     let event = event::event(batch.iter().map(Record::full).collect());
     let outcome = match injected(job).await {
         Some(reason) => Outcome::Failed(reason),
-        None => invoke(&job.function, &event).await,
+        None => invoke(&job.function, &event, &job.app.outbound).await,
     };
     let failed = match outcome {
         Outcome::Failed(reason) => return Err(format!("invocation failed: {reason}")),

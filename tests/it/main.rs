@@ -56,6 +56,7 @@ mod sns_faults;
 mod sns_fifo_standard;
 mod sns_http;
 mod sns_observe;
+mod sns_outbound;
 mod sns_policies;
 mod sns_recorded;
 mod sns_recorded_attributes;

@@ -71,9 +71,11 @@ pub async fn confirm_subscription(
 
 /// Tells a subscription's endpoint of a subscribe or an unsubscribe: a POST for http/s, a
 /// record for email and email-json; other protocols are never told.
-pub fn send(app: &Service, ctx: &Context, kind: MessageType, c: &Confirmation) {
+pub fn send(app: &Service, kind: MessageType, c: &Confirmation) {
+    // The server's own address, never the request's Host (M2: a Host of the caller's choice
+    // would send a subscriber's token to that host).
     let origin = Origin {
-        base_url: &ctx.base_url,
+        base_url: app.links(),
     };
     let now = app.now();
     let version = app

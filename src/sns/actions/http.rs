@@ -18,6 +18,10 @@ use crate::sns::Service;
 /// "Preparing your HTTP/S endpoint").
 const TIMEOUT: Duration = Duration::from_secs(15);
 
+/// The most of a subscriber's answer read: SNS reads only its status, so a longer body is an
+/// answer cut short, not a memory to fill (a 700 MB answer once took 1.4 GB).
+const MAX_REPLY: usize = 64 * 1024;
+
 /// SNS's User-Agent on every POST.
 pub const USER_AGENT: &str = "Amazon Simple Notification Service Agent";
 
@@ -59,15 +63,20 @@ pub fn headers(post: &Post) -> Vec<(&'static str, &str)> {
 /// One POST; a failure is retried per the policy, then dead-lettered.
 async fn attempt(app: Arc<Service>, mut post: Post) {
     let started = app.now();
-    let outcome = crate::http_client::request(
-        "POST",
-        &post.url,
-        &headers(&post),
-        post.body.clone().into_bytes(),
-        TIMEOUT,
-    )
-    .await;
+    let call = crate::http_client::Call {
+        method: "POST",
+        url: &post.url,
+        headers: &headers(&post),
+        outbound: Some(&app.outbound),
+        max_reply: MAX_REPLY,
+    };
+    let outcome = crate::http_client::call(call, post.body.clone().into_bytes(), TIMEOUT).await;
     let reason = match outcome {
+        Err(e) if e.contains("the answer is longer than") => {
+            // The status came in before the body: SNS counts it as answered.
+            tracing::debug!(url = %post.url, "SNS subscriber's answer cut short");
+            return;
+        }
         Ok(reply) if reply.status < 500 => {
             if post.message_type == MessageType::Notification {
                 app.sns.count_notification(

@@ -140,10 +140,10 @@ fn publish_direct(
     })
 }
 
-/// What a delivery needs of the request: the base of its unsubscribe URL.
-fn origin(ctx: &Context) -> Origin<'_> {
+/// What a delivery's links start with: the server's own address, never the request's Host.
+fn origin(app: &Service) -> Origin<'_> {
     Origin {
-        base_url: &ctx.base_url,
+        base_url: app.links(),
     }
 }
 
@@ -155,7 +155,7 @@ fn publish_one(
     p: &Publication,
 ) -> SnsResult<Published> {
     let now = app.now();
-    let mut published = app.sns.publish(topic_arn, p, &origin(ctx), now)?;
+    let mut published = app.sns.publish(topic_arn, p, &origin(app), now)?;
     for d in &mut published.deliveries {
         d.trace_header.clone_from(&ctx.trace_header);
     }

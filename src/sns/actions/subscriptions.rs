@@ -48,10 +48,11 @@ impl Resource for Subscribe {
 /// sent a SubscriptionConfirmation, again for each repeated Subscribe.
 pub async fn subscribe(mut input: Subscribe, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     in_region(ctx, &input.new.topic_arn)?;
+    reachable(app, &input.new).await?;
     input.new.principal = ctx.principal.as_ref().map(|p| p.arn.clone());
     let subscribed = app.sns.subscribe_at(owner(ctx), input.new, app.now())?;
     if let Some(c) = &subscribed.confirmation {
-        super::confirm::send(app, ctx, MessageType::SubscriptionConfirmation, c);
+        super::confirm::send(app, MessageType::SubscriptionConfirmation, c);
     }
     let mut xml = Xml::default();
     if subscribed.pending && !input.return_arn {
@@ -60,6 +61,38 @@ pub async fn subscribe(mut input: Subscribe, app: &Service, ctx: &Context) -> Sn
         xml.text("SubscriptionArn", &subscribed.arn);
     }
     Ok(xml)
+}
+
+/// An http/s endpoint the server's outbound rule refuses is refused at Subscribe, before any
+/// confirmation is sent, naming the rule; a name that does not resolve yet is taken (its
+/// POSTs are checked again, address by address, when they are made).
+async fn reachable(app: &Service, new: &NewSubscription) -> SnsResult<()> {
+    let protocol = new.protocol.to_ascii_lowercase();
+    if !matches!(protocol.as_str(), "http" | "https") {
+        return Ok(());
+    }
+    // An endpoint of the wrong form is the engine's refusal, made without resolving it.
+    let Ok(uri) = new.endpoint.parse::<hyper::Uri>() else {
+        return Ok(());
+    };
+    if uri.scheme_str() != Some(protocol.as_str()) {
+        return Ok(());
+    }
+    let Some(authority) = uri.authority() else {
+        return Ok(());
+    };
+    let default_port = if uri.scheme_str() == Some("https") {
+        443
+    } else {
+        80
+    };
+    let port = authority.port_u16().unwrap_or(default_port);
+    match app.outbound.resolve(authority.host(), port).await {
+        Err(why) if why.starts_with("sqslite does not connect") => {
+            Err(SnsError::invalid(format_args!("Endpoint Reason: {why}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A subscription ARN is its topic's ARN and one more `:`-separated part, a UUID; AWS
@@ -121,7 +154,7 @@ pub async fn unsubscribe(input: SubscriptionRef, app: &Service, ctx: &Context) -
     };
     if !sub.confirmation.pending {
         let c = Confirmation::with_token(&sub, new_token());
-        super::confirm::send(app, ctx, MessageType::UnsubscribeConfirmation, &c);
+        super::confirm::send(app, MessageType::UnsubscribeConfirmation, &c);
     }
     Ok(Xml::default())
 }

@@ -7,6 +7,7 @@ mod errors;
 pub mod lambda;
 pub mod lambda_api;
 pub mod listener;
+pub mod netns;
 mod raw;
 pub mod signing;
 pub mod sns;
