@@ -69,8 +69,7 @@ pub fn switch(app: &App, uuid: &str, body: &[u8]) -> Answer {
     let mapping = app.triggers.triggers.mappings.get(uuid);
     let account = mapping
         .as_ref()
-        .and_then(|m| m.function_arn.split(':').nth(4))
-        .unwrap_or(&app.config.account_id);
+        .map_or(app.config.account_id.as_str(), Mapping::account);
     let caller = Caller {
         region: &app.config.region,
         account,

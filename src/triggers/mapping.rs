@@ -285,6 +285,12 @@ pub struct Mapping {
 }
 
 impl Mapping {
+    /// The account the mapping belongs to: its function ARN's, which a mapping takes from
+    /// its creator.
+    pub fn account(&self) -> &str {
+        self.function_arn.split(':').nth(4).unwrap_or_default()
+    }
+
     /// A new mapping in state `Creating` (as CreateEventSourceMapping answers), with a fresh
     /// UUID; the runtime settles it to `Enabled` or `Disabled`.
     pub fn new(

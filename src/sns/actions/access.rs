@@ -80,7 +80,6 @@ pub fn check(
 /// Whether `account` owns the subscription or its topic; `None` when there is none.
 fn owns_subscription(app: &Service, arn: &str, account: &str) -> Option<bool> {
     let sub = app.sns.subscription(arn).ok()?;
-    let topic_owner = crate::sns::engine::parse_topic_arn(&sub.topic_arn, "TopicArn")
-        .map_or("", |(_, owner, _)| owner);
+    let topic_owner = crate::sns::engine::topic_account(&sub.topic_arn);
     Some(sub.owner == account || topic_owner == account)
 }

@@ -193,7 +193,7 @@ fn admitted(app: &Service, queue: &Queue, topic_arn: &str, now: Millis) -> Resul
     if sns_may_send_at(queue, topic_arn, now) {
         return Ok(());
     }
-    let topic_account = topic_account(topic_arn);
+    let topic_account = crate::sns::engine::topic_account(topic_arn);
     if !app.strict && queue.policy().is_none() && queue.key.account == topic_account {
         tracing::debug!(queue = %queue.arn(), topic = %topic_arn, "a queue without a Policy takes its own account's topic (--strict refuses, as AWS does)");
         return Ok(());
@@ -208,11 +208,6 @@ fn admitted(app: &Service, queue: &Queue, topic_arn: &str, now: Millis) -> Resul
     ))
 }
 
-/// The account in a topic ARN.
-fn topic_account(topic_arn: &str) -> &str {
-    crate::sns::engine::parse_topic_arn(topic_arn, "TopicArn").map_or("", |(_, account, _)| account)
-}
-
 /// Whether the queue's Policy lets SNS send this topic's messages as AWS decides it, for
 /// observers without a clock (the advisor): time conditions are read at the epoch.
 pub(crate) fn policy_admits(queue: &Queue, topic_arn: &str) -> bool {
@@ -222,7 +217,7 @@ pub(crate) fn policy_admits(queue: &Queue, topic_arn: &str) -> bool {
 /// [`policy_admits`] at `now`: the caller is the `sns.amazonaws.com` service acting for the
 /// topic, which a statement must name even in the queue's own account.
 fn sns_may_send_at(queue: &Queue, topic_arn: &str, now: Millis) -> bool {
-    let topic_account = topic_account(topic_arn);
+    let topic_account = crate::sns::engine::topic_account(topic_arn);
     let caller = policy::Caller {
         account: topic_account,
         arn: topic_arn,

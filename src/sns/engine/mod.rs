@@ -147,3 +147,8 @@ pub fn check_elements(arn: &str, parameter: &str) -> SnsResult<()> {
     }
     Ok(())
 }
+
+/// The account a topic ARN names (empty for one that is not a topic ARN): its owner.
+pub fn topic_account(arn: &str) -> &str {
+    parse_topic_arn(arn, "TopicArn").map_or("", |(_, account, _)| account)
+}

@@ -31,10 +31,10 @@ pub struct Caller<'a> {
 }
 
 impl Caller<'_> {
-    /// Whether the mapping belongs to the caller's account: the account of its function's
-    /// ARN, which a mapping takes from its creator. Another account's is as if absent.
+    /// Whether the mapping belongs to the caller's account ([`Mapping::account`]). Another
+    /// account's is as if absent.
     pub fn owns(&self, mapping: &Mapping) -> bool {
-        mapping.function_arn.split(':').nth(4) == Some(self.account)
+        mapping.account() == self.account
     }
 }
 
