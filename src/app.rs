@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::actions::Sqs;
 use crate::clock::SharedClock;
 use crate::config::Config;
 use crate::durable::mode::Durable;
-use crate::engine::Registry;
+use crate::sqs::actions::Sqs;
+use crate::sqs::engine::Registry;
 
 pub struct App {
     /// The SQS service: its queues, clock, ticker wake-up and shutdown signal.
@@ -23,8 +23,8 @@ pub struct App {
     pub faults: Arc<crate::faults::Faults>,
     /// The rules with what a hit touches: the SQS path's, lent to SNS too.
     pub injector: Arc<crate::faults::inject::Injector>,
-    pub metrics: crate::metrics::Metrics,
-    pub alarms: crate::alarms::Alarms,
+    pub metrics: crate::observe::metrics::Metrics,
+    pub alarms: crate::observe::alarms::Alarms,
     /// The chart's time series and marks.
     pub series: Arc<crate::series::Recorder>,
     /// The data directory (`--data-dir`); `None` keeps everything in memory only.
@@ -52,14 +52,15 @@ impl App {
         let ticker = Arc::new(tokio::sync::Notify::new());
         let series = Arc::new(crate::series::Recorder::default());
         let faults = Arc::new(crate::faults::Faults::default());
-        let metrics = crate::metrics::Metrics::new();
+        let metrics = crate::observe::metrics::Metrics::new();
         let injector = Arc::new(crate::faults::inject::Injector {
             faults: faults.clone(),
             counter: metrics.fault_counter(),
             series: series.clone(),
             clock: clock.clone(),
         });
-        let alarms = crate::alarms::Alarms::new(config.admin.alarms.clone(), series.clone());
+        let alarms =
+            crate::observe::alarms::Alarms::new(config.admin.alarms.clone(), series.clone());
         let registry = registry.with_max_queues(config.max_queues);
         let sqs = Arc::new(Sqs::new(registry, clock.clone(), ticker.clone()));
         let outbound = Arc::new(crate::http::outbound::Outbound::default());
@@ -107,7 +108,7 @@ impl App {
     /// a reset); the message names the declaration that failed and why.
     pub fn declare_all(&self) -> Result<(), String> {
         let (config, now) = (&self.config, self.now());
-        crate::declare::declare_all(&self.sqs.registry, &config.plan(), now)?;
+        crate::sqs::declare::declare_all(&self.sqs.registry, &config.plan(), now)?;
         // Topics after queues: a subscription's queue is then there for its first publish.
         let scope = (config.region.as_str(), config.account_id.as_str());
         crate::sns::declare::declare_all(&self.sns.sns, &config.topics, scope, now)?;
@@ -127,8 +128,8 @@ impl App {
     }
 
     /// What a `/metrics` scrape reads.
-    pub fn metric_sources(&self) -> crate::metrics::Sources<'_> {
-        crate::metrics::Sources {
+    pub fn metric_sources(&self) -> crate::observe::metrics::Sources<'_> {
+        crate::observe::metrics::Sources {
             queues: &self.sqs.registry,
             alarms: &self.alarms,
             sns: &self.sns.sns,

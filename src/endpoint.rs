@@ -1,12 +1,12 @@
 //! A running sqslite seen from outside: SQS calls in AWS JSON 1.0 and admin API calls, both
-//! plain HTTP through [`crate::http_client`]. The drills and the advisor's doctor speak
+//! plain HTTP through [`crate::http::client`]. The drills and the advisor's doctor speak
 //! through it.
 
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::http_client::{request, Reply};
+use crate::http::client::{request, Reply};
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 

@@ -189,32 +189,22 @@
 #![warn(clippy::too_many_lines)]
 #![warn(missing_docs)]
 
-pub(crate) mod actions;
 pub(crate) mod admin;
-pub(crate) mod advisor;
-pub(crate) mod alarms;
 pub(crate) mod app;
-pub(crate) mod auth;
 pub(crate) mod clock;
 pub mod config;
-pub(crate) mod declare;
 pub mod drill;
 pub(crate) mod durable;
 pub(crate) mod endpoint;
-pub(crate) mod engine;
-pub(crate) mod error;
 pub(crate) mod faults;
-pub(crate) mod guard;
 pub(crate) mod health;
 pub(crate) mod http;
-pub(crate) mod http_client;
-pub(crate) mod metrics;
+pub(crate) mod observe;
 pub(crate) mod patterns;
-pub(crate) mod protocol;
 pub(crate) mod series;
-pub(crate) mod server;
 pub(crate) mod service;
 pub(crate) mod sns;
+pub(crate) mod sqs;
 pub mod support;
 pub(crate) mod ticker;
 pub(crate) mod triggers;
@@ -226,16 +216,16 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use advisor::doctor;
 pub use clock::{
     Clock, ManualClock, Millis, OutOfRange, SharedClock, SleepFuture, SystemClock, LATEST,
 };
 pub use config::{
     ClockKind, Config, ConfigError, DeadLetter, Loaded, QueueDecl, QueueTemplate, UrlStyle,
 };
-pub use error::{ErrorKind, Fault, SqsError, SqsResult};
 pub use health::probe;
+pub use observe::advisor::doctor;
 pub use sns::declare::{SubscriptionDecl, TopicDecl};
+pub use sqs::error::{ErrorKind, Fault, SqsError, SqsResult};
 
 /// A running sqslite server; it stops when dropped or when [`Server::shutdown`] is awaited.
 pub struct Server {
@@ -296,7 +286,7 @@ impl Server {
         let addr = listener.local_addr()?;
         app.outbound.listening_on(addr);
         app.sns.listening_on(addr, app.config.public_url.as_deref());
-        if let Some(warning) = guard::exposure_warning(&app.config) {
+        if let Some(warning) = http::guard::exposure_warning(&app.config) {
             tracing::warn!("{warning}");
         }
         let (stop, stopped) = oneshot::channel();
@@ -309,7 +299,7 @@ impl Server {
         let triggers = tokio::spawn(triggers::runtime::run(app.triggers.clone()));
         let task = tokio::spawn(async move {
             let limits = served.config.connections.clone();
-            server::serve(listener, served, limits, stopped).await;
+            http::server::serve(listener, served, limits, stopped).await;
             ticker.abort();
             // Stops every poller and, with them, their invocations.
             triggers.abort();

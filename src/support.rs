@@ -13,17 +13,17 @@ use std::sync::Arc;
 use hyper::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
 use hyper::Method;
 
-use crate::actions::Action;
 use crate::app::App;
 use crate::clock::{Clock, ManualClock, SystemClock};
-use crate::engine::arn::QueueKey;
-use crate::engine::message::NewMessage;
-use crate::error::SqsError;
-use crate::protocol::{self, Input};
+use crate::sqs::actions::Action;
+use crate::sqs::engine::arn::QueueKey;
+use crate::sqs::engine::message::NewMessage;
+use crate::sqs::error::SqsError;
+use crate::sqs::protocol::{self, Input};
 
-pub use crate::engine::md5::of_body as md5_of_body;
-pub use crate::guard::exposure_warning;
-pub use crate::server::lane_size;
+pub use crate::http::guard::exposure_warning;
+pub use crate::http::server::lane_size;
+pub use crate::sqs::engine::md5::of_body as md5_of_body;
 
 /// Every SQS operation name the decoders know, as `X-Amz-Target` and `Action=` spell them.
 pub const ACTION_NAMES: &[&str] = Action::NAMES;
@@ -62,7 +62,7 @@ pub fn decode_json(name: &str, body: &[u8]) {
 
 /// The in-memory size of an empty queue's parts, largest first as they nest (name, bytes).
 pub fn queue_part_sizes() -> Vec<(&'static str, usize)> {
-    use crate::engine::{attributes, fifo, processing, queue, store};
+    use crate::sqs::engine::{attributes, fifo, processing, queue, store};
     vec![
         ("Queue", size_of::<queue::Queue>()),
         ("  QueueState", size_of::<queue::QueueState>()),

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::ok;
 use crate::app::App;
-use crate::protocol::HttpResponse;
+use crate::http::HttpResponse;
 
 /// The fix commands name this server as the request reached it (or its public URL).
 pub fn advice(app: &App, host: Option<&str>) -> HttpResponse {
@@ -15,14 +15,14 @@ pub fn advice(app: &App, host: Option<&str>) -> HttpResponse {
         .clone()
         .unwrap_or_else(|| format!("http://{}", host.unwrap_or("localhost:9324")));
     let now = app.now();
-    let snapshot = crate::advisor::snapshot::take(
+    let snapshot = crate::observe::advisor::snapshot::take(
         &app.sqs.registry,
         &app.sns.sns,
         &app.config.admin.alarms,
         endpoint.trim_end_matches('/'),
         now,
     );
-    let findings = crate::advisor::advise(&snapshot, &app.config.advisor);
+    let findings = crate::observe::advisor::advise(&snapshot, &app.config.advisor);
     ok(&json!({
         "now": now,
         "queues": snapshot.queues.len(),

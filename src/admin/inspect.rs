@@ -6,14 +6,14 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::{ok, Answer, Problem};
-use crate::actions::send::WireAttribute;
 use crate::app::App;
 use crate::clock::Millis;
-use crate::engine::arn::{self, QueueKey};
-use crate::engine::message::Message;
-use crate::engine::queue::Queue;
+use crate::sqs::actions::send::WireAttribute;
+use crate::sqs::engine::arn::{self, QueueKey};
+use crate::sqs::engine::message::Message;
+use crate::sqs::engine::queue::Queue;
 
-pub fn queues(app: &App) -> crate::protocol::HttpResponse {
+pub fn queues(app: &App) -> crate::http::HttpResponse {
     let now = app.now();
     // The dashboard's list: from here on the chart of any queue records (see `series`).
     if app.series.watch(now) {

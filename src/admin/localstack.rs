@@ -6,12 +6,13 @@ use hyper::HeaderMap;
 use serde_json::{json, Map, Value};
 
 use super::{Answer, Problem};
-use crate::actions::send::WireAttribute;
 use crate::app::App;
-use crate::engine::arn::QueueKey;
-use crate::engine::md5;
-use crate::engine::message::Message;
-use crate::protocol::{self, Context, Protocol};
+use crate::sqs::actions::send::WireAttribute;
+use crate::sqs::engine::arn::QueueKey;
+use crate::sqs::engine::md5;
+use crate::sqs::engine::message::Message;
+use crate::sqs::protocol::QueueUrls;
+use crate::sqs::protocol::{self, Context, Protocol};
 
 /// LocalStack's marker: these handles cannot delete or change anything.
 const RECEIPT_HANDLE: &str = "SQS/BACKDOOR/ACCESS";

@@ -8,7 +8,7 @@
 //! requests through to the admin API only (elsewhere `--allow-origin` must name the page),
 //! and with `[[credentials]]` the Lambda API needs SigV4, which the page cannot sign. Reads go
 //! through the registry's copies, the mapping's counters and
-//! [`crate::engine::queue::Queue::depth`], never the engine's locks.
+//! [`crate::sqs::engine::queue::Queue::depth`], never the engine's locks.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -16,8 +16,8 @@ use serde_json::{json, Value};
 use super::{ok, parse, Answer, Problem};
 use crate::app::App;
 use crate::clock::Millis;
-use crate::engine::arn;
-use crate::protocol::HttpResponse;
+use crate::http::HttpResponse;
+use crate::sqs::engine::arn;
 use crate::triggers::api::error::LambdaError;
 use crate::triggers::api::input::MappingRequest;
 use crate::triggers::api::route::Operation;

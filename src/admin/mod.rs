@@ -29,7 +29,7 @@ use serde_json::{json, Value};
 use crate::app::App;
 use crate::faults::FaultSpec;
 use crate::http::body::{Body, ChunkWriter};
-use crate::protocol::HttpResponse;
+use crate::http::HttpResponse;
 
 const MAX_ADMIN_BODY: usize = 64 * 1024;
 
@@ -200,7 +200,7 @@ async fn stored(app: &Arc<App>, action: impl std::future::Future<Output = Answer
 fn alarms(app: Arc<App>) -> HttpResponse {
     streamed("application/json", move |out| {
         let alarms = app.alarms.evaluate(&app.sqs.registry, app.now());
-        crate::alarms::render::write_json(&alarms, out)
+        crate::observe::alarms::render::write_json(&alarms, out)
     })
 }
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{ok, Answer, Problem};
 use crate::app::App;
-use crate::protocol::{Context, Input, Protocol};
+use crate::sqs::protocol::{Context, Input, Protocol};
 
 /// The actions `POST /_sqslite/sqs/<Action>` runs; anything else is a 404.
 pub const ALLOWED: &[&str] = &[
@@ -31,7 +31,7 @@ pub async fn call(app: &App, action: &str, body: &[u8], params: &[(String, Strin
         )));
     }
     let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-    let request_id = crate::engine::message::id_text(&uuid::Uuid::new_v4());
+    let request_id = crate::sqs::engine::message::id_text(&uuid::Uuid::new_v4());
     let mut ctx = Context::new(
         &app.config.defaults(),
         &hyper::HeaderMap::new(),
@@ -44,7 +44,7 @@ pub async fn call(app: &App, action: &str, body: &[u8], params: &[(String, Strin
     ctx.account = param("account").unwrap_or_else(|| app.config.account_id.clone());
     let body: &[u8] = if body.is_empty() { b"{}" } else { body };
     let run = async {
-        let decoded = crate::actions::Action::decode(action, Input::Json(body))?;
+        let decoded = crate::sqs::actions::Action::decode(action, Input::Json(body))?;
         decoded.apply(&app.sqs, &ctx, Protocol::Json).await
     };
     match run.await {

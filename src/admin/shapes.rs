@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use super::inspect::{find, state_of};
 use super::{ok, Answer};
 use crate::app::App;
-use crate::engine::arn;
+use crate::sqs::engine::arn;
 
 /// Longest text kept as the "error prefix" of a plain-text body.
 const PREFIX_CHARS: usize = 48;

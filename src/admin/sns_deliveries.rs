@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::ok;
 use crate::app::App;
-use crate::protocol::HttpResponse;
+use crate::http::HttpResponse;
 use crate::sns::engine::envelope::timestamp;
 use crate::sns::engine::outbox::MAX_RECORDS;
 

@@ -10,8 +10,8 @@ use serde_json::{json, Value};
 
 use super::{ok, parse, Answer, Problem};
 use crate::app::App;
+use crate::http::HttpResponse;
 use crate::patterns::{Explanation, MessageAttribute, Scope};
-use crate::protocol::HttpResponse;
 use crate::sns::engine::counts::SubscriptionCounts;
 use crate::sns::engine::view::{SubscriptionView, TopicView};
 

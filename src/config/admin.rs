@@ -2,8 +2,8 @@
 //! apply from startup, and alarm thresholds with an optional webhook. The aggregate groups
 //! them; the fault rule and alarm types are their own modules'.
 
-use crate::alarms::AlarmConfig;
 use crate::faults::FaultSpec;
+use crate::observe::alarms::AlarmConfig;
 
 /// `[admin]`, `[[faults]]` and `[alarms]`: the game-day settings.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,7 +2,7 @@
 //! each one acts as.
 
 use super::tree::{ConfigError, Node, Source, Table};
-use crate::auth::Credential;
+use crate::http::auth::Credential;
 
 const KEYS: &[&str] = &["access_key_id", "secret_access_key", "account_id", "user"];
 

@@ -14,15 +14,15 @@ mod triggers;
 use std::path::Path;
 
 // The settings types of the modules `Config` holds, so an embedder can name them.
-pub use crate::advisor::Thresholds;
-pub use crate::alarms::AlarmConfig;
-pub use crate::auth::Credential;
-pub use crate::declare::{DeadLetter, QueueDecl, QueueTemplate};
 pub use crate::durable::FsyncPolicy;
 pub use crate::faults::FaultSpec;
-pub use crate::guard::AccessConfig;
-pub use crate::protocol::context::UrlStyle;
-pub use crate::server::Limits;
+pub use crate::http::auth::Credential;
+pub use crate::http::context::UrlStyle;
+pub use crate::http::guard::AccessConfig;
+pub use crate::http::server::Limits;
+pub use crate::observe::advisor::Thresholds;
+pub use crate::observe::alarms::AlarmConfig;
+pub use crate::sqs::declare::{DeadLetter, QueueDecl, QueueTemplate};
 pub use crate::triggers::{Function, MappingDecl, Target, TriggersConfig};
 pub(crate) use admin::from_json;
 pub use admin::AdminConfig;
@@ -72,9 +72,9 @@ pub struct Config {
     /// The game-day admin API, startup fault rules and alarm thresholds.
     pub admin: AdminConfig,
     /// Admin token, allowed hosts and browser origins, the `/metrics` switch.
-    pub access: crate::guard::AccessConfig,
+    pub access: crate::http::guard::AccessConfig,
     /// Header and idle timeouts, the connection cap and the shutdown deadline.
-    pub connections: crate::server::Limits,
+    pub connections: crate::http::server::Limits,
     /// Access keys for SigV4 authentication; empty means any signature is accepted.
     pub credentials: Vec<Credential>,
     /// Where queues and messages are kept across restarts; `None`: memory only.
@@ -85,7 +85,7 @@ pub struct Config {
     /// and report what could not be recovered (`--repair`); off, such a file stops the start.
     pub repair: bool,
     /// `[advisor]`: the thresholds of the dead-letter advisor's rules.
-    pub advisor: crate::advisor::Thresholds,
+    pub advisor: crate::observe::advisor::Thresholds,
     /// `[[functions]]` and `[[event_source_mappings]]`: Lambda-style triggers.
     pub triggers: crate::triggers::TriggersConfig,
 }
@@ -101,19 +101,19 @@ impl Default for Config {
             url_style: UrlStyle::Host,
             clock: ClockKind::System,
             auto_create: false,
-            max_queues: crate::engine::DEFAULT_MAX_QUEUES,
+            max_queues: crate::sqs::engine::DEFAULT_MAX_QUEUES,
             strict: false,
             queues: Vec::new(),
             templates: Vec::new(),
             topics: Vec::new(),
             admin: AdminConfig::default(),
-            access: crate::guard::AccessConfig::default(),
-            connections: crate::server::Limits::default(),
+            access: crate::http::guard::AccessConfig::default(),
+            connections: crate::http::server::Limits::default(),
             credentials: Vec::new(),
             data_dir: None,
             fsync: crate::durable::DEFAULT_FSYNC,
             repair: false,
-            advisor: crate::advisor::Thresholds::default(),
+            advisor: crate::observe::advisor::Thresholds::default(),
             triggers: crate::triggers::TriggersConfig::default(),
         }
     }
@@ -128,9 +128,9 @@ impl Config {
         }
     }
 
-    /// What a request's [`crate::protocol::Context`] falls back on and mints URLs from.
-    pub(crate) fn defaults(&self) -> crate::protocol::context::Defaults<'_> {
-        crate::protocol::context::Defaults {
+    /// What a request's [`crate::http::Context`] falls back on and mints URLs from.
+    pub(crate) fn defaults(&self) -> crate::http::context::Defaults<'_> {
+        crate::http::context::Defaults {
             region: &self.region,
             account_id: &self.account_id,
             public_url: self.public_url.as_deref(),
@@ -138,9 +138,9 @@ impl Config {
         }
     }
 
-    /// The queues to declare at startup and on first use, for [`crate::declare`].
-    pub(crate) fn plan(&self) -> crate::declare::Plan<'_> {
-        crate::declare::Plan {
+    /// The queues to declare at startup and on first use, for [`crate::sqs::declare`].
+    pub(crate) fn plan(&self) -> crate::sqs::declare::Plan<'_> {
+        crate::sqs::declare::Plan {
             region: &self.region,
             account_id: &self.account_id,
             auto_create: self.auto_create,
@@ -221,9 +221,9 @@ fn is_hocon(file: &str, text: &str) -> bool {
     }
 }
 
-impl<'a> From<&'a Config> for crate::guard::Exposure<'a> {
+impl<'a> From<&'a Config> for crate::http::guard::Exposure<'a> {
     fn from(config: &'a Config) -> Self {
-        crate::guard::Exposure {
+        crate::http::guard::Exposure {
             host: &config.host,
             public_url: config.public_url.as_deref(),
             access: &config.access,

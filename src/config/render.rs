@@ -98,7 +98,7 @@ fn server(config: &Config) -> Table {
     server.insert("idle_timeout_seconds".into(), secs(limits.idle_timeout));
     let cap = limits
         .max_connections
-        .unwrap_or_else(crate::server::default_max_connections);
+        .unwrap_or_else(crate::http::server::default_max_connections);
     server.insert("max_connections".into(), Value::from(cap as i64));
     server.insert(
         "shutdown_timeout_seconds".into(),

@@ -8,7 +8,7 @@ use toml::Spanned;
 use super::from_json;
 use super::tree::{ConfigError, Entry, Node, Source, Table, Value};
 use super::{ClockKind, Config, DeadLetter, Loaded, QueueDecl, QueueTemplate, UrlStyle};
-use crate::engine::attribute_table;
+use crate::sqs::engine::attribute_table;
 
 const TOP_KEYS: &[&str] = &[
     "server",

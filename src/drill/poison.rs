@@ -190,8 +190,8 @@ async fn after_failure(
 /// costs less. Advice that cannot be fetched is reported, not a failed drill.
 async fn advice(endpoint: &str, queues: &[String], out: &mut dyn Write) {
     let _ = writeln!(out, "\nadvisor ({}):", queues.join(", "));
-    let text = match crate::advisor::doctor::fetch(endpoint, queues).await {
-        Ok((findings, _)) => crate::advisor::render::text(&findings, queues.len()),
+    let text = match crate::observe::advisor::doctor::fetch(endpoint, queues).await {
+        Ok((findings, _)) => crate::observe::advisor::render::text(&findings, queues.len()),
         Err(e) => format!("no advice: {e}\n"),
     };
     let _ = out.write_all(text.as_bytes());

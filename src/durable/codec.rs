@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use uuid::Uuid;
 
-use crate::engine::arn::QueueKey;
-use crate::engine::message::{AttrData, AttrValue, Extra, Message};
-use crate::engine::move_task::{MoveTask, Mover, Status};
-use crate::engine::mutation::{Attempt, Dedup, Delivery, Mutation, QueueMeta, Record};
+use crate::sqs::engine::arn::QueueKey;
+use crate::sqs::engine::message::{AttrData, AttrValue, Extra, Message};
+use crate::sqs::engine::move_task::{MoveTask, Mover, Status};
+use crate::sqs::engine::mutation::{Attempt, Dedup, Delivery, Mutation, QueueMeta, Record};
 
 use super::wire::{R, W};
 

@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 
 use super::writer::{Appender, Pending};
 use super::{codec, mapping_codec, sns_codec};
-use crate::engine::mutation::{Journal, Mutation};
-use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::sns::engine::state::{SnsJournal, SnsRecord};
+use crate::sqs::engine::mutation::{Journal, Mutation};
+use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 use crate::triggers::journal::{MappingJournal, MappingRecord};
 
 tokio::task_local! {

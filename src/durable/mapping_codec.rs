@@ -178,7 +178,7 @@ mod tests {
     fn the_tag_ranges_of_the_three_services_are_apart() {
         let mut bytes = Vec::new();
         crate::durable::codec::encode(
-            &crate::engine::mutation::Mutation::MoveTasksCleared,
+            &crate::sqs::engine::mutation::Mutation::MoveTasksCleared,
             &mut bytes,
         );
         assert!(!is_mapping(&bytes) && !sns_codec::is_sns(&bytes));

@@ -12,10 +12,10 @@ use serde::Serialize;
 use super::journal::LogJournal;
 use super::{codec, mapping_codec, sns_codec, DataDir, DurableError, FsyncPolicy, Mode, Recovery};
 use crate::clock::{Millis, Stopwatch};
-use crate::engine::receipt::ReceiptKey;
-use crate::engine::replay::Replayer;
-use crate::engine::Registry;
 use crate::sns::engine::Sns;
+use crate::sqs::engine::receipt::ReceiptKey;
+use crate::sqs::engine::replay::Replayer;
+use crate::sqs::engine::Registry;
 use crate::triggers::Mappings;
 
 /// What durable mode stores: the queues, the SNS topics and the event source mappings.

@@ -258,7 +258,7 @@ mod tests {
     fn sqs_records_are_not_taken_for_sns_ones() {
         let mut bytes = Vec::new();
         crate::durable::codec::encode(
-            &crate::engine::mutation::Mutation::MoveTasksCleared,
+            &crate::sqs::engine::mutation::Mutation::MoveTasksCleared,
             &mut bytes,
         );
         assert!(!is_sns(&bytes));

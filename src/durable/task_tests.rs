@@ -4,10 +4,10 @@
 use uuid::Uuid;
 
 use super::codec;
-use crate::engine::fixture::Fixture;
-use crate::engine::move_task::{MoveTask, Mover, Status};
-use crate::engine::mutation::{Mutation, Record};
-use crate::engine::replay::Replayer;
+use crate::sqs::engine::fixture::Fixture;
+use crate::sqs::engine::move_task::{MoveTask, Mover, Status};
+use crate::sqs::engine::mutation::{Mutation, Record};
+use crate::sqs::engine::replay::Replayer;
 
 fn stored_task(source_arn: &str, destination_arn: &str, mover: Option<Mover>) -> Record {
     let task = MoveTask {

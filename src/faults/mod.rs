@@ -13,8 +13,8 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::clock::Millis;
-use crate::error::{ErrorKind, SqsError};
 use crate::sns::error::{SnsError, SnsErrorKind};
+use crate::sqs::error::{ErrorKind, SqsError};
 
 pub mod inject;
 pub mod invoke;

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::ErrorKind;
 use crate::sns::error::SnsErrorKind;
+use crate::sqs::error::ErrorKind;
 
 /// The `action` of a rule that fails SNS deliveries into queues: each hit counts as a
 /// failed delivery and goes to the subscription's dead-letter queue when it has one.
@@ -94,7 +94,7 @@ pub enum Call<'a> {
 }
 
 fn is_sqs_action(name: &str) -> bool {
-    crate::actions::Action::NAMES.contains(&name)
+    crate::sqs::actions::Action::NAMES.contains(&name)
 }
 
 fn is_sns_action(name: &str) -> bool {
@@ -110,7 +110,7 @@ impl FaultSpec {
             Some(a) if is_sqs_action(a) => Target::Sqs,
             Some(a) if is_sns_action(a) => Target::Sns,
             Some(a) => {
-                let names = crate::actions::Action::NAMES
+                let names = crate::sqs::actions::Action::NAMES
                     .iter()
                     .chain(crate::sns::actions::Action::NAMES)
                     .chain(&[DELIVER]);

@@ -2,12 +2,23 @@
 //! decoding, byte splitting ([`text`]), the answers' content types and [`DropConnection`]. It sits below the protocols, the admin API and the
 //! server, so each can build a response or read a form without importing the others.
 
+pub mod auth;
 pub mod body;
+pub mod client;
+pub mod context;
 pub mod form;
+pub mod guard;
 pub mod outbound;
+pub mod request_body;
+pub mod server;
 pub mod text;
 
 use hyper::header::HeaderValue;
+
+pub use context::Context;
+
+/// What every service, the admin API and the accept loop answer with.
+pub type HttpResponse = hyper::Response<body::Body>;
 
 // The content types of answers, built once: `from_static` outside a constant checks every
 // byte each time it runs.

@@ -33,8 +33,8 @@ pub use events::{Event, What};
 use ring::{slot, Ring};
 
 use crate::clock::Millis;
-use crate::engine::queue::Queue;
-use crate::engine::Registry;
+use crate::sqs::engine::queue::Queue;
+use crate::sqs::engine::Registry;
 
 /// One sample per this many ms of server time at most.
 pub const INTERVAL_MS: Millis = 2_000;

@@ -2,7 +2,7 @@
 //! every queue (not only the charted ones), and the named series about a charted queue.
 
 use super::*;
-use crate::engine::fixture::Fixture;
+use crate::sqs::engine::fixture::Fixture;
 
 const T0: Millis = 1_700_000_000_000;
 

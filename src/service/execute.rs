@@ -7,11 +7,11 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::actions::{Action, Started};
 use crate::app::App;
-use crate::error::{ErrorKind, SqsError, SqsResult};
 use crate::http::DropConnection;
-use crate::protocol::{Context, Input, Params, Protocol};
+use crate::sqs::actions::{Action, Started};
+use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
+use crate::sqs::protocol::{Context, Input, Params, Protocol};
 
 /// Query actions that SQS refuses at a queue URL: those recorded from SQS. (GetQueueUrl and
 /// the move-task actions take no queue URL either; what SQS does with them there is unknown,
@@ -114,7 +114,7 @@ fn decode(
 }
 
 fn run<'a>(app: &'a App, ctx: &'a Context, protocol: Protocol, action: Action) -> Started<'a> {
-    crate::declare::on_first_use(&app.sqs, &app.config.plan(), ctx, &action);
+    crate::sqs::declare::on_first_use(&app.sqs, &app.config.plan(), ctx, &action);
     action.start(&app.sqs, ctx, protocol)
 }
 

@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::auth::{AuthError, AuthErrorKind};
-use crate::error::Fault;
+use crate::http::auth::{AuthError, AuthErrorKind};
+use crate::sqs::error::Fault;
 
 macro_rules! kinds {
     ($($kind:ident => $code:literal, $status:literal, $fault:ident;)*) => {

@@ -15,9 +15,9 @@ pub mod service;
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use crate::auth::{AuthErrorKind, AuthResult, Principal};
+use crate::http::auth::{AuthErrorKind, AuthResult, Principal};
 use crate::http::DropConnection;
-use crate::protocol::{Context, HttpResponse};
+use crate::http::{Context, HttpResponse};
 use actions::Action;
 use error::{SnsError, SnsResult};
 use protocol::xml::Xml;
@@ -103,7 +103,7 @@ fn decode(
 
 /// An SNS answer for a request whose changes could not be stored (`--data-dir`): the root
 /// runs SNS requests inside the durable log's scope, as it does SQS's, and this is their 500.
-pub fn unstored(request_id: &str, error: &crate::error::SqsError) -> HttpResponse {
+pub fn unstored(request_id: &str, error: &crate::sqs::error::SqsError) -> HttpResponse {
     let err = SnsError::new(error::SnsErrorKind::InternalError, error.message.clone());
     tracing::debug!(code = err.code(), message = %err.message, "sns request failed");
     protocol::error_response(request_id, &err)

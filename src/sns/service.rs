@@ -10,9 +10,9 @@ use tokio::sync::Notify;
 use super::engine::Sns;
 use super::error::SnsError;
 use super::protocol::Form;
-use crate::actions::Sqs;
 use crate::clock::Millis;
 use crate::http::DropConnection;
+use crate::sqs::actions::Sqs;
 
 /// What a fault rule does to an SNS call, as a future the call awaits before it runs.
 pub type Hit<'a> =

@@ -7,9 +7,9 @@ use super::functions::Functions;
 use super::mapping::{Filters, FunctionResponseType, Mapping, Settings};
 use super::registry::Mappings;
 use crate::clock::Millis;
-use crate::engine::arn::QueueKey;
-use crate::engine::queue::Queue;
-use crate::engine::Registry;
+use crate::sqs::engine::arn::QueueKey;
+use crate::sqs::engine::queue::Queue;
+use crate::sqs::engine::Registry;
 
 /// One declared mapping, as the config file wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,9 +6,9 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Map, Value};
 
-use crate::engine::delivery::Delivered;
-use crate::engine::md5;
-use crate::engine::message::{self, AttrData, AttrValue};
+use crate::sqs::engine::delivery::Delivered;
+use crate::sqs::engine::md5;
+use crate::sqs::engine::message::{self, AttrData, AttrValue};
 
 /// One record and what the poller keeps beside it to settle the message.
 #[derive(Debug, Clone)]
@@ -31,7 +31,7 @@ pub fn record(d: &Delivered, source_arn: &str, region: &str) -> Record {
     let m = &d.message;
     let message_id = message::id_text(&m.id);
     let attributes: Map<String, Value> =
-        crate::actions::receive::system_attributes(m, d.sequence_number.clone())
+        crate::sqs::actions::receive::system_attributes(m, d.sequence_number.clone())
             .into_iter()
             .map(|(k, v)| (k.to_owned(), Value::String(v)))
             .collect();

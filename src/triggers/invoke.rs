@@ -95,14 +95,14 @@ fn timed_out(function: &Function) -> String {
 /// One POST; a non-2xx status or Lambda's `X-Amz-Function-Error` header is a failure.
 async fn post(url: &str, payload: Vec<u8>, function: &Function, outbound: &Outbound) -> Outcome {
     let headers = [("content-type", "application/json")];
-    let call = crate::http_client::Call {
+    let call = crate::http::client::Call {
         method: "POST",
         url,
         headers: &headers,
         outbound: Some(outbound),
         max_reply: MAX_RESPONSE,
     };
-    let reply = match crate::http_client::call(call, payload, function.timeout).await {
+    let reply = match crate::http::client::call(call, payload, function.timeout).await {
         Ok(reply) => reply,
         Err(e) if e.contains("no answer within") => return Outcome::Failed(timed_out(function)),
         Err(e) => return Outcome::Failed(e),

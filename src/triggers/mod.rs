@@ -94,7 +94,7 @@ pub struct Service {
     /// Event source mappings and the declared functions they invoke.
     pub triggers: Triggers,
     /// The queues mappings poll, through SQS's own receive and delete.
-    pub sqs: Arc<crate::actions::Sqs>,
+    pub sqs: Arc<crate::sqs::actions::Sqs>,
     /// The server's region and account (`[server]`).
     pub region: String,
     pub account_id: String,
@@ -111,7 +111,7 @@ impl Service {
     /// `account_id`, its invocations meeting `faults` and counted in `series`.
     pub fn new(
         triggers: Triggers,
-        sqs: Arc<crate::actions::Sqs>,
+        sqs: Arc<crate::sqs::actions::Sqs>,
         (region, account_id): (&str, &str),
         faults: Arc<crate::faults::Faults>,
         series: Arc<crate::series::Recorder>,

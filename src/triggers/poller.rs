@@ -20,10 +20,10 @@ use super::mapping::Mapping;
 use super::response::{verdict, Verdict};
 use super::stats::{Ending, LastInvocation, Stats};
 use crate::clock::Millis;
-use crate::engine::delivery::{Delivered, Pass, ReceiveParams};
-use crate::engine::limits;
-use crate::engine::queue::Queue;
 use crate::faults::invoke::InvokeTarget;
+use crate::sqs::engine::delivery::{Delivered, Pass, ReceiveParams};
+use crate::sqs::engine::limits;
+use crate::sqs::engine::queue::Queue;
 use crate::triggers::Service;
 
 /// Concurrent invocations of a mapping without `MaximumConcurrency`: Lambda starts an SQS

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::config::{Config, QueueDecl};
-use crate::engine::message::NewMessage;
+use crate::sqs::engine::message::NewMessage;
 use crate::triggers::{Function, Settings, Target};
 
 /// One megabyte of body: six fit in an event, seven do not.

@@ -11,7 +11,7 @@
 //! - ConfirmSubscription needs no identity: the token is the proof.
 
 use super::Service;
-use crate::protocol::Context;
+use crate::http::Context;
 use crate::sns::engine::access::Access as Caller;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::access::Resource;
 use super::{topic_arn, Decode};
-use crate::protocol::Context;
+use crate::http::Context;
 use crate::sns::engine::confirm::{Confirm, Confirmation};
 use crate::sns::engine::delivery_policy::{self, RetryPolicy};
 use crate::sns::engine::envelope::Origin;
@@ -19,7 +19,8 @@ use crate::sns::Service;
 /// Whether the request carried a signature (ConfirmationWasAuthenticated; an unsigned
 /// Unsubscribe cannot remove an AuthenticateOnUnsubscribe subscription).
 pub fn signed(ctx: &Context) -> bool {
-    ctx.principal.is_some() || !Arc::ptr_eq(&ctx.sender_id, &crate::auth::principal::ANONYMOUS)
+    ctx.principal.is_some()
+        || !Arc::ptr_eq(&ctx.sender_id, &crate::http::auth::principal::ANONYMOUS)
 }
 
 /// ConfirmSubscription's input.

@@ -5,7 +5,7 @@
 
 use super::access::Resource;
 use super::{in_region, topic_arn, Decode};
-use crate::protocol::Context;
+use crate::http::Context;
 use crate::sns::error::SnsResult;
 use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;

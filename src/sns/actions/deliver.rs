@@ -1,5 +1,5 @@
 //! Deliveries from a topic: into sqslite's queues through the SQS engine's own send
-//! ([`crate::engine::queue::Queue::send`], what SendMessage calls), never by writing queue
+//! ([`crate::sqs::engine::queue::Queue::send`], what SendMessage calls), never by writing queue
 //! state; to HTTP/S endpoints through [`super::http`]; into the records for the protocols
 //! sqslite cannot reach. A delivery that fails goes to the subscription's dead-letter queue
 //! when it has one; either way the publish itself succeeds, as on SNS.
@@ -7,15 +7,15 @@
 use std::sync::{Arc, LazyLock};
 
 use crate::clock::Millis;
-use crate::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
-use crate::engine::policy;
-use crate::engine::queue::Queue;
 use crate::sns::engine::counts::Outcome;
 use crate::sns::engine::endpoints::{self, Reach};
 use crate::sns::engine::outbox::{MessageType, Post, Record};
 use crate::sns::engine::publish::AttrData;
 use crate::sns::engine::Delivery;
 use crate::sns::Service;
+use crate::sqs::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
+use crate::sqs::engine::policy;
+use crate::sqs::engine::queue::Queue;
 
 /// The SenderId SQS shows on messages SNS delivers.
 static SNS_SENDER: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from("AIDAIT2UOQQY3AUEKVGXU"));

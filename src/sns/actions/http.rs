@@ -63,14 +63,14 @@ pub fn headers(post: &Post) -> Vec<(&'static str, &str)> {
 /// One POST; a failure is retried per the policy, then dead-lettered.
 async fn attempt(app: Arc<Service>, mut post: Post) {
     let started = app.now();
-    let call = crate::http_client::Call {
+    let call = crate::http::client::Call {
         method: "POST",
         url: &post.url,
         headers: &headers(&post),
         outbound: Some(&app.outbound),
         max_reply: MAX_REPLY,
     };
-    let outcome = crate::http_client::call(call, post.body.clone().into_bytes(), TIMEOUT).await;
+    let outcome = crate::http::client::call(call, post.body.clone().into_bytes(), TIMEOUT).await;
     let reason = match outcome {
         Err(e) if e.contains("the answer is longer than") => {
             // The status came in before the body: SNS counts it as answered.

@@ -14,7 +14,7 @@ pub mod publish;
 pub mod subscriptions;
 pub mod topics;
 
-use crate::protocol::Context;
+use crate::http::Context;
 use crate::sns::engine::Owner;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sns::protocol::xml::Xml;

@@ -9,7 +9,7 @@ use base64::Engine;
 
 use super::access::Resource;
 use super::{deliver, in_region, Decode};
-use crate::protocol::Context;
+use crate::http::Context;
 use crate::sns::engine::endpoints;
 use crate::sns::engine::envelope::Origin;
 use crate::sns::engine::outbox::{MessageType, Record};

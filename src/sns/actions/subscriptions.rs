@@ -3,7 +3,7 @@
 
 use super::access::Resource;
 use super::{in_region, owner, topic_arn, Decode};
-use crate::protocol::Context;
+use crate::http::Context;
 use crate::sns::engine::confirm::{new_token, Confirmation};
 use crate::sns::engine::outbox::MessageType;
 use crate::sns::engine::subscriptions::NewSubscription;

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::access::Resource;
 use super::{in_region, owner, topic_arn, Decode};
-use crate::protocol::Context;
+use crate::http::Context;
 use crate::sns::engine::topics::NewTopic;
 use crate::sns::error::{SnsError, SnsResult};
 use crate::sns::protocol::xml::Xml;

@@ -1,7 +1,7 @@
 //! The SNS engine's state as plain records, for durable mode: every change a mutator makes
 //! is reported, under the lock that made it, to the [`SnsJournal`] the engine was given;
 //! [`Sns::snapshot`] writes the whole state as the same records and [`Sns::restore`] applies
-//! them back. Like the SQS engine's mutations (`crate::engine::mutation`) each record is an
+//! them back. Like the SQS engine's mutations (`crate::sqs::engine::mutation`) each record is an
 //! absolute assignment (a topic or subscription as it now stands, a deletion, one FIFO
 //! deduplication entry), so replaying it over a state that already holds it changes nothing.
 

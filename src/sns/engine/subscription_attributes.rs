@@ -138,7 +138,7 @@ fn dead_letter_arn(policy: &str) -> Result<String, String> {
         .get("deadLetterTargetArn")
         .and_then(serde_json::Value::as_str)
         .ok_or_else(|| "RedrivePolicy: deadLetterTargetArn is missing".to_owned())?;
-    if crate::engine::arn::parse(arn).is_none() {
+    if crate::sqs::engine::arn::parse(arn).is_none() {
         return Err("RedrivePolicy: deadLetterTargetArn is an invalid arn".to_owned());
     }
     Ok(arn.to_owned())

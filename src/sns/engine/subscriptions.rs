@@ -120,7 +120,7 @@ fn bool_text(b: bool) -> &'static str {
 /// endpoint is checked against its protocol's form.
 fn checked_endpoint(
     new: &NewSubscription,
-) -> SnsResult<(String, Option<crate::engine::arn::QueueKey>)> {
+) -> SnsResult<(String, Option<crate::sqs::engine::arn::QueueKey>)> {
     let protocol = new.protocol.to_ascii_lowercase();
     let Some(reach) = super::endpoints::reach(&protocol) else {
         return Err(SnsError::invalid(format_args!(
@@ -129,7 +129,7 @@ fn checked_endpoint(
         )));
     };
     if reach == super::endpoints::Reach::Queue {
-        let queue = crate::engine::arn::parse(&new.endpoint)
+        let queue = crate::sqs::engine::arn::parse(&new.endpoint)
             .ok_or_else(|| SnsError::invalid("SQS endpoint ARN"))?;
         return Ok((protocol, Some(queue)));
     }

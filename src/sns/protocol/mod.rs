@@ -10,7 +10,7 @@ use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
 
-use crate::protocol::HttpResponse;
+use crate::http::HttpResponse;
 use crate::sns::error::SnsError;
 
 pub use form::Form;
@@ -21,10 +21,13 @@ pub const VERSION: &str = "2010-03-31";
 /// Whether a request on the shared port is for SNS. A signed request says so in its
 /// credential scope's service (`sns` or `sqs`); an unsigned one by `Version=2010-03-31`
 /// or an action only SNS has. JSON requests (`X-Amz-Target`) are SQS's. `signed` is the
-/// request's one reading of its signature ([`crate::auth::read`]); one too broken to say
+/// request's one reading of its signature ([`crate::http::auth::read`]); one too broken to say
 /// counts as none, and the request then goes by its parameters.
-pub fn is_sns(parts: &Parts, body: &[u8], signed: Option<&crate::auth::Signed>) -> bool {
-    if parts.headers.contains_key(crate::protocol::X_AMZ_TARGET) {
+pub fn is_sns(parts: &Parts, body: &[u8], signed: Option<&crate::http::auth::Signed>) -> bool {
+    if parts
+        .headers
+        .contains_key(crate::sqs::protocol::X_AMZ_TARGET)
+    {
         return false;
     }
     if let Some(signed) = signed {
@@ -47,7 +50,7 @@ pub fn is_sns(parts: &Parts, body: &[u8], signed: Option<&crate::auth::Signed>) 
     version.as_deref() == Some(VERSION)
         || action.is_some_and(|a| {
             crate::sns::actions::Action::NAMES.contains(&a.as_ref())
-                && !crate::actions::Action::NAMES.contains(&a.as_ref())
+                && !crate::sqs::actions::Action::NAMES.contains(&a.as_ref())
         })
 }
 

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::Fault;
-use crate::protocol::xml::escape_into;
 use crate::sns::error::SnsError;
+use crate::sqs::error::Fault;
+use crate::sqs::protocol::xml::escape_into;
 
 pub const NAMESPACE: &str = "http://sns.amazonaws.com/doc/2010-03-31/";
 

@@ -11,8 +11,8 @@ use bytes::Bytes;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Response, StatusCode};
 
-use crate::auth::{AuthError, AuthErrorKind};
-use crate::protocol::HttpResponse;
+use crate::http::auth::{AuthError, AuthErrorKind};
+use crate::http::HttpResponse;
 
 /// Declares `LambdaErrorKind` with each error's code, status and message member, from one table.
 macro_rules! kinds {

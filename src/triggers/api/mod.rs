@@ -23,8 +23,8 @@ mod rules_tests;
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use crate::auth::{AuthResult, Principal};
-use crate::protocol::{Context, HttpResponse};
+use crate::http::auth::{AuthResult, Principal};
+use crate::http::{Context, HttpResponse};
 use crate::triggers::Service;
 use error::{json_response, LambdaError, LambdaResult};
 use route::Operation;
@@ -35,7 +35,7 @@ pub const SIGNING_NAME: &str = "lambda";
 /// Whether a request on the shared port is for Lambda: its credential scope names `lambda`,
 /// or, unsigned, its path is under Lambda's API version (`/2015-03-31/`), which neither SQS
 /// nor SNS uses. `signed` is the request's one reading of its signature.
-pub fn is_lambda(parts: &Parts, signed: Option<&crate::auth::Signed>) -> bool {
+pub fn is_lambda(parts: &Parts, signed: Option<&crate::http::auth::Signed>) -> bool {
     match signed {
         Some(signed) if !signed.service.is_empty() => signed.service == SIGNING_NAME,
         _ => parts.uri.path().starts_with(route::VERSION_PREFIX),
@@ -67,7 +67,7 @@ pub async fn handle(
 /// The answer to a Lambda request whose mapping could not be stored (`--data-dir`): the
 /// root runs Lambda requests inside the durable log's scope, as it does SQS's, and this is
 /// their ServiceException.
-pub fn unstored(request_id: &str, error: &crate::error::SqsError) -> HttpResponse {
+pub fn unstored(request_id: &str, error: &crate::sqs::error::SqsError) -> HttpResponse {
     let e = LambdaError::new(error::LambdaErrorKind::Service, error.message.clone());
     tracing::debug!(code = e.code(), message = %e.message, "lambda request failed");
     e.response(request_id)

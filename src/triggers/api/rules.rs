@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use super::error::{LambdaError, LambdaErrorKind, LambdaResult};
 use super::input::MappingRequest;
-use crate::engine::queue::Queue;
 use crate::patterns::PatternErrorKind;
+use crate::sqs::engine::queue::Queue;
 use crate::triggers::functions::Function;
 use crate::triggers::mapping::{
     self, Filters, FunctionResponseType, Mapping, RuleError, Settings, State,
@@ -27,7 +27,7 @@ pub struct Caller<'a> {
     /// The account the request acts as.
     pub account: &'a str,
     /// The verified caller (credentials configured): a mapping's queue must let it read.
-    pub principal: Option<&'a crate::auth::Principal>,
+    pub principal: Option<&'a crate::http::auth::Principal>,
 }
 
 impl Caller<'_> {
@@ -312,7 +312,8 @@ fn may_read(app: &Service, caller: &Caller<'_>, queue: &Queue) -> LambdaResult<(
         return Ok(());
     };
     for operation in ["ReceiveMessage", "DeleteMessage", "GetQueueAttributes"] {
-        if crate::actions::admits(&app.sqs, queue, principal, operation, (None, None)).is_err() {
+        if crate::sqs::actions::admits(&app.sqs, queue, principal, operation, (None, None)).is_err()
+        {
             return Err(LambdaError::invalid(format!(
                 "The provided execution role does not have permissions to call {operation} on SQS"
             )));

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::input::MappingRequest;
 use super::rules::{self, Caller};
-use crate::engine::arn::QueueKey;
+use crate::sqs::engine::arn::QueueKey;
 use crate::triggers::functions::{Function, Target};
 use crate::triggers::mapping::{Mapping, State};
 use crate::triggers::Service;

@@ -1,0 +1,391 @@
+//! One HTTP request: decode -> apply -> encode, plus `/health`; admin paths go to [`crate::admin`].
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, ACCEPT, CONTENT_TYPE};
+use hyper::{Method, Request, Response, StatusCode};
+
+use crate::admin::ui;
+use crate::app::App;
+use crate::clock::Stopwatch;
+use crate::http::guard::{self, Route};
+use crate::http::request_body::{read_body, MAX_BODY_BYTES};
+use crate::http::DropConnection;
+use crate::sqs::actions::Action;
+use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
+use crate::sqs::protocol::{self, Context, HttpResponse, Params, Protocol};
+
+mod execute;
+use execute::{execute, Ran};
+
+pub async fn handle(
+    app: &Arc<App>,
+    req: Request<Incoming>,
+    peer: Option<IpAddr>,
+) -> Result<HttpResponse, DropConnection> {
+    if req.uri().path() == "/health" && req.method() == Method::GET {
+        return Ok(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
+    }
+    // SNS's SigningCertURL: public, as AWS's certificates are.
+    if req.uri().path() == crate::sns::engine::signing::CERT_PATH && req.method() == Method::GET {
+        return Ok(crate::sns::protocol::certificate());
+    }
+    let accept = req.headers().get(ACCEPT).and_then(|v| v.to_str().ok());
+    if app.config.admin.enabled && ui::wants_dashboard(req.method(), req.uri(), accept) {
+        return Ok(ui::redirect());
+    }
+    let route = if ui::is_asset(req.uri().path()) {
+        Route::Page
+    } else if crate::admin::owns(req.uri().path()) {
+        Route::Admin
+    } else {
+        Route::Sqs
+    };
+    let origin = match guard::admit(&app.config, route, req.method(), req.headers()) {
+        Ok(origin) => origin,
+        Err(refusal) => return Ok(refused(route, &req, &refusal)),
+    };
+    let mut response = match (&origin, req.method()) {
+        (Some(_), &Method::OPTIONS) => {
+            let mut r = Response::new(Bytes::new().into());
+            *r.status_mut() = StatusCode::NO_CONTENT;
+            guard::preflight(r.headers_mut(), req.headers());
+            r
+        }
+        _ if route != Route::Sqs => {
+            let (method, path) = (req.method().clone(), req.uri().path().to_owned());
+            // Boxed, as every path but SQS's is: a future holds the largest of the futures it
+            // awaits, and the one each request moves into place would otherwise carry the
+            // admin API's, SNS's and the durable log's states (15 KB) on every SendMessage.
+            let response = Box::pin(crate::admin::handle(app.clone(), req)).await;
+            tracing::debug!(%method, %path, status = response.status().as_u16(), "admin request");
+            response
+        }
+        _ => sqs(app, req, peer).await?,
+    };
+    if let Some(origin) = origin {
+        guard::add_cors(response.headers_mut(), origin);
+    }
+    Ok(response)
+}
+
+/// A refused request, answered in the caller's own terms: an SQS error or an admin JSON error.
+fn refused(route: Route, req: &Request<Incoming>, refusal: &guard::Refusal) -> HttpResponse {
+    tracing::debug!(status = %refusal.status, reason = %refusal.message, "request refused");
+    if route != Route::Sqs {
+        return crate::admin::error_response(refusal.status, &refusal.message);
+    }
+    let (protocol, _) = protocol::detect(req.method(), req.headers(), &Params::default());
+    let request_id = crate::sqs::engine::message::id_text(&uuid::Uuid::new_v4());
+    let err = SqsError::new(ErrorKind::AccessDenied, refusal.message.clone());
+    protocol::encode_error(protocol, &request_id, &err)
+}
+
+/// One line per SQS request at debug (`SQSLITE_LOG=debug`), failures with their code.
+fn log_outcome(name: &str, err: Option<&SqsError>, took: Duration) {
+    let ms = took.as_secs_f64() * 1000.0;
+    match err {
+        None => tracing::debug!(action = %name, ms, "request ok"),
+        Some(e) => tracing::debug!(
+            action = %name,
+            ms,
+            code = e.kind.query_code(),
+            message = %e.message,
+            "request failed"
+        ),
+    }
+}
+
+/// The refusal of a request for a service sqslite does not serve, told by its signature's
+/// scope or its `X-Amz-Target`.
+fn foreign(
+    parts: &hyper::http::request::Parts,
+    signed: &crate::http::auth::AuthResult<Option<crate::http::auth::Signed>>,
+    request_id: &str,
+) -> Option<HttpResponse> {
+    let scope = signed.as_ref().ok().and_then(Option::as_ref);
+    let service = protocol::foreign::foreign_service(parts, scope.map(|s| s.service.as_str()))?;
+    tracing::debug!(%service, "request for a service sqslite does not serve");
+    Some(protocol::foreign::refuse(parts, &service, request_id))
+}
+
+/// A further service's request. With `--data-dir` it runs inside the log's scope, as an SQS
+/// request does, so its answer waits until its records are stored (an SNS publish's
+/// deliveries into durable queues, a mapping the Lambda API changed); `unstored` answers a
+/// write that failed, in the service's own terms.
+async fn stored<T>(
+    app: &App,
+    handled: impl std::future::Future<Output = T>,
+    unstored: impl FnOnce(&SqsError) -> T,
+) -> T {
+    if app.durable.is_none() {
+        return handled.await;
+    }
+    match crate::durable::journal::durable(async { Ok(handled.await) }).await {
+        Ok(answer) => answer,
+        Err(e) => unstored(&e),
+    }
+}
+
+/// The services that share the port beside SQS, each claimed by its request.
+#[derive(Debug, Clone, Copy)]
+enum Further {
+    /// Lambda's event-source-mapping API.
+    Lambda,
+    /// Amazon SNS.
+    Sns,
+}
+
+impl Further {
+    /// The service a request is for, by its one signature reading; `None`: SQS's.
+    fn claims(
+        parts: &hyper::http::request::Parts,
+        body: &[u8],
+        scope: Option<&crate::http::auth::Signed>,
+    ) -> Option<Further> {
+        if crate::triggers::api::is_lambda(parts, scope) {
+            Some(Further::Lambda)
+        } else if crate::sns::protocol::is_sns(parts, body, scope) {
+            Some(Further::Sns)
+        } else {
+            None
+        }
+    }
+
+    /// The SigV4 signing name its credential scope must carry.
+    fn signing_name(self) -> &'static str {
+        match self {
+            Further::Lambda => crate::triggers::api::SIGNING_NAME,
+            Further::Sns => "sns",
+        }
+    }
+}
+
+/// The front door's work for a further service, done once as for SQS: the one signature
+/// reading verified for the service's signing name, the request's context, the durable scope
+/// (with `--data-dir` the answer waits until its records are stored: an SNS publish's
+/// deliveries into durable queues, a mapping the Lambda API changed; `unstored` answers a
+/// write that failed, in the service's own terms). The service authenticates by the verdict
+/// and authorizes each operation by its action list.
+async fn further(
+    app: &Arc<App>,
+    service: Further,
+    parts: &hyper::http::request::Parts,
+    body: &Bytes,
+    (request_id, signed): (
+        &str,
+        &crate::http::auth::AuthResult<Option<crate::http::auth::Signed>>,
+    ),
+    peer: Option<IpAddr>,
+) -> Result<HttpResponse, DropConnection> {
+    let scope = signed.as_ref().ok().and_then(Option::as_ref);
+    let verdict = crate::http::auth::verify_for(
+        &app.config.credentials,
+        || app.now(),
+        parts,
+        body,
+        signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
+        service.signing_name(),
+    );
+    let mut ctx = Context::new(
+        &app.config.defaults(),
+        &parts.headers,
+        "/",
+        scope,
+        request_id.to_owned(),
+    );
+    ctx.peer = peer;
+    let id = request_id.to_owned();
+    let mut response = match service {
+        Further::Lambda => {
+            let handled = crate::triggers::api::handle(&app.triggers, ctx, verdict, parts, body);
+            stored(app, handled, |e| crate::triggers::api::unstored(&id, e)).await
+        }
+        Further::Sns => {
+            let handled = crate::sns::handle(&app.sns, ctx, verdict, parts, body);
+            // Boxed apart: an SNS request's future (a Subscribe resolving its endpoint) is large.
+            let stored = stored(app, handled, |e| Ok(crate::sns::unstored(&id, e)));
+            let response = Box::pin(stored).await?;
+            // A publish's deliveries grow the log as sends do.
+            app.maybe_compact();
+            response
+        }
+    };
+    stamp_date(app, &mut response);
+    Ok(response)
+}
+
+/// One SQS API request: decode, apply, encode.
+async fn sqs(
+    app: &Arc<App>,
+    req: Request<Incoming>,
+    peer: Option<IpAddr>,
+) -> Result<HttpResponse, DropConnection> {
+    let started = Stopwatch::start();
+    let (parts, body) = req.into_parts();
+    let request_id = crate::sqs::engine::message::id_text(&uuid::Uuid::new_v4());
+    let limit = app.config.connections.header_timeout;
+    let Some(body) = read_body(body, &parts.headers, limit).await else {
+        return Ok(unread_body(&parts, &request_id, limit));
+    };
+    // One reading of the signature serves the router, the context and the check alike.
+    let signed = crate::http::auth::read(&parts);
+    let scope = signed.as_ref().ok().and_then(Option::as_ref);
+    if let Some(service) = Further::claims(&parts, &body, scope) {
+        // Boxed: the SQS path's future carries none of the further services' state.
+        let ids = (request_id.as_str(), &signed);
+        return Box::pin(further(app, service, &parts, &body, ids, peer)).await;
+    }
+    let (params, protocol, action_name) = read_action(&parts, &body);
+    if let Some(refusal) = foreign(&parts, &signed, &request_id) {
+        return Ok(refusal);
+    }
+    let mut ctx = Context::new(
+        &app.config.defaults(),
+        &parts.headers,
+        parts.uri.path(),
+        signed.as_ref().ok().and_then(Option::as_ref),
+        request_id,
+    );
+    ctx.peer = peer;
+    // Authentication comes first: an unsigned caller learns nothing about the request.
+    let verified = crate::http::auth::verify(
+        &app.config.credentials,
+        || app.now(),
+        &parts,
+        &body,
+        signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
+    );
+    let action_name = verified
+        .map_err(SqsError::from)
+        .and_then(|principal| action_name.map(|name| act_as(&mut ctx, principal, name)));
+    let no_action = matches!(&action_name, Err(e) if e.kind == ErrorKind::InvalidAction);
+    if protocol.is_query() && no_action && ctx.path_queue.is_some() {
+        return Ok(protocol::unknown_operation(&ctx.request_id));
+    }
+    let (name, result) = match action_name {
+        Ok(name) => {
+            let result = match execute(app, &ctx, protocol, &name, &body, &params) {
+                Ran::Now(answer) => answer,
+                Ran::Waiting(waiting) => waiting.await,
+                Ran::Later(pending) => pending.await?,
+            };
+            (name, result)
+        }
+        Err(e) => (String::new(), Err(e)),
+    };
+    let took = started.elapsed();
+    log_outcome(&name, result.as_ref().err(), took);
+    app.metrics.observe(&name, result.as_ref().err(), took);
+    app.alarms.touch(&app.ticker);
+    let mut response = protocol::encode(protocol, &ctx.request_id, result);
+    stamp_date(app, &mut response);
+    Ok(response)
+}
+
+/// The answer to a body too large, or too slow to arrive.
+fn unread_body(
+    parts: &hyper::http::request::Parts,
+    request_id: &str,
+    limit: Duration,
+) -> HttpResponse {
+    let (protocol, _) = protocol::detect(&parts.method, &parts.headers, &Params::default());
+    let err = SqsError::invalid_parameter(format!(
+        "The request body is larger than {MAX_BODY_BYTES} bytes, or did not arrive in full \
+         within {limit:?} (--header-timeout)."
+    ));
+    protocol::encode_error(protocol, request_id, &err)
+}
+
+/// A signed request acts as its key's principal for the operation it names.
+#[inline]
+fn act_as(
+    ctx: &mut Context,
+    principal: Option<crate::http::auth::Principal>,
+    name: String,
+) -> String {
+    if let Some(principal) = principal {
+        let operation = Action::NAMES.iter().find(|n| **n == name).map_or("", |n| n);
+        ctx.authenticate(principal, operation);
+    }
+    name
+}
+
+/// The Query parameters (none for JSON, whose input is the body) and the action they name;
+/// too many parameters is the request's error.
+#[inline]
+fn read_action<'a>(
+    parts: &'a hyper::http::request::Parts,
+    body: &'a [u8],
+) -> (Params<'a>, Protocol, SqsResult<String>) {
+    let params = if parts.headers.contains_key(protocol::X_AMZ_TARGET) {
+        Ok(Params::default())
+    } else {
+        protocol::query_params(parts.uri.query(), &parts.headers, body)
+    };
+    let (params, too_many) = match params {
+        Ok(p) => (p, None),
+        Err(e) => (Params::default(), Some(e)),
+    };
+    let (protocol, action_name) = protocol::detect(&parts.method, &parts.headers, &params);
+    let action_name = match too_many {
+        Some(e) => Err(e),
+        None => action_name,
+    };
+    (params, protocol, action_name)
+}
+
+/// On a manual clock the Date header tells the server's time, as SQS's does: the SDKs
+/// correct their signing clock by it, so signed requests keep working as the clock moves.
+fn stamp_date(app: &App, response: &mut HttpResponse) {
+    if let Some(clock) = app.clock.as_manual() {
+        use crate::clock::Clock;
+        if let Ok(date) = HeaderValue::from_str(&crate::http::auth::http_date(clock.now())) {
+            response.headers_mut().insert(hyper::header::DATE, date);
+        }
+    }
+}
+
+pub fn plain_json(status: StatusCode, body: &str) -> HttpResponse {
+    let mut response = Response::new(Bytes::from(body.to_owned()).into());
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, crate::http::APPLICATION_JSON);
+    response
+}
+
+/// The router is what the accept loop serves.
+impl crate::http::server::Handler for App {
+    fn handle(
+        app: &Arc<Self>,
+        req: Request<Incoming>,
+        peer: Option<IpAddr>,
+    ) -> impl std::future::Future<Output = Result<HttpResponse, DropConnection>> + Send + '_ {
+        handle(app, req, peer)
+    }
+
+    async fn health(app: &Arc<Self>, req: Request<Incoming>) -> HttpResponse {
+        handle(app, req, None)
+            .await
+            .unwrap_or_else(|DropConnection| plain_json(StatusCode::OK, "{}"))
+    }
+
+    fn refuse_over_cap(&self, req: &Request<Incoming>, message: &str) -> HttpResponse {
+        if crate::admin::owns(req.uri().path()) {
+            return crate::admin::error_response(StatusCode::SERVICE_UNAVAILABLE, message);
+        }
+        let (protocol, _) = protocol::detect(req.method(), req.headers(), &Params::default());
+        let request_id = crate::sqs::engine::message::id_text(&uuid::Uuid::new_v4());
+        let err = SqsError::new(ErrorKind::ServiceUnavailable, message);
+        protocol::encode_error(protocol, &request_id, &err)
+    }
+
+    fn closing(&self) {
+        self.sqs.waiters.close();
+    }
+}

@@ -1,0 +1,62 @@
+//! What the SQS operations act on, and nothing more: the engine's queues, the clock, the
+//! ticker's wake-up and the shutdown signal parked long polls listen for. The composition
+//! root ([`crate::Server`]) builds one and lends it to the router, SNS deliveries and the
+//! admin API; no action sees the server's settings, alarms or fault rules.
+
+use std::sync::Arc;
+
+use tokio::sync::{watch, Notify};
+
+use crate::clock::{Millis, SharedClock};
+use crate::sqs::engine::Registry;
+
+/// The SQS service's state.
+pub struct Sqs {
+    /// Every queue and its messages.
+    pub registry: Registry,
+    /// The server's clock: every `now` an action passes the engine comes from it.
+    pub clock: SharedClock,
+    /// Wakes the ticker when its schedule changes (a move task started or cancelled).
+    pub ticker: Arc<Notify>,
+    /// The shutdown signal that answers parked long polls.
+    pub waiters: Waiters,
+}
+
+impl Sqs {
+    /// The SQS state over `registry`, telling time by `clock` and waking `ticker`.
+    pub fn new(registry: Registry, clock: SharedClock, ticker: Arc<Notify>) -> Self {
+        Sqs {
+            registry,
+            clock,
+            ticker,
+            waiters: Waiters::default(),
+        }
+    }
+
+    /// The server's time now.
+    pub fn now(&self) -> Millis {
+        self.clock.now()
+    }
+}
+
+/// The shutdown signal parked long polls listen for, so they answer (empty) instead of
+/// being cut when the server stops.
+#[derive(Debug, Default)]
+pub struct Waiters {
+    /// Becomes true once, at shutdown; parked polls watch it.
+    closing: watch::Sender<bool>,
+}
+
+impl Waiters {
+    /// Tells every parked long poll, and any that parks later, to answer now.
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves once the server is shutting down.
+    pub async fn closed(&self) {
+        let mut rx = self.closing.subscribe();
+        // An error means the sender is gone with the state: nothing left to wait for.
+        let _ = rx.wait_for(|closing| *closing).await;
+    }
+}
