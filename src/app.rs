@@ -51,7 +51,7 @@ impl App {
     ) -> Self {
         let ticker = Arc::new(tokio::sync::Notify::new());
         let series = Arc::new(crate::series::Recorder::default());
-        let faults = Arc::new(crate::faults::Faults::default());
+        let faults = Arc::new(crate::faults::Faults::new(crate::config::FAULT_TARGETS));
         let metrics = crate::observe::metrics::Metrics::new();
         let injector = Arc::new(crate::faults::inject::Injector {
             faults: faults.clone(),
@@ -74,6 +74,7 @@ impl App {
             series.clone(),
         );
         triggers.outbound = outbound.clone();
+        triggers.authenticated = !config.credentials.is_empty();
         App {
             outbound,
             sqs,

@@ -16,6 +16,16 @@ use std::path::Path;
 // The settings types of the modules `Config` holds, so an embedder can name them.
 pub use crate::durable::FsyncPolicy;
 pub use crate::faults::FaultSpec;
+
+/// The services a fault rule may aim at: their action names and error tables. (SQS, which
+/// the other services stand on, knows nothing of the rules: the router applies them.)
+pub(crate) const FAULT_TARGETS: crate::faults::Services = crate::faults::Services {
+    sqs: crate::faults::Catalog {
+        actions: crate::sqs::actions::Action::NAMES,
+        knows_code: |code| crate::sqs::error::ErrorKind::from_name(code).is_some(),
+    },
+    sns: crate::sns::faults::FAULT_CATALOG,
+};
 pub use crate::http::auth::Credential;
 pub use crate::http::context::UrlStyle;
 pub use crate::http::guard::AccessConfig;

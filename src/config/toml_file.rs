@@ -176,7 +176,9 @@ fn game_day(src: &Source, entry: &Entry, config: &mut Config) -> Result<(), Conf
         _ => {
             for (node, _) in tables(src, entry)? {
                 let spec: crate::faults::FaultSpec = from_json(node.value.to_json())
-                    .and_then(|s: crate::faults::FaultSpec| s.validate().map(|_| s))
+                    .and_then(|s: crate::faults::FaultSpec| {
+                        s.validate(&super::FAULT_TARGETS).map(|_| s)
+                    })
                     .map_err(|e| src.error(node.line, format!("[[faults]]: {e}")))?;
                 config.admin.faults.push(spec);
             }

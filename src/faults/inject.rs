@@ -1,17 +1,15 @@
 //! Where the services meet the fault rules: what a hit does to a call
-//! ([`Injector::take_effect`], for both services), the check before an SNS action runs, and
-//! the one before each delivery of a publish into a queue. (The SQS path's own check sits in
-//! the router, `service.rs`, before the SQS action is decoded.)
+//! ([`Injector::take_effect`], for every service). Each service makes its own check (SQS's in
+//! the router before the action runs, SNS's before its action and before each delivery into
+//! a queue) and renders the injected error in its own table.
 
 use std::sync::Arc;
 
-use crate::clock::{Millis, SharedClock};
+use crate::clock::SharedClock;
 use crate::http::DropConnection;
 use crate::series::Recorder;
-use crate::sns::error::SnsError;
-use crate::sns::protocol::Form;
 
-use super::{target_topic, Call, Effect, Faults};
+use super::{Call, Effect, Faults};
 
 /// The rules with what a hit touches besides its rule, lent by the composition root: the
 /// server's clock, the `/metrics` counter of hits and the chart's marks.
@@ -31,24 +29,14 @@ pub struct Target<'a> {
 }
 
 impl Injector {
-    /// Applies the fault rule this SNS call matches, if any: its latency, then its dropped
-    /// connection or SNS error (the action then never runs).
-    pub async fn sns(&self, action: &str, form: &Form) -> Result<Option<SnsError>, DropConnection> {
-        let topic = target_topic(|k| form.get(k).map(str::to_owned));
-        let call = Call::Sns {
-            action,
-            topic: topic.as_deref(),
-        };
-        let Some(effect) = self.faults.check_call(&call, self.clock.now()) else {
-            return Ok(None);
-        };
-        let error = effect.sns_error.as_ref().map(SnsError::code);
-        let target = Target {
-            queue: None,
-            topic: Some(topic.as_deref().unwrap_or("-")),
-        };
-        self.take_effect(&effect, action, target, error).await?;
-        Ok(effect.sns_error)
+    /// Whether any rule exists: the one check a call makes while none does.
+    pub fn armed(&self) -> bool {
+        self.faults.armed()
+    }
+
+    /// The effect of the rule this call matches now, if any (counted as a hit).
+    pub fn check(&self, call: &Call<'_>) -> Option<Effect> {
+        self.faults.check_call(call, self.clock.now())
     }
 
     /// A hit on a call of either service: counted and logged, then its latency, then its
@@ -85,45 +73,6 @@ impl Injector {
             return Err(DropConnection);
         }
         Ok(())
-    }
-
-    /// Why a fault rule fails this delivery from the topic into the queue (both by ARN), if
-    /// one does: the delivery then counts as failed, as a refused send would.
-    pub fn delivery(&self, topic_arn: &str, queue_arn: &str, now: Millis) -> Option<String> {
-        if !self.faults.armed() {
-            return None;
-        }
-        let name = |arn: &str| arn.rsplit(':').next().unwrap_or_default().to_owned();
-        let (topic, queue) = (name(topic_arn), name(queue_arn));
-        let call = Call::Delivery {
-            topic: &topic,
-            queue: &queue,
-        };
-        let effect = self.faults.check_call(&call, now)?;
-        self.counter.inc();
-        let error = effect.error?;
-        tracing::warn!(rule = effect.rule, %topic, %queue, error = error.kind.query_code(), "fault injected into an SNS delivery");
-        Some(format!(
-            "fault rule {}: {}: {}",
-            effect.rule,
-            error.kind.query_code(),
-            error.message
-        ))
-    }
-}
-
-/// SNS meets the rules through this, lent as its [`crate::sns::FaultRules`].
-impl crate::sns::FaultRules for Injector {
-    fn armed(&self) -> bool {
-        self.faults.armed()
-    }
-
-    fn on_call<'a>(&'a self, action: &'a str, form: &'a Form) -> crate::sns::service::Hit<'a> {
-        Box::pin(self.sns(action, form))
-    }
-
-    fn on_delivery(&self, topic_arn: &str, queue_arn: &str, now: Millis) -> Option<String> {
-        self.delivery(topic_arn, queue_arn, now)
     }
 }
 

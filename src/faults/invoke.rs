@@ -128,7 +128,7 @@ mod tests {
 
     #[test]
     fn invoke_rules_match_invocations_only() {
-        let faults = Faults::default();
+        let faults = Faults::new(crate::config::FAULT_TARGETS);
         let rule = r#"{"action":"Invoke","function":"f","error":"Unhandled","count":1}"#;
         faults.add(spec(rule), 0).unwrap();
         faults.add(spec(r#"{"error":"InternalError"}"#), 0).unwrap();
@@ -143,7 +143,7 @@ mod tests {
 
     #[test]
     fn delay_is_server_clock_milliseconds() {
-        let faults = Faults::default();
+        let faults = Faults::new(crate::config::FAULT_TARGETS);
         let rule = r#"{"action":"Invoke","mapping":"m-1","delay_seconds":2.5}"#;
         faults.add(spec(rule), 0).unwrap();
         let hit = faults.check_invoke(&T, 0).unwrap();
@@ -152,7 +152,7 @@ mod tests {
 
     #[test]
     fn bad_invoke_rules_name_the_problem() {
-        let err = |j: &str| spec(j).validate().unwrap_err();
+        let err = |j: &str| spec(j).validate(&crate::config::FAULT_TARGETS).unwrap_err();
         assert!(err(r#"{"action":"Invoke"}"#).contains("effect"));
         assert!(err(r#"{"action":"Invoke","drop_connection":true}"#).contains("drop_connection"));
         assert!(err(r#"{"action":"Invoke","delay_seconds":-1}"#).contains("delay_seconds"));

@@ -13,13 +13,11 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::clock::Millis;
-use crate::sns::error::{SnsError, SnsErrorKind};
-use crate::sqs::error::{ErrorKind, SqsError};
 
 pub mod inject;
 pub mod invoke;
 mod spec;
-pub use spec::{Call, FaultSpec, Kinds};
+pub use spec::{Call, Catalog, FaultSpec, Kinds, Services};
 
 /// A live rule: the spec plus what it has done so far.
 #[derive(Debug, Clone, Serialize)]
@@ -40,21 +38,38 @@ pub struct Rule {
 pub struct Effect {
     pub rule: u64,
     pub latency: Option<Duration>,
-    /// For an SQS call or a delivery.
-    pub error: Option<SqsError>,
-    /// For an SNS call.
-    pub sns_error: Option<SnsError>,
+    /// The error to answer with, in the table of the service the call is for (SQS's for a
+    /// delivery), checked when the rule was added; that service renders it.
+    pub error: Option<Injected>,
     pub drop_connection: bool,
 }
 
-#[derive(Debug, Default)]
+/// An injected error by its code, with the rule's message or none (the service's own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Injected {
+    pub code: String,
+    pub message: Option<String>,
+}
+
+#[derive(Debug)]
 pub struct Faults {
     armed: AtomicBool,
     rules: Mutex<Vec<Rule>>,
     next_id: AtomicU64,
+    services: Services,
 }
 
 impl Faults {
+    /// No rules yet; rules may aim at these services.
+    pub fn new(services: Services) -> Self {
+        Faults {
+            armed: AtomicBool::new(false),
+            rules: Mutex::new(Vec::new()),
+            next_id: AtomicU64::new(0),
+            services,
+        }
+    }
+
     /// Whether any rule exists: the one check the SQS path makes.
     pub fn armed(&self) -> bool {
         self.armed.load(Ordering::Relaxed)
@@ -65,7 +80,7 @@ impl Faults {
     }
 
     pub fn add(&self, spec: FaultSpec, now: Millis) -> Result<Rule, String> {
-        let kinds = spec.validate()?;
+        let kinds = spec.validate(&self.services)?;
         let ms = |s: f64| (s * 1000.0).round() as Millis;
         let active_from = now.saturating_add(spec.after_seconds.map_or(0, ms));
         let rule = Rule {
@@ -126,55 +141,19 @@ impl Faults {
                 && r.spec.probability.is_none_or(|p| roll() < p)
         })?;
         rule.hits += 1;
-        let message = rule.spec.message.clone();
-        let (error, sns_error) = match call {
-            Call::Sns { .. } => (None, rule.kinds.sns.map(|k| sns_error(k, message))),
-            _ => (rule.kinds.sqs.map(|k| sqs_error(k, message)), None),
-        };
+        let error = rule.spec.error.clone().map(|code| Injected {
+            code,
+            message: rule.spec.message.clone(),
+        });
         let effect = Effect {
             rule: rule.id,
             latency: rule.spec.latency_ms.map(Duration::from_millis),
             error,
-            sns_error,
             drop_connection: rule.spec.drop_connection,
         };
         self.retire(&mut rules, now);
         Some(effect)
     }
-}
-
-fn sqs_error(kind: ErrorKind, message: Option<String>) -> SqsError {
-    match message {
-        Some(m) => SqsError::new(kind, m),
-        None => SqsError::of(kind),
-    }
-}
-
-/// SNS's table has no messages of its own: the common ones for the failures a game day
-/// rehearses [unverified wording], the code itself for the rest.
-fn sns_error(kind: SnsErrorKind, message: Option<String>) -> SnsError {
-    let message = message.unwrap_or_else(|| {
-        match kind {
-            SnsErrorKind::Throttled => "Rate exceeded",
-            SnsErrorKind::InternalError => "Internal Error",
-            SnsErrorKind::ServiceUnavailable => {
-                "The request has failed due to a temporary failure of the server."
-            }
-            other => other.code(),
-        }
-        .to_owned()
-    });
-    SnsError::new(kind, message)
-}
-
-/// The topic an SNS request names: by TopicArn, TargetArn or ResourceArn, or the topic of
-/// its SubscriptionArn (`<topic ARN>:<id>`).
-pub fn target_topic(get: impl Fn(&str) -> Option<String>) -> Option<String> {
-    let topic_arn = ["TopicArn", "TargetArn", "ResourceArn"]
-        .iter()
-        .find_map(|k| get(k))
-        .or_else(|| Some(get("SubscriptionArn")?.rsplit_once(':')?.0.to_owned()))?;
-    topic_arn.rsplit(':').next().map(str::to_owned)
 }
 
 /// A uniform number in [0, 1) from the v4 UUID generator the crate already uses.
@@ -184,4 +163,5 @@ fn roll() -> f64 {
 }
 
 #[cfg(test)]
+#[path = "faults_tests.rs"]
 mod tests;

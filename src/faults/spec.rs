@@ -3,9 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::sns::error::SnsErrorKind;
-use crate::sqs::error::ErrorKind;
-
 /// The `action` of a rule that fails SNS deliveries into queues: each hit counts as a
 /// failed delivery and goes to the subscription's dead-letter queue when it has one.
 pub const DELIVER: &str = "Deliver";
@@ -71,11 +68,28 @@ pub enum Target {
     Any,
 }
 
-/// The error a rule injects, in the table of each service it can hit.
+/// Whether the error a rule injects is in the table of each service it can hit.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Kinds {
-    pub sqs: Option<ErrorKind>,
-    pub sns: Option<SnsErrorKind>,
+    pub sqs: bool,
+    pub sns: bool,
+}
+
+/// What a rule may name in one service, as the service tells it: its action names and its
+/// error-by-name lookup. The rules know no service's types beyond this.
+#[derive(Debug, Clone, Copy)]
+pub struct Catalog {
+    pub actions: &'static [&'static str],
+    /// Whether a code is in the service's error table.
+    pub knows_code: fn(&str) -> bool,
+}
+
+/// The services a rule may aim at. A `Deliver` rule's error is SQS's: what the queue's send
+/// would answer.
+#[derive(Debug, Clone, Copy)]
+pub struct Services {
+    pub sqs: Catalog,
+    pub sns: Catalog,
 }
 
 /// One call a rule may hit.
@@ -93,26 +107,20 @@ pub enum Call<'a> {
     Delivery { topic: &'a str, queue: &'a str },
 }
 
-fn is_sqs_action(name: &str) -> bool {
-    crate::sqs::actions::Action::NAMES.contains(&name)
-}
-
-fn is_sns_action(name: &str) -> bool {
-    crate::sns::actions::Action::NAMES.contains(&name)
-}
-
 impl FaultSpec {
     /// Which service the rule is for; refuses an action neither serves and filters that do
     /// not apply to the action's service.
-    pub(crate) fn target(&self) -> Result<Target, String> {
+    pub(crate) fn target(&self, services: &Services) -> Result<Target, String> {
         let target = match self.action.as_deref() {
             Some(DELIVER) => Target::Delivery,
-            Some(a) if is_sqs_action(a) => Target::Sqs,
-            Some(a) if is_sns_action(a) => Target::Sns,
+            Some(a) if services.sqs.actions.contains(&a) => Target::Sqs,
+            Some(a) if services.sns.actions.contains(&a) => Target::Sns,
             Some(a) => {
-                let names = crate::sqs::actions::Action::NAMES
+                let names = services
+                    .sqs
+                    .actions
                     .iter()
-                    .chain(crate::sns::actions::Action::NAMES)
+                    .chain(services.sns.actions)
                     .chain(&[DELIVER]);
                 let hint = names
                     .map(|n| (strsim::levenshtein(n, a), n))
@@ -145,18 +153,18 @@ impl FaultSpec {
     /// The rule's error in each table it must be found in: SQS's for SQS actions and
     /// deliveries (what the queue's send would answer), SNS's for SNS actions, either for a
     /// rule naming neither (it then hits the calls of the services that have the code).
-    fn kinds(&self, target: Target) -> Result<Kinds, String> {
+    fn kinds(&self, target: Target, services: &Services) -> Result<Kinds, String> {
         let Some(code) = &self.error else {
             return Ok(Kinds::default());
         };
         let kinds = Kinds {
-            sqs: ErrorKind::from_name(code),
-            sns: SnsErrorKind::from_name(code),
+            sqs: (services.sqs.knows_code)(code),
+            sns: (services.sns.knows_code)(code),
         };
         let missing = match target {
-            Target::Sqs | Target::Delivery if kinds.sqs.is_none() => Some("SQS"),
-            Target::Sns if kinds.sns.is_none() => Some("SNS"),
-            Target::Any if kinds.sqs.is_none() && kinds.sns.is_none() => Some("SQS or SNS"),
+            Target::Sqs | Target::Delivery if !kinds.sqs => Some("SQS"),
+            Target::Sns if !kinds.sns => Some("SNS"),
+            Target::Any if !kinds.sqs && !kinds.sns => Some("SQS or SNS"),
             _ => None,
         };
         match missing {
@@ -167,8 +175,9 @@ impl FaultSpec {
         }
     }
 
-    /// Checks the rule; the message names the field at fault.
-    pub(crate) fn validate(&self) -> Result<Kinds, String> {
+    /// Checks the rule against the services it may aim at; the message names the field at
+    /// fault.
+    pub(crate) fn validate(&self, services: &Services) -> Result<Kinds, String> {
         // Invoke rules have no error table; they never match an SQS or SNS call (no action
         // of either is called `Invoke`), see [`super::invoke`].
         if let Some(checked) = super::invoke::validate(self) {
@@ -176,8 +185,8 @@ impl FaultSpec {
                 .and_then(|()| self.validate_limits())
                 .map(|()| Kinds::default());
         }
-        let target = self.target()?;
-        let kinds = self.kinds(target)?;
+        let target = self.target(services)?;
+        let kinds = self.kinds(target, services)?;
         if self.error.is_none() && self.latency_ms.is_none() && !self.drop_connection {
             return Err(
                 "a rule needs an effect: `error`, `latency_ms` or `drop_connection`".into(),
@@ -219,13 +228,13 @@ impl FaultSpec {
                 action.is_none_or(|x| x == a)
                     && self.topic.is_none()
                     && named(&self.queue, queue)
-                    && (self.error.is_none() || kinds.sqs.is_some())
+                    && (self.error.is_none() || kinds.sqs)
             }
             Call::Sns { action: a, topic } => {
                 action.is_none_or(|x| x == a)
                     && self.queue.is_none()
                     && named(&self.topic, topic)
-                    && (self.error.is_none() || kinds.sns.is_some())
+                    && (self.error.is_none() || kinds.sns)
             }
             Call::Delivery { topic, queue } => {
                 action == Some(DELIVER)

@@ -11,6 +11,7 @@ pub mod guard;
 pub mod outbound;
 pub mod request_body;
 pub mod server;
+pub mod service;
 pub mod text;
 
 use hyper::header::HeaderValue;

@@ -130,13 +130,14 @@ async fn inject(
     let Some(effect) = app.faults.check(name, queue.as_deref(), app.now()) else {
         return Ok(None);
     };
-    let error = effect.error.as_ref().map(|e| e.kind.query_code());
+    let error = (effect.error.as_ref()).map(|e| SqsError::by_code(&e.code, e.message.as_deref()));
+    let code = error.as_ref().map(|e| e.kind.query_code());
     let target = crate::faults::inject::Target {
         queue: Some(queue.as_deref().unwrap_or("-")),
         topic: None,
     };
     app.injector
-        .take_effect(&effect, name, target, error)
+        .take_effect(&effect, name, target, code)
         .await?;
-    Ok(effect.error)
+    Ok(error)
 }

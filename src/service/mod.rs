@@ -1,5 +1,6 @@
 //! One HTTP request: decode -> apply -> encode, plus `/health`; admin paths go to [`crate::admin`].
 
+use std::future::Future;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,6 +15,7 @@ use crate::app::App;
 use crate::clock::Stopwatch;
 use crate::http::guard::{self, Route};
 use crate::http::request_body::{read_body, MAX_BODY_BYTES};
+use crate::http::service::Service;
 use crate::http::DropConnection;
 use crate::sqs::actions::Action;
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
@@ -85,16 +87,18 @@ fn refused(route: Route, req: &Request<Incoming>, refusal: &guard::Refusal) -> H
     protocol::encode_error(protocol, &request_id, &err)
 }
 
-/// One line per SQS request at debug (`SQSLITE_LOG=debug`), failures with their code.
-fn log_outcome(name: &str, err: Option<&SqsError>, took: Duration) {
+/// One line per request of every service at debug (`SQSLITE_LOG=debug`), failures with
+/// their code and message.
+fn log_outcome(service: &str, name: &str, err: Option<(&str, &str)>, took: Duration) {
     let ms = took.as_secs_f64() * 1000.0;
     match err {
-        None => tracing::debug!(action = %name, ms, "request ok"),
-        Some(e) => tracing::debug!(
+        None => tracing::debug!(service, action = %name, ms, "request ok"),
+        Some((code, message)) => tracing::debug!(
+            service,
             action = %name,
             ms,
-            code = e.kind.query_code(),
-            message = %e.message,
+            code,
+            message,
             "request failed"
         ),
     }
@@ -113,74 +117,22 @@ fn foreign(
     Some(protocol::foreign::refuse(parts, &service, request_id))
 }
 
-/// A further service's request. With `--data-dir` it runs inside the log's scope, as an SQS
-/// request does, so its answer waits until its records are stored (an SNS publish's
-/// deliveries into durable queues, a mapping the Lambda API changed); `unstored` answers a
-/// write that failed, in the service's own terms.
-async fn stored<T>(
-    app: &App,
-    handled: impl std::future::Future<Output = T>,
-    unstored: impl FnOnce(&SqsError) -> T,
-) -> T {
-    if app.durable.is_none() {
-        return handled.await;
-    }
-    match crate::durable::journal::durable(async { Ok(handled.await) }).await {
-        Ok(answer) => answer,
-        Err(e) => unstored(&e),
-    }
-}
-
-/// The services that share the port beside SQS, each claimed by its request.
-#[derive(Debug, Clone, Copy)]
-enum Further {
-    /// Lambda's event-source-mapping API.
-    Lambda,
-    /// Amazon SNS.
-    Sns,
-}
-
-impl Further {
-    /// The service a request is for, by its one signature reading; `None`: SQS's.
-    fn claims(
-        parts: &hyper::http::request::Parts,
-        body: &[u8],
-        scope: Option<&crate::http::auth::Signed>,
-    ) -> Option<Further> {
-        if crate::triggers::api::is_lambda(parts, scope) {
-            Some(Further::Lambda)
-        } else if crate::sns::protocol::is_sns(parts, body, scope) {
-            Some(Further::Sns)
-        } else {
-            None
-        }
-    }
-
-    /// The SigV4 signing name its credential scope must carry.
-    fn signing_name(self) -> &'static str {
-        match self {
-            Further::Lambda => crate::triggers::api::SIGNING_NAME,
-            Further::Sns => "sns",
-        }
-    }
-}
-
-/// The front door's work for a further service, done once as for SQS: the one signature
+/// The front door's work for a service beside SQS, done once as for SQS: the one signature
 /// reading verified for the service's signing name, the request's context, the durable scope
 /// (with `--data-dir` the answer waits until its records are stored: an SNS publish's
-/// deliveries into durable queues, a mapping the Lambda API changed; `unstored` answers a
-/// write that failed, in the service's own terms). The service authenticates by the verdict
-/// and authorizes each operation by its action list.
-async fn further(
+/// deliveries into durable queues, a mapping the Lambda API changed; a write that failed is
+/// answered in the service's own terms), the request log and the metrics. The service
+/// authenticates by the verdict and authorizes each operation by its action list.
+async fn further<S: Service>(
     app: &Arc<App>,
-    service: Further,
+    service: &S,
     parts: &hyper::http::request::Parts,
     body: &Bytes,
     (request_id, signed): (
         &str,
         &crate::http::auth::AuthResult<Option<crate::http::auth::Signed>>,
     ),
-    peer: Option<IpAddr>,
+    (peer, started): (Option<IpAddr>, Stopwatch),
 ) -> Result<HttpResponse, DropConnection> {
     let scope = signed.as_ref().ok().and_then(Option::as_ref);
     let verdict = crate::http::auth::verify_for(
@@ -189,7 +141,7 @@ async fn further(
         parts,
         body,
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
-        service.signing_name(),
+        S::SIGNING_NAME,
     );
     let mut ctx = Context::new(
         &app.config.defaults(),
@@ -199,24 +151,54 @@ async fn further(
         request_id.to_owned(),
     );
     ctx.peer = peer;
-    let id = request_id.to_owned();
-    let mut response = match service {
-        Further::Lambda => {
-            let handled = crate::triggers::api::handle(&app.triggers, ctx, verdict, parts, body);
-            stored(app, handled, |e| crate::triggers::api::unstored(&id, e)).await
-        }
-        Further::Sns => {
-            let handled = crate::sns::handle(&app.sns, ctx, verdict, parts, body);
-            // Boxed apart: an SNS request's future (a Subscribe resolving its endpoint) is large.
-            let stored = stored(app, handled, |e| Ok(crate::sns::unstored(&id, e)));
-            let response = Box::pin(stored).await?;
-            // A publish's deliveries grow the log as sends do.
-            app.maybe_compact();
-            response
+    let handled = service.handle(ctx, verdict, parts, body);
+    let answered = if app.durable.is_none() {
+        handled.await?
+    } else {
+        let stored = crate::durable::journal::durable(async { Ok(handled.await) }).await;
+        // A publish's deliveries and a mapping's change grow the log as sends do.
+        app.maybe_compact();
+        match stored {
+            Ok(answer) => answer?,
+            Err(e) => service.unstored(request_id, &e.message),
         }
     };
+    let took = started.elapsed();
+    let error = answered
+        .error
+        .as_ref()
+        .map(|(code, message)| (*code, message.as_str()));
+    log_outcome(S::NAME, answered.action, error, took);
+    let mut response = answered.response;
+    (app.metrics).observe_service(S::NAME, answered.action, response.status().as_u16(), took);
     stamp_date(app, &mut response);
     Ok(response)
+}
+
+/// A request's answer still to come, boxed.
+type Answering<'a> =
+    std::pin::Pin<Box<dyn Future<Output = Result<HttpResponse, DropConnection>> + Send + 'a>>;
+
+/// A request another service claims (Lambda's, SNS's), handled by [`further`]; `None`: SQS's.
+/// Boxed, so the SQS path's future carries none of the other services' state.
+fn beside_sqs<'a>(
+    app: &'a Arc<App>,
+    parts: &'a hyper::http::request::Parts,
+    body: &'a Bytes,
+    ids: (
+        &'a str,
+        &'a crate::http::auth::AuthResult<Option<crate::http::auth::Signed>>,
+    ),
+    at: (Option<IpAddr>, Stopwatch),
+) -> Option<Answering<'a>> {
+    let scope = ids.1.as_ref().ok().and_then(Option::as_ref);
+    if crate::triggers::Service::claims(parts, body, scope) {
+        return Some(Box::pin(further(app, &*app.triggers, parts, body, ids, at)));
+    }
+    if crate::sns::Service::claims(parts, body, scope) {
+        return Some(Box::pin(further(app, &*app.sns, parts, body, ids, at)));
+    }
+    None
 }
 
 /// One SQS API request: decode, apply, encode.
@@ -234,11 +216,9 @@ async fn sqs(
     };
     // One reading of the signature serves the router, the context and the check alike.
     let signed = crate::http::auth::read(&parts);
-    let scope = signed.as_ref().ok().and_then(Option::as_ref);
-    if let Some(service) = Further::claims(&parts, &body, scope) {
-        // Boxed: the SQS path's future carries none of the further services' state.
-        let ids = (request_id.as_str(), &signed);
-        return Box::pin(further(app, service, &parts, &body, ids, peer)).await;
+    let ids = (request_id.as_str(), &signed);
+    if let Some(other) = beside_sqs(app, &parts, &body, ids, (peer, started)) {
+        return other.await;
     }
     let (params, protocol, action_name) = read_action(&parts, &body);
     if let Some(refusal) = foreign(&parts, &signed, &request_id) {
@@ -278,13 +258,19 @@ async fn sqs(
         }
         Err(e) => (String::new(), Err(e)),
     };
-    let took = started.elapsed();
-    log_outcome(&name, result.as_ref().err(), took);
-    app.metrics.observe(&name, result.as_ref().err(), took);
-    app.alarms.touch(&app.ticker);
+    record(app, &name, result.as_ref().err(), started.elapsed());
     let mut response = protocol::encode(protocol, &ctx.request_id, result);
     stamp_date(app, &mut response);
     Ok(response)
+}
+
+/// An SQS request's log line and metrics, and the alarms' nudge.
+#[inline]
+fn record(app: &App, name: &str, error: Option<&SqsError>, took: Duration) {
+    let logged = error.map(|e| (e.kind.query_code(), &*e.message));
+    log_outcome("sqs", name, logged, took);
+    app.metrics.observe(name, error, took);
+    app.alarms.touch(&app.ticker);
 }
 
 /// The answer to a body too large, or too slow to arrive.

@@ -9,72 +9,86 @@ pub mod actions;
 pub mod declare;
 pub mod engine;
 pub mod error;
+pub mod faults;
 pub mod protocol;
 pub mod service;
 
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use crate::http::auth::{AuthErrorKind, AuthResult, Principal};
+use crate::http::auth::{AuthErrorKind, AuthResult, Principal, Signed};
+use crate::http::service::Answered;
+use crate::http::Context;
 use crate::http::DropConnection;
-use crate::http::{Context, HttpResponse};
 use actions::Action;
 use error::{SnsError, SnsResult};
 use protocol::xml::Xml;
 use protocol::Form;
-pub use service::{FaultRules, Service};
+pub use service::Service;
 
-/// One SNS request, past the router's front door: its context is made and its signature
-/// verified there (`verdict`); here it is decoded, authenticated, applied (unless a fault rule
-/// hits it) and encoded.
-pub async fn handle(
-    app: &Service,
-    mut ctx: Context,
-    verdict: AuthResult<Option<Principal>>,
-    parts: &Parts,
-    body: &Bytes,
-) -> Result<HttpResponse, DropConnection> {
-    let result = match Form::parse(parts.uri.query(), Some(body)) {
-        Ok(form) => run(app, verdict, &form, &mut ctx).await?,
-        Err(e) => Err(e),
-    };
-    let (name, result) = match result {
-        Ok((name, xml)) => (name, Ok(xml)),
-        Err(e) => ("", Err(e)),
-    };
-    Ok(match &result {
-        Ok(xml) => {
-            tracing::debug!(action = name, "sns request ok");
-            protocol::respond(
-                200,
-                &ctx.request_id,
-                protocol::xml::success(name, &ctx.request_id, xml),
-            )
-        }
-        Err(e) => {
-            tracing::debug!(code = e.code(), message = %e.message, "sns request failed");
-            protocol::error_response(&ctx.request_id, e)
-        }
-    })
+/// SNS at the router's front door: requests whose credential scope names `sns` (or, unsigned,
+/// whose `Version` or action is SNS's).
+impl crate::http::service::Service for Service {
+    const NAME: &'static str = "sns";
+    const SIGNING_NAME: &'static str = "sns";
+    const ACTIONS: &'static [&'static str] = Action::NAMES;
+
+    fn claims(parts: &Parts, body: &[u8], scope: Option<&Signed>) -> bool {
+        protocol::is_sns(parts, body, scope)
+    }
+
+    async fn handle<'a>(
+        &'a self,
+        mut ctx: Context,
+        verdict: AuthResult<Option<Principal>>,
+        parts: &'a Parts,
+        body: &'a Bytes,
+    ) -> Result<Answered, DropConnection> {
+        let mut name = "";
+        let result = match Form::parse(parts.uri.query(), Some(body)) {
+            Ok(form) => run(self, verdict, &form, &mut ctx, &mut name).await?,
+            Err(e) => Err(e),
+        };
+        Ok(match result {
+            Ok(xml) => {
+                let body = protocol::xml::success(name, &ctx.request_id, &xml);
+                Answered::ok(protocol::respond(200, &ctx.request_id, body), name)
+            }
+            Err(e) => failed(&ctx.request_id, name, &e),
+        })
+    }
+
+    fn unstored(&self, request_id: &str, message: &str) -> Answered {
+        let err = SnsError::new(error::SnsErrorKind::InternalError, message.to_owned());
+        failed(request_id, "", &err)
+    }
 }
 
+/// An SNS error as its XML answer.
+fn failed(request_id: &str, action: &'static str, e: &SnsError) -> Answered {
+    let response = protocol::error_response(request_id, e);
+    Answered::failed(response, action, e.code(), &e.message)
+}
+
+/// Decodes, checks the fault rules and applies; `name` is the action's once it is known.
 async fn run(
     app: &Service,
     verdict: AuthResult<Option<Principal>>,
     form: &Form,
     ctx: &mut Context,
-) -> Result<SnsResult<(&'static str, Xml)>, DropConnection> {
+    name: &mut &'static str,
+) -> Result<SnsResult<Xml>, DropConnection> {
     let action = match decode(verdict, form, ctx) {
         Ok(action) => action,
         Err(e) => return Ok(Err(e)),
     };
-    let name = action.name();
+    *name = action.name();
     if app.faults.armed() {
-        if let Some(e) = app.faults.on_call(name, form).await? {
+        if let Some(e) = faults::on_call(&app.faults, name, form).await? {
             return Ok(Err(e));
         }
     }
-    Ok(action.apply(app, ctx).await.map(|xml| (name, xml)))
+    Ok(action.apply(app, ctx).await)
 }
 
 /// Authenticates the caller by the router's verdict and decodes the action.
@@ -99,12 +113,4 @@ fn decode(
         ctx.authenticate(principal, name);
     }
     Ok(action)
-}
-
-/// An SNS answer for a request whose changes could not be stored (`--data-dir`): the root
-/// runs SNS requests inside the durable log's scope, as it does SQS's, and this is their 500.
-pub fn unstored(request_id: &str, error: &crate::sqs::error::SqsError) -> HttpResponse {
-    let err = SnsError::new(error::SnsErrorKind::InternalError, error.message.clone());
-    tracing::debug!(code = err.code(), message = %err.message, "sns request failed");
-    protocol::error_response(request_id, &err)
 }

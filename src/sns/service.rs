@@ -1,35 +1,14 @@
 //! The SNS service as the composition root builds it: its topics, what it reaches beyond
-//! them, and the fault rules it is lent.
+//! them, and the fault rules it meets.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use tokio::sync::Notify;
 
 use super::engine::Sns;
-use super::error::SnsError;
-use super::protocol::Form;
 use crate::clock::Millis;
-use crate::http::DropConnection;
+use crate::faults::inject::Injector;
 use crate::sqs::actions::Sqs;
-
-/// What a fault rule does to an SNS call, as a future the call awaits before it runs.
-pub type Hit<'a> =
-    Pin<Box<dyn Future<Output = Result<Option<SnsError>, DropConnection>> + Send + 'a>>;
-
-/// The fault rules as SNS meets them. They live in the `faults` module, which reads SNS's
-/// error table and action names, so SNS is lent them by the root instead of importing them.
-pub trait FaultRules: Send + Sync {
-    /// Whether any rule exists: the one check a call makes while none does.
-    fn armed(&self) -> bool;
-    /// Applies the rule this call matches, if any: its latency, then its dropped connection
-    /// or its SNS error (the action then never runs).
-    fn on_call<'a>(&'a self, action: &'a str, form: &'a Form) -> Hit<'a>;
-    /// Why a rule fails this delivery from the topic into the queue (both by ARN), if one
-    /// does: the delivery then counts as failed, as a refused send would.
-    fn on_delivery(&self, topic_arn: &str, queue_arn: &str, now: Millis) -> Option<String>;
-}
 
 /// The SNS service: its topics, and what it reaches beyond them (the SQS service deliveries
 /// go into, the ticker, the fault rules) with the setting it reads.
@@ -41,7 +20,7 @@ pub struct Service {
     /// Wakes the ticker when its schedule changes.
     pub ticker: Arc<Notify>,
     /// The fault rules its calls and deliveries meet.
-    pub faults: Arc<dyn FaultRules>,
+    pub faults: Arc<Injector>,
     /// `--strict`: a delivery the queue's Policy would refuse on AWS is refused.
     pub strict: bool,
     /// Where its http/s POSTs may go (the server's outbound rule).
@@ -55,7 +34,7 @@ pub struct Service {
 impl Service {
     /// The service over `sns`'s topics (new, or recovered from a data directory),
     /// delivering into `sqs`, strict as `--strict` says.
-    pub fn new(sns: Sns, sqs: Arc<Sqs>, faults: Arc<dyn FaultRules>, strict: bool) -> Self {
+    pub fn new(sns: Sns, sqs: Arc<Sqs>, faults: Arc<Injector>, strict: bool) -> Self {
         Service {
             sns,
             ticker: sqs.ticker.clone(),

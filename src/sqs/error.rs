@@ -128,6 +128,16 @@ impl SqsError {
         SqsError::new(kind, kind.default_message())
     }
 
+    /// The error a code of this table names (as a fault rule gives it), with `message` or
+    /// the table's; an unknown code is an internal error.
+    pub fn by_code(code: &str, message: Option<&str>) -> Self {
+        let kind = ErrorKind::from_name(code).unwrap_or(ErrorKind::InternalError);
+        match message {
+            Some(m) => SqsError::new(kind, m.to_owned()),
+            None => SqsError::of(kind),
+        }
+    }
+
     /// `InvalidParameterValue` with `message`.
     pub fn invalid_parameter(message: impl Into<String>) -> Self {
         SqsError::new(ErrorKind::InvalidParameterValue, message)

@@ -104,6 +104,9 @@ pub struct Service {
     pub series: Arc<crate::series::Recorder>,
     /// Where `url` and `invoke_url` functions may be called (the server's outbound rule).
     pub outbound: Arc<crate::http::outbound::Outbound>,
+    /// Whether callers are verified (`[[credentials]]`): pollers then read their queues as
+    /// their mapping's account, by the queue's Policy, as SQS clients are checked.
+    pub authenticated: bool,
 }
 
 impl Service {
@@ -124,6 +127,7 @@ impl Service {
             faults,
             series,
             outbound: Arc::default(),
+            authenticated: false,
         }
     }
 

@@ -7,6 +7,7 @@
 
 use std::collections::HashSet;
 use std::pin::{pin, Pin};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::futures::Notified;
@@ -38,7 +39,13 @@ pub struct Job {
     pub function: Function,
     pub queue: Arc<Queue>,
     pub stats: Arc<Stats>,
+    /// Whether the queue's Policy refused the last receive (logged once per refusal).
+    pub refused: AtomicBool,
 }
+
+/// How long a poller the queue's Policy refuses waits before it asks again, on the server's
+/// clock (a send into the queue also wakes it).
+const REFUSED_RETRY_MS: Millis = 5_000;
 
 /// Polls until the queue is deleted or the server shuts down; dropping the future (the
 /// mapping disabled, changed or removed) also drops its invocations.
@@ -113,6 +120,12 @@ async fn gather(job: &Job, carry: &mut Vec<Record>) -> Option<Vec<Record>> {
             return None;
         }
         let now = job.app.now();
+        if !may(job, "ReceiveMessage") {
+            if !wait(job, notified, Some(now.saturating_add(REFUSED_RETRY_MS))).await {
+                return None;
+            }
+            continue;
+        }
         let pass = receive(job, (size - batch.len()).min(receive_max), now)?;
         let got = !pass.delivered.is_empty();
         for record in take(job, &pass.delivered) {
@@ -223,7 +236,33 @@ fn chart(job: &Job, field: &'static str) {
     job.app.series.count(&job.queue.arn(), &name, field, now, 1);
 }
 
+/// Whether the queue's Policy lets the mapping's account do `operation` now, as SQS checks
+/// a client (only with `[[credentials]]`): a Deny added after the mapping was made stops
+/// its reads and deletes, as it stops a Lambda execution role's calls on AWS.
+fn may(job: &Job, operation: &str) -> bool {
+    if !job.app.authenticated {
+        return true;
+    }
+    let account = job.mapping.account();
+    let verdict = crate::sqs::actions::admits_account(&job.app.sqs, &job.queue, account, operation);
+    let refused = verdict.is_err();
+    if job.refused.swap(refused, Ordering::Relaxed) != refused {
+        match verdict {
+            Err(e) => {
+                tracing::warn!(mapping = %job.mapping.uuid, %account, "{operation} refused: {e}");
+            }
+            Ok(()) => {
+                tracing::info!(mapping = %job.mapping.uuid, "the queue's Policy admits the mapping again");
+            }
+        }
+    }
+    !refused
+}
+
 fn delete(job: &Job, record: &Record) {
+    if !may(job, "DeleteMessage") {
+        return;
+    }
     let now = job.app.now();
     // A handle that no longer deletes (the visibility timeout passed and another receive
     // took the message) leaves the message to that receive, as SQS's DeleteMessage would.

@@ -43,6 +43,7 @@ async fn job(queue: &str, fifo: bool) -> Job {
         function: Function::new("f", Target::Url("http://127.0.0.1:9/".into())),
         queue,
         stats: Arc::default(),
+        refused: std::sync::atomic::AtomicBool::new(false),
     }
 }
 

@@ -125,6 +125,7 @@ fn start(app: &Arc<Service>, m: &Mapping) -> Option<(JoinHandle<()>, u64)> {
         function: function.clone(),
         queue,
         stats: app.triggers.stats_of(&m.uuid),
+        refused: std::sync::atomic::AtomicBool::new(false),
     };
     Some((tokio::spawn(poller::run(Arc::new(job))), uid))
 }

@@ -50,6 +50,45 @@ async fn h1_a_mapping_needs_a_queue_its_account_may_read() {
 }
 
 #[tokio::test]
+async fn h1_a_mappings_poller_reads_only_while_the_queue_policy_lets_its_account() {
+    use crate::common::lambda::Handler;
+    use sqslite::config::{Function, Target};
+    let handler = Handler::start(vec![]).await;
+    let a = two_accounts(vec![Function::new(
+        "capture",
+        Target::Url(handler.url.clone()),
+    )])
+    .await;
+    let reads = serde_json::json!({"Version": "2012-10-17", "Statement": [{"Effect": "Allow",
+        "Principal": {"AWS": format!("arn:aws:iam::{OTHER}:root")},
+        "Action": ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"],
+        "Resource": format!("arn:aws:sqs:us-east-1:{OWNER}:qa")}]});
+    let (url, qa) = a.queue("qa", &reads).await;
+    map(&a.other_lambda, &qa, "capture").await.unwrap();
+    a.t.send(&url, "one").await;
+    handler.wait_events(1).await;
+    // The owner turns the Policy against the mapping's account: its poller reads no more.
+    let policy = aws_sdk_sqs::types::QueueAttributeName::Policy;
+    let deny = deny_other("qa").to_string();
+    a.t.set_attribute(&url, policy.clone(), &deny)
+        .await
+        .unwrap();
+    a.t.send(&url, "two").await;
+    // Absence takes wall time to show: a poller that still read would have the message at
+    // once (the send wakes it).
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(handler.events().len(), 1);
+    assert_eq!(a.depth(&url).await, "1");
+    // Allowed again, the poller's next try (5 s on the server's clock) reads it.
+    a.t.set_attribute(&url, policy, &reads.to_string())
+        .await
+        .unwrap();
+    a.t.advance(6);
+    let events = handler.wait_events(2).await;
+    assert_eq!(events[1]["Records"][0]["body"], "two");
+}
+
+#[tokio::test]
 async fn h1_a_mapping_belongs_to_its_account() {
     let a = two_accounts(vec![function("capture")]).await;
     let (_, qa) = a.queue("qa", &Value::Null).await;

@@ -46,6 +46,7 @@ mod query_protocol;
 mod queue_urls;
 mod queues;
 mod receipt_handles;
+mod router_metrics;
 mod security;
 mod signatures;
 mod sns;

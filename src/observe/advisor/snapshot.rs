@@ -37,7 +37,7 @@ fn subscriptions(registry: &Registry, sns: &Sns) -> Vec<SubscriptionView> {
     // Whether the queue's Policy admits the topic, and the Policy's text.
     let policy = |queue_arn: &str, topic_arn: &str| {
         registry.get_by_arn(queue_arn).map(|q| {
-            let admits = crate::sns::actions::deliver::policy_admits(&q, topic_arn);
+            let admits = crate::sns::engine::queue_access::policy_admits(&q, topic_arn);
             (admits, q.policy().map(|p| p.text().to_owned()))
         })
     };

@@ -33,8 +33,24 @@ pub struct Metrics {
     /// Per action (by its index in [`Action::NAMES`]; the last for requests naming no known
     /// action): requests by outcome and their latency.
     requests: requests::Requests,
+    /// Where each service's series start in `requests`, in [`SERVICES`] order.
+    starts: Vec<usize>,
     faults: IntCounter,
 }
+
+/// The services whose requests are counted, SQS first (its series start at 0), each with its
+/// action list.
+const SERVICES: &[(&str, &[&str])] = &[
+    ("sqs", Action::NAMES),
+    (
+        <crate::sns::Service as crate::http::service::Service>::NAME,
+        <crate::sns::Service as crate::http::service::Service>::ACTIONS,
+    ),
+    (
+        <crate::triggers::Service as crate::http::service::Service>::NAME,
+        <crate::triggers::Service as crate::http::service::Service>::ACTIONS,
+    ),
+];
 
 impl Default for Metrics {
     fn default() -> Self {
@@ -51,10 +67,16 @@ impl Metrics {
         registry
             .register(Box::new(faults.clone()))
             .expect("distinct metric names");
-        let names = Action::NAMES.iter().copied().chain([UNKNOWN]).collect();
+        let mut names = Vec::new();
+        let mut starts = Vec::new();
+        for (service, actions) in SERVICES {
+            starts.push(names.len());
+            names.extend(actions.iter().chain([&UNKNOWN]).map(|a| (*service, *a)));
+        }
         Metrics {
             registry,
             requests: requests::Requests::new(names),
+            starts,
             faults,
         }
     }
@@ -69,6 +91,26 @@ impl Metrics {
             None => 0,
             Some(Fault::Sender) => 1,
             Some(Fault::Receiver) => 2,
+        };
+        self.requests.observe(index, outcome, elapsed);
+    }
+
+    /// Counts one finished request of another service (`service` as the router names it),
+    /// its outcome told by its status.
+    pub fn observe_service(&self, service: &str, action: &str, status: u16, elapsed: Duration) {
+        let Some(i) = SERVICES.iter().position(|(s, _)| *s == service) else {
+            return;
+        };
+        let actions = SERVICES[i].1;
+        let index = self.starts[i]
+            + actions
+                .iter()
+                .position(|n| *n == action)
+                .unwrap_or(actions.len());
+        let outcome = match status {
+            500.. => 2,
+            400.. => 1,
+            _ => 0,
         };
         self.requests.observe(index, outcome, elapsed);
     }

@@ -38,15 +38,16 @@ struct Series {
 
 /// See the module docs.
 pub(super) struct Requests {
-    /// The action names, the last for requests naming no known action.
-    names: Vec<&'static str>,
+    /// Each series' service and action name; each service's last counts its requests naming
+    /// no action it knows.
+    names: Vec<(&'static str, &'static str)>,
     /// `shards[shard][action]`.
     shards: Vec<Box<[Series]>>,
 }
 
 impl Requests {
-    /// Series for `names`, the last of which counts requests naming no known action.
-    pub(super) fn new(names: Vec<&'static str>) -> Self {
+    /// Series for `names`, each a service and an action.
+    pub(super) fn new(names: Vec<(&'static str, &'static str)>) -> Self {
         let shards = (0..SHARDS)
             .map(|_| names.iter().map(|_| Series::default()).collect())
             .collect();
@@ -72,9 +73,9 @@ impl Requests {
         let mut counts = Vec::new();
         let mut latencies = Vec::new();
         // By name, as prometheus's registry lists series.
-        let mut order: Vec<(usize, &&str)> = self.names.iter().enumerate().collect();
-        order.sort_by_key(|(_, name)| **name);
-        for (index, name) in order {
+        let mut order: Vec<(usize, &(&str, &str))> = self.names.iter().enumerate().collect();
+        order.sort_by_key(|(_, (service, name))| (*name, *service));
+        for (index, (service, name)) in order {
             let sum = |pick: &dyn Fn(&Series) -> &AtomicU64| -> u64 {
                 self.shards
                     .iter()
@@ -86,7 +87,8 @@ impl Requests {
                 if n > 0 {
                     let mut counter = Counter::default();
                     counter.set_value(n as f64);
-                    let mut m = labelled(&[("action", name), ("outcome", outcome)]);
+                    let mut m =
+                        labelled(&[("action", name), ("outcome", outcome), ("service", service)]);
                     m.set_counter(counter);
                     counts.push(m);
                 }
@@ -100,38 +102,40 @@ impl Requests {
                 histogram.set_sample_count(total);
                 histogram.set_sample_sum(sum(&|s| &s.nanos) as f64 / 1e9);
                 histogram.set_bucket(cumulative(&per_bucket));
-                let mut m = labelled(&[("action", name)]);
+                let mut m = labelled(&[("action", name), ("service", service)]);
                 m.set_histogram(histogram);
                 latencies.push(m);
             }
         }
-        let mut families = Vec::new();
-        for (name, help, kind, metrics) in [
+        [
             (
                 "sqslite_requests_total",
-                "SQS API requests by action and outcome",
+                "API requests by service, action and outcome",
                 MetricType::COUNTER,
                 counts,
             ),
             (
                 "sqslite_request_duration_seconds",
-                "SQS API request latency (wall time, long polls included)",
+                "API request latency by service and action (wall time, long polls included)",
                 MetricType::HISTOGRAM,
                 latencies,
             ),
-        ] {
-            // The text encoder refuses a family without series.
-            if !metrics.is_empty() {
-                let mut family = MetricFamily::default();
-                family.set_name(name.to_owned());
-                family.set_help(help.to_owned());
-                family.set_field_type(kind);
-                family.set_metric(metrics);
-                families.push(family);
-            }
-        }
-        families
+        ]
+        .into_iter()
+        // The text encoder refuses a family without series.
+        .filter(|(_, _, _, metrics)| !metrics.is_empty())
+        .map(|(name, help, kind, metrics)| family(name, help, kind, metrics))
+        .collect()
     }
+}
+
+fn family(name: &str, help: &str, kind: MetricType, metrics: Vec<Metric>) -> MetricFamily {
+    let mut family = MetricFamily::default();
+    family.set_name(name.to_owned());
+    family.set_help(help.to_owned());
+    family.set_field_type(kind);
+    family.set_metric(metrics);
+    family
 }
 
 /// The buckets with their cumulative counts; the last (above every bound) is `+Inf`, which
@@ -180,7 +184,10 @@ mod tests {
 
     #[test]
     fn shards_add_up_to_one_exposition() {
-        let requests = std::sync::Arc::new(Requests::new(vec!["SendMessage", "Unknown"]));
+        let requests = std::sync::Arc::new(Requests::new(vec![
+            ("sqs", "SendMessage"),
+            ("sqs", "Unknown"),
+        ]));
         let threads: Vec<_> = (0..3)
             .map(|_| {
                 let requests = requests.clone();
@@ -203,15 +210,15 @@ mod tests {
         .expect("encodes");
         let text = String::from_utf8(text).expect("utf-8");
         for line in [
-            r#"sqslite_requests_total{action="SendMessage",outcome="success"} 6"#,
-            r#"sqslite_requests_total{action="SendMessage",outcome="client_error"} 3"#,
-            r#"sqslite_request_duration_seconds_bucket{action="SendMessage",le="0.0005"} 3"#,
-            r#"sqslite_request_duration_seconds_bucket{action="SendMessage",le="0.001"} 3"#,
-            r#"sqslite_request_duration_seconds_bucket{action="SendMessage",le="0.005"} 6"#,
-            r#"sqslite_request_duration_seconds_bucket{action="SendMessage",le="20"} 6"#,
-            r#"sqslite_request_duration_seconds_bucket{action="SendMessage",le="+Inf"} 9"#,
-            r#"sqslite_request_duration_seconds_sum{action="SendMessage"} 90.0099"#,
-            r#"sqslite_request_duration_seconds_count{action="SendMessage"} 9"#,
+            r#"sqslite_requests_total{action="SendMessage",outcome="success",service="sqs"} 6"#,
+            r#"sqslite_requests_total{action="SendMessage",outcome="client_error",service="sqs"} 3"#,
+            r#"sqslite_request_duration_seconds_bucket{action="SendMessage",service="sqs",le="0.0005"} 3"#,
+            r#"sqslite_request_duration_seconds_bucket{action="SendMessage",service="sqs",le="0.001"} 3"#,
+            r#"sqslite_request_duration_seconds_bucket{action="SendMessage",service="sqs",le="0.005"} 6"#,
+            r#"sqslite_request_duration_seconds_bucket{action="SendMessage",service="sqs",le="20"} 6"#,
+            r#"sqslite_request_duration_seconds_bucket{action="SendMessage",service="sqs",le="+Inf"} 9"#,
+            r#"sqslite_request_duration_seconds_sum{action="SendMessage",service="sqs"} 90.0099"#,
+            r#"sqslite_request_duration_seconds_count{action="SendMessage",service="sqs"} 9"#,
         ] {
             assert!(text.contains(line), "{line} missing from\n{text}");
         }

@@ -14,7 +14,6 @@ use crate::sns::engine::publish::AttrData;
 use crate::sns::engine::Delivery;
 use crate::sns::Service;
 use crate::sqs::engine::message::{AttrData as SqsData, AttrValue, NewMessage};
-use crate::sqs::engine::policy;
 use crate::sqs::engine::queue::Queue;
 
 /// The SenderId SQS shows on messages SNS delivers.
@@ -63,7 +62,7 @@ fn post(d: Delivery) -> Post {
 
 /// Into the subscription's queue; a `Deliver` fault rule fails it as a refused send would.
 fn to_queue(app: &Service, topic_arn: &str, d: &Delivery, now: Millis) {
-    let sent = match app.faults.on_delivery(topic_arn, &d.queue_arn, now) {
+    let sent = match crate::sns::faults::on_delivery(&app.faults, topic_arn, &d.queue_arn, now) {
         Some(injected) => Err(injected),
         None => deliver(app, topic_arn, &d.queue_arn, d, now),
     };
@@ -190,7 +189,7 @@ fn send(
 /// topic's own account too, as on AWS. One test-friendly difference: a queue with no Policy
 /// at all takes its own account's topics, unless `--strict` (on AWS it would need one).
 fn admitted(app: &Service, queue: &Queue, topic_arn: &str, now: Millis) -> Result<(), String> {
-    if sns_may_send_at(queue, topic_arn, now) {
+    if crate::sns::engine::queue_access::sns_may_send_at(queue, topic_arn, now) {
         return Ok(());
     }
     let topic_account = crate::sns::engine::topic_account(topic_arn);
@@ -206,24 +205,4 @@ fn admitted(app: &Service, queue: &Queue, topic_arn: &str, now: Millis) -> Resul
     Err(format!(
         "{why} (sqs:SendMessage with aws:SourceArn {topic_arn})"
     ))
-}
-
-/// Whether the queue's Policy lets SNS send this topic's messages as AWS decides it, for
-/// observers without a clock (the advisor): time conditions are read at the epoch.
-pub(crate) fn policy_admits(queue: &Queue, topic_arn: &str) -> bool {
-    sns_may_send_at(queue, topic_arn, 0)
-}
-
-/// [`policy_admits`] at `now`: the caller is the `sns.amazonaws.com` service acting for the
-/// topic, which a statement must name even in the queue's own account.
-fn sns_may_send_at(queue: &Queue, topic_arn: &str, now: Millis) -> bool {
-    let topic_account = crate::sns::engine::topic_account(topic_arn);
-    let caller = policy::Caller {
-        account: topic_account,
-        arn: topic_arn,
-    };
-    let request = policy::Request::direct(caller, "SendMessage", now)
-        .by_service("sns.amazonaws.com")
-        .on_behalf_of(topic_arn, topic_account);
-    queue.admits(&request) == policy::Decision::Allow
 }

@@ -17,6 +17,7 @@ pub mod outbox;
 pub mod paging;
 pub mod publish;
 mod publish_checks;
+pub mod queue_access;
 pub mod signing;
 pub mod state;
 #[cfg(test)]

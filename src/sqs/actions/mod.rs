@@ -190,6 +190,25 @@ pub fn admits(
         account: &principal.account,
         arn: &principal.arn,
     };
+    admits_caller(sqs, queue, caller, operation, (source_ip, on_behalf_of))
+}
+
+/// [`admits`] for an account's root: a service that acts as an account (a mapping's poller
+/// reading its queue as a Lambda execution role of the mapping's account would).
+pub fn admits_account(sqs: &Sqs, queue: &Queue, account: &str, operation: &str) -> SqsResult<()> {
+    let arn = format!("arn:aws:iam::{account}:root");
+    let caller = policy::Caller { account, arn: &arn };
+    admits_caller(sqs, queue, caller, operation, (None, None))
+}
+
+/// The decision for `caller`, and SQS's AccessDenied in its words when it is not Allow.
+fn admits_caller(
+    sqs: &Sqs,
+    queue: &Queue,
+    caller: policy::Caller<'_>,
+    operation: &str,
+    (source_ip, on_behalf_of): (Option<std::net::IpAddr>, Option<(&str, &str)>),
+) -> SqsResult<()> {
     let mut request = policy::Request::direct(caller, operation, sqs.now());
     request.source_ip = source_ip;
     if let Some((arn, account)) = on_behalf_of {
@@ -212,7 +231,7 @@ pub fn admits(
         ErrorKind::AccessDenied,
         format!(
             "User: {} is not authorized to perform: {action} on resource: {} {why}",
-            principal.arn,
+            caller.arn,
             queue.arn()
         ),
     ))

@@ -23,54 +23,52 @@ mod rules_tests;
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use crate::http::auth::{AuthResult, Principal};
-use crate::http::{Context, HttpResponse};
+use crate::http::auth::{AuthResult, Principal, Signed};
+use crate::http::service::Answered;
+use crate::http::Context;
+use crate::http::DropConnection;
 use crate::triggers::Service;
 use error::{json_response, LambdaError, LambdaResult};
 use route::Operation;
 
-/// The SigV4 signing name of Lambda.
-pub const SIGNING_NAME: &str = "lambda";
+/// Lambda's event-source-mapping API at the router's front door: requests whose credential
+/// scope names `lambda`, or, unsigned, whose path is under Lambda's API version
+/// (`/2015-03-31/`), which neither SQS nor SNS uses.
+impl crate::http::service::Service for Service {
+    const NAME: &'static str = "lambda";
+    const SIGNING_NAME: &'static str = "lambda";
+    const ACTIONS: &'static [&'static str] = Operation::NAMES;
 
-/// Whether a request on the shared port is for Lambda: its credential scope names `lambda`,
-/// or, unsigned, its path is under Lambda's API version (`/2015-03-31/`), which neither SQS
-/// nor SNS uses. `signed` is the request's one reading of its signature.
-pub fn is_lambda(parts: &Parts, signed: Option<&crate::http::auth::Signed>) -> bool {
-    match signed {
-        Some(signed) if !signed.service.is_empty() => signed.service == SIGNING_NAME,
-        _ => parts.uri.path().starts_with(route::VERSION_PREFIX),
+    fn claims(parts: &Parts, _body: &[u8], scope: Option<&Signed>) -> bool {
+        match scope {
+            Some(signed) if !signed.service.is_empty() => signed.service == Self::SIGNING_NAME,
+            _ => parts.uri.path().starts_with(route::VERSION_PREFIX),
+        }
+    }
+
+    async fn handle<'a>(
+        &'a self,
+        mut ctx: Context,
+        verdict: AuthResult<Option<Principal>>,
+        parts: &'a Parts,
+        body: &'a Bytes,
+    ) -> Result<Answered, DropConnection> {
+        let mut name = "";
+        Ok(match run(self, &mut ctx, verdict, parts, body, &mut name) {
+            Ok((status, json)) => Answered::ok(json_response(status, &ctx.request_id, &json), name),
+            Err(e) => failed(&ctx.request_id, name, &e),
+        })
+    }
+
+    fn unstored(&self, request_id: &str, message: &str) -> Answered {
+        let e = LambdaError::new(error::LambdaErrorKind::Service, message.to_owned());
+        failed(request_id, "", &e)
     }
 }
 
-/// One Lambda request, past the router's front door (which made its context and verified
-/// its signature: `verdict`): authenticate, route, apply, encode.
-pub async fn handle(
-    app: &Service,
-    mut ctx: Context,
-    verdict: AuthResult<Option<Principal>>,
-    parts: &Parts,
-    body: &Bytes,
-) -> HttpResponse {
-    let result = run(app, &mut ctx, verdict, parts, body);
-    match result {
-        Ok((name, status, json)) => {
-            tracing::debug!(action = name, status = status.as_u16(), "lambda request ok");
-            json_response(status, &ctx.request_id, &json)
-        }
-        Err(e) => {
-            tracing::debug!(code = e.code(), message = %e.message, "lambda request failed");
-            e.response(&ctx.request_id)
-        }
-    }
-}
-
-/// The answer to a Lambda request whose mapping could not be stored (`--data-dir`): the
-/// root runs Lambda requests inside the durable log's scope, as it does SQS's, and this is
-/// their ServiceException.
-pub fn unstored(request_id: &str, error: &crate::sqs::error::SqsError) -> HttpResponse {
-    let e = LambdaError::new(error::LambdaErrorKind::Service, error.message.clone());
-    tracing::debug!(code = e.code(), message = %e.message, "lambda request failed");
-    e.response(request_id)
+/// A Lambda error as its JSON answer.
+fn failed(request_id: &str, action: &'static str, e: &LambdaError) -> Answered {
+    Answered::failed(e.response(request_id), action, e.code(), &e.message)
 }
 
 /// Authenticates by the router's verdict, routes the request and runs its operation.
@@ -80,11 +78,12 @@ fn run(
     verdict: AuthResult<Option<Principal>>,
     parts: &Parts,
     body: &[u8],
-) -> LambdaResult<(&'static str, hyper::StatusCode, serde_json::Value)> {
+    name: &mut &'static str,
+) -> LambdaResult<(hyper::StatusCode, serde_json::Value)> {
     // Authentication first: an unsigned caller learns nothing about the request.
     let principal = verdict.map_err(|e| LambdaError::from_auth(&e))?;
     let operation = Operation::decode(&parts.method, parts.uri.path(), parts.uri.query(), body)?;
-    let name = operation.name();
+    *name = operation.name();
     if let Some(principal) = principal {
         ctx.authenticate(principal, name);
     }
@@ -94,5 +93,5 @@ fn run(
         principal: ctx.principal.as_ref(),
     };
     let (status, json) = operation.apply(app, &caller)?;
-    Ok((name, status, json))
+    Ok((status, json))
 }
