@@ -2,123 +2,91 @@
 //!
 //! # Layout
 //!
-//! A request takes four hops, each in its own place:
+//! The tree shows the services; each owns its protocol, actions and engine in its folder:
 //!
-//! 1. `server` accepts connections (hyper 1.x, HTTP/1.1 keep-alive, header and idle
-//!    timeouts, a connection cap, graceful shutdown) and hands each request to whatever
-//!    `server::Handler` it serves: `service`, the router, which first asks `guard`
-//!    whether the caller may reach it (browser origins, the admin API's Host and token).
-//! 2. `protocol` tells AWS JSON 1.0 (`X-Amz-Target`) from AWS Query (form or GET `Action=`),
-//!    and turns either into an action name, its input and the caller's `protocol::Context`
-//!    (region and account from the SigV4 credential, the base for queue URLs). Query input is
-//!    folded into the JSON shape (`protocol::query`) so one serde type decodes both.
-//!    With `[[credentials]]` configured, `auth` first checks the request's Signature V4 and
-//!    makes the context act as the key's account (its principal then meets queue policies).
-//! 3. `actions` holds the `actions::Action` enum, one variant per SQS operation, with the
-//!    input and output types of each family (`queues`, `send`, `receive`, …). Applying an
-//!    action takes the SQS service's state, `actions::Sqs` (the queues, the clock, the
-//!    ticker's wake-up and the shutdown signal), and nothing else of the server. Every
-//!    operation but ReceiveMessage answers at once (`actions::Started::Done`); a receive,
-//!    which may park, comes back as a boxed future, as do requests with faults armed or a
-//!    data directory (`service::execute`). So the future of a request that never waits holds
-//!    no long poll's state, and hyper moves a small future into place for each request.
-//! 4. `engine` knows every queue rule and nothing of HTTP: the `engine::Registry` of
-//!    queues, each queue's messages in a `engine::store::Store`, attributes (one row each in
-//!    `engine::attribute_table`, every numeric limit in `engine::limits`), receipt
-//!    handles, FIFO, redrive, queue policies (`engine::policy`), tags (`engine::tags`,
-//!    which TagQueue and declarations share) and MD5s. The result (or the one
-//!    `error::SqsError`) goes back through `protocol` to JSON or XML.
+//! - `sqs`: Amazon SQS. `sqs::protocol` tells AWS JSON 1.0 (`X-Amz-Target`) from AWS Query
+//!   (form or GET `Action=`) and decodes either into one serde type (Query input is folded
+//!   into the JSON shape by the same bounded deserializer), reads queue URLs off the
+//!   request's context (`QueueUrls`) and encodes results and errors; `sqs::actions` holds the
+//!   `Action` enum, one variant per operation, applied to `sqs::actions::Sqs` (the queues,
+//!   the clock, the ticker's wake-up, the shutdown signal) and nothing else; `sqs::engine`
+//!   knows every queue rule and nothing of HTTP (the `Registry`, each queue's `Store`, the
+//!   attribute table, the limits, receipt handles, FIFO, redrive, queue policies, tags,
+//!   MD5s); `sqs::declare` creates declared queues before the port opens and on first use;
+//!   `sqs::error` is SQS's error table.
+//! - `sns`: Amazon SNS on the same port, with its own protocol (Query in, XML out), actions
+//!   (each naming the resource it acts on and the access rule it is checked by,
+//!   `sns::actions::access`), engine, declarations, error table and its meeting with the
+//!   fault rules (`sns::faults`). It delivers into queues only through the SQS engine's own
+//!   send, as the `sns.amazonaws.com` service principal the queue's Policy must allow
+//!   (`sns::engine::queue_access`), and POSTs http/s subscribers through `http::client`
+//!   under the outbound rule (retries wait in its outbox; the ticker starts them when due).
+//! - `triggers`: Lambda-style event source mappings: the model (`mapping`, `registry`,
+//!   `functions`), one poller per enabled mapping (receiving through the SQS engine's
+//!   `receive_pass`, as its mapping's account when callers are verified), the invoker (URL,
+//!   Lambda Invoke API or command) with Lambda's event, and `triggers::api`, Lambda's
+//!   REST-JSON mapping operations.
 //!
-//! A request for a service sqslite does not serve (an S3 call, another `X-Amz-Target`) is
-//! refused in its SDK's shape by `protocol::foreign`, naming what sqslite serves.
+//! A request takes these hops:
 //!
-//! `sns` is a second service on the same port, with its own protocol, actions, engine and
-//! error table: `service` hands it the requests whose credential scope names `sns` (or,
-//! unsigned, whose `Version` or action is SNS's). The router is the one front door of every
-//! service (SQS, SNS, the Lambda API): it reads the body within its bounds and the signature
-//! once, verifies it for the service's signing name, builds the request's `Context` and runs
-//! the service in the durable scope; each service authenticates by that verdict and each
-//! operation is authorized by the rule its action list gives it (SNS:
-//! `sns::actions::access`). The auth floor's refusals (`auth::AuthError`) are mapped by each
-//! service's own error table. The `sns::Service` holds its topics, the SQS state it delivers
-//! into, the fault rules it is lent (`sns::FaultRules`) and the two settings it reads;
-//! `sns::declare` creates the declared topics; its actions deliver through the SQS engine's own
-//! `engine::queue::Queue::send`, so a topic writes queues only as a client would, POST
-//! the http/s ones through `http_client` (retries wait in the SNS outbox and the
-//! `ticker` starts them when due on the server's clock), and record the rest for
-//! `/_sqslite/sns/deliveries`. Topic policies are read by the queues' `engine::policy`.
-//! Observers read SNS only through `sns::engine::view` (topics, subscriptions and the
-//! counts `sns::engine::counts` keeps under CloudWatch's SNS metric names): `/metrics`,
-//! the advisor's subscription rules and the dashboard's Topics page with its filter-policy
-//! test (`patterns::FilterPolicy::explain`).
+//! 1. `http::server` accepts connections (hyper 1.x, keep-alive, header and idle timeouts, a
+//!    connection cap, graceful shutdown) and hands each request to its `Handler`, the
+//!    router in `service`, which first asks `http::guard` whether the caller may reach it
+//!    (browser origins, the admin API's Host and token). `/_sqslite/...`, the dashboard and
+//!    `/metrics` go to `admin`.
+//! 2. The router is the one front door of every service: it reads the body within its bounds
+//!    (`http::request_body`) and the signature once (`http::auth`), picks the service (the
+//!    Lambda API and SNS implement `http::service::Service` and claim their requests; the
+//!    rest is SQS's, or refused in its SDK's shape when it names a service sqslite does not
+//!    serve, `sqs::protocol::foreign`), verifies the signature for that service's signing
+//!    name, builds the request's `http::Context` (region, account, principal, request id,
+//!    URL base), runs the service inside the durable log's scope and writes one log line and
+//!    the request metrics. The auth floor's refusals (`http::auth::AuthError`) are mapped by
+//!    each service's error table.
+//! 3. The service decodes its typed action, checks the fault rules (`faults`, which know a
+//!    service only by its action names and error codes), authorizes the action by its
+//!    list's rule and applies it. Every SQS operation but ReceiveMessage answers at once; a
+//!    receive, which may park, comes back as a boxed future, as do requests with faults
+//!    armed or a data directory (`service::execute`), so the future of a request that never
+//!    waits stays small.
+//! 4. The result (or the error) is encoded in the service's protocol.
 //!
-//! `triggers` is the third service: Lambda-style event source mappings. Its model
-//! (`triggers::mapping`, `triggers::registry`, `triggers::functions`) is what
-//! `sqslite.toml` declares and the Lambda API edits; its runtime (`triggers::runtime`) runs
-//! one poller per enabled mapping, receiving through the SQS engine's own
-//! `engine::Registry::receive_pass` (so receive counts and redrive apply), invoking the
-//! declared function (`triggers::invoke`: URL, Lambda Invoke API or command; `Invoke`
-//! fault rules may fail or delay it first) with Lambda's event (`triggers::event`) and
-//! deleting what succeeded; each invocation and error feeds its queue's chart (`series`).
-//! Its management API, `triggers::api`, answers Lambda's event-source-mapping operations
-//! (REST-JSON under `/2015-03-31/event-source-mappings`): `service` hands it the requests
-//! whose credential scope names `lambda` (or, unsigned, whose path is under `/2015-03-31/`);
-//! it checks each mapping with the same model rules as declared ones. Observers read the
-//! mappings through `triggers::Triggers::observe` (each mapping's copy with its
-//! `triggers::stats`): `/metrics`, and the admin API's `/_sqslite/mappings` behind the
-//! dashboard's Triggers page, whose enable/disable switch runs UpdateEventSourceMapping's
-//! own code.
+//! Observers read the services through narrow views: `observe::metrics` (exposition),
+//! `observe::alarms` (DLQ depth, stalls, message age) and `observe::advisor` read queues
+//! through the SQS `Registry`, SNS through `sns::engine::view`, the mappings through
+//! `triggers::Triggers::observe`; the dashboard through the admin API.
 //!
 //! ## Layers
 //!
 //! Imports point down only; no top-level module imports one above it, so there is no
 //! import circle (`module-circles src`, in the shared tools, prints 0):
 //!
-//! - **Root**: `app` builds the `app::App` and hands each part only what it needs (the
-//!   SQS state, the SNS and triggers services, the fault rules' `faults::inject::Injector`,
-//!   the chart's recorder, `app::App::ticker_jobs`, the stores to compact,
-//!   `app::App::stores`);
-//!   `service` (the router) and `admin` (`/_sqslite/...`, the dashboard, `/metrics`) serve
-//!   it. Only these two name `App`. [`drill`] sits beside them: it runs the game-day drills
-//!   against any endpoint through `http_client`, and its `trigger` drill starts a whole
-//!   [`Server`] and handler from a [`Config`], as the binary does.
+//! - **Root**: `app` builds the `app::App` and hands each part only what it needs;
+//!   `service` (the router) and `admin` serve it. Only these two name `App`. [`drill`] sits
+//!   beside them: it runs the game-day drills against any endpoint through `http::client`,
+//!   and its `trigger` drill starts a whole [`Server`] from a [`Config`], as the binary does.
 //! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one
-//!   [`Config`]; each setting's type lives in its own module (`server::Limits`,
-//!   `guard::AccessConfig`, `alarms::AlarmConfig`, `advisor::Thresholds`,
-//!   `durable::FsyncPolicy`, `auth::Credential`, `declare::QueueDecl`,
-//!   `sns::declare::TopicDecl`, `triggers::TriggersConfig`) and nothing below imports
-//!   `config`; they get a view (`protocol::context::Defaults`, `declare::Plan`,
-//!   `guard::Exposure`).
-//! - **Plumbing**: `server`, `guard`, and `ticker`, the one background task, sleeping on
-//!   the server's clock until the next deadline of the jobs it was handed (move tasks, alarms,
-//!   SNS's HTTP/S deliveries, the chart's samples).
-//! - **Observers**: `metrics` (exposition), `alarms` (DLQ depth, stalls, message age) and
-//!   `advisor` read the queues through `engine::Registry` and their own settings.
-//! - **Services**: `triggers`, above `faults` (the rules of all three services: errors
-//!   before an SQS or SNS action runs, into SNS's deliveries, on invocations; it reads SQS's
-//!   and SNS's action names and error tables, and SNS meets it through the
-//!   `sns::FaultRules` it is lent), above `sns`, above SQS (`protocol`, `actions`,
-//!   `declare`, which creates declared queues before the port opens and on first use).
-//! - **Floors**: `series`, the chart's recorder: while the dashboard is open it samples each
-//!   queue's counts and oldest age on the server clock (the ticker's job), and keeps alarm
-//!   changes and fault hits as marks and the trigger mappings' named series, which
-//!   `alarms`, `faults` and `triggers` write into;
-//!   `engine`; `durable`, which keeps queues, messages and SNS topics across restarts
-//!   (`--data-dir`: the engine reports every change as an `engine::mutation::Mutation`,
-//!   from the only places that can make one: a queue's `engine::queue::Ledger`, its
-//!   settings' edit, the move tasks' book; SNS
-//!   as an `sns::engine::state::SnsRecord`, the mappings as a
-//!   `triggers::journal::MappingRecord`, a log writer appends it, recovery replays the
-//!   snapshot and the log; of SNS and triggers it imports only their state and records,
-//!   never their protocols or actions, and the router runs each service's request inside
-//!   the log's scope, so no service imports `durable`);
-//!   `auth`; `http` (the response body, streamed for the large ones, form decoding,
-//!   byte splitting in `http::text`, `http::DropConnection`); `http_client` and
-//!   `endpoint` (a running sqslite seen from outside); `health`, the container probe; `patterns`, the SNS
-//!   filter-policy / Lambda event-pattern matcher; `clock` and `error`.
+//!   [`Config`]; each setting's type lives in its own module and nothing below imports
+//!   `config`; they get a view (`http::context::Defaults`, `sqs::declare::Plan`,
+//!   `http::guard::Exposure`). It also lists once the services fault rules may aim at.
+//! - **Observers**: `observe`.
+//! - **Services**: `triggers` above `sns` above `sqs`.
+//! - **Floors**: `durable`, which keeps queues, messages, topics and mappings across
+//!   restarts (`--data-dir`: the engines report every change as a record, from the only
+//!   places that can make one, a queue's `Ledger`, its settings' edit, the move tasks'
+//!   book; a log writer appends them, recovery replays the snapshot and the log; it imports
+//!   the engines' states and records, never a service's protocol or actions, and no service
+//!   imports it); `faults`; `series`, the chart's recorder (samples on the server clock
+//!   while the dashboard is open, marks for alarms, faults and mappings); `http` (the accept
+//!   loop, the context, SigV4, the body reader, the guard, the outbound client and its rule,
+//!   the response body, form decoding, byte splitting); `patterns`, the SNS filter-policy
+//!   and Lambda event-pattern matcher; `endpoint` (a running sqslite seen from outside),
+//!   `ticker` (the one background task, sleeping on the server's clock until the next
+//!   deadline of its jobs), `health` (the container probe) and `clock`.
 //!
-//! A new service is a folder beside `sns` with its own protocol, actions and engine, a state
-//! type built in `app`, and one registration in `service`.
+//! A new service is a folder beside `sns` with its own protocol, actions and engine, a
+//! service type built in `app`, an `http::service::Service` implementation and one line in
+//! the router. Every module with children is a folder with a `mod.rs`.
 //!
 //! ## Visibility
 //!
@@ -137,7 +105,7 @@
 //!   runs them and a [`support::Queues`] fixture below HTTP.
 //!
 //! A test that drives engine internals lives beside them as a unit test
-//! (`src/engine/tests/`) rather than widening the facade.
+//! (`src/sqs/engine/tests/`) rather than widening the facade.
 //!
 //! # Glossary
 //!
@@ -149,7 +117,7 @@
 //!   all are woken by a visibility made shorter (e.g. 0) or the queue's deletion; each also
 //!   wakes itself when the clock reaches the next visibility deadline.
 //! - **Group**: a FIFO message group; receivable while its head is visible, served in the
-//!   order its head became available (`engine/groups.rs`).
+//!   order its head became available (`sqs/engine/groups.rs`).
 //! - **MoveTask**: a StartMessageMoveTask redrive, moving messages at a bounded rate.
 //! - **Mapping**: an event source mapping: a queue, a function, batching and filter
 //!   settings and a State; its **poller** gathers batches and invokes the function.
