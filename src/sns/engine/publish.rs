@@ -10,15 +10,15 @@ use super::counts::FilteredOut;
 use super::delivery_policy::RetryPolicy;
 use super::envelope::{self, Origin};
 use super::publish_checks::{check_attribute, check_fifo};
+use super::topics::FirstPublish;
 use super::{Sns, Subscription, Topic};
 use crate::clock::Millis;
 use crate::patterns::{MessageAttribute, Scope};
 use crate::sns::error::{SnsError, SnsResult};
+use crate::sqs::engine::attributes::DeduplicationScope;
 
 /// SNS's message size limit: the message plus every attribute's name, type and value.
 pub const MAX_MESSAGE_BYTES: usize = 262_144;
-/// FIFO topics deduplicate over five minutes (SNS developer guide, "Message deduplication").
-const DEDUP_WINDOW_MS: Millis = 5 * 60 * 1000;
 
 /// A FIFO topic's sequence numbers: 20 digits as AWS's, counted from a base of their own,
 /// so that a queue subscribed to the topic visibly numbers its messages itself (on AWS
@@ -239,11 +239,16 @@ impl Topic {
     /// deduplication id was seen within the window.
     fn stamp(&mut self, p: &Publication, now: Millis) -> SnsResult<Stamp> {
         let dedup = check_fifo(self, p)?;
-        self.dedup.retain(|_, (until, _, _)| *until > now);
-        if let Some((_, id, seq)) = dedup.as_ref().and_then(|d| self.dedup.get(d)) {
+        // Topic-wide, over the five minutes SQS's window lasts too (SNS developer guide,
+        // "Message deduplication").
+        let scope = DeduplicationScope::Queue;
+        if let Some(first) = dedup
+            .as_ref()
+            .and_then(|d| self.dedup.check("", d, scope, now))
+        {
             return Ok(Stamp::Duplicate(Published {
-                message_id: id.clone(),
-                sequence_number: Some(seq.clone()),
+                message_id: first.message_id,
+                sequence_number: Some(first.sequence_number),
                 deliveries: Vec::new(),
             }));
         }
@@ -253,8 +258,11 @@ impl Topic {
             sequence_number(self.sequence)
         });
         if let (Some(d), Some(seq)) = (&dedup, &sequence_number) {
-            let first = (now + DEDUP_WINDOW_MS, message_id.clone(), seq.clone());
-            self.dedup.insert(d.clone(), first);
+            let first = FirstPublish {
+                message_id: message_id.clone(),
+                sequence_number: seq.clone(),
+            };
+            self.dedup.record("", d.clone(), first, now);
         }
         Ok(Stamp::New {
             message_id,

@@ -1,13 +1,10 @@
 //! What a publish is checked against before it is stamped: each message attribute, and the
 //! FIFO ids against the topic's type.
 
-use std::fmt::Write;
-
-use sha2::{Digest, Sha256};
-
 use super::publish::{AttrData, Attribute, Publication};
 use super::Topic;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
+use crate::sqs::engine::fifo::content_deduplication_id;
 
 /// SNS's error for a message attribute: `ParameterValueInvalid` with a bare message
 /// (recorded for Publish and PublishBatch alike).
@@ -126,20 +123,10 @@ pub(super) fn check_fifo(topic: &Topic, p: &Publication) -> SnsResult<Option<Str
         Some(d) if !token_ok(d) => Err(SnsError::invalid("MessageDeduplicationId")),
         Some(d) => Ok(Some(d.clone())),
         None if topic.content_based_deduplication() => {
-            Ok(Some(hex(&Sha256::digest(p.message.as_bytes()))))
+            Ok(Some(content_deduplication_id(&p.message)))
         }
         None => Err(SnsError::invalid("The topic should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly")),
     }
-}
-
-/// Lower-case hex of `bytes`.
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
-            let _ = write!(out, "{b:02x}");
-            out
-        })
 }
 
 impl Topic {

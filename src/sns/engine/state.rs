@@ -5,14 +5,16 @@
 //! absolute assignment (a topic or subscription as it now stands, a deletion, one FIFO
 //! deduplication entry), so replaying it over a state that already holds it changes nothing.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::io;
 
 use super::subscriptions::ConfirmationState;
+use super::topics::FirstPublish;
 use super::{Sns, State, Subscription, Topic};
 use crate::clock::Millis;
 use crate::patterns::{Scope, SnsVia};
+use crate::sqs::engine::fifo::WINDOW_MS;
 
 /// One change of SNS state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,19 +125,16 @@ impl Topic {
 
     /// The live deduplication windows of this topic at `now`, as records.
     fn dedup_records(&self, now: Millis) -> impl Iterator<Item = SnsRecord> + '_ {
-        self.dedup
-            .iter()
-            .filter(move |(_, (until, _, _))| *until > now)
-            .map(|(id, (until, message_id, sequence_number))| {
-                SnsRecord::Dedup(DedupMeta {
-                    topic_arn: self.arn.clone(),
-                    id: id.clone(),
-                    until: *until,
-                    message_id: message_id.clone(),
-                    sequence_number: sequence_number.clone(),
-                    sequence: self.sequence,
-                })
+        self.dedup.live(now).map(|(id, first, until)| {
+            SnsRecord::Dedup(DedupMeta {
+                topic_arn: self.arn.clone(),
+                id: id.to_owned(),
+                until,
+                message_id: first.message_id.clone(),
+                sequence_number: first.sequence_number.clone(),
+                sequence: self.sequence,
             })
+        })
     }
 }
 
@@ -224,16 +223,16 @@ impl Sns {
 
     /// Reports the deduplication entry a FIFO publish just made on `topic`.
     pub(super) fn log_dedup(&self, topic: &Topic, id: &str) {
-        let Some((until, message_id, sequence_number)) = topic.dedup.get(id) else {
+        let Some((first, until)) = topic.dedup.latest(id) else {
             return;
         };
         self.log(|| {
             SnsRecord::Dedup(DedupMeta {
                 topic_arn: topic.arn.clone(),
                 id: id.to_owned(),
-                until: *until,
-                message_id: message_id.clone(),
-                sequence_number: sequence_number.clone(),
+                until,
+                message_id: first.message_id.clone(),
+                sequence_number: first.sequence_number.clone(),
                 sequence: topic.sequence,
             })
         });
@@ -296,9 +295,12 @@ impl Sns {
                 if let Some(topic) = state.topics.get_mut(&d.topic_arn) {
                     topic.sequence = topic.sequence.max(d.sequence);
                     if d.until > now {
-                        topic
-                            .dedup
-                            .insert(d.id, (d.until, d.message_id, d.sequence_number));
+                        let first = FirstPublish {
+                            message_id: d.message_id,
+                            sequence_number: d.sequence_number,
+                        };
+                        let at = d.until.saturating_sub(WINDOW_MS);
+                        topic.dedup.record("", d.id, first, at);
                     }
                 }
             }
@@ -313,7 +315,8 @@ fn restore_topic(state: &mut State, meta: TopicMeta) {
     let dedup = state
         .topics
         .remove(&meta.arn)
-        .map_or_else(HashMap::new, |t| t.dedup);
+        .map(|t| t.dedup)
+        .unwrap_or_default();
     let topic = Topic {
         arn: meta.arn.clone(),
         name: meta.name,

@@ -1,13 +1,13 @@
 //! Topics: names, attributes with SNS's defaults and rules, idempotent create, tags.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::paging::page;
 use super::topic_attributes::{check_attribute, effective_delivery_policy, stored_delivery_policy};
 pub use super::topic_attributes::{is_feedback_attribute, SETTABLE};
 use super::{Owner, Sns};
-use crate::clock::Millis;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
+use crate::sqs::engine::fifo::Dedup;
 
 /// SNS's tag quota per topic (SNS developer guide, "Amazon SNS tags": 50 per resource).
 const MAX_TAGS: usize = 50;
@@ -27,12 +27,22 @@ pub struct Topic {
     pub(super) set: BTreeMap<String, String>,
     /// Its tags.
     pub tags: BTreeMap<String, String>,
-    /// FIFO deduplication: id -> (until, message id, sequence number) of the first publish.
-    pub(super) dedup: HashMap<String, (Millis, String, String)>,
+    /// FIFO deduplication: the first publish of each id within SQS's own window (topic-wide,
+    /// as SNS deduplicates).
+    pub(super) dedup: Dedup<FirstPublish>,
     /// The last FIFO sequence number given out.
     pub(super) sequence: u64,
     /// Subscriptions removed so far, for `SubscriptionsDeleted`.
     pub(super) subscriptions_deleted: u64,
+}
+
+/// What a repeat of a FIFO publish is answered with: the first publish's ids.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FirstPublish {
+    /// The first publish's MessageId.
+    pub message_id: String,
+    /// The first publish's SequenceNumber.
+    pub sequence_number: String,
 }
 
 impl Topic {
@@ -225,7 +235,7 @@ impl Sns {
             fifo,
             set,
             tags: new.tags,
-            dedup: HashMap::new(),
+            dedup: Dedup::default(),
             sequence: 0,
             subscriptions_deleted: 0,
         };

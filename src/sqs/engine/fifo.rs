@@ -1,4 +1,5 @@
-//! FIFO bookkeeping beside the store: the 5-minute deduplication window, sequence numbers and
+//! FIFO bookkeeping beside the store: the 5-minute deduplication window (SQS's queues and
+//! SNS's FIFO topics share it, and the content-based id), sequence numbers and
 //! ReceiveRequestAttemptId replays.
 
 use std::collections::{HashMap, VecDeque};
@@ -18,6 +19,13 @@ pub fn sequence_number(n: u64) -> String {
     (SEQUENCE_BASE + u128::from(n)).to_string()
 }
 
+/// The deduplication id ContentBasedDeduplication gives a message: the SHA-256 of its body,
+/// in lower-case hex, for SQS and SNS alike.
+pub fn content_deduplication_id(body: &str) -> String {
+    use sha2::{Digest, Sha256};
+    crate::sqs::engine::md5::hex(&Sha256::digest(body.as_bytes()))
+}
+
 /// The send a deduplicated one repeats: a duplicate is answered with its id and sequence number.
 #[derive(Debug, Clone, Copy)]
 pub struct Original {
@@ -34,16 +42,24 @@ pub struct Original {
 ///
 /// Standard queues and idle FIFO queues hold none: the window is boxed on the first send
 /// it remembers (8 bytes a queue instead of 128).
-#[derive(Debug, Default)]
-pub struct Dedup(Option<Box<Window>>);
+///
+/// `O` is what a repeat is answered with: a queue's [`Original`], a topic's first publish.
+#[derive(Debug, Clone)]
+pub struct Dedup<O = Original>(Option<Box<Window<O>>>);
+
+impl<O> Default for Dedup<O> {
+    fn default() -> Self {
+        Dedup(None)
+    }
+}
 
 /// The remembered sends behind [`Dedup`]'s box.
-#[derive(Debug, Default)]
-struct Window {
+#[derive(Debug, Clone)]
+struct Window<O> {
     /// By deduplication id alone, with the window's end.
-    by_id: HashMap<String, (Original, Millis)>,
+    by_id: HashMap<String, (O, Millis)>,
     /// By group and deduplication id, with the window's end.
-    by_group: HashMap<String, (Original, Millis)>,
+    by_group: HashMap<String, (O, Millis)>,
     /// `(until, id, group key)`, oldest first for cheap expiry.
     order: VecDeque<(Millis, String, String)>,
 }
@@ -54,7 +70,17 @@ fn group_key(group: &str, id: &str) -> String {
     format!("{group}\u{0}{id}")
 }
 
-impl Dedup {
+impl<O> Default for Window<O> {
+    fn default() -> Self {
+        Window {
+            by_id: HashMap::new(),
+            by_group: HashMap::new(),
+            order: VecDeque::new(),
+        }
+    }
+}
+
+impl<O: Clone> Dedup<O> {
     /// The message a send of `id` in `group` duplicates, under `scope`.
     pub fn check(
         &mut self,
@@ -62,7 +88,7 @@ impl Dedup {
         id: &str,
         scope: DeduplicationScope,
         now: Millis,
-    ) -> Option<Original> {
+    ) -> Option<O> {
         let window = self.0.as_mut()?;
         window.expire(now);
         if window.order.is_empty() {
@@ -73,18 +99,23 @@ impl Dedup {
     }
 
     /// Remembers a send of deduplication id `id` in `group` for the five minutes after `now`.
-    pub fn record(&mut self, group: &str, id: String, original: Original, now: Millis) {
+    pub fn record(&mut self, group: &str, id: String, original: O, now: Millis) {
         self.0
             .get_or_insert_with(Box::default)
             .record(group, id, original, now);
     }
 
-    /// Every remembered send, oldest first, as the records that remember it again.
-    pub fn entries(
-        &self,
-        queue: u64,
-    ) -> impl Iterator<Item = crate::sqs::engine::mutation::Dedup<'_>> {
-        self.0.iter().flat_map(move |w| w.entries(queue))
+    /// The latest send of `id` still remembered, with the end of its window.
+    pub fn latest(&self, id: &str) -> Option<(&O, Millis)> {
+        let (original, until) = self.0.as_ref()?.by_id.get(id)?;
+        Some((original, *until))
+    }
+
+    /// Every send of an id still remembered at `now` (its latest), with its window's end.
+    pub fn live(&self, now: Millis) -> impl Iterator<Item = (&str, &O, Millis)> {
+        let ids = self.0.iter().flat_map(|w| w.by_id.iter());
+        ids.filter(move |(_, (_, until))| *until > now)
+            .map(|(id, (original, until))| (id.as_str(), original, *until))
     }
 
     /// Forgets every remembered send (PurgeQueue empties the window, as in SQS).
@@ -93,42 +124,17 @@ impl Dedup {
     }
 }
 
-impl Window {
-    /// See [`Dedup::check`]; the window is already expired to now.
-    fn check(&self, group: &str, id: &str, scope: DeduplicationScope) -> Option<Original> {
-        let found = match scope {
-            DeduplicationScope::Queue => self.by_id.get(id),
-            DeduplicationScope::MessageGroup => self.by_group.get(&group_key(group, id)),
-        };
-        found.map(|(o, _)| *o)
+impl Dedup {
+    /// Every remembered send, oldest first, as the records that remember it again.
+    pub fn entries(
+        &self,
+        queue: u64,
+    ) -> impl Iterator<Item = crate::sqs::engine::mutation::Dedup<'_>> {
+        self.0.iter().flat_map(move |w| w.entries(queue))
     }
+}
 
-    /// See [`Dedup::record`]: both keys are remembered, so either scope finds the send.
-    fn record(&mut self, group: &str, id: String, original: Original, now: Millis) {
-        let until = now.saturating_add(WINDOW_MS);
-        let key = group_key(group, &id);
-        self.by_group.insert(key.clone(), (original, until));
-        // The latest send of an id covers the window longest.
-        self.by_id.insert(id.clone(), (original, until));
-        self.order.push_back((until, id, key));
-    }
-
-    /// See [`Dedup::entries`]: the group is read back from the group key.
-    fn entries(&self, queue: u64) -> impl Iterator<Item = crate::sqs::engine::mutation::Dedup<'_>> {
-        self.order.iter().filter_map(move |(until, id, key)| {
-            let (original, _) = self.by_group.get(key)?;
-            let group = key.split('\u{0}').next().unwrap_or_default();
-            Some(crate::sqs::engine::mutation::Dedup {
-                queue,
-                group,
-                id,
-                message_id: original.id,
-                sequence: original.sequence,
-                at: until.saturating_sub(WINDOW_MS),
-            })
-        })
-    }
-
+impl<O: Clone> Window<O> {
     /// Drops the sends whose window ended by `now`, unless a later send of the same id renewed it.
     fn expire(&mut self, now: Millis) {
         while self
@@ -145,6 +151,43 @@ impl Window {
                 }
             }
         }
+    }
+
+    /// See [`Dedup::check`]; the window is already expired to now.
+    fn check(&self, group: &str, id: &str, scope: DeduplicationScope) -> Option<O> {
+        let found = match scope {
+            DeduplicationScope::Queue => self.by_id.get(id),
+            DeduplicationScope::MessageGroup => self.by_group.get(&group_key(group, id)),
+        };
+        found.map(|(o, _)| o.clone())
+    }
+
+    /// See [`Dedup::record`]: both keys are remembered, so either scope finds the send.
+    fn record(&mut self, group: &str, id: String, original: O, now: Millis) {
+        let until = now.saturating_add(WINDOW_MS);
+        let key = group_key(group, &id);
+        self.by_group.insert(key.clone(), (original.clone(), until));
+        // The latest send of an id covers the window longest.
+        self.by_id.insert(id.clone(), (original, until));
+        self.order.push_back((until, id, key));
+    }
+}
+
+impl Window<Original> {
+    /// See [`Dedup::entries`]: the group is read back from the group key.
+    fn entries(&self, queue: u64) -> impl Iterator<Item = crate::sqs::engine::mutation::Dedup<'_>> {
+        self.order.iter().filter_map(move |(until, id, key)| {
+            let (original, _) = self.by_group.get(key)?;
+            let group = key.split('\u{0}').next().unwrap_or_default();
+            Some(crate::sqs::engine::mutation::Dedup {
+                queue,
+                group,
+                id,
+                message_id: original.id,
+                sequence: original.sequence,
+                at: until.saturating_sub(WINDOW_MS),
+            })
+        })
     }
 }
 

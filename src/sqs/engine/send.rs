@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::clock::Millis;
@@ -195,7 +194,7 @@ impl QueueState {
                 id.clone()
             }
             None if self.attributes().content_based_deduplication => {
-                md5::hex(&Sha256::digest(body.as_bytes()))
+                fifo::content_deduplication_id(body)
             }
             None => return Err(message::no_deduplication_id()),
         };
