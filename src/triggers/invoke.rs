@@ -2,10 +2,6 @@
 //! command. Each call is bounded by the function's timeout (wall time: it bounds real I/O,
 //! as the alarm webhooks' timeouts do, not the server's possibly manual clock).
 
-use std::process::Stdio;
-
-use tokio::io::AsyncWriteExt;
-
 use super::functions::{Function, Target};
 use crate::http::outbound::Outbound;
 
@@ -42,10 +38,7 @@ pub async fn invoke(
             }
         }
         Target::Command(argv) => {
-            match tokio::time::timeout(function.timeout, run(argv, payload)).await {
-                Ok(outcome) => outcome,
-                Err(_) => Outcome::Failed(timed_out(function)),
-            }
+            super::command::run(argv, payload, function.timeout, MAX_RESPONSE).await
         }
     }
 }
@@ -85,11 +78,8 @@ fn is_error_document(body: &str) -> bool {
         && doc.keys().all(|k| KEYS.contains(&k.as_str()))
 }
 
-fn timed_out(function: &Function) -> String {
-    format!(
-        "Task timed out after {:.2} seconds",
-        function.timeout.as_secs_f64()
-    )
+pub fn timed_out(timeout: std::time::Duration) -> String {
+    format!("Task timed out after {:.2} seconds", timeout.as_secs_f64())
 }
 
 /// One POST; a non-2xx status or Lambda's `X-Amz-Function-Error` header is a failure.
@@ -104,7 +94,9 @@ async fn post(url: &str, payload: Vec<u8>, function: &Function, outbound: &Outbo
     };
     let reply = match crate::http::client::call(call, payload, function.timeout).await {
         Ok(reply) => reply,
-        Err(e) if e.contains("no answer within") => return Outcome::Failed(timed_out(function)),
+        Err(e) if e.contains("no answer within") => {
+            return Outcome::Failed(timed_out(function.timeout))
+        }
         Err(e) => return Outcome::Failed(e),
     };
     if let Some(kind) = reply.headers.get("x-amz-function-error") {
@@ -115,41 +107,6 @@ async fn post(url: &str, payload: Vec<u8>, function: &Function, outbound: &Outbo
         Outcome::Returned(reply.body)
     } else {
         Outcome::Failed(format!("HTTP {}: {}", reply.status, reply.body))
-    }
-}
-
-/// Runs the command with the event on stdin; its stdout is the response. The child is
-/// killed if the invocation is dropped (timeout, mapping disabled, shutdown).
-async fn run(argv: &[String], payload: Vec<u8>) -> Outcome {
-    let Some((program, arguments)) = argv.split_first() else {
-        return Outcome::Failed("the command is empty".into());
-    };
-    let child = tokio::process::Command::new(program)
-        .args(arguments)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => return Outcome::Failed(format!("cannot run {program}: {e}")),
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        // A command that exits without reading its input is its own business; its exit
-        // status says how it went.
-        let _ = stdin.write_all(&payload).await;
-    }
-    match child.wait_with_output().await {
-        Ok(out) if out.status.success() => {
-            Outcome::Returned(String::from_utf8_lossy(&out.stdout).into_owned())
-        }
-        Ok(out) => Outcome::Failed(format!(
-            "{program} exited with {}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        )),
-        Err(e) => Outcome::Failed(format!("{program}: {e}")),
     }
 }
 

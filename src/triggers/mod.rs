@@ -6,6 +6,7 @@
 //! polls the queues of enabled mappings through the SQS engine's own receive.
 
 pub mod api;
+mod command;
 pub mod declare;
 pub mod event;
 pub mod functions;

@@ -66,6 +66,7 @@ mod sns_recorded_filters;
 mod sns_recorded_messages;
 mod sns_topics_api;
 mod strict;
+mod trigger_commands;
 mod trigger_faults;
 mod triggers;
 mod triggers_api;
