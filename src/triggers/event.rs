@@ -30,11 +30,11 @@ pub struct Record {
 pub fn record(d: &Delivered, source_arn: &str, region: &str) -> Record {
     let m = &d.message;
     let message_id = message::id_text(&m.id);
-    let attributes: Map<String, Value> =
-        crate::sqs::actions::receive::system_attributes(m, d.sequence_number.clone())
-            .into_iter()
-            .map(|(k, v)| (k.to_owned(), Value::String(v)))
-            .collect();
+    let attributes: Map<String, Value> = m
+        .system_attributes(d.sequence_number.clone())
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), Value::String(v)))
+        .collect();
     let user: Vec<_> = m.attributes().into_iter().flatten().collect();
     let message_attributes: Map<String, Value> = user
         .iter()

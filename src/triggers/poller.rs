@@ -207,18 +207,7 @@ fn release(job: &Job, carry: &mut Vec<Record>) {
 
 /// Parks until the queue is poked or the clock reaches `wake_at`; false on shutdown.
 async fn wait(job: &Job, notified: Pin<&mut Notified<'_>>, wake_at: Option<Millis>) -> bool {
-    let _parked = job.queue.park();
-    let sleep = async {
-        match wake_at {
-            Some(at) => job.app.sqs.clock.sleep_until(at).await,
-            None => std::future::pending().await,
-        }
-    };
-    tokio::select! {
-        () = notified => true,
-        () = sleep => true,
-        () = job.app.sqs.waiters.closed() => false,
-    }
+    job.app.sqs.park_on(&job.queue, notified, wake_at).await
 }
 
 fn passes_filters(job: &Job, record: &Record) -> bool {

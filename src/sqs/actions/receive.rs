@@ -9,7 +9,7 @@ use super::send::WireAttribute;
 use super::Sqs;
 use super::{in_range, queue};
 use crate::sqs::engine::delivery::{Delivered, ReceiveParams};
-use crate::sqs::engine::message::{self, Message};
+use crate::sqs::engine::message;
 use crate::sqs::engine::{limits, md5};
 use crate::sqs::error::{SqsError, SqsResult};
 use crate::sqs::protocol::Context;
@@ -121,13 +121,8 @@ pub async fn receive_message(
             });
         }
         let wake_at = pass.next_change.map_or(deadline, |t| t.min(deadline));
-        let _parked = queue.park();
-        tokio::select! {
-            () = notified => {}
-            () = sqs.clock.sleep_until(wake_at) => {}
-            // Shutdown answers a parked poll with what it has (nothing), not a cut connection.
-            () = sqs.waiters.closed() => closing = true,
-        }
+        // Shutdown answers a parked poll with what it has (nothing), not a cut connection.
+        closing = !sqs.park_on(&queue, notified, Some(wake_at)).await;
     }
 }
 
@@ -214,7 +209,7 @@ impl Selection {
         let attributes = if self.system.is_empty() {
             BTreeMap::new()
         } else {
-            system_attributes(m, d.sequence_number)
+            m.system_attributes(d.sequence_number)
                 .into_iter()
                 .filter(|(name, _)| self.wants_system(name))
                 .collect()
@@ -241,38 +236,4 @@ impl Selection {
             body: d.message.body.into(),
         }
     }
-}
-
-/// Every system attribute a message has, as SQS names and formats them.
-pub(crate) fn system_attributes(
-    m: &Message,
-    sequence_number: Option<String>,
-) -> Vec<(&'static str, String)> {
-    let mut out = vec![
-        ("SenderId", m.sender_id.to_string()),
-        ("SentTimestamp", m.sent_at.to_string()),
-        ("ApproximateReceiveCount", m.receive_count.to_string()),
-        (
-            "ApproximateFirstReceiveTimestamp",
-            m.first_received_at.unwrap_or(m.sent_at).to_string(),
-        ),
-    ];
-    let optional = [
-        ("AWSTraceHeader", m.trace_header().map(str::to_owned)),
-        ("MessageGroupId", m.group_id.as_deref().map(str::to_owned)),
-        (
-            "MessageDeduplicationId",
-            sequence_number
-                .is_some()
-                .then(|| m.deduplication_id().map(str::to_owned))
-                .flatten(),
-        ),
-        ("SequenceNumber", sequence_number),
-        (
-            "DeadLetterQueueSourceArn",
-            m.dead_letter_source_arn().map(str::to_owned),
-        ),
-    ];
-    out.extend(optional.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
-    out
 }

@@ -3,11 +3,14 @@
 //! root ([`crate::Server`]) builds one and lends it to the router, SNS deliveries and the
 //! admin API; no action sees the server's settings, alarms or fault rules.
 
+use std::pin::Pin;
 use std::sync::Arc;
 
+use tokio::sync::futures::Notified;
 use tokio::sync::{watch, Notify};
 
 use crate::clock::{Millis, SharedClock};
+use crate::sqs::engine::queue::Queue;
 use crate::sqs::engine::Registry;
 
 /// The SQS service's state.
@@ -36,6 +39,31 @@ impl Sqs {
     /// The server's time now.
     pub fn now(&self) -> Millis {
         self.clock.now()
+    }
+
+    /// Parks a receiver on `queue` (counted as parked meanwhile) until `notified` fires (a
+    /// send or another change; it must be enabled before the receiver looked, so a change
+    /// between the look and the wait still wakes it), the server's clock reaches `wake_at`,
+    /// or the server starts closing, which it answers `false`. ReceiveMessage's long poll and
+    /// the trigger pollers wait here alike.
+    pub async fn park_on(
+        &self,
+        queue: &Queue,
+        notified: Pin<&mut Notified<'_>>,
+        wake_at: Option<Millis>,
+    ) -> bool {
+        let _parked = queue.park();
+        let sleep = async {
+            match wake_at {
+                Some(at) => self.clock.sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = notified => true,
+            () = sleep => true,
+            () = self.waiters.closed() => false,
+        }
     }
 }
 

@@ -94,6 +94,42 @@ pub struct Message {
 }
 
 impl Message {
+    /// Every system attribute the message has, as SQS names and formats them (ReceiveMessage
+    /// and the trigger event both read them here); `sequence_number` on FIFO queues.
+    pub fn system_attributes(
+        &self,
+        sequence_number: Option<String>,
+    ) -> Vec<(&'static str, String)> {
+        let m = self;
+        let mut out = vec![
+            ("SenderId", m.sender_id.to_string()),
+            ("SentTimestamp", m.sent_at.to_string()),
+            ("ApproximateReceiveCount", m.receive_count.to_string()),
+            (
+                "ApproximateFirstReceiveTimestamp",
+                m.first_received_at.unwrap_or(m.sent_at).to_string(),
+            ),
+        ];
+        let optional = [
+            ("AWSTraceHeader", m.trace_header().map(str::to_owned)),
+            ("MessageGroupId", m.group_id.as_deref().map(str::to_owned)),
+            (
+                "MessageDeduplicationId",
+                sequence_number
+                    .is_some()
+                    .then(|| m.deduplication_id().map(str::to_owned))
+                    .flatten(),
+            ),
+            ("SequenceNumber", sequence_number),
+            (
+                "DeadLetterQueueSourceArn",
+                m.dead_letter_source_arn().map(str::to_owned),
+            ),
+        ];
+        out.extend(optional.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
+        out
+    }
+
     /// MessageAttributes, if the sender gave any.
     pub fn attributes(&self) -> Option<&MessageAttributes> {
         self.extra.as_ref().map(|e| &e.attributes)
