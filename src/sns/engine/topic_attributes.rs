@@ -4,55 +4,70 @@ use serde_json::Value;
 
 use crate::sns::error::{SnsError, SnsResult};
 
-/// Attributes a topic takes besides the delivery-status logging ones
-/// (`<Protocol>SuccessFeedbackRoleArn`…, accepted as given).
-pub const SETTABLE: &[&str] = &[
-    "DeliveryPolicy",
-    "DisplayName",
-    "Policy",
-    "SignatureVersion",
-    "TracingConfig",
-    "KmsMasterKeyId",
-    "ContentBasedDeduplication",
-    "ArchivePolicy",
-    "FifoThroughputScope",
-    "DataProtectionPolicy",
-];
+/// How SNS checks one settable attribute's value.
+#[derive(Debug, Clone, Copy)]
+enum Rule {
+    /// Stored as given.
+    Any,
+    /// `true` or `false`, in any case.
+    Bool,
+    /// [`Rule::Bool`], and `true` only on a FIFO topic.
+    FifoOnly,
+    /// One of these values exactly.
+    OneOf(&'static [&'static str]),
+    /// A JSON document.
+    Json,
+    /// A resource policy, as SNS checks one.
+    Policy,
+}
+
+/// The table of a topic's settable attributes, one row each: their names ([`SETTABLE`], what
+/// CreateTopic, SetTopicAttributes and `[[topics]]` accept besides the delivery-status logging
+/// ones, `<Protocol>SuccessFeedbackRoleArn`…, taken as given) and their rules.
+macro_rules! topic_attributes {
+    ($($name:literal => $rule:expr),* $(,)?) => {
+        /// Attributes a topic takes besides the delivery-status logging ones.
+        pub const SETTABLE: &[&str] = &[$($name),*];
+        /// Each settable attribute's rule.
+        const RULES: &[(&str, Rule)] = &[$(($name, $rule)),*];
+    };
+}
+
+topic_attributes! {
+    "DeliveryPolicy" => Rule::Json,
+    "DisplayName" => Rule::Any,
+    "Policy" => Rule::Policy,
+    "SignatureVersion" => Rule::OneOf(&["1", "2"]),
+    "TracingConfig" => Rule::OneOf(&["PassThrough", "Active"]),
+    "KmsMasterKeyId" => Rule::Any,
+    "ContentBasedDeduplication" => Rule::FifoOnly,
+    "ArchivePolicy" => Rule::Json,
+    "FifoThroughputScope" => Rule::Any,
+    "DataProtectionPolicy" => Rule::Json,
+}
 
 /// One attribute's value against SNS's rules; `create` allows FifoTopic.
 pub(super) fn check_attribute(name: &str, value: &str, fifo: bool, create: bool) -> SnsResult<()> {
-    let bool_value = || {
-        if value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false") {
-            Ok(())
-        } else {
-            Err(SnsError::invalid(format_args!("{name}")))
-        }
+    let rule = match name {
+        "FifoTopic" if create => Rule::Bool,
+        _ if is_feedback_attribute(name) => Rule::Any,
+        _ => RULES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, rule)| *rule)
+            .ok_or_else(|| SnsError::invalid("AttributeName"))?,
     };
-    match name {
-        "FifoTopic" if create => bool_value(),
-        "ContentBasedDeduplication" => {
-            bool_value()?;
-            if !fifo && value.eq_ignore_ascii_case("true") {
-                return Err(SnsError::invalid(
-                    "ContentBasedDeduplication Reason: Content based deduplication can only be set for FIFO topics",
-                ));
-            }
-            Ok(())
-        }
-        "SignatureVersion" if value != "1" && value != "2" => {
-            Err(SnsError::invalid("SignatureVersion"))
-        }
-        "TracingConfig" if value != "PassThrough" && value != "Active" => {
-            Err(SnsError::invalid("TracingConfig"))
-        }
-        "Policy" => super::access::check_policy(value).map(drop),
-        "DeliveryPolicy" | "ArchivePolicy" | "DataProtectionPolicy"
-            if serde_json::from_str::<Value>(value).is_err() =>
-        {
-            Err(SnsError::invalid(format_args!("{name}")))
-        }
-        _ if SETTABLE.contains(&name) || is_feedback_attribute(name) => Ok(()),
-        _ => Err(SnsError::invalid("AttributeName")),
+    let is_bool = value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false");
+    match rule {
+        Rule::Bool | Rule::FifoOnly if !is_bool => Err(SnsError::invalid(format_args!("{name}"))),
+        Rule::FifoOnly if !fifo && value.eq_ignore_ascii_case("true") => Err(SnsError::invalid(
+            "ContentBasedDeduplication Reason: Content based deduplication can only be set for FIFO topics",
+        )),
+        Rule::Any | Rule::Bool | Rule::FifoOnly => Ok(()),
+        Rule::OneOf(values) if values.contains(&value) => Ok(()),
+        Rule::Json if serde_json::from_str::<Value>(value).is_ok() => Ok(()),
+        Rule::OneOf(_) | Rule::Json => Err(SnsError::invalid(format_args!("{name}"))),
+        Rule::Policy => super::access::check_policy(value).map(drop),
     }
 }
 
