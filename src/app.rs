@@ -59,11 +59,12 @@ impl App {
             series: series.clone(),
             clock: clock.clone(),
         });
-        let alarms =
+        let mut alarms =
             crate::observe::alarms::Alarms::new(config.admin.alarms.clone(), series.clone());
         let registry = registry.with_max_queues(config.max_queues);
         let sqs = Arc::new(Sqs::new(registry, clock.clone(), ticker.clone()));
-        let outbound = Arc::new(crate::http::outbound::Outbound::default());
+        let outbound = Arc::new(crate::http::outbound::Outbound::new(&config.outbound));
+        alarms.outbound = outbound.clone();
         let mut sns = crate::sns::Service::new(sns, sqs.clone(), injector.clone(), config.strict);
         sns.outbound = outbound.clone();
         let mut triggers = crate::triggers::Service::new(

@@ -195,6 +195,38 @@ pub use observe::advisor::doctor;
 pub use sns::declare::{SubscriptionDecl, TopicDecl};
 pub use sqs::error::{ErrorKind, Fault, SqsError, SqsResult};
 
+/// The declared functions' URLs and the alarm webhook, against the outbound rule as far as
+/// it can tell before they are called (a `deny` entry, a refused address): refused, the
+/// server does not start.
+fn outbound_endpoints(config: &Config) -> Result<(), String> {
+    let rule = http::outbound::Outbound::new(&config.outbound);
+    let functions = config
+        .triggers
+        .functions
+        .iter()
+        .filter_map(|f| match &f.target {
+            triggers::Target::Url(u) | triggers::Target::InvokeUrl(u) => {
+                Some((format!("function `{}`", f.name), u.as_str()))
+            }
+            triggers::Target::Command(_) => None,
+        });
+    let webhook =
+        (config.admin.alarms.webhook.as_deref()).map(|u| ("[alarms] webhook".to_owned(), u));
+    for (what, url) in functions.chain(webhook) {
+        let Ok(uri) = url.parse::<hyper::Uri>() else {
+            continue;
+        };
+        let Some(authority) = uri.authority() else {
+            continue;
+        };
+        let port = authority.port_u16().unwrap_or(80);
+        if let Some(why) = rule.refuses_endpoint(authority.host(), port) {
+            return Err(format!("{what}: sqslite does not connect to {url}: {why}"));
+        }
+    }
+    Ok(())
+}
+
 /// A running sqslite server; it stops when dropped or when [`Server::shutdown`] is awaited.
 pub struct Server {
     addr: SocketAddr,
@@ -222,6 +254,8 @@ impl Server {
         config
             .access
             .check()
+            .and_then(|()| config.outbound.check())
+            .and_then(|()| outbound_endpoints(&config))
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         let app = Arc::new(match &config.data_dir {
             None => app::App::new(config, clock),

@@ -118,6 +118,14 @@ struct Args {
     /// Browser origins allowed to call the admin API and /metrics (comma-separated) [default: none].
     #[arg(long, env = "SQSLITE_ADMIN_ALLOW_ORIGIN", value_delimiter = ',')]
     admin_allow_origin: Vec<String>,
+    /// Destinations outbound requests may reach: hosts, addresses, CIDRs, each with an optional
+    /// :port, or *:PORT (comma-separated); with any, only these, past the default refusals.
+    #[arg(long, env = "SQSLITE_OUTBOUND_ALLOW", value_delimiter = ',')]
+    outbound_allow: Vec<String>,
+    /// Destinations outbound requests may not reach, besides the default refusals
+    /// (comma-separated, as --outbound-allow).
+    #[arg(long, env = "SQSLITE_OUTBOUND_DENY", value_delimiter = ',')]
+    outbound_deny: Vec<String>,
     /// Refuse to start without --admin-token, so the admin API always needs it (loopback too).
     #[arg(long, env = "SQSLITE_ADMIN_REQUIRE_TOKEN")]
     admin_require_token: bool,
@@ -313,6 +321,8 @@ fn effective_config(args: Args) -> Result<Config, String> {
     config.access.allow_origins.extend(args.allow_origin);
     config.access.admin_origins.extend(args.admin_allow_origin);
     config.access.require_admin_token |= args.admin_require_token;
+    config.outbound.allow.extend(args.outbound_allow);
+    config.outbound.deny.extend(args.outbound_deny);
     let (limits, given) = (&mut config.connections, args.limits);
     limits.header_timeout = given.header_timeout.unwrap_or(limits.header_timeout);
     limits.idle_timeout = given.idle_timeout.unwrap_or(limits.idle_timeout);

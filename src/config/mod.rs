@@ -16,6 +16,7 @@ use std::path::Path;
 // The settings types of the modules `Config` holds, so an embedder can name them.
 pub use crate::durable::FsyncPolicy;
 pub use crate::faults::FaultSpec;
+pub use crate::http::outbound::OutboundConfig;
 
 /// The services a fault rule may aim at: their action names and error tables. (SQS, which
 /// the other services stand on, knows nothing of the rules: the router applies them.)
@@ -98,6 +99,8 @@ pub struct Config {
     pub advisor: crate::observe::advisor::Thresholds,
     /// `[[functions]]` and `[[event_source_mappings]]`: Lambda-style triggers.
     pub triggers: crate::triggers::TriggersConfig,
+    /// `[outbound]`: where SNS deliveries, functions and webhooks may connect.
+    pub outbound: OutboundConfig,
 }
 
 impl Default for Config {
@@ -125,6 +128,7 @@ impl Default for Config {
             repair: false,
             advisor: crate::observe::advisor::Thresholds::default(),
             triggers: crate::triggers::TriggersConfig::default(),
+            outbound: OutboundConfig::default(),
         }
     }
 }

@@ -34,6 +34,11 @@ pub fn to_toml(config: &Config) -> String {
             root.insert("alarms".into(), alarms);
         }
     }
+    if config.outbound != super::OutboundConfig::default() {
+        if let Ok(outbound) = Value::try_from(&config.outbound) {
+            root.insert("outbound".into(), outbound);
+        }
+    }
     if let Ok(advisor) = Value::try_from(&config.advisor) {
         root.insert("advisor".into(), advisor);
     }

@@ -21,6 +21,7 @@ const TOP_KEYS: &[&str] = &[
     "functions",
     "event_source_mappings",
     "topics",
+    "outbound",
 ];
 const SERVER_KEYS: &[&str] = &[
     "host",
@@ -78,6 +79,7 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
                 }
             }
             "alarms" | "advisor" | "faults" => game_day(&src, entry, &mut config)?,
+            "outbound" => config.outbound = outbound(&src, entry)?,
             "topics" => {
                 for (node, table) in tables(&src, entry)? {
                     config
@@ -185,6 +187,14 @@ fn game_day(src: &Source, entry: &Entry, config: &mut Config) -> Result<(), Conf
         }
     }
     Ok(())
+}
+
+/// `[outbound]`: its entries, each checked (the error names the file and line).
+fn outbound(src: &Source, entry: &Entry) -> Result<super::OutboundConfig, ConfigError> {
+    src.table(entry)?;
+    super::admin::from_json(entry.node.value.to_json())
+        .and_then(|o: super::OutboundConfig| o.check().map(|()| o))
+        .map_err(|e| src.error(entry.line, format!("[outbound]: {e}")))
 }
 
 fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), ConfigError> {

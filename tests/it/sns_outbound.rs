@@ -94,3 +94,52 @@ fn refused_endpoints_are_refused_at_subscribe() {
         assert_eq!(records["http_waiting"], 0, "nothing was queued for them");
     });
 }
+
+#[tokio::test]
+async fn a_deny_entry_refuses_an_endpoint_at_subscribe() {
+    let hook = Endpoint::start().await;
+    let address = hook.url.trim_start_matches("http://");
+    let address = address.split('/').next().unwrap().to_owned();
+    let mut config = sqslite::Config::ephemeral();
+    config.outbound.deny = vec![address.clone()];
+    let s = crate::common::sns::start_with(config).await;
+    let topic = s.topic("denied", &[]).await;
+    let call = s.sns.subscribe().topic_arn(&topic).protocol("http");
+    let err = call.endpoint(&hook.url).send().await.unwrap_err();
+    let message = crate::common::message(&err);
+    assert!(
+        message.contains(&format!("is denied by [outbound] deny `{address}`")),
+        "{message}"
+    );
+    assert!(hook.received().is_empty(), "nothing was sent");
+}
+
+#[tokio::test]
+async fn declared_functions_and_webhooks_the_rule_refuses_stop_the_start() {
+    use sqslite::config::{Function, Target};
+    let mut config = sqslite::Config::ephemeral();
+    config.admin.alarms.webhook = Some("http://169.254.169.254/hook".into());
+    let err = crate::common::TestServer::try_start_with(config)
+        .await
+        .err()
+        .unwrap();
+    let err = err.to_string();
+    assert!(
+        err.starts_with("[alarms] webhook: sqslite does not connect to"),
+        "{err}"
+    );
+    assert!(err.contains("link-local"), "{err}");
+
+    let mut config = sqslite::Config::ephemeral();
+    config.outbound.deny = vec!["hooks.internal".into()];
+    let f = Function::new("f", Target::Url("http://hooks.internal:8080/".into()));
+    config.triggers.functions.push(f);
+    let err = crate::common::TestServer::try_start_with(config)
+        .await
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string().contains("function `f`: sqslite does not connect to http://hooks.internal:8080/: hooks.internal is denied by [outbound] deny `hooks.internal`"),
+        "{err}"
+    );
+}

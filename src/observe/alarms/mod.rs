@@ -137,6 +137,8 @@ pub struct Alarms {
     cfg: AlarmConfig,
     /// Where a change of state is marked for the dashboard's chart.
     series: Arc<crate::series::Recorder>,
+    /// Where the webhook may be called (the server's outbound rule).
+    pub outbound: Arc<crate::http::outbound::Outbound>,
     stale: AtomicBool,
     next_due: AtomicU64,
     /// Every alarm's memory and the buffers an evaluation reuses.
@@ -277,7 +279,7 @@ impl Alarms {
         self.next_due
             .store(reader.next_due().unwrap_or(0), Ordering::Relaxed);
         for alarm in &changed {
-            announce(&self.cfg, &self.series, alarm);
+            announce(&self.cfg, (&self.series, &self.outbound), alarm);
         }
         alarms
     }
@@ -319,7 +321,14 @@ fn remember(
 const LOG_TARGET: &str = "sqslite::alarms";
 
 /// Logs a state change and, with a webhook configured, posts it on its own task.
-fn announce(cfg: &AlarmConfig, series: &crate::series::Recorder, alarm: &Alarm) {
+fn announce(
+    cfg: &AlarmConfig,
+    (series, outbound): (
+        &crate::series::Recorder,
+        &Arc<crate::http::outbound::Outbound>,
+    ),
+    alarm: &Alarm,
+) {
     let (name, queue) = (render::name(alarm), alarm.queue.name());
     let kind = alarm.kind().as_str();
     series.alarm(alarm.since(), &alarm.queue, kind, alarm.firing());
@@ -350,23 +359,48 @@ fn announce(cfg: &AlarmConfig, series: &crate::series::Recorder, alarm: &Alarm) 
     let retries = cfg.webhook_retries;
     // Serialized now: the task holds bytes, not the queue.
     let body = serde_json::to_vec(alarm).unwrap_or_default();
-    runtime.spawn(post_webhook(url, name.to_string(), body, timeout, retries));
+    let post = Webhook {
+        url,
+        alarm: name.to_string(),
+        outbound: outbound.clone(),
+    };
+    runtime.spawn(post.send(body, timeout, retries));
 }
 
-async fn post_webhook(url: String, name: String, body: Vec<u8>, timeout: Duration, retries: u32) {
-    let headers = [("content-type", "application/json")];
-    for attempt in 0..=retries {
-        match crate::http::client::request("POST", &url, &headers, body.clone(), timeout).await {
-            Ok(reply) if reply.ok() => return,
-            Ok(reply) => {
-                tracing::debug!(target: LOG_TARGET, status = reply.status, %url, "webhook refused the alarm");
+/// One alarm's POST to the webhook, under the server's outbound rule.
+struct Webhook {
+    url: String,
+    alarm: String,
+    outbound: Arc<crate::http::outbound::Outbound>,
+}
+
+/// The most of a webhook's answer read: only its status matters.
+const WEBHOOK_REPLY_BYTES: usize = 64 * 1024;
+
+impl Webhook {
+    async fn send(self, body: Vec<u8>, timeout: Duration, retries: u32) {
+        let (url, name) = (&self.url, &self.alarm);
+        let headers = [("content-type", "application/json")];
+        for attempt in 0..=retries {
+            let call = crate::http::client::Call {
+                method: "POST",
+                url,
+                headers: &headers,
+                outbound: Some(&self.outbound),
+                max_reply: WEBHOOK_REPLY_BYTES,
+            };
+            match crate::http::client::call(call, body.clone(), timeout).await {
+                Ok(reply) if reply.ok() => return,
+                Ok(reply) => {
+                    tracing::debug!(target: LOG_TARGET, status = reply.status, %url, "webhook refused the alarm");
+                }
+                Err(e) => tracing::debug!(target: LOG_TARGET, error = %e, "webhook unreachable"),
             }
-            Err(e) => tracing::debug!(target: LOG_TARGET, error = %e, "webhook unreachable"),
+            if attempt < retries {
+                // Real time: the receiver's recovery has nothing to do with the server's clock.
+                tokio::time::sleep(Duration::from_millis(200 << attempt.min(6))).await;
+            }
         }
-        if attempt < retries {
-            // Real time: the receiver's recovery has nothing to do with the server's clock.
-            tokio::time::sleep(Duration::from_millis(200 << attempt.min(6))).await;
-        }
+        tracing::warn!(target: LOG_TARGET, %url, alarm = %name, "webhook gave up after {} attempts", retries + 1);
     }
-    tracing::warn!(target: LOG_TARGET, %url, alarm = %name, "webhook gave up after {} attempts", retries + 1);
 }
