@@ -46,9 +46,14 @@ impl App {
     pub fn with_registry(
         config: Config,
         clock: SharedClock,
-        (registry, sns, mappings): (Registry, crate::sns::engine::Sns, crate::triggers::Mappings),
+        (registry, mut sns, mappings): (
+            Registry,
+            crate::sns::engine::Sns,
+            crate::triggers::Mappings,
+        ),
         durable: Option<crate::durable::mode::Durable>,
     ) -> Self {
+        sns.limits = config.sns_limits;
         let ticker = Arc::new(tokio::sync::Notify::new());
         let series = Arc::new(crate::series::Recorder::default());
         let faults = Arc::new(crate::faults::Faults::new(crate::config::FAULT_TARGETS));

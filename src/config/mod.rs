@@ -101,6 +101,9 @@ pub struct Config {
     pub triggers: crate::triggers::TriggersConfig,
     /// `[outbound]`: where SNS deliveries, functions and webhooks may connect.
     pub outbound: OutboundConfig,
+    /// `max_topics`, `max_fifo_topics`, `max_subscriptions_per_topic` in `[server]`: SNS's
+    /// quotas by default.
+    pub sns_limits: crate::sns::engine::Limits,
 }
 
 impl Default for Config {
@@ -129,6 +132,7 @@ impl Default for Config {
             advisor: crate::observe::advisor::Thresholds::default(),
             triggers: crate::triggers::TriggersConfig::default(),
             outbound: OutboundConfig::default(),
+            sns_limits: crate::sns::engine::Limits::default(),
         }
     }
 }

@@ -82,6 +82,14 @@ fn server(config: &Config) -> Table {
     server.insert("clock".into(), clock.into());
     server.insert("auto_create".into(), config.auto_create.into());
     server.insert("max_queues".into(), Value::from(config.max_queues as i64));
+    let sns = &config.sns_limits;
+    for (key, n) in [
+        ("max_topics", sns.topics),
+        ("max_fifo_topics", sns.fifo_topics),
+        ("max_subscriptions_per_topic", sns.subscriptions_per_topic),
+    ] {
+        server.insert(key.into(), Value::from(n as i64));
+    }
     server.insert("strict".into(), config.strict.into());
     // The admin token is a secret: never printed.
     let access = &config.access;

@@ -33,6 +33,9 @@ const SERVER_KEYS: &[&str] = &[
     "clock",
     "auto_create",
     "max_queues",
+    "max_topics",
+    "max_fifo_topics",
+    "max_subscriptions_per_topic",
     "strict",
     "data_dir",
     "fsync",
@@ -207,6 +210,11 @@ fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), Config
             "public_url" => config.public_url = Some(src.string(e)?),
             "auto_create" => config.auto_create = src.boolean(e)?,
             "max_queues" => config.max_queues = src.integer(e)?,
+            "max_topics" => config.sns_limits.topics = src.integer(e)?,
+            "max_fifo_topics" => config.sns_limits.fifo_topics = src.integer(e)?,
+            "max_subscriptions_per_topic" => {
+                config.sns_limits.subscriptions_per_topic = src.integer(e)?;
+            }
             "strict" => config.strict = src.boolean(e)?,
             "repair" => config.repair = src.boolean(e)?,
             "data_dir" => config.data_dir = Some(src.string(e)?.into()),

@@ -1,5 +1,8 @@
-//! Splitting on one ASCII byte with plain loops: hosts, queue URLs and paths are split on
-//! every request, and `str::split`'s char searcher cost more to set up than these short scans.
+//! Text helpers: splitting on one ASCII byte with plain loops (hosts, queue URLs and paths are split on
+//! every request, and `str::split`'s char searcher cost more to set up than these short scans), and
+//! the bound on the error messages every service answers.
+
+use std::borrow::Cow;
 
 /// `split_once` on an ASCII byte (a callgrind profile put the char searcher's version at
 /// 1,000 instructions a request).
@@ -33,5 +36,40 @@ mod tests {
         }
         assert_eq!(split_at_byte("a:b:c", b':'), Some(("a", "b:c")));
         assert_eq!(split_at_byte("abc", b':'), None);
+    }
+}
+
+/// The most of an error message any service answers: a value a caller sent is quoted in its
+/// message (an ARN, a name), and a hostile one of megabytes would otherwise come back whole.
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// `message` cut to [`MAX_MESSAGE_BYTES`] at a character boundary, `…` marking the cut;
+/// a shorter one unchanged.
+pub fn bounded_message<'a>(message: impl Into<Cow<'a, str>>) -> Cow<'a, str> {
+    let message = message.into();
+    if message.len() <= MAX_MESSAGE_BYTES {
+        return message;
+    }
+    let mut end = MAX_MESSAGE_BYTES - '…'.len_utf8();
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}…", &message[..end]))
+}
+
+#[cfg(test)]
+mod bounded_tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_cut_at_a_character_boundary() {
+        assert_eq!(bounded_message("short"), "short");
+        let long = "é".repeat(5000);
+        let cut = bounded_message(long.as_str());
+        assert!(
+            cut.len() <= MAX_MESSAGE_BYTES && cut.ends_with('…'),
+            "{}",
+            cut.len()
+        );
     }
 }

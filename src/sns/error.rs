@@ -89,7 +89,7 @@ impl SnsError {
     pub fn new(kind: SnsErrorKind, message: impl Into<Cow<'static, str>>) -> Self {
         SnsError {
             kind,
-            message: message.into(),
+            message: crate::http::text::bounded_message(message.into()),
         }
     }
 

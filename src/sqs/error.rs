@@ -119,7 +119,7 @@ impl SqsError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         SqsError {
             kind,
-            message: message.into(),
+            message: crate::http::text::bounded_message(message.into()).into_owned(),
         }
     }
 

@@ -358,3 +358,37 @@ async fn unsigned_query_requests_reach_sns_and_errors_have_its_shape() {
     assert_eq!(res.status, 200, "{}", res.body);
     assert!(res.body.contains("<ListQueuesResponse"));
 }
+
+#[tokio::test]
+async fn topic_and_subscription_counts_are_capped_by_the_quotas() {
+    let mut config = sqslite::Config::ephemeral();
+    config.sns_limits.topics = 2;
+    config.sns_limits.fifo_topics = 1;
+    config.sns_limits.subscriptions_per_topic = 1;
+    let s = crate::common::sns::start_with(config).await;
+    let first = s.topic("one", &[]).await;
+    s.topic("two", &[]).await;
+    let code = |e: &dyn std::fmt::Debug| format!("{e:?}");
+    let err = s.sns.create_topic().name("three").send().await.unwrap_err();
+    assert!(code(&err).contains("TopicLimitExceeded"), "{err:?}");
+    assert_eq!(err.raw_response().unwrap().status().as_u16(), 403);
+    // Asking again for a topic that exists is no new topic.
+    s.topic("one", &[]).await;
+    s.topic("f.fifo", &[("FifoTopic", "true")]).await;
+    let fifo = s
+        .sns
+        .create_topic()
+        .name("g.fifo")
+        .attributes("FifoTopic", "true");
+    assert!(code(&fifo.send().await.unwrap_err()).contains("TopicLimitExceeded"));
+    let queue = s.t.create_queue("audit").await;
+    let arn = s.t.attribute(&queue, "QueueArn").await;
+    let sub = || s.sns.subscribe().topic_arn(&first).protocol("sqs");
+    sub().endpoint(&arn).send().await.unwrap();
+    // The same subscription again is found, not made.
+    sub().endpoint(&arn).send().await.unwrap();
+    let other = s.t.create_queue("other").await;
+    let other = s.t.attribute(&other, "QueueArn").await;
+    let err = sub().endpoint(&other).send().await.unwrap_err();
+    assert!(code(&err).contains("SubscriptionLimitExceeded"), "{err:?}");
+}

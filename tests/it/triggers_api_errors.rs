@@ -319,3 +319,29 @@ async fn a_declared_mapping_keeps_the_visibility_rule() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn a_huge_bad_value_is_quoted_only_in_part() {
+    let l = server().await;
+    // The review's 3.9 MB EventSourceArn, which the 400 answered whole.
+    let huge = format!(
+        "arn:aws:kinesis:us-east-1:000000000000:stream/{}",
+        "q".repeat(3_900_000)
+    );
+    let body = serde_json::json!({"EventSourceArn": huge, "FunctionName": "orders"}).to_string();
+    let got =
+        l.t.raw(
+            "POST",
+            "/2015-03-31/event-source-mappings/",
+            &[("content-type", "application/json")],
+            &body,
+        )
+        .await;
+    assert_eq!(got.status, 400, "{}", &got.body[..200.min(got.body.len())]);
+    assert!(got.body.len() < 5_000, "{} bytes answered", got.body.len());
+    let message = got.json()["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(message.ends_with('…'), "{message}");
+}

@@ -79,6 +79,30 @@ pub struct Sns {
     pub outbox: outbox::Outbox,
     /// What each topic and subscription did, for observers ([`view`]).
     counts: Mutex<counts::Counts>,
+    /// How many topics and subscriptions may exist.
+    pub limits: Limits,
+}
+
+/// SNS's quotas on counts (AWS General Reference, "Amazon SNS endpoints and quotas"), as
+/// defaults: an account's standard and FIFO topics, a topic's subscriptions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Standard topics per account: 100,000.
+    pub topics: usize,
+    /// FIFO topics per account: 1,000.
+    pub fifo_topics: usize,
+    /// Subscriptions per topic: 12,500,000.
+    pub subscriptions_per_topic: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            topics: 100_000,
+            fifo_topics: 1_000,
+            subscriptions_per_topic: 12_500_000,
+        }
+    }
 }
 
 impl Sns {

@@ -274,6 +274,13 @@ impl Sns {
             }
             return Ok(Subscribed::of(existing));
         }
+        if state.subscriptions_of(&sub.topic_arn).count() >= self.limits.subscriptions_per_topic {
+            // The code is SNS's; the message is sqslite's [unverified].
+            return Err(SnsError::new(
+                crate::sns::error::SnsErrorKind::SubscriptionLimitExceeded,
+                "Subscription limit exceeded",
+            ));
+        }
         let subscribed = Subscribed::of(&sub);
         let arn = sub.arn.clone();
         state.subscriptions.insert(arn.clone(), sub);

@@ -223,6 +223,20 @@ impl Sns {
         if new.tags.len() > MAX_TAGS {
             return Err(tag_quota());
         }
+        let limit = if fifo {
+            self.limits.fifo_topics
+        } else {
+            self.limits.topics
+        };
+        let same_kind = |t: &&Topic| t.owner == owner.account && t.fifo == fifo;
+        // Counted only near the limit: below it in total, no account can be at it.
+        if state.topics.len() >= limit && state.topics.values().filter(same_kind).count() >= limit {
+            // The code is SNS's; the message is sqslite's [unverified].
+            return Err(SnsError::new(
+                SnsErrorKind::TopicLimitExceeded,
+                "Topic limit exceeded",
+            ));
+        }
         let mut set = new.attributes;
         set.remove("FifoTopic");
         if let Some(policy) = set.get_mut("DeliveryPolicy") {

@@ -81,7 +81,7 @@ impl LambdaError {
     pub fn new(kind: LambdaErrorKind, message: impl Into<Cow<'static, str>>) -> Self {
         LambdaError {
             kind,
-            message: message.into(),
+            message: crate::http::text::bounded_message(message.into()),
         }
     }
 
