@@ -128,6 +128,13 @@ fn finish_repair(
              stretch's framing was damaged); start without --repair from now on"
         );
     }
+    let orphans = state.1.orphaned_subscriptions();
+    if orphans > 0 {
+        tracing::warn!(
+            subscriptions = orphans,
+            "repair: subscriptions whose topic's record was lost could not be kept either"
+        );
+    }
     Ok(())
 }
 

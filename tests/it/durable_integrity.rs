@@ -209,3 +209,58 @@ async fn the_data_directory_and_its_files_are_private() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&backup);
 }
+
+/// An SNS Query request to the server at `p`, unsigned; its answer's body.
+async fn sns(p: &Proc, params: &[(&str, &str)]) -> String {
+    let body: String = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(params)
+        .finish();
+    let form = [("content-type", "application/x-www-form-urlencoded")];
+    crate::common::raw(&p.endpoint, "POST", "/", &form, &body)
+        .await
+        .body
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repair_counts_the_subscriptions_of_a_topic_it_lost() {
+    let dir = temp_dir("lost-topic");
+    let p = Proc::start(&dir);
+    let topic = "arn:aws:sns:us-east-1:000000000000:orders";
+    let made = sns(&p, &[("Action", "CreateTopic"), ("Name", "orders")]).await;
+    assert!(made.contains(topic), "{made}");
+    for q in ["a", "b"] {
+        let url = create(&p.client, q).await;
+        let arn = attribute(&p.client, &url, QueueAttributeName::QueueArn).await;
+        let sub = [
+            ("Action", "Subscribe"),
+            ("TopicArn", topic),
+            ("Protocol", "sqs"),
+            ("Endpoint", arn.as_str()),
+        ];
+        assert!(sns(&p, &sub).await.contains("SubscriptionArn"));
+    }
+    p.kill();
+    // Damage the topic's own record: the first place its ARN is written.
+    let log = log_file(&dir);
+    let mut bytes = std::fs::read(&log).unwrap();
+    let at = bytes
+        .windows(topic.len())
+        .position(|w| w == topic.as_bytes())
+        .expect("the topic's record");
+    bytes[at + topic.len() - 1] ^= 0x01;
+    std::fs::write(&log, &bytes).unwrap();
+
+    let mut cmd = command(&dir);
+    cmd.arg("--repair");
+    let p = Proc::spawn(cmd);
+    let report = p.log.join("\n");
+    assert!(report.contains("could_not_recover=1"), "{report}");
+    assert!(
+        report.contains("subscriptions=2") && report.contains("topic's record was lost"),
+        "{report}"
+    );
+    let listed = sns(&p, &[("Action", "ListSubscriptions")]).await;
+    assert!(!listed.contains(topic), "{listed}");
+    drop(p);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -81,6 +81,8 @@ pub struct Sns {
     counts: Mutex<counts::Counts>,
     /// How many topics and subscriptions may exist.
     pub limits: Limits,
+    /// Subscription records recovery skipped for want of their topic.
+    orphans: std::sync::atomic::AtomicUsize,
 }
 
 /// SNS's quotas on counts (AWS General Reference, "Amazon SNS endpoints and quotas"), as

@@ -272,6 +272,11 @@ impl Sns {
         records.iter().try_for_each(write)
     }
 
+    /// How many subscription records recovery skipped because their topic was unknown.
+    pub fn orphaned_subscriptions(&self) -> usize {
+        self.orphans.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Applies one stored record (recovery). Records about a topic that is gone are
     /// skipped: the log still holds them from before its deletion.
     pub fn restore(&self, record: SnsRecord, now: Millis) -> Result<(), String> {
@@ -287,7 +292,12 @@ impl Sns {
                 let sub = Subscription::from_meta(meta)?;
                 state.subscriptions.insert(sub.arn.clone(), sub);
             }
-            SnsRecord::Subscription(_) => {}
+            // A subscription whose topic is unknown: the topic's record was lost (a repair
+            // skipped it). Counted, so the repair reports it.
+            SnsRecord::Subscription(_) => {
+                self.orphans
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             SnsRecord::SubscriptionDeleted { arn } => {
                 state.subscriptions.remove(&arn);
             }
