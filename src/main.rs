@@ -118,14 +118,8 @@ struct Args {
     /// Browser origins allowed to call the admin API and /metrics (comma-separated) [default: none].
     #[arg(long, env = "SQSLITE_ADMIN_ALLOW_ORIGIN", value_delimiter = ',')]
     admin_allow_origin: Vec<String>,
-    /// Destinations outbound requests may reach: hosts, addresses, CIDRs, each with an optional
-    /// :port, or *:PORT (comma-separated); with any, only these, past the default refusals.
-    #[arg(long, env = "SQSLITE_OUTBOUND_ALLOW", value_delimiter = ',')]
-    outbound_allow: Vec<String>,
-    /// Destinations outbound requests may not reach, besides the default refusals
-    /// (comma-separated, as --outbound-allow).
-    #[arg(long, env = "SQSLITE_OUTBOUND_DENY", value_delimiter = ',')]
-    outbound_deny: Vec<String>,
+    #[command(flatten)]
+    outbound: OutboundArgs,
     /// Refuse to start without --admin-token, so the admin API always needs it (loopback too).
     #[arg(long, env = "SQSLITE_ADMIN_REQUIRE_TOKEN")]
     admin_require_token: bool,
@@ -140,6 +134,44 @@ enum Switch {
 }
 
 /// Connection limits; seconds may be fractional.
+/// Where outbound requests may go and how https servers are verified (`[outbound]`).
+#[derive(Debug, clap::Args)]
+struct OutboundArgs {
+    /// Destinations outbound requests may reach: hosts, addresses, CIDRs, each with an optional
+    /// :port, or *:PORT (comma-separated); with any, only these, past the default refusals.
+    #[arg(
+        long = "outbound-allow",
+        env = "SQSLITE_OUTBOUND_ALLOW",
+        value_delimiter = ','
+    )]
+    allow: Vec<String>,
+    /// Destinations outbound requests may not reach, besides the default refusals
+    /// (comma-separated, as --outbound-allow).
+    #[arg(
+        long = "outbound-deny",
+        env = "SQSLITE_OUTBOUND_DENY",
+        value_delimiter = ','
+    )]
+    deny: Vec<String>,
+    /// A PEM file of CA certificates https subscribers and functions are verified against,
+    /// besides the system's roots (mkcert's, a compose service's own CA).
+    #[arg(long = "outbound-ca-file", env = "SQSLITE_OUTBOUND_CA_FILE")]
+    ca_file: Option<std::path::PathBuf>,
+    /// Accept any https certificate on outbound requests (logged at start).
+    #[arg(long = "outbound-insecure", env = "SQSLITE_OUTBOUND_INSECURE")]
+    insecure: bool,
+}
+
+impl OutboundArgs {
+    /// Laid over the file's `[outbound]`: lists extend it, a CA file replaces it.
+    fn apply(self, outbound: &mut sqslite::config::OutboundConfig) {
+        outbound.allow.extend(self.allow);
+        outbound.deny.extend(self.deny);
+        outbound.ca_file = self.ca_file.or(outbound.ca_file.take());
+        outbound.insecure |= self.insecure;
+    }
+}
+
 #[derive(Debug, clap::Args)]
 struct LimitArgs {
     /// A request's headers must arrive within this many seconds [default: 10].
@@ -321,8 +353,7 @@ fn effective_config(args: Args) -> Result<Config, String> {
     config.access.allow_origins.extend(args.allow_origin);
     config.access.admin_origins.extend(args.admin_allow_origin);
     config.access.require_admin_token |= args.admin_require_token;
-    config.outbound.allow.extend(args.outbound_allow);
-    config.outbound.deny.extend(args.outbound_deny);
+    args.outbound.apply(&mut config.outbound);
     let (limits, given) = (&mut config.connections, args.limits);
     limits.header_timeout = given.header_timeout.unwrap_or(limits.header_timeout);
     limits.idle_timeout = given.idle_timeout.unwrap_or(limits.idle_timeout);

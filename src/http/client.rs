@@ -78,11 +78,21 @@ pub async fn call(call: Call<'_>, body: Vec<u8>, timeout: Duration) -> Result<Re
 async fn send(call: Call<'_>, body: Vec<u8>) -> Result<Reply, String> {
     let url = call.url;
     let uri: Uri = url.parse().map_err(|e| format!("bad URL {url}: {e}"))?;
-    if uri.scheme_str() != Some("http") {
-        return Err(format!("{url}: only http:// URLs are supported"));
-    }
+    let https = match uri.scheme_str() {
+        Some("http") => false,
+        Some("https") => true,
+        _ => {
+            return Err(format!(
+                "{url}: only http:// and https:// URLs are supported"
+            ))
+        }
+    };
     let authority = uri.authority().ok_or_else(|| format!("{url}: no host"))?;
-    let (host, port) = (authority.host(), authority.port_u16().unwrap_or(80));
+    let default_port = if https { 443 } else { 80 };
+    let (host, port) = (
+        authority.host(),
+        authority.port_u16().unwrap_or(default_port),
+    );
     let stream = match call.outbound {
         Some(outbound) => {
             let addrs = outbound.resolve(host, port).await?;
@@ -91,12 +101,42 @@ async fn send(call: Call<'_>, body: Vec<u8>) -> Result<Reply, String> {
         None => tokio::net::TcpStream::connect((host, port)).await,
     }
     .map_err(|e| format!("cannot connect to {host}:{port}: {e}"))?;
+    let req = build(&call, &uri, body)?;
+    if !https {
+        return exchange(stream, req, &call).await;
+    }
+    let config = match call.outbound {
+        Some(outbound) => outbound.tls().config(),
+        None => default_tls().config(),
+    };
+    let connector = tokio_rustls::TlsConnector::from(config);
+    let name = super::tls::server_name(host)?;
+    let stream = (connector.connect(name, stream).await)
+        .map_err(|e| format!("TLS with {host}:{port}: {e}"))?;
+    exchange(stream, req, &call).await
+}
+
+/// The TLS client of requests made with no outbound rule (the drills, the doctor).
+fn default_tls() -> &'static super::tls::Tls {
+    static TLS: std::sync::OnceLock<super::tls::Tls> = std::sync::OnceLock::new();
+    TLS.get_or_init(super::tls::Tls::default)
+}
+
+/// One request and its answer (at most `call.max_reply` bytes of it) on a connected stream.
+async fn exchange<S>(
+    stream: S,
+    req: hyper::Request<Full<Bytes>>,
+    call: &Call<'_>,
+) -> Result<Reply, String>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let url = call.url;
     let (mut sender, conn) =
         hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
             .await
             .map_err(|e| e.to_string())?;
     tokio::spawn(conn);
-    let req = build(&call, &uri, body)?;
     let res = sender
         .send_request(req)
         .await

@@ -13,6 +13,7 @@ pub mod request_body;
 pub mod server;
 pub mod service;
 pub mod text;
+pub mod tls;
 
 use hyper::header::HeaderValue;
 

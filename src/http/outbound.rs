@@ -32,6 +32,13 @@ pub struct OutboundConfig {
     /// Destinations refused besides the default refusals.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deny: Vec<String>,
+    /// A PEM file of CA certificates https servers are verified against, besides the
+    /// system's roots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<std::path::PathBuf>,
+    /// Accept any https certificate (an explicit opt-in, logged at start).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub insecure: bool,
 }
 
 impl OutboundConfig {
@@ -41,6 +48,9 @@ impl OutboundConfig {
             for entry in entries {
                 Entry::parse(entry).map_err(|e| format!("[outbound] {list}: {e}"))?;
             }
+        }
+        if let Some(path) = &self.ca_file {
+            super::tls::read_ca_file(path).map_err(|e| format!("[outbound] {e}"))?;
         }
         Ok(())
     }
@@ -136,6 +146,8 @@ pub struct Outbound {
     own: OnceLock<SocketAddr>,
     allow: Vec<Entry>,
     deny: Vec<Entry>,
+    /// How https servers are verified.
+    tls: super::tls::Tls,
 }
 
 impl Outbound {
@@ -143,11 +155,23 @@ impl Outbound {
     /// read is left out).
     pub fn new(config: &OutboundConfig) -> Self {
         let parse = |list: &[String]| list.iter().filter_map(|e| Entry::parse(e).ok()).collect();
+        let extra = (config.ca_file.as_deref())
+            .and_then(|path| super::tls::read_ca_file(path).ok())
+            .unwrap_or_default();
+        if config.insecure {
+            tracing::warn!("[outbound] insecure: https certificates are not verified");
+        }
         Outbound {
             own: OnceLock::new(),
             allow: parse(&config.allow),
             deny: parse(&config.deny),
+            tls: super::tls::Tls::new(extra, config.insecure),
         }
+    }
+
+    /// How https servers are verified.
+    pub fn tls(&self) -> &super::tls::Tls {
+        &self.tls
     }
 
     /// Records the listening address (the server's own, refused as a destination).
@@ -305,6 +329,7 @@ mod tests {
         let config = OutboundConfig {
             allow: strings(allow),
             deny: strings(deny),
+            ..OutboundConfig::default()
         };
         config.check().unwrap();
         Outbound::new(&config)

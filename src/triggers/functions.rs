@@ -98,11 +98,15 @@ impl Function {
                 "function `{}`: command must name a program",
                 self.name
             )),
-            Target::Url(u) | Target::InvokeUrl(u) if !u.starts_with("http://") => Err(format!(
-                "function `{}`: {} must be an http:// URL",
-                self.name,
-                self.target.kind()
-            )),
+            Target::Url(u) | Target::InvokeUrl(u)
+                if !u.starts_with("http://") && !u.starts_with("https://") =>
+            {
+                Err(format!(
+                    "function `{}`: {} must be an http:// or https:// URL",
+                    self.name,
+                    self.target.kind()
+                ))
+            }
             _ => Ok(()),
         }
     }

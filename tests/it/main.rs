@@ -32,6 +32,7 @@ mod fifo_groups;
 mod foreign_services;
 mod game_day;
 mod hostile_inputs;
+mod https_outbound;
 mod list_queues;
 mod localstack;
 mod long_poll;

@@ -11,6 +11,7 @@ pub mod netns;
 mod raw;
 pub mod signing;
 pub mod sns;
+pub mod tls;
 
 pub mod accounts;
 pub mod durable;
