@@ -31,9 +31,12 @@ pub fn deliveries(app: &App) -> HttpResponse {
             })
         })
         .collect();
+    let (waiting, bytes, in_flight) = app.sns.sns.outbox.waiting();
     ok(&json!({
         "deliveries": records,
-        "http_waiting": app.sns.sns.outbox.waiting(),
+        "http_waiting": waiting,
+        "http_waiting_bytes": bytes,
+        "http_in_flight": in_flight,
         "max_records": MAX_RECORDS,
     }))
 }

@@ -59,6 +59,7 @@ mod sns_fifo_standard;
 mod sns_http;
 mod sns_observe;
 mod sns_outbound;
+mod sns_outbound_bounds;
 mod sns_policies;
 mod sns_recorded;
 mod sns_recorded_attributes;

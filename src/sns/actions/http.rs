@@ -4,8 +4,9 @@
 //! in the [`Outbox`](crate::sns::engine::outbox::Outbox) for its next attempt on the
 //! server's clock. The ticker hands over what is due ([`step`]), so a manual clock drives
 //! retries. A notification whose retries are spent goes to the subscription's dead-letter
-//! queue. sqslite speaks plain `http://` only: an `https` POST fails and is retried like
-//! an unreachable endpoint.
+//! queue. `https` endpoints are called over TLS (`http::tls`). The outbox bounds the work:
+//! bytes waiting (past them a delivery fails as undeliverable, to the subscription's
+//! dead-letter queue if it has one) and POSTs under way (the rest wait their turn).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,15 +28,39 @@ pub const USER_AGENT: &str = "Amazon Simple Notification Service Agent";
 
 /// Queues a POST for an attempt now; the ticker sends it.
 pub fn enqueue(app: &Service, post: Post, now: Millis) {
-    app.sns.outbox.schedule(now, post);
-    app.ticker.notify_one();
+    match app.sns.outbox.schedule(now, post, &app.sns.limits.http) {
+        Ok(()) => app.ticker.notify_one(),
+        Err(post) => overflow(app, &post, now),
+    }
 }
 
-/// Starts every POST due by `now`; when the next one is due.
+/// A delivery the outbox has no room for: undeliverable, as SNS treats one it cannot make
+/// (counted as failed, then to the subscription's dead-letter queue if it has one).
+fn overflow(app: &Service, post: &Post, now: Millis) {
+    let (waiting, bytes, _) = app.sns.outbox.waiting();
+    tracing::warn!(
+        subscription = %post.subscription_arn,
+        url = %post.url,
+        waiting,
+        bytes,
+        "SNS HTTP delivery dropped: the deliveries waiting hold as much as sqslite keeps"
+    );
+    if let Some(d) = &post.dead_letter {
+        super::deliver::failed(app, d, now);
+    }
+}
+
+/// Starts every POST due by `now` that the caps let start; when the next one is due.
 pub fn step(app: &Arc<Service>, now: Millis) -> Option<Millis> {
-    let (due, next) = app.sns.outbox.take_due(now);
-    for post in due {
-        tokio::spawn(attempt(app.clone(), post));
+    let (due, next) = app.sns.outbox.take_due(now, &app.sns.limits.http);
+    for (post, flight) in due {
+        let app = app.clone();
+        tokio::spawn(async move {
+            attempt(&app, post).await;
+            // A POST held back by the caps may start now.
+            drop(flight);
+            app.ticker.notify_one();
+        });
     }
     next
 }
@@ -61,7 +86,7 @@ pub fn headers(post: &Post) -> Vec<(&'static str, &str)> {
 }
 
 /// One POST; a failure is retried per the policy, then dead-lettered.
-async fn attempt(app: Arc<Service>, mut post: Post) {
+async fn attempt(app: &Arc<Service>, mut post: Post) {
     let started = app.now();
     let call = crate::http::client::Call {
         method: "POST",
@@ -93,8 +118,11 @@ async fn attempt(app: Arc<Service>, mut post: Post) {
     if let Some(delay) = post.retry.delay_before(retry) {
         tracing::debug!(url = %post.url, %reason, retry, delay_ms = delay, "SNS HTTP delivery failed; retrying");
         post.retries = retry;
-        app.sns.outbox.schedule(started.saturating_add(delay), post);
-        app.ticker.notify_one();
+        let at = started.saturating_add(delay);
+        match app.sns.outbox.schedule(at, post, &app.sns.limits.http) {
+            Ok(()) => app.ticker.notify_one(),
+            Err(post) => overflow(app, &post, started),
+        }
         return;
     }
     tracing::warn!(
@@ -105,6 +133,6 @@ async fn attempt(app: Arc<Service>, mut post: Post) {
         "SNS HTTP delivery failed; retries spent"
     );
     if let Some(d) = &post.dead_letter {
-        super::deliver::failed(&app, d, started);
+        super::deliver::failed(app, d, started);
     }
 }

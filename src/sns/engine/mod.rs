@@ -95,6 +95,8 @@ pub struct Limits {
     pub fifo_topics: usize,
     /// Subscriptions per topic: 12,500,000.
     pub subscriptions_per_topic: usize,
+    /// The bounds on HTTP/S deliveries waiting and under way.
+    pub http: outbox::Caps,
 }
 
 impl Default for Limits {
@@ -103,6 +105,7 @@ impl Default for Limits {
             topics: 100_000,
             fifo_topics: 1_000,
             subscriptions_per_topic: 12_500_000,
+            http: outbox::Caps::default(),
         }
     }
 }

@@ -3,9 +3,9 @@
 //! of deliveries sqslite cannot make (email, SMS, push, Lambda, Firehose), capped. The
 //! ticker takes the due POSTs ([`Outbox::take_due`]); the action layer sends them.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::delivery_policy::RetryPolicy;
 use super::Delivery;
@@ -86,12 +86,92 @@ pub struct Record {
 /// HTTP/S deliveries waiting for their time, and the recorded ones, for the ticker and the admin API.
 #[derive(Debug, Default)]
 pub struct Outbox {
-    /// Posts by due time, then by arrival.
-    due: Mutex<BTreeMap<(Millis, u64), Post>>,
+    /// Posts by due time, then by arrival, with the bytes they hold.
+    due: Mutex<Due>,
     /// Arrival order, to keep posts due at one instant in order.
     seq: AtomicU64,
     /// The latest recorded deliveries, oldest first.
     records: Mutex<VecDeque<Record>>,
+    /// The POSTs under way, in total and by endpoint.
+    flights: Arc<Mutex<Flights>>,
+}
+
+/// The waiting POSTs and what they hold.
+#[derive(Debug, Default)]
+struct Due {
+    /// By due time, then by arrival.
+    posts: BTreeMap<(Millis, u64), Post>,
+    /// Body bytes waiting, in total.
+    bytes: usize,
+    /// Body bytes waiting, by subscription ARN.
+    by_subscription: HashMap<String, usize>,
+}
+
+/// POSTs under way.
+#[derive(Debug, Default)]
+struct Flights {
+    /// In total.
+    total: usize,
+    /// By endpoint (scheme, host and port).
+    by_endpoint: HashMap<String, usize>,
+}
+
+/// How much outbound work may wait and run at once (sqslite's bounds: SNS documents none).
+/// Past the bytes a delivery goes where SNS sends an undeliverable message; past the POSTs
+/// under way the rest wait their turn in the outbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+    /// POSTs under way at once: an eighth of the open-file limit, 16 to 256, so outbound
+    /// connections never take the descriptors the API needs.
+    pub in_flight: usize,
+    /// POSTs under way at once to one endpoint (scheme, host and port).
+    pub per_endpoint: usize,
+    /// Body bytes waiting for an attempt, in total.
+    pub waiting_bytes: usize,
+    /// Body bytes waiting for an attempt, for one subscription.
+    pub subscription_bytes: usize,
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        let files = rlimit::getrlimit(rlimit::Resource::NOFILE).map_or(1024, |(soft, _)| soft);
+        Caps {
+            in_flight: usize::try_from(files / 8).unwrap_or(256).clamp(16, 256),
+            per_endpoint: 16,
+            waiting_bytes: 64 * 1024 * 1024,
+            subscription_bytes: 16 * 1024 * 1024,
+        }
+    }
+}
+
+/// One POST under way: counted until this drops.
+#[derive(Debug)]
+pub struct Flight {
+    /// The outbox's count.
+    flights: Arc<Mutex<Flights>>,
+    /// The endpoint it counts against.
+    endpoint: String,
+}
+
+impl Drop for Flight {
+    fn drop(&mut self) {
+        let mut flights = lock(&self.flights);
+        flights.total = flights.total.saturating_sub(1);
+        if let Some(n) = flights.by_endpoint.get_mut(&self.endpoint) {
+            *n -= 1;
+            if *n == 0 {
+                flights.by_endpoint.remove(&self.endpoint);
+            }
+        }
+    }
+}
+
+/// The scheme, host and port a URL names: what one endpoint is.
+fn endpoint(url: &str) -> &str {
+    let start = url.find("://").map_or(0, |i| i + 3);
+    url[start..]
+        .find('/')
+        .map_or(url, |end| &url[..start + end])
 }
 
 /// Locks `m`, also after a panic elsewhere (the data stays whole).
@@ -100,24 +180,73 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Outbox {
-    /// Queues `post` for an attempt at `at` (now, for a first attempt).
-    pub fn schedule(&self, at: Millis, post: Post) {
-        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-        lock(&self.due).insert((at, seq), post);
-    }
-
-    /// The POSTs due by `now`, and when the next one after them is due.
-    pub fn take_due(&self, now: Millis) -> (Vec<Post>, Option<Millis>) {
+    /// Queues `post` for an attempt at `at` (now, for a first attempt); gives it back when
+    /// the bytes waiting, in total or for its subscription, would pass `caps`.
+    pub fn schedule(&self, at: Millis, post: Post, caps: &Caps) -> Result<(), Box<Post>> {
+        let size = post.body.len();
         let mut due = lock(&self.due);
-        let later = due.split_off(&(now.saturating_add(1), 0));
-        let ready = std::mem::replace(&mut *due, later);
-        let next = due.keys().next().map(|(at, _)| *at);
-        (ready.into_values().collect(), next)
+        let mine = due
+            .by_subscription
+            .get(&post.subscription_arn)
+            .copied()
+            .unwrap_or(0);
+        if due.bytes + size > caps.waiting_bytes || mine + size > caps.subscription_bytes {
+            return Err(Box::new(post));
+        }
+        due.bytes += size;
+        *due.by_subscription
+            .entry(post.subscription_arn.clone())
+            .or_default() += size;
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        due.posts.insert((at, seq), post);
+        Ok(())
     }
 
-    /// POSTs waiting for an attempt.
-    pub fn waiting(&self) -> usize {
-        lock(&self.due).len()
+    /// The POSTs due by `now` that `caps` lets start, each counted under way until its
+    /// [`Flight`] drops, and when the next one is due after now (a due POST held back by the
+    /// caps is taken when a POST under way ends, which wakes the ticker).
+    pub fn take_due(&self, now: Millis, caps: &Caps) -> (Vec<(Post, Flight)>, Option<Millis>) {
+        let mut due = lock(&self.due);
+        let mut flights = lock(&self.flights);
+        let ready: Vec<(Millis, u64)> = due
+            .posts
+            .range(..=(now, u64::MAX))
+            .map(|(k, _)| *k)
+            .collect();
+        let mut taken = Vec::new();
+        for key in ready {
+            if flights.total >= caps.in_flight {
+                break;
+            }
+            let at_endpoint = endpoint(&due.posts[&key].url);
+            if flights.by_endpoint.get(at_endpoint).copied().unwrap_or(0) >= caps.per_endpoint {
+                continue;
+            }
+            let Some(post) = due.posts.remove(&key) else {
+                continue;
+            };
+            due.release(&post);
+            let at_endpoint = endpoint(&post.url).to_owned();
+            flights.total += 1;
+            *flights.by_endpoint.entry(at_endpoint.clone()).or_default() += 1;
+            let flight = Flight {
+                flights: Arc::clone(&self.flights),
+                endpoint: at_endpoint,
+            };
+            taken.push((post, flight));
+        }
+        let next = due
+            .posts
+            .range((now.saturating_add(1), 0)..)
+            .next()
+            .map(|((at, _), _)| *at);
+        (taken, next)
+    }
+
+    /// POSTs waiting for an attempt, the bytes they hold, and POSTs under way.
+    pub fn waiting(&self) -> (usize, usize, usize) {
+        let due = lock(&self.due);
+        (due.posts.len(), due.bytes, lock(&self.flights).total)
     }
 
     /// Keeps a delivery for `/_sqslite/sns/deliveries`, dropping the oldest past the cap.
@@ -136,7 +265,21 @@ impl Outbox {
 
     /// Forgets everything waiting and recorded (the admin reset).
     pub fn clear(&self) {
-        lock(&self.due).clear();
+        *lock(&self.due) = Due::default();
         lock(&self.records).clear();
+    }
+}
+
+impl Due {
+    /// Stops counting a post's bytes (it left to be sent).
+    fn release(&mut self, post: &Post) {
+        let size = post.body.len();
+        self.bytes = self.bytes.saturating_sub(size);
+        if let Some(n) = self.by_subscription.get_mut(&post.subscription_arn) {
+            *n = n.saturating_sub(size);
+            if *n == 0 {
+                self.by_subscription.remove(&post.subscription_arn);
+            }
+        }
     }
 }
