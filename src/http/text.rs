@@ -41,6 +41,7 @@ mod tests {
 
 /// The most of an error message any service answers: a value a caller sent is quoted in its
 /// message (an ARN, a name), and a hostile one of megabytes would otherwise come back whole.
+/// [unverified] How much of a bad value AWS quotes is not recorded.
 pub const MAX_MESSAGE_BYTES: usize = 4096;
 
 /// `message` cut to [`MAX_MESSAGE_BYTES`] at a character boundary, `…` marking the cut;

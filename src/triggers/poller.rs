@@ -44,7 +44,8 @@ pub struct Job {
 }
 
 /// How long a poller the queue's Policy refuses waits before it asks again, on the server's
-/// clock (a send into the queue also wakes it).
+/// clock (a send into the queue also wakes it). [unverified] Lambda's own back-off for a role
+/// that lost access is not documented; the mapping stays Enabled here, as it does on AWS.
 const REFUSED_RETRY_MS: Millis = 5_000;
 
 /// Polls until the queue is deleted or the server shuts down; dropping the future (the
