@@ -114,32 +114,39 @@ async fn a_deny_entry_refuses_an_endpoint_at_subscribe() {
     assert!(hook.received().is_empty(), "nothing was sent");
 }
 
-#[tokio::test]
-async fn declared_functions_and_webhooks_the_rule_refuses_stop_the_start() {
-    use sqslite::config::{Function, Target};
-    let mut config = sqslite::Config::ephemeral();
-    config.admin.alarms.webhook = Some("http://169.254.169.254/hook".into());
-    let err = crate::common::TestServer::try_start_with(config)
-        .await
-        .err()
-        .unwrap();
-    let err = err.to_string();
-    assert!(
-        err.starts_with("[alarms] webhook: sqslite does not connect to"),
-        "{err}"
-    );
-    assert!(err.contains("link-local"), "{err}");
+#[test]
+fn declared_functions_and_webhooks_the_rule_refuses_stop_the_start() {
+    // Refused addresses and a denied name: run where no packet can leave the machine.
+    let test = "sns_outbound::declared_functions_and_webhooks_the_rule_refuses_stop_the_start";
+    if !private_network(test) {
+        return;
+    }
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        use sqslite::config::{Function, Target};
+        let mut config = sqslite::Config::ephemeral();
+        config.admin.alarms.webhook = Some("http://169.254.169.254/hook".into());
+        let err = crate::common::TestServer::try_start_with(config)
+            .await
+            .err()
+            .unwrap();
+        let err = err.to_string();
+        assert!(
+            err.starts_with("[alarms] webhook: sqslite does not connect to"),
+            "{err}"
+        );
+        assert!(err.contains("link-local"), "{err}");
 
-    let mut config = sqslite::Config::ephemeral();
-    config.outbound.deny = vec!["hooks.internal".into()];
-    let f = Function::new("f", Target::Url("http://hooks.internal:8080/".into()));
-    config.triggers.functions.push(f);
-    let err = crate::common::TestServer::try_start_with(config)
-        .await
-        .err()
-        .unwrap();
-    assert!(
-        err.to_string().contains("function `f`: sqslite does not connect to http://hooks.internal:8080/: hooks.internal is denied by [outbound] deny `hooks.internal`"),
-        "{err}"
-    );
+        let mut config = sqslite::Config::ephemeral();
+        config.outbound.deny = vec!["hooks.internal".into()];
+        let f = Function::new("f", Target::Url("http://hooks.internal:8080/".into()));
+        config.triggers.functions.push(f);
+        let err = crate::common::TestServer::try_start_with(config)
+            .await
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string().contains("function `f`: sqslite does not connect to http://hooks.internal:8080/: hooks.internal is denied by [outbound] deny `hooks.internal`"),
+            "{err}"
+        );
+    });
 }
