@@ -6,6 +6,7 @@ mod credentials;
 mod elasticmq;
 mod hocon;
 mod render;
+pub mod settings;
 mod toml_file;
 mod topics_file;
 mod tree;

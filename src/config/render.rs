@@ -2,11 +2,15 @@
 
 use toml::{Table, Value};
 
-use super::{ClockKind, Config, QueueDecl, UrlStyle};
+use super::settings::{self, Section};
+use super::{Config, QueueDecl};
 
 pub fn to_toml(config: &Config) -> String {
     let mut root = Table::new();
-    root.insert("server".into(), server(config).into());
+    root.insert(
+        "server".into(),
+        settings::render(Section::Server, config).into(),
+    );
     let queues: Vec<Value> = config
         .queues
         .iter()
@@ -34,10 +38,9 @@ pub fn to_toml(config: &Config) -> String {
             root.insert("alarms".into(), alarms);
         }
     }
-    if config.outbound != super::OutboundConfig::default() {
-        if let Ok(outbound) = Value::try_from(&config.outbound) {
-            root.insert("outbound".into(), outbound);
-        }
+    let outbound = settings::render(Section::Outbound, config);
+    if !outbound.is_empty() {
+        root.insert("outbound".into(), outbound.into());
     }
     if let Ok(advisor) = Value::try_from(&config.advisor) {
         root.insert("advisor".into(), advisor);
@@ -57,67 +60,6 @@ pub fn to_toml(config: &Config) -> String {
     }
     super::triggers::render(&config.triggers, &mut root);
     toml::to_string(&root).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
-}
-
-/// The `[server]` table: where it listens, its URLs, clock and limits.
-fn server(config: &Config) -> Table {
-    let mut server = Table::new();
-    server.insert("host".into(), config.host.clone().into());
-    server.insert("port".into(), i64::from(config.port).into());
-    server.insert("region".into(), config.region.clone().into());
-    server.insert("account_id".into(), config.account_id.clone().into());
-    if let Some(url) = &config.public_url {
-        server.insert("public_url".into(), url.clone().into());
-    }
-    let style = match config.url_style {
-        UrlStyle::Host => "host",
-        UrlStyle::Path => "path",
-        UrlStyle::Region => "region",
-    };
-    server.insert("url_style".into(), style.into());
-    let clock = match config.clock {
-        ClockKind::System => "system",
-        ClockKind::Manual => "manual",
-    };
-    server.insert("clock".into(), clock.into());
-    server.insert("auto_create".into(), config.auto_create.into());
-    server.insert("max_queues".into(), Value::from(config.max_queues as i64));
-    let sns = &config.sns_limits;
-    for (key, n) in [
-        ("max_topics", sns.topics),
-        ("max_fifo_topics", sns.fifo_topics),
-        ("max_subscriptions_per_topic", sns.subscriptions_per_topic),
-    ] {
-        server.insert(key.into(), Value::from(n as i64));
-    }
-    server.insert("strict".into(), config.strict.into());
-    // The admin token is a secret: never printed.
-    let access = &config.access;
-    server.insert("allow_hosts".into(), access.allow_hosts.clone().into());
-    server.insert("allow_origins".into(), access.allow_origins.clone().into());
-    server.insert(
-        "admin_allow_origins".into(),
-        access.admin_origins.clone().into(),
-    );
-    if access.require_admin_token {
-        server.insert("admin_require_token".into(), true.into());
-    }
-    if let Some(on) = access.metrics {
-        server.insert("metrics".into(), on.into());
-    }
-    let limits = &config.connections;
-    let secs = |d: std::time::Duration| Value::from(d.as_secs_f64());
-    server.insert("header_timeout_seconds".into(), secs(limits.header_timeout));
-    server.insert("idle_timeout_seconds".into(), secs(limits.idle_timeout));
-    let cap = limits
-        .max_connections
-        .unwrap_or_else(crate::http::server::default_max_connections);
-    server.insert("max_connections".into(), Value::from(cap as i64));
-    server.insert(
-        "shutdown_timeout_seconds".into(),
-        secs(limits.shutdown_timeout),
-    );
-    server
 }
 
 /// Written with its secret, so the output stays a working config file.

@@ -6,8 +6,9 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use super::from_json;
+use super::settings::{self, Section};
 use super::tree::{ConfigError, Entry, Node, Source, Table, Value};
-use super::{ClockKind, Config, DeadLetter, Loaded, QueueDecl, QueueTemplate, UrlStyle};
+use super::{Config, DeadLetter, Loaded, QueueDecl, QueueTemplate};
 use crate::sqs::engine::attribute_table;
 
 const TOP_KEYS: &[&str] = &[
@@ -22,34 +23,6 @@ const TOP_KEYS: &[&str] = &[
     "event_source_mappings",
     "topics",
     "outbound",
-];
-const SERVER_KEYS: &[&str] = &[
-    "host",
-    "port",
-    "region",
-    "account_id",
-    "public_url",
-    "url_style",
-    "clock",
-    "auto_create",
-    "max_queues",
-    "max_topics",
-    "max_fifo_topics",
-    "max_subscriptions_per_topic",
-    "strict",
-    "data_dir",
-    "fsync",
-    "repair",
-    "admin_token",
-    "allow_hosts",
-    "allow_origins",
-    "admin_allow_origins",
-    "admin_require_token",
-    "metrics",
-    "header_timeout_seconds",
-    "idle_timeout_seconds",
-    "max_connections",
-    "shutdown_timeout_seconds",
 ];
 const QUEUE_KEYS: &[&str] = &[
     "name",
@@ -66,7 +39,7 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
     let mut config = Config::default();
     for entry in &root.entries {
         match entry.key.as_str() {
-            "server" => server(&src, src.table(entry)?, &mut config)?,
+            "server" => settings_table(&src, entry, Section::Server, &mut config)?,
             "queues" => {
                 for (node, table) in tables(&src, entry)? {
                     config.queues.push(queue(&src, node, table, "name")?);
@@ -82,7 +55,7 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
                 }
             }
             "alarms" | "advisor" | "faults" => game_day(&src, entry, &mut config)?,
-            "outbound" => config.outbound = outbound(&src, entry)?,
+            "outbound" => settings_table(&src, entry, Section::Outbound, &mut config)?,
             "topics" => {
                 for (node, table) in tables(&src, entry)? {
                     config
@@ -192,86 +165,27 @@ fn game_day(src: &Source, entry: &Entry, config: &mut Config) -> Result<(), Conf
     Ok(())
 }
 
-/// `[outbound]`: its entries, each checked (the error names the file and line).
-fn outbound(src: &Source, entry: &Entry) -> Result<super::OutboundConfig, ConfigError> {
-    src.table(entry)?;
-    super::admin::from_json(entry.node.value.to_json())
-        .and_then(|o: super::OutboundConfig| o.check().map(|()| o))
-        .map_err(|e| src.error(entry.line, format!("[outbound]: {e}")))
-}
-
-fn server(src: &Source, table: &Table, config: &mut Config) -> Result<(), ConfigError> {
-    for e in &table.entries {
-        match e.key.as_str() {
-            "host" => config.host = src.string(e)?,
-            "port" => config.port = src.integer(e)?,
-            "region" => config.region = src.string(e)?,
-            "account_id" => config.account_id = src.string(e)?,
-            "public_url" => config.public_url = Some(src.string(e)?),
-            "auto_create" => config.auto_create = src.boolean(e)?,
-            "max_queues" => config.max_queues = src.integer(e)?,
-            "max_topics" => config.sns_limits.topics = src.integer(e)?,
-            "max_fifo_topics" => config.sns_limits.fifo_topics = src.integer(e)?,
-            "max_subscriptions_per_topic" => {
-                config.sns_limits.subscriptions_per_topic = src.integer(e)?;
-            }
-            "strict" => config.strict = src.boolean(e)?,
-            "repair" => config.repair = src.boolean(e)?,
-            "data_dir" => config.data_dir = Some(src.string(e)?.into()),
-            "fsync" => {
-                config.fsync = src
-                    .string(e)?
-                    .parse()
-                    .map_err(|m: String| src.error(e.line, m))?;
-            }
-            "url_style" => {
-                config.url_style = match src.string(e)?.as_str() {
-                    "host" => UrlStyle::Host,
-                    "path" => UrlStyle::Path,
-                    "region" => UrlStyle::Region,
-                    _ => {
-                        return Err(src.error(
-                            e.node.line,
-                            "`url_style` must be \"host\", \"path\" or \"region\"",
-                        ))
-                    }
-                }
-            }
-            "clock" => {
-                config.clock = match src.string(e)?.as_str() {
-                    "system" => ClockKind::System,
-                    "manual" => ClockKind::Manual,
-                    _ => {
-                        return Err(
-                            src.error(e.node.line, "`clock` must be \"system\" or \"manual\"")
-                        )
-                    }
-                }
-            }
-            _ if guard_or_limit(src, e, config)? => {}
-            _ => return Err(src.unknown_key(e, "[server]", SERVER_KEYS)),
-        }
+/// `[server]` or `[outbound]`: each key set by its row of [`settings::SETTINGS`].
+fn settings_table(
+    src: &Source,
+    entry: &Entry,
+    section: Section,
+    config: &mut Config,
+) -> Result<(), ConfigError> {
+    for e in &src.table(entry)?.entries {
+        let Some(setting) = settings::find(section, &e.key) else {
+            let name = format!("[{}]", section.name());
+            return Err(src.unknown_key(e, &name, &settings::keys(section)));
+        };
+        src.read(e, (setting.apply)(config, &e.node.value))?;
+    }
+    if section == Section::Outbound {
+        config
+            .outbound
+            .check()
+            .map_err(|e| src.error(entry.line, e))?;
     }
     Ok(())
-}
-
-/// The `[server]` keys for who may call and how long connections may take; false if not one.
-fn guard_or_limit(src: &Source, e: &Entry, config: &mut Config) -> Result<bool, ConfigError> {
-    let (access, limits) = (&mut config.access, &mut config.connections);
-    match e.key.as_str() {
-        "admin_token" => access.admin_token = Some(src.string(e)?),
-        "allow_hosts" => access.allow_hosts = src.strings(e)?,
-        "allow_origins" => access.allow_origins = src.strings(e)?,
-        "admin_allow_origins" => access.admin_origins = src.strings(e)?,
-        "admin_require_token" => access.require_admin_token = src.boolean(e)?,
-        "metrics" => access.metrics = Some(src.boolean(e)?),
-        "header_timeout_seconds" => limits.header_timeout = src.seconds(e)?,
-        "idle_timeout_seconds" => limits.idle_timeout = src.seconds(e)?,
-        "max_connections" => limits.max_connections = Some(src.integer(e)?),
-        "shutdown_timeout_seconds" => limits.shutdown_timeout = src.seconds(e)?,
-        _ => return Ok(false),
-    }
-    Ok(true)
 }
 
 /// The tables of an array-of-tables entry such as `[[queues]]`.

@@ -85,27 +85,24 @@ impl Source {
         )
     }
 
+    /// The entry's value as text.
     pub fn string(&self, entry: &Entry) -> Result<String, ConfigError> {
-        match &entry.node.value {
-            Value::Str(s) => Ok(s.clone()),
-            other => Err(self.mismatch(entry, "a string", other)),
-        }
+        self.read(entry, entry.node.value.text())
     }
 
+    /// The entry's value as `true` or `false`.
     pub fn boolean(&self, entry: &Entry) -> Result<bool, ConfigError> {
-        match &entry.node.value {
-            Value::Bool(b) => Ok(*b),
-            other => Err(self.mismatch(entry, "true or false", other)),
-        }
+        self.read(entry, entry.node.value.boolean())
     }
 
+    /// The entry's value as a whole number that fits `T`.
     pub fn integer<T: TryFrom<i64>>(&self, entry: &Entry) -> Result<T, ConfigError> {
-        match &entry.node.value {
-            Value::Int(i) => T::try_from(*i).map_err(|_| {
-                self.error(entry.node.line, format!("`{}` is out of range", entry.key))
-            }),
-            other => Err(self.mismatch(entry, "an integer", other)),
-        }
+        self.read(entry, entry.node.value.integer())
+    }
+
+    /// A reading of an entry's value, its error naming the key and the value's line.
+    pub fn read<T>(&self, entry: &Entry, read: Result<T, String>) -> Result<T, ConfigError> {
+        read.map_err(|m| self.error(entry.node.line, format!("`{}` {m}", entry.key)))
     }
 
     pub fn table<'a>(&self, entry: &'a Entry) -> Result<&'a Table, ConfigError> {
@@ -117,32 +114,12 @@ impl Source {
 
     /// A list of strings, such as host names; one string alone stands for a list of one.
     pub fn strings(&self, entry: &Entry) -> Result<Vec<String>, ConfigError> {
-        match &entry.node.value {
-            Value::Str(s) => Ok(vec![s.clone()]),
-            Value::List(items) => items
-                .iter()
-                .map(|n| match &n.value {
-                    Value::Str(s) => Ok(s.clone()),
-                    other => Err(self.mismatch(entry, "a list of strings", other)),
-                })
-                .collect(),
-            other => Err(self.mismatch(entry, "a list of strings", other)),
-        }
+        self.read(entry, entry.node.value.strings())
     }
 
     /// A non-negative number of seconds, whole or not (`0.5`).
     pub fn seconds(&self, entry: &Entry) -> Result<std::time::Duration, ConfigError> {
-        let secs = match &entry.node.value {
-            Value::Int(i) => *i as f64,
-            Value::Float(f) => *f,
-            other => return Err(self.mismatch(entry, "a number of seconds", other)),
-        };
-        std::time::Duration::try_from_secs_f64(secs).map_err(|_| {
-            self.error(
-                entry.node.line,
-                format!("`{}` must be a number of seconds >= 0", entry.key),
-            )
-        })
+        self.read(entry, entry.node.value.seconds())
     }
 
     /// A table of string values, such as tags; numbers and booleans are written as text.
@@ -177,6 +154,57 @@ impl Source {
 }
 
 impl Value {
+    /// As text.
+    pub fn text(&self) -> Result<String, String> {
+        match self {
+            Value::Str(s) => Ok(s.clone()),
+            other => Err(format!("must be a string, not {}", other.kind())),
+        }
+    }
+
+    /// As `true` or `false`.
+    pub fn boolean(&self) -> Result<bool, String> {
+        match self {
+            Value::Bool(b) => Ok(*b),
+            other => Err(format!("must be true or false, not {}", other.kind())),
+        }
+    }
+
+    /// As a whole number that fits `T`.
+    pub fn integer<T: TryFrom<i64>>(&self) -> Result<T, String> {
+        match self {
+            Value::Int(i) => T::try_from(*i).map_err(|_| "is out of range".to_owned()),
+            other => Err(format!("must be an integer, not {}", other.kind())),
+        }
+    }
+
+    /// As a list of strings; one string alone stands for a list of one.
+    pub fn strings(&self) -> Result<Vec<String>, String> {
+        let wanted = "must be a list of strings";
+        match self {
+            Value::Str(s) => Ok(vec![s.clone()]),
+            Value::List(items) => items
+                .iter()
+                .map(|n| match &n.value {
+                    Value::Str(s) => Ok(s.clone()),
+                    other => Err(format!("{wanted}, not {}", other.kind())),
+                })
+                .collect(),
+            other => Err(format!("{wanted}, not {}", other.kind())),
+        }
+    }
+
+    /// As a non-negative number of seconds, whole or not (`0.5`).
+    pub fn seconds(&self) -> Result<std::time::Duration, String> {
+        let secs = match self {
+            Value::Int(i) => *i as f64,
+            Value::Float(f) => *f,
+            other => return Err(format!("must be a number of seconds, not {}", other.kind())),
+        };
+        std::time::Duration::try_from_secs_f64(secs)
+            .map_err(|_| "must be a number of seconds >= 0".to_owned())
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             Value::Str(_) => "a string",

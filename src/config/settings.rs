@@ -1,0 +1,639 @@
+//! Every scalar setting of `[server]` and `[outbound]`, written once: its key in the file,
+//! its flag and environment variable, what it holds, its help, how it is set and how it is
+//! printed back. The file reader, `--print-config`, the command line and the configuration
+//! reference are all read from [`SETTINGS`], so a key cannot exist in one and not the others.
+
+use std::time::Duration;
+
+use super::tree::Value;
+use super::{ClockKind, Config, UrlStyle};
+
+/// The table a setting is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// `[server]`.
+    Server,
+    /// `[outbound]`.
+    Outbound,
+    /// The command line and environment only: read before any file, or about the process.
+    Command,
+}
+
+impl Section {
+    /// The table's name as written in the file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Server => "server",
+            Section::Outbound => "outbound",
+            Section::Command => "command",
+        }
+    }
+}
+
+/// What a setting holds, which decides how a flag's text becomes a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Text.
+    Text,
+    /// A file or directory.
+    Path,
+    /// A whole number.
+    Integer,
+    /// `true`/`false` in the file; the flag alone means true.
+    Flag,
+    /// `true`/`false` in the file, `on`/`off` as a flag.
+    Switch,
+    /// Seconds, whole or not.
+    Seconds,
+    /// One of these words.
+    Choice(&'static [&'static str]),
+    /// A list of text; a flag takes it comma-separated and adds to the file's.
+    List,
+}
+
+impl Kind {
+    /// How the reference names the value.
+    pub fn describe(self) -> String {
+        match self {
+            Kind::Text => "text".into(),
+            Kind::Path => "path".into(),
+            Kind::Integer => "integer".into(),
+            Kind::Flag => "boolean".into(),
+            Kind::Switch => "boolean (`on`/`off` as a flag)".into(),
+            Kind::Seconds => "seconds".into(),
+            Kind::Choice(words) => words
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(" or "),
+            Kind::List => "list of text".into(),
+        }
+    }
+}
+
+/// A setting's value set into a configuration; the error says what is wrong with it.
+type Apply = fn(&mut Config, &Value) -> Result<(), String>;
+/// A setting's value as printed back, or none when there is nothing to print.
+type Show = fn(&Config) -> Option<toml::Value>;
+
+/// One setting.
+#[derive(Clone, Copy)]
+pub struct Setting {
+    /// The table it is written in.
+    pub section: Section,
+    /// Its key in that table.
+    pub key: &'static str,
+    /// Its long flag, without the dashes.
+    pub flag: Option<&'static str>,
+    /// Its environment variable.
+    pub env: Option<&'static str>,
+    /// What it holds.
+    pub kind: Kind,
+    /// What it does, one sentence or two.
+    pub help: &'static str,
+    /// The default as words, when the printed default depends on the machine.
+    pub default_text: Option<&'static str>,
+    /// Never printed, nor its environment value shown in `--help`.
+    pub secret: bool,
+    /// Sets it.
+    pub apply: Apply,
+    /// Reads it back.
+    pub show: Show,
+}
+
+impl std::fmt::Debug for Setting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "[{}] {}", self.section.name(), self.key)
+    }
+}
+
+impl Setting {
+    /// A `[server]` setting with the flag `--key-with-dashes` and no variable yet.
+    const fn server(key: &'static str, kind: Kind, help: &'static str) -> Setting {
+        Setting {
+            section: Section::Server,
+            key,
+            flag: None,
+            env: None,
+            kind,
+            help,
+            default_text: None,
+            secret: false,
+            apply: |_, _| Ok(()),
+            show: |_| None,
+        }
+    }
+
+    /// The same, in `[outbound]`.
+    const fn outbound(key: &'static str, kind: Kind, help: &'static str) -> Setting {
+        Setting {
+            section: Section::Outbound,
+            ..Setting::server(key, kind, help)
+        }
+    }
+
+    /// A setting of the command line alone.
+    const fn command(key: &'static str, kind: Kind, help: &'static str) -> Setting {
+        Setting {
+            section: Section::Command,
+            ..Setting::server(key, kind, help)
+        }
+    }
+
+    /// With this flag and environment variable.
+    const fn cli(self, flag: &'static str, env: &'static str) -> Setting {
+        Setting {
+            flag: Some(flag),
+            env: Some(env),
+            ..self
+        }
+    }
+
+    /// With a flag and no environment variable.
+    const fn flag_only(self, flag: &'static str) -> Setting {
+        Setting {
+            flag: Some(flag),
+            ..self
+        }
+    }
+
+    /// With an environment variable and no flag.
+    const fn env_only(self, env: &'static str) -> Setting {
+        Setting {
+            env: Some(env),
+            ..self
+        }
+    }
+
+    /// Set and read back by these.
+    const fn via(self, apply: Apply, show: Show) -> Setting {
+        Setting {
+            apply,
+            show,
+            ..self
+        }
+    }
+
+    /// With its default in words.
+    const fn default_is(self, text: &'static str) -> Setting {
+        Setting {
+            default_text: Some(text),
+            ..self
+        }
+    }
+
+    /// Never printed.
+    const fn secret(self) -> Setting {
+        Setting {
+            secret: true,
+            ..self
+        }
+    }
+
+    /// Its default as the reference shows it.
+    pub fn default_shown(&self) -> Option<String> {
+        if let Some(text) = self.default_text {
+            return Some(text.to_owned());
+        }
+        (self.show)(&Config::default()).map(|v| match v {
+            toml::Value::String(s) => format!("`{s}`"),
+            other => format!("`{other}`"),
+        })
+    }
+}
+
+/// The setting written as `key` in `section`.
+pub fn find(section: Section, key: &str) -> Option<&'static Setting> {
+    SETTINGS
+        .iter()
+        .find(|s| s.section == section && s.key == key)
+}
+
+/// The keys of one table, for "unknown key" suggestions.
+pub fn keys(section: Section) -> Vec<&'static str> {
+    SETTINGS
+        .iter()
+        .filter(|s| s.section == section)
+        .map(|s| s.key)
+        .collect()
+}
+
+/// The table of one section as `--print-config` writes it.
+pub fn render(section: Section, config: &Config) -> toml::Table {
+    SETTINGS
+        .iter()
+        .filter(|s| s.section == section && !s.secret)
+        .filter_map(|s| Some((s.key.to_owned(), (s.show)(config)?)))
+        .collect()
+}
+
+/// Every setting, in the order the reference lists them. One row per setting, kept on its
+/// lines so the table reads as one.
+#[rustfmt::skip]
+pub static SETTINGS: &[Setting] = &[
+    Setting::command("config", Kind::Path, "Config file: a sqslite.toml, or an ElasticMQ elasticmq.conf (by .conf or content).")
+        .cli("config", "SQSLITE_CONFIG")
+        .default_is("none"),
+    Setting::command("print-config", Kind::Flag, "Print the effective configuration as sqslite.toml and exit.")
+        .flag_only("print-config"),
+    Setting::command("log-format", Kind::Choice(&["text", "json"]), "Log line format.")
+        .cli("log-format", "SQSLITE_LOG_FORMAT")
+        .default_is("`text`"),
+    Setting::command("log", Kind::Text, "Log filter: `target=level` directives, e.g. `warn,sqslite=debug`.")
+        .env_only("SQSLITE_LOG")
+        .default_is("`info`"),
+    Setting::command("no-admin", Kind::Flag, "Serve no admin API (`/_sqslite/...`, `/_aws/sqs/...`), nor `/metrics` unless --metrics on.")
+        .cli("no-admin", "SQSLITE_NO_ADMIN")
+        .via(|c, v| set(&mut c.admin.enabled, boolean(v).map(|off| !off)), |_| None)
+        .default_is("`false`"),
+    Setting::server("host", Kind::Text, "Address to listen on; use 0.0.0.0 inside a container.")
+        .cli("host", "SQSLITE_HOST")
+        .via(|c, v| set(&mut c.host, text(v)), |c| Some(c.host.clone().into())),
+    Setting::server("port", Kind::Integer, "Port to listen on; 0 picks a free one and logs it.")
+        .cli("port", "SQSLITE_PORT")
+        .via(|c, v| set(&mut c.port, integer(v)), |c| Some(i64::from(c.port).into())),
+    Setting::server("region", Kind::Text, "Region assumed when a request's signature names none, and of declared queues and topics.")
+        .cli("region", "SQSLITE_REGION")
+        .via(|c, v| set(&mut c.region, text(v)), |c| Some(c.region.clone().into())),
+    Setting::server("account_id", Kind::Text, "Account assumed when the access key id is not 12 digits, and of declared queues and topics.")
+        .cli("account-id", "SQSLITE_ACCOUNT_ID")
+        .via(|c, v| set(&mut c.account_id, text(v)), |c| Some(c.account_id.clone().into())),
+    Setting::server("public_url", Kind::Text, "Fixed base of queue URLs and of SNS's links (e.g. http://sqs:9324); wins over url_style.")
+        .cli("public-url", "SQSLITE_PUBLIC_URL")
+        .via(|c, v| set(&mut c.public_url, text(v).map(Some)), |c| c.public_url.clone().map(Into::into))
+        .default_is("none: from the listening address"),
+    Setting::server("url_style", Kind::Choice(&["host", "path", "region"]), "Queue URLs from the request's Host header, path-only (/<account>/<name>), or regional (http://sqs.<region>.<Host>/<account>/<name>).")
+        .cli("url-style", "SQSLITE_URL_STYLE")
+        .via(|c, v| set(&mut c.url_style, url_style(v)), |c| Some(url_style_name(c.url_style).into())),
+    Setting::server("clock", Kind::Choice(&["system", "manual"]), "`manual` freezes time until it is advanced through the admin API.")
+        .cli("clock", "SQSLITE_CLOCK")
+        .via(|c, v| set(&mut c.clock, clock(v)), |c| Some(clock_name(c.clock).into())),
+    Setting::server("auto_create", Kind::Flag, "Create queues on first use by SendMessage, ReceiveMessage or GetQueueUrl.")
+        .cli("auto-create", "SQSLITE_AUTO_CREATE")
+        .via(|c, v| set(&mut c.auto_create, boolean(v)), |c| Some(c.auto_create.into())),
+    Setting::server("max_queues", Kind::Integer, "How many queues the server holds; CreateQueue past it is OverLimit.")
+        .cli("max-queues", "SQSLITE_MAX_QUEUES")
+        .via(|c, v| set(&mut c.max_queues, integer(v)), |c| Some(count(c.max_queues))),
+    Setting::server("max_topics", Kind::Integer, "Standard SNS topics per account; CreateTopic past it is TopicLimitExceeded.")
+        .cli("max-topics", "SQSLITE_MAX_TOPICS")
+        .via(|c, v| set(&mut c.sns_limits.topics, integer(v)), |c| Some(count(c.sns_limits.topics))),
+    Setting::server("max_fifo_topics", Kind::Integer, "FIFO SNS topics per account.")
+        .cli("max-fifo-topics", "SQSLITE_MAX_FIFO_TOPICS")
+        .via(|c, v| set(&mut c.sns_limits.fifo_topics, integer(v)), |c| Some(count(c.sns_limits.fifo_topics))),
+    Setting::server("max_subscriptions_per_topic", Kind::Integer, "Subscriptions per SNS topic; Subscribe past it is SubscriptionLimitExceeded.")
+        .cli("max-subscriptions-per-topic", "SQSLITE_MAX_SUBSCRIPTIONS_PER_TOPIC")
+        .via(|c, v| set(&mut c.sns_limits.subscriptions_per_topic, integer(v)), |c| Some(count(c.sns_limits.subscriptions_per_topic))),
+    Setting::server("strict", Kind::Flag, "AWS's behaviour where sqslite's default favours tests: SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress) and SNS's Policy rules into same-account queues.")
+        .cli("strict", "SQSLITE_STRICT")
+        .via(|c, v| set(&mut c.strict, boolean(v)), |c| Some(c.strict.into())),
+    Setting::server("data_dir", Kind::Path, "Keep queues, messages, topics and mappings in this directory across restarts.")
+        .cli("data-dir", "SQSLITE_DATA_DIR")
+        .via(|c, v| set(&mut c.data_dir, text::<String>(v).map(|p| Some(p.into()))), |c| c.data_dir.as_ref().map(|p| p.display().to_string().into()))
+        .default_is("none: memory only"),
+    Setting::server("fsync", Kind::Text, "When the data directory's log is synced: `always`, `interval=<ms>` or `never`.")
+        .cli("fsync", "SQSLITE_FSYNC")
+        .via(|c, v| set(&mut c.fsync, text::<String>(v).and_then(|t| t.parse())), |c| Some(c.fsync.to_string().into())),
+    // Not printed: a repair is asked for once, after a damage, not kept in a config file.
+    Setting::server("repair", Kind::Flag, "Start even though a data file is damaged: read around the damage, keep the damaged file under another name and report what could not be recovered. Once, not always.")
+        .cli("repair", "SQSLITE_REPAIR")
+        .via(|c, v| set(&mut c.repair, boolean(v)), |_| None),
+    Setting::server("admin_token", Kind::Text, "Bearer token the admin API and /metrics require; needed beyond loopback.")
+        .cli("admin-token", "SQSLITE_ADMIN_TOKEN")
+        .via(|c, v| set(&mut c.access.admin_token, text(v).map(Some)), |_| None)
+        .default_is("none")
+        .secret(),
+    Setting::server("admin_require_token", Kind::Flag, "Refuse to start without admin_token, so the admin API always needs it (loopback too).")
+        .cli("admin-require-token", "SQSLITE_ADMIN_REQUIRE_TOKEN")
+        .via(|c, v| set(&mut c.access.require_admin_token, boolean(v)), |c| Some(c.access.require_admin_token.into())),
+    Setting::server("allow_hosts", Kind::List, "More Host names the admin API answers to without a token.")
+        .cli("allow-host", "SQSLITE_ALLOW_HOST")
+        .via(|c, v| extend(&mut c.access.allow_hosts, v), |c| Some(c.access.allow_hosts.clone().into())),
+    Setting::server("allow_origins", Kind::List, "Browser origins allowed to call the SQS and SNS APIs, e.g. http://localhost:3000 or *; not the admin API.")
+        .cli("allow-origin", "SQSLITE_ALLOW_ORIGIN")
+        .via(|c, v| extend(&mut c.access.allow_origins, v), |c| Some(c.access.allow_origins.clone().into())),
+    Setting::server("admin_allow_origins", Kind::List, "Browser origins allowed to call the admin API and /metrics.")
+        .cli("admin-allow-origin", "SQSLITE_ADMIN_ALLOW_ORIGIN")
+        .via(|c, v| extend(&mut c.access.admin_origins, v), |c| Some(c.access.admin_origins.clone().into())),
+    Setting::server("metrics", Kind::Switch, "Serve /metrics.")
+        .cli("metrics", "SQSLITE_METRICS")
+        .via(|c, v| set(&mut c.access.metrics, boolean(v).map(Some)), |c| c.access.metrics.map(Into::into))
+        .default_is("on, unless --no-admin"),
+    Setting::server("header_timeout_seconds", Kind::Seconds, "A request's headers must arrive within this many seconds.")
+        .cli("header-timeout", "SQSLITE_HEADER_TIMEOUT")
+        .via(|c, v| set(&mut c.connections.header_timeout, seconds(v)), |c| Some(secs(c.connections.header_timeout))),
+    Setting::server("idle_timeout_seconds", Kind::Seconds, "Idle keep-alive connections close after this many seconds.")
+        .cli("idle-timeout", "SQSLITE_IDLE_TIMEOUT")
+        .via(|c, v| set(&mut c.connections.idle_timeout, seconds(v)), |c| Some(secs(c.connections.idle_timeout))),
+    Setting::server("max_connections", Kind::Integer, "Connections served at once; more wait.")
+        .cli("max-connections", "SQSLITE_MAX_CONNECTIONS")
+        .via(|c, v| set(&mut c.connections.max_connections, positive(v).map(Some)), |c| Some(count(c.connections.max_connections.unwrap_or_else(crate::http::server::default_max_connections))))
+        .default_is("from the open-file limit"),
+    Setting::server("shutdown_timeout_seconds", Kind::Seconds, "On SIGTERM, requests in flight may finish for this many seconds.")
+        .cli("shutdown-timeout", "SQSLITE_SHUTDOWN_TIMEOUT")
+        .via(|c, v| set(&mut c.connections.shutdown_timeout, seconds(v)), |c| Some(secs(c.connections.shutdown_timeout))),
+    Setting::outbound("allow", Kind::List, "Destinations outbound requests may reach: hosts, addresses, CIDRs, each with an optional :port, or *:PORT; with any, only these, past the default refusals.")
+        .cli("outbound-allow", "SQSLITE_OUTBOUND_ALLOW")
+        .via(|c, v| extend(&mut c.outbound.allow, v), |c| listed(&c.outbound.allow))
+        .default_is("none: everything but the default refusals"),
+    Setting::outbound("deny", Kind::List, "Destinations outbound requests may not reach, besides the default refusals.")
+        .cli("outbound-deny", "SQSLITE_OUTBOUND_DENY")
+        .via(|c, v| extend(&mut c.outbound.deny, v), |c| listed(&c.outbound.deny))
+        .default_is("none"),
+    Setting::outbound("ca_file", Kind::Path, "A PEM file of CA certificates https subscribers, functions and webhooks are verified against, besides the system's roots (mkcert's, a compose service's own CA).")
+        .cli("outbound-ca-file", "SQSLITE_OUTBOUND_CA_FILE")
+        .via(|c, v| set(&mut c.outbound.ca_file, text::<String>(v).map(|p| Some(p.into()))), |c| c.outbound.ca_file.as_ref().map(|p| p.display().to_string().into()))
+        .default_is("none"),
+    Setting::outbound("insecure", Kind::Flag, "Accept any https certificate on outbound requests (logged at start).")
+        .cli("outbound-insecure", "SQSLITE_OUTBOUND_INSECURE")
+        .via(|c, v| set(&mut c.outbound.insecure, boolean(v)), |c| c.outbound.insecure.then_some(true.into()))
+        .default_is("`false`"),
+];
+
+/// Stores a read value.
+fn set<T>(slot: &mut T, value: Result<T, String>) -> Result<(), String> {
+    *slot = value?;
+    Ok(())
+}
+
+/// Adds a list (or one text standing for a list of one) to what is there: the file's list
+/// first, then the flag's.
+fn extend(list: &mut Vec<String>, value: &Value) -> Result<(), String> {
+    list.extend(value.strings()?);
+    Ok(())
+}
+
+/// The value as text.
+fn text<T: From<String>>(value: &Value) -> Result<T, String> {
+    value.text().map(Into::into)
+}
+
+/// The value as `true` or `false`.
+fn boolean(value: &Value) -> Result<bool, String> {
+    value.boolean()
+}
+
+/// The value as a whole number that fits `T`.
+fn integer<T: TryFrom<i64>>(value: &Value) -> Result<T, String> {
+    value.integer()
+}
+
+/// The value as seconds.
+fn seconds(value: &Value) -> Result<Duration, String> {
+    value.seconds()
+}
+
+/// A whole number of at least 1.
+fn positive(value: &Value) -> Result<usize, String> {
+    integer(value).and_then(|n: usize| {
+        if n == 0 {
+            Err("must be at least 1".to_owned())
+        } else {
+            Ok(n)
+        }
+    })
+}
+
+/// `url_style`'s word.
+fn url_style(value: &Value) -> Result<UrlStyle, String> {
+    match text::<String>(value)?.as_str() {
+        "host" => Ok(UrlStyle::Host),
+        "path" => Ok(UrlStyle::Path),
+        "region" => Ok(UrlStyle::Region),
+        _ => Err("must be \"host\", \"path\" or \"region\"".to_owned()),
+    }
+}
+
+/// The word of a URL style.
+fn url_style_name(style: UrlStyle) -> &'static str {
+    match style {
+        UrlStyle::Host => "host",
+        UrlStyle::Path => "path",
+        UrlStyle::Region => "region",
+    }
+}
+
+/// `clock`'s word.
+fn clock(value: &Value) -> Result<ClockKind, String> {
+    match text::<String>(value)?.as_str() {
+        "system" => Ok(ClockKind::System),
+        "manual" => Ok(ClockKind::Manual),
+        _ => Err("must be \"system\" or \"manual\"".to_owned()),
+    }
+}
+
+/// The word of a clock.
+fn clock_name(clock: ClockKind) -> &'static str {
+    match clock {
+        ClockKind::System => "system",
+        ClockKind::Manual => "manual",
+    }
+}
+
+/// A count as TOML's integer.
+fn count(n: usize) -> toml::Value {
+    i64::try_from(n).unwrap_or(i64::MAX).into()
+}
+
+/// A duration as TOML's seconds.
+fn secs(d: Duration) -> toml::Value {
+    d.as_secs_f64().into()
+}
+
+/// A list, printed only when it has entries.
+fn listed(list: &[String]) -> Option<toml::Value> {
+    (!list.is_empty()).then(|| list.to_vec().into())
+}
+
+/// The configuration reference as a Markdown table: every setting's key, flag, variable,
+/// value, default and meaning.
+pub fn reference() -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from(
+        "| key | flag | environment | value | default | meaning |\n|---|---|---|---|---|---|\n",
+    );
+    let code = |t: Option<String>| t.map(|t| format!("`{t}`")).unwrap_or_default();
+    for s in SETTINGS {
+        let key = match s.section {
+            Section::Command => None,
+            section => Some(format!("[{}] {}", section.name(), s.key)),
+        };
+        let help = match (s.kind, s.env) {
+            (Kind::List, Some(_)) => format!(
+                "{} A flag or variable takes a comma-separated list and adds to the file's.",
+                s.help
+            ),
+            _ => s.help.to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            code(key),
+            code(s.flag.map(|f| format!("--{f}"))),
+            code(s.env.map(str::to_owned)),
+            s.kind.describe(),
+            s.default_shown().unwrap_or_default(),
+            help.replace('|', "\\|"),
+        );
+    }
+    out
+}
+
+/// A flag's text as the value a file would hold, by the setting's kind.
+pub fn from_flag(kind: Kind, text: &str) -> Result<Value, String> {
+    Ok(match kind {
+        Kind::Text | Kind::Path | Kind::Choice(_) => Value::Str(text.to_owned()),
+        Kind::Integer => Value::Int(
+            text.parse()
+                .map_err(|_| format!("`{text}` is not an integer"))?,
+        ),
+        Kind::Seconds => Value::Float(
+            text.parse()
+                .map_err(|_| format!("`{text}` is not a number of seconds >= 0"))?,
+        ),
+        Kind::Flag => Value::Bool(
+            text.parse()
+                .map_err(|_| format!("`{text}` is not true or false"))?,
+        ),
+        Kind::Switch => Value::Bool(text == "on"),
+        Kind::List => Value::List(
+            text.split(',')
+                .map(|s| super::tree::Node {
+                    line: 0,
+                    value: Value::Str(s.to_owned()),
+                })
+                .collect(),
+        ),
+    })
+}
+
+/// The command-line arguments of every setting that has a flag, for the `sqslite` command.
+pub fn args() -> Vec<clap::Arg> {
+    SETTINGS
+        .iter()
+        .filter_map(|s| {
+            let flag = s.flag?;
+            let mut arg = clap::Arg::new(flag).long(flag).help(help_line(s));
+            if let Some(env) = s.env {
+                arg = arg.env(env).hide_env_values(s.secret);
+            }
+            Some(match s.kind {
+                Kind::Flag => arg.action(clap::ArgAction::SetTrue),
+                Kind::Switch => arg.value_parser(["on", "off"]),
+                Kind::Choice(words) => {
+                    arg.value_parser(clap::builder::PossibleValuesParser::new(words))
+                }
+                Kind::List => arg.value_delimiter(',').action(clap::ArgAction::Append),
+                Kind::Integer => arg.value_name("N"),
+                Kind::Seconds => arg.value_name("SECONDS"),
+                Kind::Path => arg.value_name("PATH"),
+                Kind::Text => arg.value_name("TEXT"),
+            })
+        })
+        .collect()
+}
+
+/// `--help`'s line: the help and the default.
+fn help_line(s: &Setting) -> String {
+    match s.default_shown() {
+        Some(default) => format!("{} [default: {}]", s.help, default.replace('`', "")),
+        None => s.help.to_owned(),
+    }
+}
+
+/// Lays every flag or variable given over `config` (the file's settings or the defaults).
+pub fn apply_args(matches: &clap::ArgMatches, config: &mut Config) -> Result<(), String> {
+    for s in SETTINGS {
+        let Some(flag) = s.flag else { continue };
+        match matches.value_source(flag) {
+            None | Some(clap::parser::ValueSource::DefaultValue) => continue,
+            Some(_) => {}
+        }
+        let value = match s.kind {
+            Kind::Flag => Value::Bool(matches.get_flag(flag)),
+            Kind::List => Value::List(
+                matches
+                    .get_many::<String>(flag)
+                    .into_iter()
+                    .flatten()
+                    .map(|t| super::tree::Node {
+                        line: 0,
+                        value: Value::Str(t.clone()),
+                    })
+                    .collect(),
+            ),
+            kind => {
+                let text = matches.get_one::<String>(flag).map_or("", String::as_str);
+                from_flag(kind, text).map_err(|e| format!("--{flag}: {e}"))?
+            }
+        };
+        (s.apply)(config, &value).map_err(|e| format!("--{flag}: `{}` {e}", s.key))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{find, render, Section, SETTINGS};
+    use crate::config::Config;
+
+    #[test]
+    fn every_flag_variable_and_key_is_written_once() {
+        let mut seen = std::collections::HashSet::new();
+        for s in SETTINGS {
+            assert!(seen.insert((s.section.name(), s.key)), "{s:?}");
+            for name in [s.flag, s.env].into_iter().flatten() {
+                assert!(seen.insert(("cli", name)), "{s:?}: {name} twice");
+            }
+            assert!(s.env.is_none_or(|e| e.starts_with("SQSLITE_")), "{s:?}");
+        }
+    }
+
+    /// The README's table is [`super::reference`]'s; `SQSLITE_BLESS=1` rewrites it.
+    #[test]
+    fn the_readme_lists_every_setting() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+        let readme = std::fs::read_to_string(path).unwrap();
+        let (begin, end) = ("<!-- settings:begin -->\n", "<!-- settings:end -->");
+        let start = readme.find(begin).expect("README has the settings markers") + begin.len();
+        let stop = readme
+            .find(end)
+            .expect("README has the settings end marker");
+        let wanted = super::reference();
+        if std::env::var_os("SQSLITE_BLESS").is_some() {
+            let blessed = format!("{}{wanted}{}", &readme[..start], &readme[stop..]);
+            std::fs::write(path, blessed).unwrap();
+        } else {
+            assert_eq!(
+                readme[start..stop],
+                wanted,
+                "run with SQSLITE_BLESS=1 to rewrite it"
+            );
+        }
+    }
+
+    /// What `--print-config` writes reads back as the same settings, for each table.
+    #[test]
+    fn printed_settings_read_back_the_same() {
+        let mut config = Config {
+            port: 1234,
+            public_url: Some("http://sqs:9324".into()),
+            ..Config::default()
+        };
+        config.access.allow_hosts = vec!["a".into(), "b".into()];
+        config.access.metrics = Some(false);
+        config.outbound.deny = vec!["10.0.0.0/8".into()];
+        config.outbound.insecure = true;
+        config.connections.header_timeout = std::time::Duration::from_millis(2500);
+        for section in [Section::Server, Section::Outbound] {
+            let table = render(section, &config);
+            let text = toml::to_string(&toml::Table::from_iter([(
+                section.name().to_owned(),
+                toml::Value::from(table.clone()),
+            )]))
+            .unwrap();
+            let read = Config::from_text("p.toml", &text).unwrap().config;
+            assert_eq!(render(section, &read), table, "{text}");
+        }
+        assert!(find(Section::Server, "admin_token").is_some_and(|s| s.secret));
+    }
+}
