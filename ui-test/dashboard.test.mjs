@@ -289,6 +289,8 @@ test('the topics page shows subscriptions with their counts and explains a filte
   await sns({ Action: 'Subscribe', TopicArn: topic, Protocol: 'sqs', Endpoint: queue('orders'),
     'Attributes.entry.1.key': 'FilterPolicy', 'Attributes.entry.1.value': '{"color": ["red"]}',
     'Attributes.entry.2.key': 'RawMessageDelivery', 'Attributes.entry.2.value': 'true' });
+  // A queue that does not exist: its notification is dropped, and the page says why.
+  await sns({ Action: 'Subscribe', TopicArn: topic, Protocol: 'sqs', Endpoint: queue('nowhere') });
   await sns({ Action: 'Publish', TopicArn: topic, Message: 'to everyone',
     'MessageAttributes.entry.1.Name': 'color', 'MessageAttributes.entry.1.Value.DataType': 'String',
     'MessageAttributes.entry.1.Value.StringValue': 'blue' });
@@ -303,6 +305,11 @@ test('the topics page shows subscriptions with their counts and explains a filte
   assert.deepEqual(cells.slice(4, 7), ['0', '1', '0'], 'delivered, filtered out, failed');
   const open = section.locator('tr', { hasText: 'orders-dlq' });
   assert.deepEqual((await open.locator('td').allInnerTexts()).slice(4, 7), ['1', '0', '0']);
+  const lost = section.locator('tr', { hasText: 'nowhere' });
+  const lostCells = await lost.locator('td').allInnerTexts();
+  assert.deepEqual(lostCells.slice(6, 9), ['1', '0', '1'], 'failed, to DLQ, dropped');
+  assert.match(lostCells[10], /queue refused · dropped/);
+  assert.match(lostCells[10], /the queue does not exist/);
   await page.locator('#test-body').fill('a sample');
   await page.locator('#test-attributes').fill('{"color": "green"}');
   await page.getByRole('button', { name: 'Test message' }).click();

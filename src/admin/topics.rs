@@ -12,7 +12,7 @@ use super::{ok, parse, Answer, Problem};
 use crate::app::App;
 use crate::http::HttpResponse;
 use crate::patterns::{Explanation, MessageAttribute, Scope};
-use crate::sns::engine::counts::SubscriptionCounts;
+use crate::sns::engine::counts::{LastFailure, SubscriptionCounts, Undeliverable};
 use crate::sns::engine::view::{SubscriptionView, TopicView};
 
 fn scope_name(scope: Scope) -> &'static str {
@@ -32,6 +32,20 @@ fn counts_json(c: &SubscriptionCounts) -> Value {
         "filtered_out_invalid_message_body": c.filtered_out_invalid_message_body,
         "redriven_to_dlq": c.redriven_to_dlq,
         "failed_to_redrive_to_dlq": c.failed_to_redrive_to_dlq,
+        "dropped": c.dropped(),
+        "undeliverable": Undeliverable::ALL.iter().zip(c.undeliverable).map(|(why, [dlq, dropped])| {
+            (why.name().to_owned(), json!({ "dead_lettered": dlq, "dropped": dropped }))
+        }).collect::<serde_json::Map<_, _>>(),
+    })
+}
+
+/// The latest notification a subscription could not deliver: why, when, where it went.
+fn failure_json(f: &LastFailure) -> Value {
+    json!({
+        "why": f.why.name(),
+        "reason": f.reason,
+        "at": crate::sns::engine::envelope::timestamp(f.at),
+        "dead_lettered": f.dead_lettered,
     })
 }
 
@@ -45,6 +59,7 @@ fn subscription_json(s: &SubscriptionView) -> Value {
         "filter_policy_scope": s.filter.as_ref().map(|_| scope_name(s.scope)),
         "dead_letter_arn": s.dead_letter_arn,
         "counts": counts_json(&s.counts),
+        "last_failure": s.last_failure.as_ref().map(failure_json),
     })
 }
 

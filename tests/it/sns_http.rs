@@ -277,10 +277,49 @@ async fn failed_posts_are_retried_on_the_servers_clock_then_dead_lettered() {
     assert_eq!(dead.len(), 1);
     let note: Value = serde_json::from_str(dead[0].body().unwrap()).unwrap();
     assert_eq!(note["Message"], "keep trying");
+    let topics = s.admin_get("/_sqslite/topics").await.1;
+    let failure = &topics["topics"][0]["subscriptions"][0]["last_failure"];
+    assert_eq!(failure["why"], "retries_spent", "{topics}");
+    assert_eq!(failure["reason"], "the endpoint answered 502 (after 3 retries)");
+    assert_eq!(failure["dead_lettered"], true);
     // Spent: advancing further sends nothing more.
     s.t.advance(3600);
     s.publish(&topic, "delivered at once").await;
     let got = hook.wait_for(6).await;
     assert_eq!(got.len(), 6);
     assert_eq!(got[5].json()["Message"], "delivered at once");
+}
+
+/// throttlePolicy.maxReceivesPerSecond paces a subscription's POSTs on the server's clock:
+/// at 2 per second, one every 500 ms, the rest waiting in the outbox meanwhile.
+#[tokio::test]
+async fn a_throttled_subscription_is_paced_on_the_servers_clock() {
+    let s = start().await;
+    let hook = Endpoint::start().await;
+    let topic = s.topic("paced-web", &[]).await;
+    let policy = r#"{"throttlePolicy":{"maxReceivesPerSecond":2}}"#;
+    subscribe_http(&s, &topic, &hook, &[("DeliveryPolicy", policy)]).await;
+    let confirmation = hook.wait_for(1).await.remove(0);
+    let arn = confirm(&s, &topic, &confirmation).await;
+    let effective = &s.subscription_attributes(&arn).await["EffectiveDeliveryPolicy"];
+    let effective: Value = serde_json::from_str(effective).unwrap();
+    assert_eq!(effective["throttlePolicy"]["maxReceivesPerSecond"], 2);
+
+    for n in 0..3 {
+        s.publish(&topic, &format!("paced {n}")).await;
+    }
+    let waiting =
+        || async { s.admin_get("/_sqslite/sns/deliveries").await.1["http_waiting"].clone() };
+    hook.wait_for(2).await;
+    assert_eq!(waiting().await, 2, "the others wait for their turn");
+    s.t.advance_ms(499);
+    assert_eq!(waiting().await, 2, "not before 500 ms");
+    s.t.advance_ms(1);
+    let got = hook.wait_for(3).await;
+    assert_eq!(got[2].json()["Message"], "paced 1");
+    assert_eq!(waiting().await, 1);
+    s.t.advance_ms(500);
+    let got = hook.wait_for(4).await;
+    assert_eq!(got[3].json()["Message"], "paced 2");
+    assert_eq!(waiting().await, 0);
 }

@@ -130,6 +130,62 @@ fn assert_notification_counts(metrics: &str) {
     assert_eq!(of("lost", "failed"), "3");
     assert_eq!(of("lost", "redriven_to_dlq"), "0");
     assert_eq!(of("lost", "failed_to_redrive_to_dlq"), "3");
+    let undeliverable = |queue: &str, fate: &str| {
+        let lines: Vec<&str> = metrics
+            .lines()
+            .filter(|l| {
+                l.starts_with("sqslite_sns_notifications_undeliverable_total{")
+                    && l.contains(&format!(":{queue}\","))
+                    && l.contains(&format!("fate=\"{fate}\",reason=\"queue_refused\"}}"))
+            })
+            .collect();
+        assert_eq!(lines.len(), 1, "{queue} {fate} in\n{metrics}");
+        lines[0].rsplit(' ').next().unwrap().to_owned()
+    };
+    assert_eq!(undeliverable("gone", "dead_lettered"), "3");
+    assert_eq!(undeliverable("gone", "dropped"), "0");
+    assert_eq!(undeliverable("lost", "dead_lettered"), "0");
+    assert_eq!(undeliverable("lost", "dropped"), "3");
+}
+
+/// The Topics page's figures: how many of a subscription's notifications were dead-lettered
+/// or dropped, and its latest failure with the reason.
+#[tokio::test]
+async fn the_topics_api_shows_what_was_dropped_or_dead_lettered_and_why() {
+    let s = start().await;
+    let topic = s.topic("orders", &[]).await;
+    subscribe_filtered_and_dead_lettered(&s, &topic).await;
+    s.publish(&topic, "hello").await;
+    let (status, topics) = s.admin_get("/_sqslite/topics").await;
+    assert_eq!(status, 200);
+    let sub = |queue: &str| {
+        topics["topics"][0]["subscriptions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| {
+                s["endpoint"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with(&format!(":{queue}"))
+            })
+            .unwrap()
+            .clone()
+    };
+    let gone = sub("gone");
+    assert_eq!(gone["counts"]["dropped"], 0);
+    assert_eq!(
+        gone["counts"]["undeliverable"]["queue_refused"]["dead_lettered"],
+        1
+    );
+    assert_eq!(gone["last_failure"]["why"], "queue_refused");
+    assert_eq!(gone["last_failure"]["dead_lettered"], true);
+    assert_eq!(gone["last_failure"]["reason"], "the queue does not exist");
+    let lost = sub("lost");
+    assert_eq!(lost["counts"]["dropped"], 1);
+    assert_eq!(lost["last_failure"]["dead_lettered"], false);
+    assert!(lost["last_failure"]["at"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(sub("all")["last_failure"], Value::Null);
 }
 
 #[tokio::test]

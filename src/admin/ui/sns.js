@@ -14,7 +14,25 @@ function subscriptionRows(t) {
     h('td', {}, s.filter_policy ? h('code', {}, s.filter_policy) : '–',
       s.filter_policy_scope ? h('div', { class: 'muted' }, `scope ${s.filter_policy_scope}`) : null),
     num(s.counts.delivered), num(s.counts.filtered_out), num(s.counts.failed, true),
-    h('td', {}, s.dead_letter_arn ? s.dead_letter_arn.split(':').pop() : h('span', { class: 'hot' }, 'none'))));
+    num(s.counts.redriven_to_dlq), num(s.counts.dropped, true),
+    h('td', {}, s.dead_letter_arn ? s.dead_letter_arn.split(':').pop() : h('span', { class: 'hot' }, 'none')),
+    failureCell(s.last_failure)));
+}
+
+const FAILURE_CLASSES = {
+  retries_spent: 'retries spent',
+  outbox_full: 'outbox full',
+  queue_refused: 'queue refused',
+};
+
+/// The latest notification the subscription could not deliver: why, where it went, when.
+function failureCell(f) {
+  if (!f) return h('td', { class: 'muted' }, '–');
+  return h('td', { 'data-failure': f.why },
+    h('span', { class: f.dead_lettered ? 'badge warn' : 'badge alarm' },
+      `${FAILURE_CLASSES[f.why] || f.why} · ${f.dead_lettered ? 'dead-lettered' : 'dropped'}`),
+    h('div', { class: 'muted' }, f.reason),
+    h('div', { class: 'muted' }, f.at));
 }
 
 /// The sample's attributes from the form: a JSON object, `{}` when left empty.
@@ -86,7 +104,8 @@ function topicsView() {
       h('h3', {}, t.name, h('span', { class: 'muted' },
         ` ${t.fifo ? 'FIFO' : 'standard'} · ${t.region} · ${t.account} · ${t.published} published`)),
       table([['Protocol'], ['Endpoint'], ['Delivery'], ['Filter policy'], ['Delivered', 'num'],
-        ['Filtered out', 'num'], ['Failed', 'num'], ['Dead-letter queue']],
+        ['Filtered out', 'num'], ['Failed', 'num'], ['To DLQ', 'num'], ['Dropped', 'num'],
+        ['Dead-letter queue'], ['Last failure']],
       subscriptionRows(t), 'No subscriptions.')))
       : h('p', { class: 'muted' }, 'No topics yet: create one with any SNS client.'));
   };

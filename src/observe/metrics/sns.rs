@@ -6,7 +6,7 @@
 use std::fmt;
 
 use crate::observe::metrics::escape;
-use crate::sns::engine::counts::SubscriptionCounts;
+use crate::sns::engine::counts::{SubscriptionCounts, Undeliverable};
 use crate::sns::engine::view::{SubscriptionView, TopicView};
 
 type Help = (&'static str, &'static str, &'static str);
@@ -165,6 +165,37 @@ pub(super) fn write_series(topics: &[TopicView], out: &mut impl fmt::Write) -> f
         header(out, help)?;
         for (l, c) in &subscriptions {
             writeln!(out, "{}{l} {}", help.0, read(c))?;
+        }
+    }
+    write_undeliverable(&subscriptions, out)
+}
+
+/// sqslite's own series: notifications that could not be delivered, by why and by whether
+/// they reached the dead-letter queue (`fate="dead_lettered"`) or were lost
+/// (`fate="dropped"`).
+fn write_undeliverable(
+    subscriptions: &[(String, &SubscriptionCounts)],
+    out: &mut impl fmt::Write,
+) -> fmt::Result {
+    let name = "sqslite_sns_notifications_undeliverable_total";
+    header(
+        out,
+        (
+            name,
+            "Notifications that could not be delivered, by reason and where they went",
+            "counter",
+        ),
+    )?;
+    for (l, c) in subscriptions {
+        let open = l.strip_suffix('}').unwrap_or(l);
+        for (why, counts) in Undeliverable::ALL.iter().zip(c.undeliverable) {
+            for (fate, n) in ["dead_lettered", "dropped"].into_iter().zip(counts) {
+                let reason = why.name();
+                writeln!(
+                    out,
+                    "{name}{open},fate=\"{fate}\",reason=\"{reason}\"}} {n}"
+                )?;
+            }
         }
     }
     Ok(())

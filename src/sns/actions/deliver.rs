@@ -7,7 +7,7 @@
 use std::sync::{Arc, LazyLock};
 
 use crate::clock::Millis;
-use crate::sns::engine::counts::Outcome;
+use crate::sns::engine::counts::{LastFailure, Outcome, Undeliverable};
 use crate::sns::engine::endpoints::{self, Reach};
 use crate::sns::engine::outbox::{MessageType, Post, Record};
 use crate::sns::engine::publish::AttrData;
@@ -77,17 +77,21 @@ fn to_queue(app: &Service, topic_arn: &str, d: &Delivery, now: Millis) {
         %reason,
         "SNS delivery failed"
     );
-    failed(app, d, now);
+    failed(app, d, now, Undeliverable::QueueRefused, reason);
 }
 
-/// A delivery that failed for good: counted, then into its subscription's dead-letter queue
-/// if it has one.
-pub fn failed(app: &Service, d: &Delivery, now: Millis) {
+/// A delivery that failed for good, `why` and with what `reason`: counted, then into its
+/// subscription's dead-letter queue if it has one.
+pub fn failed(app: &Service, d: &Delivery, now: Millis, why: Undeliverable, reason: String) {
     app.sns
         .count_notification(&d.subscription_arn, Outcome::Failed);
+    let mut dead_lettered = false;
     if let Some(dlq) = &d.dead_letter_arn {
         let outcome = match deliver(app, &d.topic_arn, dlq, d, now) {
-            Ok(()) => Outcome::RedrivenToDlq,
+            Ok(()) => {
+                dead_lettered = true;
+                Outcome::RedrivenToDlq
+            }
             Err(reason) => {
                 tracing::warn!(dead_letter_queue = %dlq, %reason, "SNS dead-letter delivery failed");
                 Outcome::FailedToRedriveToDlq
@@ -95,6 +99,13 @@ pub fn failed(app: &Service, d: &Delivery, now: Millis) {
         };
         app.sns.count_notification(&d.subscription_arn, outcome);
     }
+    let failure = LastFailure {
+        why,
+        reason,
+        at: now,
+        dead_lettered,
+    };
+    app.sns.count_undeliverable(&d.subscription_arn, failure);
 }
 
 /// Sends one delivery into the queue `queue_arn` through SQS's own send, once the queue

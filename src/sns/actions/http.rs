@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::clock::Millis;
+use crate::sns::engine::counts::Undeliverable;
 use crate::sns::engine::outbox::{MessageType, Post};
 use crate::sns::Service;
 
@@ -46,7 +47,8 @@ fn overflow(app: &Service, post: &Post, now: Millis) {
         "SNS HTTP delivery dropped: the deliveries waiting hold as much as sqslite keeps"
     );
     if let Some(d) = &post.dead_letter {
-        super::deliver::failed(app, d, now);
+        let reason = format!("{bytes} bytes were waiting for delivery, as much as sqslite keeps");
+        super::deliver::failed(app, d, now, Undeliverable::OutboxFull, reason);
     }
 }
 
@@ -133,6 +135,7 @@ async fn attempt(app: &Arc<Service>, mut post: Post) {
         "SNS HTTP delivery failed; retries spent"
     );
     if let Some(d) = &post.dead_letter {
-        super::deliver::failed(app, d, started);
+        let reason = format!("{reason} (after {} retries)", post.retries);
+        super::deliver::failed(app, d, started, Undeliverable::RetriesSpent, reason);
     }
 }

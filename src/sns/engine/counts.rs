@@ -44,6 +44,59 @@ pub struct SubscriptionCounts {
     pub redriven_to_dlq: u64,
     /// `NumberOfNotificationsFailedToRedriveToDlq`: the dead-letter queue refused it too.
     pub failed_to_redrive_to_dlq: u64,
+    /// Notifications that could not be delivered, by why ([`Undeliverable`]) and by where
+    /// they went: `[why][0]` dead-lettered, `[why][1]` dropped (no dead-letter queue, or it
+    /// refused them too). sqslite's own, beside CloudWatch's.
+    pub undeliverable: [[u64; 2]; Undeliverable::ALL.len()],
+}
+
+impl SubscriptionCounts {
+    /// Notifications lost for good: undeliverable and in no dead-letter queue.
+    pub fn dropped(&self) -> u64 {
+        self.undeliverable.iter().map(|[_, dropped]| dropped).sum()
+    }
+}
+
+/// Why a notification could not be delivered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undeliverable {
+    /// An HTTP/S endpoint failed every attempt the delivery policy allows.
+    RetriesSpent,
+    /// The outbox already held as many bytes as sqslite keeps waiting.
+    OutboxFull,
+    /// The queue refused it: gone, its Policy, a fault rule, or SQS's own checks.
+    QueueRefused,
+}
+
+impl Undeliverable {
+    /// Every reason, in the order of [`SubscriptionCounts::undeliverable`].
+    pub const ALL: [Undeliverable; 3] = [
+        Undeliverable::RetriesSpent,
+        Undeliverable::OutboxFull,
+        Undeliverable::QueueRefused,
+    ];
+
+    /// The reason as `/metrics` and the admin API name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Undeliverable::RetriesSpent => "retries_spent",
+            Undeliverable::OutboxFull => "outbox_full",
+            Undeliverable::QueueRefused => "queue_refused",
+        }
+    }
+}
+
+/// The latest notification a subscription could not deliver, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastFailure {
+    /// Why, as a class.
+    pub why: Undeliverable,
+    /// What the endpoint or queue said, as logged.
+    pub reason: String,
+    /// When, on the server's clock.
+    pub at: crate::clock::Millis,
+    /// Whether it reached the subscription's dead-letter queue.
+    pub dead_lettered: bool,
 }
 
 /// Why a filter policy rejected a message, as the CloudWatch metrics tell them apart.
@@ -77,6 +130,8 @@ pub(crate) struct Counts {
     topics: HashMap<String, TopicCounts>,
     /// By subscription ARN.
     subscriptions: HashMap<String, SubscriptionCounts>,
+    /// The latest failure, by subscription ARN.
+    last_failures: HashMap<String, LastFailure>,
 }
 
 impl FilteredOut {
@@ -138,6 +193,24 @@ impl Sns {
             Outcome::FailedToRedriveToDlq => s.failed_to_redrive_to_dlq += 1,
         }
     }
+
+    /// Counts one notification that could not be delivered, why and where it went, and keeps
+    /// it as the subscription's latest failure.
+    pub fn count_undeliverable(&self, subscription_arn: &str, failure: LastFailure) {
+        let mut counts = self.counts();
+        let s = counts
+            .subscriptions
+            .entry(subscription_arn.to_owned())
+            .or_default();
+        let why = Undeliverable::ALL
+            .iter()
+            .position(|w| *w == failure.why)
+            .unwrap_or_default();
+        s.undeliverable[why][usize::from(!failure.dead_lettered)] += 1;
+        counts
+            .last_failures
+            .insert(subscription_arn.to_owned(), failure);
+    }
 }
 
 impl Counts {
@@ -151,9 +224,15 @@ impl Counts {
         self.subscriptions.get(arn).copied().unwrap_or_default()
     }
 
+    /// The subscription's latest failure, if it had one.
+    pub(super) fn last_failure(&self, arn: &str) -> Option<LastFailure> {
+        self.last_failures.get(arn).cloned()
+    }
+
     /// Forgets the counts of topics and subscriptions that no longer exist.
     pub(super) fn retain(&mut self, live: impl Fn(&str) -> bool) {
         self.topics.retain(|arn, _| live(arn));
         self.subscriptions.retain(|arn, _| live(arn));
+        self.last_failures.retain(|arn, _| live(arn));
     }
 }

@@ -45,6 +45,9 @@ pub struct RetryPolicy {
     pub max_delay_retries: u64,
     /// backoffFunction: how delays grow between the targets.
     pub backoff: Backoff,
+    /// throttlePolicy.maxReceivesPerSecond: the most POSTs started per second for one
+    /// subscription; `None`, no throttling (SNS's default).
+    pub max_per_second: Option<u64>,
 }
 
 /// SNS's default for HTTP/S: three retries, twenty seconds apart.
@@ -56,6 +59,7 @@ pub const DEFAULT: RetryPolicy = RetryPolicy {
     min_delay_retries: 0,
     max_delay_retries: 0,
     backoff: Backoff::Linear,
+    max_per_second: None,
 };
 
 impl RetryPolicy {
@@ -78,6 +82,7 @@ impl RetryPolicy {
             min_delay_retries: num("numMinDelayRetries", 0),
             max_delay_retries: num("numMaxDelayRetries", 0),
             backoff,
+            max_per_second: None,
         })
     }
 
@@ -89,14 +94,25 @@ impl RetryPolicy {
         };
         let topic = parse(topic_policy);
         let http = &topic["http"];
-        let from_topic = RetryPolicy::from_json(&http["defaultHealthyRetryPolicy"]);
+        let rate = |throttle: &Value| throttle["maxReceivesPerSecond"].as_u64().filter(|n| *n > 0);
+        let mut retry = RetryPolicy::from_json(&http["defaultHealthyRetryPolicy"]);
+        let mut max_per_second = rate(&http["defaultThrottlePolicy"]);
         if http["disableSubscriptionOverrides"] != Value::Bool(true) {
             let sub = parse(subscription_policy);
-            if let Some(p) = RetryPolicy::from_json(&sub["healthyRetryPolicy"]) {
-                return p;
-            }
+            retry = RetryPolicy::from_json(&sub["healthyRetryPolicy"]).or(retry);
+            max_per_second = rate(&sub["throttlePolicy"]).or(max_per_second);
         }
-        from_topic.unwrap_or(DEFAULT)
+        RetryPolicy {
+            max_per_second,
+            ..retry.unwrap_or(DEFAULT)
+        }
+    }
+
+    /// How long after one POST of a throttled subscription the next may start, on the
+    /// server's clock: an even spacing that never passes the rate in any second (sqslite's
+    /// reading of maxReceivesPerSecond [unverified: SNS does not say how it paces]).
+    pub fn spacing(&self) -> Option<Millis> {
+        self.max_per_second.map(|n| 1000u64.div_ceil(n))
     }
 
     /// The wait before retry `n` (1 for the first retry), or `None` once the policy is spent.
@@ -151,7 +167,9 @@ impl RetryPolicy {
                 "backoffFunction": backoff,
             },
             "sicklyRetryPolicy": null,
-            "throttlePolicy": null,
+            "throttlePolicy": self
+                .max_per_second
+                .map(|n| serde_json::json!({ "maxReceivesPerSecond": n })),
             "guaranteed": false,
         })
         .to_string()
@@ -200,6 +218,26 @@ mod tests {
         assert_eq!(
             RetryPolicy::effective(Some(locked), Some(sub)).num_retries,
             1
+        );
+    }
+
+    #[test]
+    fn the_throttle_is_the_subscriptions_else_the_topics() {
+        let topic = r#"{"http":{"defaultThrottlePolicy":{"maxReceivesPerSecond":4}}}"#;
+        let sub = r#"{"throttlePolicy":{"maxReceivesPerSecond":3}}"#;
+        assert_eq!(
+            RetryPolicy::effective(Some(topic), None).spacing(),
+            Some(250)
+        );
+        assert_eq!(
+            RetryPolicy::effective(Some(topic), Some(sub)).spacing(),
+            Some(334)
+        );
+        assert_eq!(RetryPolicy::effective(None, None).spacing(), None);
+        let json = RetryPolicy::effective(None, Some(sub)).to_json();
+        assert!(
+            json.contains(r#""throttlePolicy":{"maxReceivesPerSecond":3}"#),
+            "{json}"
         );
     }
 }

@@ -114,6 +114,8 @@ struct Flights {
     total: usize,
     /// By endpoint (scheme, host and port).
     by_endpoint: HashMap<String, usize>,
+    /// A throttled subscription's earliest next start, by subscription ARN.
+    paced: HashMap<String, Millis>,
 }
 
 /// How much outbound work may wait and run at once (sqslite's bounds: SNS documents none).
@@ -208,38 +210,58 @@ impl Outbox {
     pub fn take_due(&self, now: Millis, caps: &Caps) -> (Vec<(Post, Flight)>, Option<Millis>) {
         let mut due = lock(&self.due);
         let mut flights = lock(&self.flights);
+        flights.paced.retain(|_, at| *at > now);
         let ready: Vec<(Millis, u64)> = due
             .posts
             .range(..=(now, u64::MAX))
             .map(|(k, _)| *k)
             .collect();
         let mut taken = Vec::new();
+        // The earliest a due POST held back by its subscription's throttle may start.
+        let mut paced_until: Option<Millis> = None;
         for key in ready {
             if flights.total >= caps.in_flight {
                 break;
             }
-            let at_endpoint = endpoint(&due.posts[&key].url);
-            if flights.by_endpoint.get(at_endpoint).copied().unwrap_or(0) >= caps.per_endpoint {
+            let post = &due.posts[&key];
+            if let Some(&at) = flights.paced.get(&post.subscription_arn) {
+                paced_until = Some(paced_until.map_or(at, |p| p.min(at)));
+                continue;
+            }
+            if flights
+                .by_endpoint
+                .get(endpoint(&post.url))
+                .copied()
+                .unwrap_or(0)
+                >= caps.per_endpoint
+            {
                 continue;
             }
             let Some(post) = due.posts.remove(&key) else {
                 continue;
             };
             due.release(&post);
-            let at_endpoint = endpoint(&post.url).to_owned();
-            flights.total += 1;
-            *flights.by_endpoint.entry(at_endpoint.clone()).or_default() += 1;
-            let flight = Flight {
-                flights: Arc::clone(&self.flights),
-                endpoint: at_endpoint,
-            };
-            taken.push((post, flight));
+            taken.push((flights.start(&post, now), post));
         }
         let next = due
             .posts
             .range((now.saturating_add(1), 0)..)
             .next()
             .map(|((at, _), _)| *at);
+        let next = match (next, paced_until) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let taken = taken
+            .into_iter()
+            .map(|(endpoint, post)| {
+                let flight = Flight {
+                    flights: Arc::clone(&self.flights),
+                    endpoint,
+                };
+                (post, flight)
+            })
+            .collect();
         (taken, next)
     }
 
@@ -267,6 +289,22 @@ impl Outbox {
     pub fn clear(&self) {
         *lock(&self.due) = Due::default();
         lock(&self.records).clear();
+        lock(&self.flights).paced.clear();
+    }
+}
+
+impl Flights {
+    /// Counts `post` as under way from `now` (and paces its subscription, if throttled); the
+    /// endpoint it counts against.
+    fn start(&mut self, post: &Post, now: Millis) -> String {
+        let at_endpoint = endpoint(&post.url).to_owned();
+        self.total += 1;
+        *self.by_endpoint.entry(at_endpoint.clone()).or_default() += 1;
+        if let Some(spacing) = post.retry.spacing() {
+            self.paced
+                .insert(post.subscription_arn.clone(), now.saturating_add(spacing));
+        }
+        at_endpoint
     }
 }
 

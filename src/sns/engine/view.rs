@@ -48,6 +48,8 @@ pub struct SubscriptionView {
     pub dead_letter_arn: Option<String>,
     /// Its CloudWatch counts.
     pub counts: SubscriptionCounts,
+    /// The latest notification it could not deliver, and why.
+    pub last_failure: Option<super::counts::LastFailure>,
 }
 
 impl Sns {
@@ -89,6 +91,7 @@ impl Sns {
                             scope: s.scope,
                             dead_letter_arn: s.dead_letter_arn.clone(),
                             counts: counts.subscription(&s.arn),
+                            last_failure: counts.last_failure(&s.arn),
                         })
                         .collect(),
                 }
