@@ -72,8 +72,14 @@ impl App {
         alarms.outbound = outbound.clone();
         let mut sns = crate::sns::Service::new(sns, sqs.clone(), injector.clone(), config.strict);
         sns.outbound = outbound.clone();
+        let mut state =
+            crate::triggers::Triggers::with_mappings(config.triggers.functions.clone(), mappings);
+        state.max_mappings = config
+            .triggers
+            .max_mappings
+            .unwrap_or(crate::triggers::DEFAULT_MAX_MAPPINGS);
         let mut triggers = crate::triggers::Service::new(
-            crate::triggers::Triggers::with_mappings(config.triggers.functions.clone(), mappings),
+            state,
             sqs.clone(),
             (&config.region, &config.account_id),
             faults.clone(),

@@ -283,6 +283,10 @@ pub static SETTINGS: &[Setting] = &[
     Setting::server("max_subscriptions_per_topic", Kind::Integer, "Subscriptions per SNS topic; Subscribe past it is SubscriptionLimitExceeded.")
         .cli("max-subscriptions-per-topic", "SQSLITE_MAX_SUBSCRIPTIONS_PER_TOPIC")
         .via(|c, v| set(&mut c.sns_limits.subscriptions_per_topic, integer(v)), |c| Some(count(c.sns_limits.subscriptions_per_topic))),
+    Setting::server("max_event_source_mappings", Kind::Integer, "Event source mappings the server holds; CreateEventSourceMapping past it is InvalidParameterValueException (Lambda documents no quota: sqslite's bound).")
+        .cli("max-event-source-mappings", "SQSLITE_MAX_EVENT_SOURCE_MAPPINGS")
+        .via(|c, v| set(&mut c.triggers.max_mappings, integer(v).map(Some)), |c| c.triggers.max_mappings.map(count))
+        .default_is("`10000`"),
     Setting::server("strict", Kind::Flag, "AWS's behaviour where sqslite's default favours tests: SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress) and SNS's Policy rules into same-account queues.")
         .cli("strict", "SQSLITE_STRICT")
         .via(|c, v| set(&mut c.strict, boolean(v)), |c| Some(c.strict.into())),
@@ -635,5 +639,10 @@ mod tests {
             assert_eq!(render(section, &read), table, "{text}");
         }
         assert!(find(Section::Server, "admin_token").is_some_and(|s| s.secret));
+        let mappings = find(Section::Server, "max_event_source_mappings").unwrap();
+        assert_eq!(
+            mappings.default_shown(),
+            Some(format!("`{}`", crate::triggers::DEFAULT_MAX_MAPPINGS))
+        );
     }
 }

@@ -37,10 +37,18 @@ pub struct TriggersConfig {
     pub functions: Vec<Function>,
     /// The mappings to add before the port opens.
     pub mappings: Vec<MappingDecl>,
+    /// `max_event_source_mappings`: how many mappings the server holds; `None`,
+    /// [`DEFAULT_MAX_MAPPINGS`].
+    pub max_mappings: Option<usize>,
 }
 
+/// How many event source mappings a server holds unless told otherwise. Lambda documents no
+/// quota on them; this bound is sqslite's [unverified], so that CreateEventSourceMapping
+/// cannot start pollers without end.
+pub const DEFAULT_MAX_MAPPINGS: usize = 10_000;
+
 /// The triggers service's state: its mappings and the functions they may invoke.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Triggers {
     /// Every event source mapping, by UUID.
     pub mappings: Mappings,
@@ -48,6 +56,14 @@ pub struct Triggers {
     pub functions: Functions,
     /// Each mapping's counters, by UUID.
     stats: DashMap<String, Arc<stats::Stats>>,
+    /// How many mappings CreateEventSourceMapping may make in all.
+    pub max_mappings: usize,
+}
+
+impl Default for Triggers {
+    fn default() -> Self {
+        Triggers::with_mappings(Vec::new(), Mappings::default())
+    }
 }
 
 impl Triggers {
@@ -57,6 +73,7 @@ impl Triggers {
             mappings,
             functions: Functions::new(functions),
             stats: DashMap::new(),
+            max_mappings: DEFAULT_MAX_MAPPINGS,
         }
     }
 

@@ -280,7 +280,10 @@ async fn failed_posts_are_retried_on_the_servers_clock_then_dead_lettered() {
     let topics = s.admin_get("/_sqslite/topics").await.1;
     let failure = &topics["topics"][0]["subscriptions"][0]["last_failure"];
     assert_eq!(failure["why"], "retries_spent", "{topics}");
-    assert_eq!(failure["reason"], "the endpoint answered 502 (after 3 retries)");
+    assert_eq!(
+        failure["reason"],
+        "the endpoint answered 502 (after 3 retries)"
+    );
     assert_eq!(failure["dead_lettered"], true);
     // Spent: advancing further sends nothing more.
     s.t.advance(3600);

@@ -39,7 +39,8 @@ fn create(
     input: &MappingRequest,
 ) -> LambdaResult<(StatusCode, Value)> {
     let proposed = rules::new_mapping(app, caller, input)?;
-    let mapping = rules::insert_unique(&app.triggers.mappings, proposed)?;
+    let max = app.triggers.max_mappings;
+    let mapping = rules::insert_unique(&app.triggers.mappings, proposed, max)?;
     Ok((
         StatusCode::ACCEPTED,
         output::configuration(&mapping, mapping.state),

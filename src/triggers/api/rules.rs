@@ -153,8 +153,14 @@ pub fn listed_function(app: &Service, caller: &Caller<'_>, name: &str) -> Lambda
 }
 
 /// Adds `mapping` unless its queue already has a mapping to the same function.
-pub fn insert_unique(mappings: &Mappings, mapping: Mapping) -> LambdaResult<Mapping> {
+pub fn insert_unique(mappings: &Mappings, mapping: Mapping, max: usize) -> LambdaResult<Mapping> {
     mappings.transact(|all| {
+        if all.len() >= max {
+            // [unverified] Lambda documents no such quota; the bound and its words are sqslite's.
+            return Err(LambdaError::invalid(format!(
+                "The server holds {max} event source mappings, as many as it keeps (max_event_source_mappings)."
+            )));
+        }
         check_unique(all, &mapping)?;
         all.insert(mapping.clone());
         Ok(mapping)
