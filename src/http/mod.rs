@@ -1,5 +1,6 @@
 //! HTTP plumbing every layer may use: the response body type (whole or streamed), form
-//! decoding, byte splitting ([`text`]), the answers' content types and [`DropConnection`]. It sits below the protocols, the admin API and the
+//! decoding and the AWS Query deserializer ([`query`]), byte splitting ([`text`]), the answers'
+//! content types and [`DropConnection`]. It sits below the protocols, the admin API and the
 //! server, so each can build a response or read a form without importing the others.
 
 pub mod auth;
@@ -9,6 +10,7 @@ pub mod context;
 pub mod form;
 pub mod guard;
 pub mod outbound;
+pub mod query;
 pub mod request_body;
 pub mod server;
 pub mod service;

@@ -1,5 +1,8 @@
 //! Query decoding straight into the actions' input types.
 
+use serde::de::{self, Visitor};
+use serde::forward_to_deserialize_any;
+
 use super::*;
 use crate::sqs::actions::{self, Action};
 use crate::sqs::error::ErrorKind;
@@ -209,8 +212,8 @@ fn every_input_member_is_a_known_parameter() {
 fn fields<T: serde::de::DeserializeOwned>() -> Vec<&'static str> {
     struct Recorder<'a>(&'a mut Vec<&'static str>);
     impl<'de> serde::Deserializer<'de> for Recorder<'_> {
-        type Error = DecodeError;
-        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, DecodeError> {
+        type Error = de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
             Err(de::Error::custom(""))
         }
         fn deserialize_struct<V: Visitor<'de>>(
@@ -218,7 +221,7 @@ fn fields<T: serde::de::DeserializeOwned>() -> Vec<&'static str> {
             _: &'static str,
             fields: &'static [&'static str],
             _: V,
-        ) -> Result<V::Value, DecodeError> {
+        ) -> Result<V::Value, Self::Error> {
             self.0.extend_from_slice(fields);
             Err(de::Error::custom(""))
         }
