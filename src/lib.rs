@@ -5,8 +5,8 @@
 //! The tree shows the services; each owns its protocol, actions and engine in its folder:
 //!
 //! - `sqs`: Amazon SQS. `sqs::protocol` tells AWS JSON 1.0 (`X-Amz-Target`) from AWS Query
-//!   (form or GET `Action=`) and decodes either into one serde type (Query input is folded
-//!   into the JSON shape by the same bounded deserializer), reads queue URLs off the
+//!   (form or GET `Action=`) and decodes either into one serde type (Query input by the
+//!   shared bounded deserializer, `http::query`, in SQS's dialect), reads queue URLs off the
 //!   request's context (`QueueUrls`) and encodes results and errors; `sqs::actions` holds the
 //!   `Action` enum, one variant per operation, applied to `sqs::actions::Sqs` (the queues,
 //!   the clock, the ticker's wake-up, the shutdown signal) and nothing else; `sqs::engine`
@@ -14,13 +14,14 @@
 //!   attribute table, the limits, receipt handles, FIFO, redrive, queue policies, tags,
 //!   MD5s); `sqs::declare` creates declared queues before the port opens and on first use;
 //!   `sqs::error` is SQS's error table.
-//! - `sns`: Amazon SNS on the same port, with its own protocol (Query in, XML out), actions
-//!   (each naming the resource it acts on and the access rule it is checked by,
-//!   `sns::actions::access`), engine, declarations, error table and its meeting with the
-//!   fault rules (`sns::faults`). It delivers into queues only through the SQS engine's own
-//!   send, as the `sns.amazonaws.com` service principal the queue's Policy must allow
-//!   (`sns::engine::queue_access`), and POSTs http/s subscribers through `http::client`
-//!   under the outbound rule (retries wait in its outbox; the ticker starts them when due).
+//! - `sns`: Amazon SNS on the same port, with its own protocol (Query in, read by the same
+//!   deserializer in SNS's dialect; XML out), actions (each naming the resource it acts on
+//!   and the access rule it is checked by, `sns::actions::access`), engine, declarations,
+//!   error table and its meeting with the fault rules (`sns::faults`). It delivers into
+//!   queues only through the SQS engine's own send, as the `sns.amazonaws.com` service
+//!   principal the queue's Policy must allow (`sns::engine::queue_access`), and POSTs http/s
+//!   subscribers through `http::client` under the outbound rule (retries wait in its outbox;
+//!   the ticker starts them when due).
 //! - `triggers`: Lambda-style event source mappings: the model (`mapping`, `registry`,
 //!   `functions`), one poller per enabled mapping (receiving through the SQS engine's
 //!   `receive_pass`, as its mapping's account when callers are verified), the invoker (URL,
@@ -79,10 +80,11 @@
 //!   imports it); `faults`; `series`, the chart's recorder (samples on the server clock
 //!   while the dashboard is open, marks for alarms, faults and mappings); `http` (the accept
 //!   loop, the context, SigV4, the body reader, the guard, the outbound client and its rule,
-//!   the response body, form decoding, byte splitting); `patterns`, the SNS filter-policy
-//!   and Lambda event-pattern matcher; `endpoint` (a running sqslite seen from outside),
-//!   `ticker` (the one background task, sleeping on the server's clock until the next
-//!   deadline of its jobs), `health` (the container probe) and `clock`.
+//!   the response body, form decoding and the AWS Query deserializer, byte splitting);
+//!   `patterns`, the SNS filter-policy and Lambda event-pattern matcher; `endpoint` (a
+//!   running sqslite seen from outside), `ticker` (the one background task, sleeping on the
+//!   server's clock until the next deadline of its jobs), `health` (the container probe) and
+//!   `clock`.
 //!
 //! A new service is a folder beside `sns` with its own protocol, actions and engine, a
 //! service type built in `app`, an `http::service::Service` implementation and one line in

@@ -4,8 +4,11 @@
 
 use std::sync::Arc;
 
+use serde::Deserialize;
+
 use super::access::Resource;
-use super::{topic_arn, Decode};
+use super::wire::{self, topic_arn};
+use super::Decode;
 use crate::http::Context;
 use crate::sns::engine::confirm::{Confirm, Confirmation};
 use crate::sns::engine::delivery_policy::{self, RetryPolicy};
@@ -13,7 +16,6 @@ use crate::sns::engine::envelope::Origin;
 use crate::sns::engine::outbox::{MessageType, Post, Record};
 use crate::sns::error::SnsResult;
 use crate::sns::protocol::xml::Xml;
-use crate::sns::protocol::Form;
 use crate::sns::Service;
 
 /// Whether the request carried a signature (ConfirmationWasAuthenticated; an unsigned
@@ -34,12 +36,27 @@ pub struct ConfirmSubscription {
     authenticate_on_unsubscribe: bool,
 }
 
+/// ConfirmSubscription as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ConfirmSubscriptionWire {
+    /// TopicArn: the topic the subscription belongs to.
+    topic_arn: Option<String>,
+    /// Token: required, after the ARN.
+    token: Option<String>,
+    /// AuthenticateOnUnsubscribe: only `true` asks for it.
+    #[serde(default, deserialize_with = "wire::flag")]
+    authenticate_on_unsubscribe: bool,
+}
+
 impl Decode for ConfirmSubscription {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = ConfirmSubscriptionWire;
+
+    fn check(wire: ConfirmSubscriptionWire) -> SnsResult<Self> {
         Ok(ConfirmSubscription {
-            topic_arn: topic_arn(form, "TopicArn")?,
-            token: form.required("Token")?,
-            authenticate_on_unsubscribe: form.flag("AuthenticateOnUnsubscribe"),
+            topic_arn: topic_arn(wire.topic_arn, "TopicArn")?,
+            token: wire::required(wire.token, "Token")?,
+            authenticate_on_unsubscribe: wire.authenticate_on_unsubscribe,
         })
     }
 }

@@ -3,12 +3,14 @@
 //! enforce it: no audit, deny or de-identify operation runs on published messages (the
 //! README's SNS table says so).
 
+use serde::Deserialize;
+
 use super::access::Resource;
-use super::{in_region, topic_arn, Decode};
+use super::wire::{required, topic_arn};
+use super::{in_region, Decode};
 use crate::http::Context;
 use crate::sns::error::SnsResult;
 use crate::sns::protocol::xml::Xml;
-use crate::sns::protocol::Form;
 use crate::sns::Service;
 
 /// The topic attribute the policy is kept in, as GetTopicAttributes shows it.
@@ -23,11 +25,23 @@ pub struct PutDataProtectionPolicy {
     policy: String,
 }
 
+/// PutDataProtectionPolicy as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct PutDataProtectionPolicyWire {
+    /// ResourceArn: the topic.
+    resource_arn: Option<String>,
+    /// DataProtectionPolicy: required, after the ARN.
+    data_protection_policy: Option<String>,
+}
+
 impl Decode for PutDataProtectionPolicy {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = PutDataProtectionPolicyWire;
+
+    fn check(wire: PutDataProtectionPolicyWire) -> SnsResult<Self> {
         Ok(PutDataProtectionPolicy {
-            arn: topic_arn(form, "ResourceArn")?,
-            policy: form.required("DataProtectionPolicy")?,
+            arn: topic_arn(wire.resource_arn, "ResourceArn")?,
+            policy: required(wire.data_protection_policy, "DataProtectionPolicy")?,
         })
     }
 }
@@ -57,10 +71,20 @@ pub struct GetDataProtectionPolicy {
     arn: String,
 }
 
+/// GetDataProtectionPolicy as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct GetDataProtectionPolicyWire {
+    /// ResourceArn: the topic.
+    resource_arn: Option<String>,
+}
+
 impl Decode for GetDataProtectionPolicy {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = GetDataProtectionPolicyWire;
+
+    fn check(wire: GetDataProtectionPolicyWire) -> SnsResult<Self> {
         Ok(GetDataProtectionPolicy {
-            arn: topic_arn(form, "ResourceArn")?,
+            arn: topic_arn(wire.resource_arn, "ResourceArn")?,
         })
     }
 }

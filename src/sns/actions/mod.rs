@@ -1,6 +1,6 @@
 //! The SNS `Action` hub: one typed variant per SNS operation, decoded once from the form
-//! and dispatched by one `match`; each family file holds its operations' input decoding,
-//! logic and XML output.
+//! and dispatched by one `match`; each family file holds its operations' input (its wire
+//! form and the checks after decoding), logic and XML output.
 // Request and response types are read field by field against AWS's API reference.
 #![warn(clippy::missing_docs_in_private_items)]
 
@@ -9,10 +9,14 @@ pub mod confirm;
 pub mod data_protection;
 pub mod deliver;
 pub mod http;
+pub mod message;
 pub mod permissions;
 pub mod publish;
 pub mod subscriptions;
 pub mod topics;
+pub mod wire;
+
+use serde::de::DeserializeOwned;
 
 use crate::http::Context;
 use crate::sns::engine::Owner;
@@ -21,10 +25,35 @@ use crate::sns::protocol::xml::Xml;
 use crate::sns::protocol::Form;
 use crate::sns::Service;
 
-/// Decoding one operation's input from its form parameters.
+/// Decoding one operation's input: the shared Query deserializer reads its wire form, then
+/// the rules serde cannot express are checked ([`wire`]), in the order SNS checks them. SNS
+/// refuses a missing or malformed ARN before any other member, so the members after an ARN
+/// travel as `Option`s and are required by the check, not by serde.
 pub trait Decode: Sized {
-    /// The input, or SNS's error for a missing or bad parameter.
-    fn decode(form: &Form) -> SnsResult<Self>;
+    /// The input as it travels.
+    type Wire: DeserializeOwned;
+
+    /// The input, or SNS's error for a missing or bad member.
+    fn check(wire: Self::Wire) -> SnsResult<Self>;
+}
+
+/// Inputs that decode as they travel, with nothing left to check.
+macro_rules! as_sent {
+    ($($input:ty),*) => {$(
+        impl $crate::sns::actions::Decode for $input {
+            type Wire = Self;
+
+            fn check(wire: Self) -> $crate::sns::error::SnsResult<Self> {
+                Ok(wire)
+            }
+        }
+    )*};
+}
+use as_sent;
+
+/// An input decoded from the request's form and checked.
+fn decode<T: Decode>(form: &Form) -> SnsResult<T> {
+    T::check(form.decode()?)
 }
 
 /// Declares SNS's `Action` enum, its decoding by name, who may run each operation
@@ -43,7 +72,7 @@ macro_rules! actions {
 
             pub fn decode(name: &str, form: &Form) -> SnsResult<Action> {
                 match name {
-                    $(stringify!($name) => Ok(Action::$name(Decode::decode(form)?)),)*
+                    $(stringify!($name) => Ok(Action::$name(decode(form)?)),)*
                     _ => Err(unknown_action(name)),
                 }
             }
@@ -129,13 +158,6 @@ pub fn owner(ctx: &Context) -> Owner<'_> {
     }
 }
 
-/// A topic ARN member, checked for shape (SNS: `Invalid parameter: TopicArn`).
-pub fn topic_arn(form: &Form, member: &str) -> SnsResult<String> {
-    let arn = form.required_arn(member)?;
-    crate::sns::engine::parse_topic_arn(&arn, member)?;
-    Ok(arn)
-}
-
 /// A topic of another region than the caller's is refused before it is looked up (recorded
 /// for Publish, PublishBatch, Get/SetTopicAttributes, Subscribe, ListSubscriptionsByTopic and
 /// DeleteTopic: "Invalid parameter: TopicArn").
@@ -146,3 +168,7 @@ pub fn in_region(ctx: &Context, topic_arn: &str) -> SnsResult<()> {
         Err(e) => Err(e),
     }
 }
+
+#[cfg(test)]
+#[path = "decode_tests.rs"]
+mod decode_tests;

@@ -1,14 +1,15 @@
 //! AddPermission and RemovePermission for topics: statements of the topic's Policy, labelled
 //! by their Sid, granting accounts `SNS:` actions on the topic.
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::access::Resource;
-use super::{in_region, topic_arn, Decode};
+use super::wire::{required, topic_arn};
+use super::{in_region, Decode};
 use crate::http::Context;
 use crate::sns::error::{SnsError, SnsResult};
 use crate::sns::protocol::xml::Xml;
-use crate::sns::protocol::Form;
 use crate::sns::Service;
 
 /// The actions AddPermission grants on a topic (SNS API reference, AddPermission).
@@ -36,13 +37,31 @@ pub struct AddPermission {
     actions: Vec<String>,
 }
 
+/// AddPermission as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct AddPermissionWire {
+    /// TopicArn: the topic whose policy gains the statement.
+    topic_arn: Option<String>,
+    /// Label: required, after the ARN.
+    label: Option<String>,
+    /// AWSAccountId.member.N: the accounts granted the actions.
+    #[serde(rename = "AWSAccountId", default)]
+    accounts: Vec<String>,
+    /// ActionName.member.N: SNS action names.
+    #[serde(rename = "ActionName", default)]
+    actions: Vec<String>,
+}
+
 impl Decode for AddPermission {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = AddPermissionWire;
+
+    fn check(wire: AddPermissionWire) -> SnsResult<Self> {
         Ok(AddPermission {
-            topic_arn: topic_arn(form, "TopicArn")?,
-            label: form.required("Label")?,
-            accounts: form.strings("AWSAccountId"),
-            actions: form.strings("ActionName"),
+            topic_arn: topic_arn(wire.topic_arn, "TopicArn")?,
+            label: required(wire.label, "Label")?,
+            accounts: wire.accounts,
+            actions: wire.actions,
         })
     }
 }
@@ -102,11 +121,23 @@ pub struct RemovePermission {
     label: String,
 }
 
+/// RemovePermission as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct RemovePermissionWire {
+    /// TopicArn: the topic whose policy loses the statement.
+    topic_arn: Option<String>,
+    /// Label: required, after the ARN.
+    label: Option<String>,
+}
+
 impl Decode for RemovePermission {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = RemovePermissionWire;
+
+    fn check(wire: RemovePermissionWire) -> SnsResult<Self> {
         Ok(RemovePermission {
-            topic_arn: topic_arn(form, "TopicArn")?,
-            label: form.required("Label")?,
+            topic_arn: topic_arn(wire.topic_arn, "TopicArn")?,
+            label: required(wire.label, "Label")?,
         })
     }
 }

@@ -1,69 +1,27 @@
-//! Publish and PublishBatch: decode the message, publish it in the engine, then hand each
-//! delivery to [`super::deliver`]; a Publish to a phone number or a platform endpoint is
-//! recorded.
+//! Publish and PublishBatch: their targets and entries (each message read by
+//! [`super::message`]), published in the engine, then each delivery handed to
+//! [`super::deliver`]; a Publish to a phone number or a platform endpoint is recorded.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
+use serde::Deserialize;
 
 use super::access::Resource;
+use super::message::{publication, MessageWire};
+use super::wire::topic_arn;
 use super::{deliver, in_region, Decode};
 use crate::http::Context;
 use crate::sns::engine::endpoints;
 use crate::sns::engine::envelope::Origin;
 use crate::sns::engine::outbox::{MessageType, Record};
-use crate::sns::engine::publish::{AttrData, Attribute, MAX_MESSAGE_BYTES};
+use crate::sns::engine::publish::MAX_MESSAGE_BYTES;
 use crate::sns::engine::{parse_topic_arn, Publication, Published};
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sns::protocol::xml::Xml;
-use crate::sns::protocol::Form;
 use crate::sns::Service;
 
 /// PublishBatch takes at most 10 entries (SNS API reference, PublishBatch).
 const MAX_BATCH: usize = 10;
-
-/// `MessageAttributes.entry.N.Name` / `.Value.DataType|StringValue|BinaryValue`; `path`
-/// names the member in a missing DataType's validation error (`messageAttributes`, or
-/// `publishBatchRequestEntries.N.member.messageAttributes` in a batch, as recorded).
-fn attributes(form: &Form, path: &str) -> SnsResult<BTreeMap<String, Attribute>> {
-    form.struct_map("MessageAttributes")
-        .into_iter()
-        .map(|(name, value)| {
-            let data_type = value.get("DataType").ok_or_else(|| {
-                SnsError::missing(&format!("{path}.{name}.member.dataType"))
-            })?;
-            let data = match (value.get("StringValue"), value.get("BinaryValue")) {
-                (Some(text), _) if !text.is_empty() => AttrData::Text(text.to_owned()),
-                (_, Some(b64)) => AttrData::Binary(STANDARD.decode(b64.trim()).map_err(|_| {
-                    SnsError::invalid(format_args!(
-                        "MessageAttributes: The message attribute '{name}' has an invalid binary value."
-                    ))
-                })?),
-                (text, None) => AttrData::Text(text.unwrap_or_default().to_owned()),
-            };
-            let data_type = data_type.to_owned();
-            Ok((name, Attribute { data_type, data }))
-        })
-        .collect()
-}
-
-/// Reads the message, its subject, structure, attributes and FIFO ids; `path` as for
-/// [`attributes`].
-fn publication(form: &Form, path: &str) -> SnsResult<Publication> {
-    let structure = form.get("MessageStructure");
-    if structure.is_some_and(|s| s != "json") {
-        return Err(SnsError::invalid("MessageStructure"));
-    }
-    Ok(Publication {
-        message: form.required("Message")?,
-        subject: form.optional("Subject"),
-        json_structure: structure.is_some(),
-        attributes: attributes(form, path)?,
-        group_id: form.optional("MessageGroupId"),
-        deduplication_id: form.optional("MessageDeduplicationId"),
-    })
-}
 
 /// Where a Publish goes: a topic, or straight to one phone or one platform endpoint.
 #[derive(Debug)]
@@ -86,8 +44,10 @@ pub struct Publish {
 }
 
 impl Decode for Publish {
-    fn decode(form: &Form) -> SnsResult<Self> {
-        let target = match (form.optional("PhoneNumber"), form.optional("TopicArn")) {
+    type Wire = MessageWire;
+
+    fn check(mut m: MessageWire) -> SnsResult<Self> {
+        let target = match (m.phone_number.take(), m.topic_arn.take()) {
             (Some(phone), _) if !endpoints::phone(&phone) => {
                 return Err(SnsError::invalid(format_args!(
                     "PhoneNumber Reason: {phone} is not valid to publish to"
@@ -95,7 +55,7 @@ impl Decode for Publish {
             }
             (Some(phone), _) => Target::Phone(phone),
             (None, Some(topic)) => Target::Topic(topic),
-            (None, None) => match form.optional("TargetArn") {
+            (None, None) => match m.target_arn.take() {
                 Some(arn) if endpoints::is_platform_endpoint(&arn) => Target::Endpoint(arn),
                 Some(arn) => Target::Topic(arn),
                 None => {
@@ -110,7 +70,7 @@ impl Decode for Publish {
         }
         Ok(Publish {
             target,
-            publication: publication(form, "messageAttributes")?,
+            publication: publication(m, "messageAttributes")?,
         })
     }
 }
@@ -213,19 +173,29 @@ pub struct PublishBatch {
     entries: Vec<(String, SnsResult<Publication>)>,
 }
 
+/// PublishBatch as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct PublishBatchWire {
+    /// TopicArn: the topic every entry is published to.
+    topic_arn: Option<String>,
+    /// PublishBatchRequestEntries.member.N: the entries, in index order.
+    #[serde(rename = "PublishBatchRequestEntries", default)]
+    entries: Vec<MessageWire>,
+}
+
 impl Decode for PublishBatch {
-    fn decode(form: &Form) -> SnsResult<Self> {
-        let topic_arn = super::topic_arn(form, "TopicArn")?;
+    type Wire = PublishBatchWire;
+
+    fn check(wire: PublishBatchWire) -> SnsResult<Self> {
+        let topic_arn = topic_arn(wire.topic_arn, "TopicArn")?;
         let mut entries = Vec::new();
-        for (i, e) in form
-            .structs("PublishBatchRequestEntries")
-            .iter()
-            .enumerate()
-        {
+        for (i, mut e) in wire.entries.into_iter().enumerate() {
             let path = format!(
                 "publishBatchRequestEntries.{}.member.messageAttributes",
                 i + 1
             );
+            let id = std::mem::take(&mut e.id);
             let entry = publication(e, &path);
             // The validation layer's refusal fails the request, not the entry (recorded).
             if let Err(err) = &entry {
@@ -233,7 +203,7 @@ impl Decode for PublishBatch {
                     return Err(err.clone());
                 }
             }
-            entries.push((e.get("Id").unwrap_or_default().to_owned(), entry));
+            entries.push((id, entry));
         }
         Ok(PublishBatch { topic_arn, entries })
     }

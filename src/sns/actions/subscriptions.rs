@@ -1,8 +1,11 @@
 //! Subscribe, Unsubscribe, the two List operations and Get/SetSubscriptionAttributes
 //! (ConfirmSubscription is in [`super::confirm`]).
 
+use serde::Deserialize;
+
 use super::access::Resource;
-use super::{in_region, owner, topic_arn, Decode};
+use super::wire::{self, required_arn, topic_arn};
+use super::{in_region, owner, Decode};
 use crate::http::Context;
 use crate::sns::engine::confirm::{new_token, Confirmation};
 use crate::sns::engine::outbox::MessageType;
@@ -10,7 +13,6 @@ use crate::sns::engine::subscriptions::NewSubscription;
 use crate::sns::engine::Subscription;
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sns::protocol::xml::Xml;
-use crate::sns::protocol::Form;
 use crate::sns::Service;
 
 /// Subscribe's input.
@@ -22,17 +24,38 @@ pub struct Subscribe {
     return_arn: bool,
 }
 
+/// Subscribe as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SubscribeWire {
+    /// TopicArn: the topic to subscribe to.
+    topic_arn: Option<String>,
+    /// Protocol: required, after the ARN.
+    protocol: Option<String>,
+    /// Endpoint: empty when not sent.
+    #[serde(default)]
+    endpoint: String,
+    /// Attributes.entry.N: RawMessageDelivery, FilterPolicy...
+    #[serde(default)]
+    attributes: Vec<wire::Entry>,
+    /// ReturnSubscriptionArn: only `true` asks for it.
+    #[serde(default, deserialize_with = "wire::flag")]
+    return_subscription_arn: bool,
+}
+
 impl Decode for Subscribe {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = SubscribeWire;
+
+    fn check(wire: SubscribeWire) -> SnsResult<Self> {
         Ok(Subscribe {
             new: NewSubscription {
-                topic_arn: topic_arn(form, "TopicArn")?,
-                protocol: form.required("Protocol")?,
-                endpoint: form.optional("Endpoint").unwrap_or_default(),
-                attributes: form.string_map("Attributes"),
+                topic_arn: topic_arn(wire.topic_arn, "TopicArn")?,
+                protocol: wire::required(wire.protocol, "Protocol")?,
+                endpoint: wire.endpoint,
+                attributes: wire::string_map(wire.attributes),
                 principal: None,
             },
-            return_arn: form.flag("ReturnSubscriptionArn"),
+            return_arn: wire.return_subscription_arn,
         })
     }
 }
@@ -97,8 +120,8 @@ async fn reachable(app: &Service, new: &NewSubscription) -> SnsResult<()> {
 
 /// A subscription ARN is its topic's ARN and one more `:`-separated part, a UUID; AWS
 /// words a short ARN as a short topic ARN, and a bad last part as the id (recorded).
-fn subscription_arn(form: &Form, member: &str) -> SnsResult<String> {
-    let arn = form.required_arn(member)?;
+fn subscription_arn(value: Option<String>, member: &str) -> SnsResult<String> {
+    let arn = required_arn(value, member)?;
     crate::sns::engine::check_elements(&arn, member)?;
     let valid = arn.rsplit_once(':').is_some_and(|(topic, id)| {
         uuid::Uuid::try_parse(id).is_ok()
@@ -117,10 +140,20 @@ pub struct SubscriptionRef {
     arn: String,
 }
 
+/// SubscriptionRef as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SubscriptionRefWire {
+    /// SubscriptionArn: the subscription named.
+    subscription_arn: Option<String>,
+}
+
 impl Decode for SubscriptionRef {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = SubscriptionRefWire;
+
+    fn check(wire: SubscriptionRefWire) -> SnsResult<Self> {
         Ok(SubscriptionRef {
-            arn: subscription_arn(form, "SubscriptionArn")?,
+            arn: subscription_arn(wire.subscription_arn, "SubscriptionArn")?,
         })
     }
 }
@@ -182,12 +215,27 @@ pub struct SetSubscriptionAttributes {
     value: String,
 }
 
+/// SetSubscriptionAttributes as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SetSubscriptionAttributesWire {
+    /// SubscriptionArn: the subscription to change.
+    subscription_arn: Option<String>,
+    /// AttributeName: required, after the ARN.
+    attribute_name: Option<String>,
+    /// AttributeValue: empty when not sent.
+    #[serde(default)]
+    attribute_value: String,
+}
+
 impl Decode for SetSubscriptionAttributes {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = SetSubscriptionAttributesWire;
+
+    fn check(wire: SetSubscriptionAttributesWire) -> SnsResult<Self> {
         Ok(SetSubscriptionAttributes {
-            arn: subscription_arn(form, "SubscriptionArn")?,
-            name: form.required("AttributeName")?,
-            value: form.optional("AttributeValue").unwrap_or_default(),
+            arn: subscription_arn(wire.subscription_arn, "SubscriptionArn")?,
+            name: wire::required(wire.attribute_name, "AttributeName")?,
+            value: wire.attribute_value,
         })
     }
 }
@@ -210,19 +258,14 @@ pub async fn set_subscription_attributes(
 }
 
 /// ListSubscriptions' input.
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
 pub struct ListSubscriptions {
-    /// NextToken: the previous page's token.
+    /// NextToken: the previous page's token; empty is none.
     next_token: Option<String>,
 }
 
-impl Decode for ListSubscriptions {
-    fn decode(form: &Form) -> SnsResult<Self> {
-        Ok(ListSubscriptions {
-            next_token: form.optional("NextToken").filter(|t| !t.is_empty()),
-        })
-    }
-}
+super::as_sent!(ListSubscriptions);
 
 impl Resource for ListSubscriptions {
     fn resource(&self) -> Option<&str> {
@@ -239,11 +282,23 @@ pub struct ListSubscriptionsByTopic {
     next_token: Option<String>,
 }
 
+/// ListSubscriptionsByTopic as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ListSubscriptionsByTopicWire {
+    /// TopicArn: the topic whose subscriptions to list.
+    topic_arn: Option<String>,
+    /// NextToken: the previous page's token.
+    next_token: Option<String>,
+}
+
 impl Decode for ListSubscriptionsByTopic {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = ListSubscriptionsByTopicWire;
+
+    fn check(wire: ListSubscriptionsByTopicWire) -> SnsResult<Self> {
         Ok(ListSubscriptionsByTopic {
-            topic_arn: topic_arn(form, "TopicArn")?,
-            next_token: form.optional("NextToken").filter(|t| !t.is_empty()),
+            topic_arn: topic_arn(wire.topic_arn, "TopicArn")?,
+            next_token: wire.next_token,
         })
     }
 }
@@ -280,9 +335,9 @@ pub async fn list_subscriptions(
     app: &Service,
     ctx: &Context,
 ) -> SnsResult<Xml> {
-    let (subs, next) = app
-        .sns
-        .list_subscriptions(owner(ctx), None, input.next_token.as_deref())?;
+    let (subs, next) =
+        app.sns
+            .list_subscriptions(owner(ctx), None, wire::token(input.next_token.as_deref()))?;
     Ok(subscriptions_page(&subs, next.as_deref()))
 }
 
@@ -296,7 +351,7 @@ pub async fn list_subscriptions_by_topic(
     let (subs, next) = app.sns.list_subscriptions(
         owner(ctx),
         Some(&input.topic_arn),
-        input.next_token.as_deref(),
+        wire::token(input.next_token.as_deref()),
     )?;
     Ok(subscriptions_page(&subs, next.as_deref()))
 }

@@ -2,39 +2,43 @@
 
 use std::collections::BTreeMap;
 
+use serde::Deserialize;
+
 use super::access::Resource;
-use super::{in_region, owner, topic_arn, Decode};
+use super::wire::{self, topic_arn};
+use super::{in_region, owner, Decode};
 use crate::http::Context;
 use crate::sns::engine::topics::NewTopic;
-use crate::sns::error::{SnsError, SnsResult};
+use crate::sns::error::SnsResult;
 use crate::sns::protocol::xml::Xml;
-use crate::sns::protocol::Form;
 use crate::sns::Service;
-
-/// Tags travel as `Tags.member.N.Key` / `.Value`; a key given twice is refused (recorded:
-/// "Invalid parameter: Duplicated keys are not allowed.").
-fn tags(form: &Form) -> SnsResult<BTreeMap<String, String>> {
-    let mut tags = BTreeMap::new();
-    for t in form.structs("Tags") {
-        let Some(key) = t.get("Key") else { continue };
-        let value = t.get("Value").unwrap_or_default().to_owned();
-        if tags.insert(key.to_owned(), value).is_some() {
-            return Err(SnsError::invalid("Duplicated keys are not allowed."));
-        }
-    }
-    Ok(tags)
-}
 
 /// CreateTopic's input: name, attributes and tags.
 #[derive(Debug)]
 pub struct CreateTopic(NewTopic);
 
+/// CreateTopic as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct CreateTopicWire {
+    /// Name: the topic's name.
+    name: String,
+    /// Attributes.entry.N: DisplayName, Policy, FifoTopic...
+    #[serde(default)]
+    attributes: Vec<wire::Entry>,
+    /// Tags.member.N: the topic's tags.
+    #[serde(default)]
+    tags: Vec<wire::Tag>,
+}
+
 impl Decode for CreateTopic {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = CreateTopicWire;
+
+    fn check(wire: CreateTopicWire) -> SnsResult<Self> {
         Ok(CreateTopic(NewTopic {
-            name: form.required("Name")?,
-            attributes: form.string_map("Attributes"),
-            tags: tags(form)?,
+            name: wire.name,
+            attributes: wire::string_map(wire.attributes),
+            tags: wire::tags(wire.tags)?,
         }))
     }
 }
@@ -60,10 +64,20 @@ pub struct TopicRef {
     pub topic_arn: String,
 }
 
+/// TopicRef as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TopicRefWire {
+    /// TopicArn: the topic named.
+    topic_arn: Option<String>,
+}
+
 impl Decode for TopicRef {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = TopicRefWire;
+
+    fn check(wire: TopicRefWire) -> SnsResult<Self> {
         Ok(TopicRef {
-            topic_arn: topic_arn(form, "TopicArn")?,
+            topic_arn: topic_arn(wire.topic_arn, "TopicArn")?,
         })
     }
 }
@@ -106,12 +120,27 @@ pub struct SetTopicAttributes {
     value: String,
 }
 
+/// SetTopicAttributes as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SetTopicAttributesWire {
+    /// TopicArn: the topic to change.
+    topic_arn: Option<String>,
+    /// AttributeName: required, after the ARN.
+    attribute_name: Option<String>,
+    /// AttributeValue: empty when not sent.
+    #[serde(default)]
+    attribute_value: String,
+}
+
 impl Decode for SetTopicAttributes {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = SetTopicAttributesWire;
+
+    fn check(wire: SetTopicAttributesWire) -> SnsResult<Self> {
         Ok(SetTopicAttributes {
-            topic_arn: topic_arn(form, "TopicArn")?,
-            name: form.required("AttributeName")?,
-            value: form.optional("AttributeValue").unwrap_or_default(),
+            topic_arn: topic_arn(wire.topic_arn, "TopicArn")?,
+            name: wire::required(wire.attribute_name, "AttributeName")?,
+            value: wire.attribute_value,
         })
     }
 }
@@ -135,18 +164,11 @@ pub async fn set_topic_attributes(
 }
 
 /// ListTopics' input.
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
 pub struct ListTopics {
-    /// NextToken: the previous page's token.
+    /// NextToken: the previous page's token; empty is none.
     next_token: Option<String>,
-}
-
-impl Decode for ListTopics {
-    fn decode(form: &Form) -> SnsResult<Self> {
-        Ok(ListTopics {
-            next_token: form.optional("NextToken").filter(|t| !t.is_empty()),
-        })
-    }
 }
 
 impl Resource for ListTopics {
@@ -159,7 +181,7 @@ impl Resource for ListTopics {
 pub async fn list_topics(input: ListTopics, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let (topics, next) = app
         .sns
-        .topics_page(owner(ctx), input.next_token.as_deref())?;
+        .topics_page(owner(ctx), wire::token(input.next_token.as_deref()))?;
     let mut xml = Xml::default();
     xml.members("Topics", &topics, |x, arn| {
         x.text("TopicArn", arn);
@@ -177,11 +199,24 @@ pub struct TagResource {
     tags: BTreeMap<String, String>,
 }
 
+/// TagResource as it travels.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TagResourceWire {
+    /// ResourceArn: the topic to tag.
+    resource_arn: String,
+    /// Tags.member.N: the tags to add or replace.
+    #[serde(default)]
+    tags: Vec<wire::Tag>,
+}
+
 impl Decode for TagResource {
-    fn decode(form: &Form) -> SnsResult<Self> {
+    type Wire = TagResourceWire;
+
+    fn check(wire: TagResourceWire) -> SnsResult<Self> {
         Ok(TagResource {
-            arn: form.required("ResourceArn")?,
-            tags: tags(form)?,
+            arn: wire.resource_arn,
+            tags: wire::tags(wire.tags)?,
         })
     }
 }
@@ -199,21 +234,14 @@ pub async fn tag_resource(input: TagResource, app: &Service, _: &Context) -> Sns
 }
 
 /// UntagResource's input.
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
 pub struct UntagResource {
     /// ResourceArn: the topic to untag.
+    #[serde(rename = "ResourceArn")]
     arn: String,
     /// TagKeys.member.N: the keys to remove.
+    #[serde(rename = "TagKeys", default)]
     keys: Vec<String>,
-}
-
-impl Decode for UntagResource {
-    fn decode(form: &Form) -> SnsResult<Self> {
-        Ok(UntagResource {
-            arn: form.required("ResourceArn")?,
-            keys: form.strings("TagKeys"),
-        })
-    }
 }
 
 impl Resource for UntagResource {
@@ -229,19 +257,14 @@ pub async fn untag_resource(input: UntagResource, app: &Service, _: &Context) ->
 }
 
 /// ListTagsForResource's input.
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
 pub struct ListTagsForResource {
     /// ResourceArn: the topic whose tags to list.
+    #[serde(rename = "ResourceArn")]
     arn: String,
 }
 
-impl Decode for ListTagsForResource {
-    fn decode(form: &Form) -> SnsResult<Self> {
-        Ok(ListTagsForResource {
-            arn: form.required("ResourceArn")?,
-        })
-    }
-}
+super::as_sent!(ListTopics, UntagResource, ListTagsForResource);
 
 impl Resource for ListTagsForResource {
     fn resource(&self) -> Option<&str> {

@@ -1,8 +1,10 @@
 //! SNS's wire protocol: AWS Query only (SNS's service model lists `"protocols": ["query"]`,
 //! and the SDKs send form posts with `Action=` and `Version=2010-03-31`), answered in XML.
-//! Here: which requests on the shared port are SNS's, their form input and the responses.
+//! Here: which requests on the shared port are SNS's, their form input (read in SNS's
+//! dialect of the shared Query deserializer, [`query`]) and the responses.
 
 pub mod form;
+pub mod query;
 pub mod xml;
 
 use bytes::Bytes;
