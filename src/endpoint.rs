@@ -53,6 +53,36 @@ impl Endpoint {
         }
     }
 
+    /// One SNS action in AWS Query form; `Err` carries the answer's error.
+    pub async fn sns(&self, action: &str, params: &[(String, String)]) -> Result<String, String> {
+        let mut form = form_urlencoded::Serializer::new(String::new());
+        form.append_pair("Action", action)
+            .append_pair("Version", "2010-03-31");
+        for (k, v) in params {
+            form.append_pair(k, v);
+        }
+        let headers = [
+            ("content-type", "application/x-www-form-urlencoded"),
+            (
+                "authorization",
+                "AWS4-HMAC-SHA256 Credential=drill/20240101/us-east-1/sns/aws4_request, SignedHeaders=host, Signature=0",
+            ),
+        ];
+        let reply = request(
+            "POST",
+            &self.base,
+            &headers,
+            form.finish().into_bytes(),
+            TIMEOUT,
+        )
+        .await?;
+        if reply.ok() {
+            Ok(reply.body)
+        } else {
+            Err(format!("{action} failed: {} {}", reply.status, reply.body))
+        }
+    }
+
     pub async fn get(&self, path: &str) -> Result<Value, String> {
         self.admin("GET", path, None).await
     }

@@ -65,7 +65,10 @@
 //! - **Root**: `app` builds the `app::App` and hands each part only what it needs;
 //!   `service` (the router) and `admin` serve it. Only these two name `App`. [`drill`] sits
 //!   beside them: it runs the game-day drills against any endpoint through `http::client`,
-//!   and its `trigger` drill starts a whole [`Server`] from a [`Config`], as the binary does.
+//!   and its `trigger` drill starts a whole [`Server`] from a [`Config`], as the binary does;
+//!   `drill::file` is the engine of drills written as files (a file's check, its looks at the
+//!   server, the expectations' tracking, the JUnit verdict and the HTML report, which embeds
+//!   the dashboard's `chart.js` from `admin::ui`).
 //! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one
 //!   [`Config`]; each setting's type lives in its own module and nothing below imports
 //!   `config`; they get a view (`http::context::Defaults`, `sqs::declare::Plan`,
@@ -101,6 +104,9 @@
 //!   the errors ([`SqsError`], [`ErrorKind`]);
 //! - [`config`]: `Config` with every settings type it holds, re-exported from the module that
 //!   owns it ([`config::Credential`], [`config::FsyncPolicy`], [`config::Function`], ...);
+//!   [`config::settings`] is the one table of every `[server]` and `[outbound]` key with its
+//!   flag, variable and help, from which the file reader, `--print-config`, the command line
+//!   and the README's settings table are all made;
 //! - what the binary runs besides the server: [`drill`] (each drill's options and `run`),
 //!   [`doctor`] and [`probe`];
 //! - [`support`], for the package's own tests, bench and examples: the decoders as the router

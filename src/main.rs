@@ -57,6 +57,13 @@ enum DrillCommand {
     /// The poison scenario against a triggered handler, with and without
     /// ReportBatchItemFailures, in a server of its own.
     Trigger(sqslite::drill::triggered::TriggerOptions),
+    /// A drill written as a file: steady state, method, expectations, rollback.
+    Run(sqslite::drill::file::RunOptions),
+    /// Reads and checks a drill file without running it.
+    Check {
+        /// The drill file.
+        file: std::path::PathBuf,
+    },
 }
 
 /// Runs a drill; exit 1 when a check fails, 2 when it could not run at all.
@@ -70,6 +77,28 @@ async fn drill(which: Option<DrillCommand>) -> ExitCode {
         Some(DrillCommand::Poison(opts)) => sqslite::drill::poison::run(&opts, &mut out).await,
         Some(DrillCommand::Outage(opts)) => sqslite::drill::outage::run(&opts, &mut out).await,
         Some(DrillCommand::Trigger(opts)) => sqslite::drill::triggered::run(&opts, &mut out).await,
+        Some(DrillCommand::Run(opts)) => {
+            return match sqslite::drill::file::run(&opts, &mut out).await {
+                Ok(v) if v.passed() => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("sqslite drill: {}", e.0);
+                    ExitCode::from(BAD_CONFIG)
+                }
+            };
+        }
+        Some(DrillCommand::Check { file }) => {
+            return match sqslite::drill::file::check_file(&file) {
+                Ok(()) => {
+                    println!("{}: ok", file.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("sqslite drill: {}", e.0);
+                    ExitCode::from(BAD_CONFIG)
+                }
+            };
+        }
         Some(DrillCommand::Consumer(opts)) => {
             tokio::select! {
                 r = sqslite::drill::consumer::run(&opts) => if let Err(e) = r {

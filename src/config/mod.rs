@@ -212,6 +212,16 @@ impl Config {
         }
     }
 
+    /// Reads the `sqslite.toml` tables of a file that holds others too (a drill file), passing
+    /// over the top-level keys in `others`.
+    pub fn from_text_beside(
+        file: &str,
+        text: &str,
+        others: &[&str],
+    ) -> Result<Loaded, ConfigError> {
+        toml_file::load_beside(file, text, others)
+    }
+
     /// The effective configuration as a `sqslite.toml`, for `--print-config`.
     pub fn to_toml(&self) -> String {
         render::to_toml(self)

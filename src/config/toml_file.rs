@@ -34,11 +34,18 @@ const QUEUE_KEYS: &[&str] = &[
 ];
 
 pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
+    load_beside(file, text, &[])
+}
+
+/// As [`load`], passing over the top-level keys in `others` (a drill file's own tables), so
+/// line numbers stay the file's.
+pub fn load_beside(file: &str, text: &str, others: &[&str]) -> Result<Loaded, ConfigError> {
     let src = Source { file: file.into() };
     let root = parse(&src, text)?;
     let mut config = Config::default();
     for entry in &root.entries {
         match entry.key.as_str() {
+            key if others.contains(&key) => {}
             "server" => settings_table(&src, entry, Section::Server, &mut config)?,
             "queues" => {
                 for (node, table) in tables(&src, entry)? {

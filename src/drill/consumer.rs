@@ -49,6 +49,64 @@ pub(crate) struct Tally {
     pub failed: u64,
 }
 
+/// What the sample consumer does with a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// Deletes JSON bodies; any other body "crashes the handler" (the drills' format).
+    Json,
+    /// Deletes every message (the consumer once its bug is fixed).
+    All,
+    /// Fails every message: its downstream is out.
+    None,
+    /// Receives and never deletes: looks busy, moves nothing.
+    NeverDelete,
+}
+
+impl Rule {
+    /// The rule a drill file names.
+    pub(crate) fn named(name: &str) -> Option<Rule> {
+        match name {
+            "json" => Some(Rule::Json),
+            "all" => Some(Rule::All),
+            "none" => Some(Rule::None),
+            "never-delete" => Some(Rule::NeverDelete),
+            _ => None,
+        }
+    }
+
+    /// Whether the handler succeeds on `body`; `None` when it neither succeeds nor fails.
+    fn handles(self, body: &str) -> Option<bool> {
+        match self {
+            Rule::Json => Some(serde_json::from_str::<Value>(body).is_ok()),
+            Rule::All => Some(true),
+            Rule::None => Some(false),
+            Rule::NeverDelete => None,
+        }
+    }
+}
+
+/// The sample consumer's behaviour, changeable while it runs (a drill's "fix" step).
+#[derive(Debug, Clone)]
+pub(crate) struct Behaviour {
+    /// What it does with a message.
+    pub rule: Rule,
+    /// On a failure: re-send the message to this queue URL with this DelaySeconds and delete
+    /// it, instead of leaving it to come back (a retry queue with backoff).
+    pub retry: Option<(String, u64)>,
+}
+
+impl Default for Behaviour {
+    fn default() -> Self {
+        Behaviour {
+            rule: Rule::Json,
+            retry: None,
+        }
+    }
+}
+
+/// The behaviour, shared between the consumer and whoever changes it.
+pub(crate) type Shared = std::sync::Arc<std::sync::Mutex<Behaviour>>;
+
 /// Receives from `url` until the task is dropped, deleting JSON bodies and leaving the rest.
 /// Short polls with a pause between empty ones: it works on a manual clock too, where a long
 /// poll would wait for someone to advance time.
@@ -56,33 +114,101 @@ pub(crate) async fn consume(
     ep: &Endpoint,
     url: &str,
     pause: Duration,
+    on_batch: impl FnMut(Tally),
+) {
+    let shared = Shared::default();
+    consume_with(ep, &[url.to_owned()], pause, &shared, on_batch).await;
+}
+
+/// Receives from each of `urls` in turn until the task is dropped, doing with each message
+/// what the shared behaviour says at the time.
+pub(crate) async fn consume_with(
+    ep: &Endpoint,
+    urls: &[String],
+    pause: Duration,
+    shared: &Shared,
     mut on_batch: impl FnMut(Tally),
 ) {
     let mut tally = Tally::default();
     loop {
-        let input = json!({"QueueUrl": url, "MaxNumberOfMessages": 10, "WaitTimeSeconds": 0});
-        let messages = match ep.sqs("ReceiveMessage", &input).await {
-            Ok(out) => out["Messages"].as_array().cloned().unwrap_or_default(),
-            // An outage drill answers errors for a while: keep trying, as a consumer should.
-            Err(_) => Vec::new(),
-        };
-        if messages.is_empty() {
-            tokio::time::sleep(pause).await;
-            continue;
-        }
-        for m in &messages {
-            let body = m["Body"].as_str().unwrap_or_default();
-            if serde_json::from_str::<Value>(body).is_ok() {
-                let handle = m["ReceiptHandle"].as_str().unwrap_or_default();
-                let input = json!({"QueueUrl": url, "ReceiptHandle": handle});
-                if ep.sqs("DeleteMessage", &input).await.is_ok() {
-                    tally.deleted += 1;
+        let mut any = false;
+        for url in urls {
+            let input = json!({
+                "QueueUrl": url,
+                "MaxNumberOfMessages": 10,
+                "WaitTimeSeconds": 0,
+                "MessageAttributeNames": ["All"],
+                "AttributeNames": ["MessageGroupId"],
+            });
+            let messages = match ep.sqs("ReceiveMessage", &input).await {
+                Ok(out) => out["Messages"].as_array().cloned().unwrap_or_default(),
+                // An outage drill answers errors for a while: keep trying, as a consumer should.
+                Err(_) => Vec::new(),
+            };
+            any |= !messages.is_empty();
+            let behaviour = shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone();
+            // A FIFO group stops at its first failure: the rest of the group in this batch is
+            // left to come back after it, in order, as AWS advises FIFO consumers.
+            let mut stopped: Vec<String> = Vec::new();
+            for m in &messages {
+                let group = m["Attributes"]["MessageGroupId"]
+                    .as_str()
+                    .map(str::to_owned);
+                if group.as_ref().is_some_and(|g| stopped.contains(g)) {
+                    continue;
                 }
-            } else {
-                tally.failed += 1;
+                if !handle(ep, url, m, &behaviour, &mut tally).await {
+                    stopped.extend(group);
+                }
             }
         }
-        on_batch(tally);
+        if any {
+            on_batch(tally);
+        } else {
+            tokio::time::sleep(pause).await;
+        }
+    }
+}
+
+/// One received message, as `behaviour` says; false when the handler failed on it.
+async fn handle(
+    ep: &Endpoint,
+    url: &str,
+    m: &Value,
+    behaviour: &Behaviour,
+    tally: &mut Tally,
+) -> bool {
+    let body = m["Body"].as_str().unwrap_or_default();
+    let handle = m["ReceiptHandle"].as_str().unwrap_or_default();
+    let delete = json!({"QueueUrl": url, "ReceiptHandle": handle});
+    match behaviour.rule.handles(body) {
+        Some(true) => {
+            if ep.sqs("DeleteMessage", &delete).await.is_ok() {
+                tally.deleted += 1;
+            }
+            true
+        }
+        Some(false) => {
+            tally.failed += 1;
+            if let Some((retry_url, delay)) = &behaviour.retry {
+                let mut resend = json!({
+                    "QueueUrl": retry_url,
+                    "MessageBody": body,
+                    "DelaySeconds": delay,
+                });
+                if m["MessageAttributes"].is_object() {
+                    resend["MessageAttributes"] = m["MessageAttributes"].clone();
+                }
+                if ep.sqs("SendMessage", &resend).await.is_ok() {
+                    let _ = ep.sqs("DeleteMessage", &delete).await;
+                }
+            }
+            false
+        }
+        None => true,
     }
 }
 
@@ -145,6 +271,13 @@ pub(crate) fn spawn_sample(common: &Common, url: &str) -> Option<AbortOnDrop> {
 
 /// A spawned task that stops when this is dropped, whichever way the drill ends.
 pub(crate) struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl AbortOnDrop {
+    /// Stops `task` when this drops.
+    pub(crate) fn new(task: tokio::task::JoinHandle<()>) -> Self {
+        AbortOnDrop(task)
+    }
+}
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {

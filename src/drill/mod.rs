@@ -2,6 +2,7 @@
 //! sends the scenario's messages, watches through the admin API and reports timed checks.
 
 pub mod consumer;
+pub mod file;
 pub(crate) mod handler;
 pub mod outage;
 pub mod poison;

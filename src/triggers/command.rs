@@ -16,8 +16,15 @@ use super::invoke::Outcome;
 /// How much of stderr a failure's message quotes.
 const STDERR_CAP: usize = 4 * 1024;
 
-/// The process group of one invocation, killed when this drops.
-struct Group(Option<i32>);
+/// The process group of one invocation (or of a drill's consumer), killed when this drops.
+pub(crate) struct Group(Option<i32>);
+
+impl Group {
+    /// The group a child started with `process_group(0)` leads.
+    pub(crate) fn of(child: &tokio::process::Child) -> Group {
+        Group(child.id().and_then(|id| i32::try_from(id).ok()))
+    }
+}
 
 impl Drop for Group {
     fn drop(&mut self) {
@@ -45,7 +52,7 @@ pub async fn run(argv: &[String], payload: Vec<u8>, timeout: Duration, max: usiz
         Ok(c) => c,
         Err(e) => return Outcome::Failed(format!("cannot run {program}: {e}")),
     };
-    let _group = Group(child.id().and_then(|id| i32::try_from(id).ok()));
+    let _group = Group::of(&child);
     match tokio::time::timeout(timeout, talk(&mut child, payload, max)).await {
         Ok(Ok((status, out, err))) => finish(program, status, out, &err, max),
         Ok(Err(e)) => Outcome::Failed(format!("{program}: {e}")),

@@ -6,7 +6,7 @@
 //! polls the queues of enabled mappings through the SQS engine's own receive.
 
 pub mod api;
-mod command;
+pub(crate) mod command;
 pub mod declare;
 pub mod event;
 pub mod functions;
@@ -38,7 +38,7 @@ pub struct TriggersConfig {
     /// The mappings to add before the port opens.
     pub mappings: Vec<MappingDecl>,
     /// `max_event_source_mappings`: how many mappings the server holds; `None`,
-    /// [`DEFAULT_MAX_MAPPINGS`].
+    /// `DEFAULT_MAX_MAPPINGS`.
     pub max_mappings: Option<usize>,
 }
 

@@ -19,7 +19,7 @@ fn config() -> Config {
 
 /// A consumer that handles JSON bodies and crashes (never deletes) on anything else; after
 /// an error it backs off one second on the server's clock, as a real one would in real time.
-async fn consume(client: Client, url: String, clock: ManualClock) {
+pub(crate) async fn consume(client: Client, url: String, clock: ManualClock) {
     loop {
         let received = client
             .receive_message()

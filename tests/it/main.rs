@@ -21,6 +21,7 @@ mod connections;
 mod cross_account;
 mod dashboard;
 mod dead_letters;
+mod drill_files;
 mod drills;
 mod durable;
 mod durable_integrity;

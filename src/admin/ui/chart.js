@@ -37,12 +37,14 @@ function stepPath(points, x, y) {
 function markLabel(e) {
   const at = `${clockTime(e.t)} UTC`;
   if (e.kind === 'alarm') return `${at}: alarm ${e.alarm} ${e.state} on ${e.queue}`;
+  if (e.label) return `${at}: ${e.kind} ${e.label}`;
   return `${at}: fault rule ${e.rule} hit ${e.action}${e.queue ? ` on ${e.queue}` : ''} ` +
     `${e.hits} time(s): ${e.effect}`;
 }
 
 function markClass(e) {
   if (e.kind === 'fault') return 'mark fault';
+  if (e.kind === 'step') return 'mark step';
   return e.state === 'ALARM' ? 'mark alarm' : 'mark ok';
 }
 
@@ -62,10 +64,10 @@ function chartPanel(title, lines, marks, from, to) {
   const paths = lines.filter((l) => l.points.length).map((l) => svg('path', {
     class: `line ${l.cls}`, d: stepPath(l.points, x, y), 'data-series': l.key,
     'data-points': l.points.length }, svg('title', {}, l.label)));
-  const pins = marks.map((e) => svg('g', { class: markClass(e), 'data-event': e.kind },
+  const pins = marks.map((e) => svg('g', { class: markClass(e), 'data-event': e.kind, 'data-t': e.t, 'data-x': x(e.t) },
     svg('title', {}, markLabel(e)),
     svg('line', { x1: x(e.t), x2: x(e.t), y1: top, y2: height - bottom }),
-    e.kind === 'fault'
+    e.kind === 'fault' || e.kind === 'step'
       ? svg('rect', { x: x(e.t) - 4, y: top - 4, width: 8, height: 8 })
       : svg('path', { d: `M${x(e.t) - 5},${top - 5}h10l-5,8z` })));
   const latest = lines.map((l) => `${l.label} ${l.points.length ? l.points.at(-1).v : '–'}`).join(', ');

@@ -14,8 +14,10 @@ const SCRIPT: &str = include_str!("app.js");
 const SNS_SCRIPT: &str = include_str!("sns.js");
 const TRIGGERS_SCRIPT: &str = include_str!("triggers.js");
 const STYLE: &str = include_str!("app.css");
-const CHART_SCRIPT: &str = include_str!("chart.js");
-const CHART_STYLE: &str = include_str!("chart.css");
+/// The chart, also drawn in a drill's report (`drill::file::report`): one copy of its code.
+pub(crate) const CHART_SCRIPT: &str = include_str!("chart.js");
+/// The chart's styles, likewise shared with the drill report.
+pub(crate) const CHART_STYLE: &str = include_str!("chart.css");
 
 /// Where the dashboard lives; `GET /` from a browser is sent here.
 pub const PATH: &str = "/_sqslite/ui";

@@ -1,0 +1,133 @@
+//! The consumer under test: the team's own command (`--consumer` or `[consumer] command`),
+//! run with `sh -c` in a process group of its own and told where everything is through its
+//! environment, or sqslite's sample consumer in this process. Either stops with the drill;
+//! a command that exits before then is part of the verdict.
+
+use std::collections::BTreeMap;
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::drill::consumer::{consume_with, AbortOnDrop, Behaviour, Rule, Shared};
+use crate::drill::Endpoint;
+use crate::triggers::command::Group;
+
+/// A running consumer.
+pub enum Consumer {
+    /// None was asked for: the drill watches whatever consumes the queues.
+    Outside,
+    /// The team's command, killed (its whole group) when this drops.
+    Command {
+        /// The child.
+        child: Box<tokio::process::Child>,
+        /// Its process group.
+        _group: Group,
+        /// The command line, for the verdict.
+        line: String,
+    },
+    /// The sample consumer, with its behaviour to change.
+    Sample {
+        /// The task, stopped when this drops.
+        _task: AbortOnDrop,
+        /// What it does, changeable by a `consumer` step.
+        behaviour: Shared,
+    },
+}
+
+/// The environment a command consumer gets: the endpoint, the run, and each queue's URL as
+/// `SQSLITE_QUEUE_URL_<NAME>` (upper case, other characters as `_`).
+pub fn environment(
+    endpoint: &str,
+    run: &str,
+    urls: &BTreeMap<String, String>,
+) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("SQSLITE_ENDPOINT".to_owned(), endpoint.to_owned()),
+        ("AWS_ENDPOINT_URL".to_owned(), endpoint.to_owned()),
+        ("SQSLITE_DRILL_RUN".to_owned(), run.to_owned()),
+    ];
+    for (key, default) in [
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_DEFAULT_REGION", "us-east-1"),
+        ("AWS_ACCESS_KEY_ID", "test"),
+        ("AWS_SECRET_ACCESS_KEY", "test"),
+    ] {
+        if std::env::var_os(key).is_none() {
+            env.push((key.to_owned(), default.to_owned()));
+        }
+    }
+    for (name, url) in urls {
+        let key: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_uppercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        env.push((format!("SQSLITE_QUEUE_URL_{key}"), url.clone()));
+    }
+    env
+}
+
+/// Starts `line` with `sh -c`.
+pub fn command(line: &str, env: Vec<(String, String)>) -> Result<Consumer, String> {
+    let child = tokio::process::Command::new("sh")
+        .arg("-c")
+        .arg(line)
+        .envs(env)
+        .stdin(Stdio::null())
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("cannot start the consumer `{line}`: {e}"))?;
+    Ok(Consumer::Command {
+        _group: Group::of(&child),
+        child: Box::new(child),
+        line: line.to_owned(),
+    })
+}
+
+/// Starts the sample consumer on `urls`.
+pub fn sample(ep: Endpoint, urls: Vec<String>, behaviour: Behaviour, pause: Duration) -> Consumer {
+    let shared = Shared::new(std::sync::Mutex::new(behaviour));
+    let mine = shared.clone();
+    let task = tokio::spawn(async move {
+        consume_with(&ep, &urls, pause, &mine, |_| {}).await;
+    });
+    Consumer::Sample {
+        _task: AbortOnDrop::new(task),
+        behaviour: shared,
+    }
+}
+
+impl Consumer {
+    /// The exit of a command that ended, as words; `None` while it runs (or for the others).
+    pub fn exited(&mut self) -> Option<String> {
+        let Consumer::Command { child, line, .. } = self else {
+            return None;
+        };
+        match child.try_wait() {
+            Ok(Some(status)) => Some(format!(
+                "the consumer `{line}` exited during the drill ({status})"
+            )),
+            Ok(None) => None,
+            Err(e) => Some(format!("the consumer `{line}` cannot be watched: {e}")),
+        }
+    }
+
+    /// Changes the sample consumer's rule (a "fix" step); false for the others.
+    pub fn set_rule(&self, rule: Rule) -> bool {
+        match self {
+            Consumer::Sample { behaviour, .. } => {
+                behaviour
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .rule = rule;
+                true
+            }
+            _ => false,
+        }
+    }
+}

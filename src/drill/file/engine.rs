@@ -1,0 +1,269 @@
+//! The drill engine: steady state, method, expectations, steady state again, rollback, on a
+//! server the drill starts or one it is pointed at. Every few wall milliseconds it looks at
+//! the server; on a manual clock it also moves time, so a drill of minutes runs in seconds.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Duration;
+
+use super::check::{step_name, Checked};
+use super::consumer::Consumer;
+use super::look::{self, Look};
+use super::spec::{Probe, Step};
+use super::track::{Context, Tracker};
+use super::verdict::{Case, Verdict};
+use crate::clock::Stopwatch;
+use crate::drill::Endpoint;
+
+/// What happened when, on the server's clock, for the report's marks.
+#[derive(Debug, Clone)]
+pub struct Mark {
+    /// Server ms.
+    pub t: u64,
+    /// `step`, `fault`, `expectation`.
+    pub kind: &'static str,
+    /// What.
+    pub label: String,
+}
+
+/// One drill under way.
+pub struct Drill<'a> {
+    /// The server.
+    pub ep: Endpoint,
+    /// The file.
+    pub c: &'a Checked,
+    /// This run's id, on every message it sends.
+    pub run: String,
+    /// Whether the drill moves the server's clock.
+    pub manual: bool,
+    /// Each queue's URL.
+    pub urls: BTreeMap<String, String>,
+    /// The queues' names, in order.
+    pub names: Vec<String>,
+    /// Topic ARNs by name.
+    pub topics: BTreeMap<String, String>,
+    /// Messages sent, by kind.
+    pub sent: BTreeMap<String, u64>,
+    /// When each step ran.
+    pub step_at: BTreeMap<String, u64>,
+    /// Fault rules added (removed by the rollback).
+    pub faults: Vec<u64>,
+    /// Every look.
+    pub history: Vec<Look>,
+    /// Steps, faults and decisions, for the report.
+    pub marks: Vec<Mark>,
+    /// The verdict so far.
+    pub verdict: Verdict,
+    /// The consumer under test.
+    pub consumer: Consumer,
+    /// Wall time since the drill began.
+    pub wall: Stopwatch,
+}
+
+impl Drill<'_> {
+    /// Looks at the server once and keeps the look.
+    pub async fn look(&mut self) -> Result<(), String> {
+        let look = look::take(&self.ep, &self.names).await?;
+        self.history.push(look);
+        Ok(())
+    }
+
+    /// Moves on: a look interval of wall time, and on a manual clock a step of server time.
+    async fn tick(&mut self) -> Result<(), String> {
+        tokio::time::sleep(Duration::from_millis(self.c.file.drill.look_ms)).await;
+        if self.manual {
+            self.ep.advance(self.c.file.drill.step_seconds).await?;
+        }
+        self.look().await
+    }
+
+    /// Whether the drill's wall-time budget is spent.
+    fn out_of_time(&self) -> bool {
+        self.wall.elapsed().as_secs() >= self.c.file.drill.timeout_seconds
+    }
+
+    /// Checks the steady state; `within` true lets each probe take its `within_seconds`.
+    pub async fn steady_state(
+        &mut self,
+        out: &mut dyn Write,
+        when: &str,
+        within: bool,
+    ) -> Result<bool, String> {
+        let probes: Vec<Probe> = self
+            .c
+            .file
+            .steady_state
+            .iter()
+            .map(|p| p.get_ref().clone())
+            .collect();
+        let start = self.now();
+        let mut all = true;
+        for p in probes {
+            let budget = if within {
+                p.within_seconds.unwrap_or(0) * 1000
+            } else {
+                0
+            };
+            let held = loop {
+                let (held, words) = self.probe_holds(&p, start);
+                if held
+                    || self.now() >= start + budget
+                    || self.out_of_time()
+                    || !self.manual && budget == 0
+                {
+                    break (held, words);
+                }
+                self.tick().await?;
+            };
+            let on = p
+                .queue
+                .as_ref()
+                .map_or(String::new(), |q| q.get_ref().clone());
+            let name = format!("steady state {when}: {} of {on}", p.measure());
+            let detail = format!("{} (tolerance {})", held.1, look::tolerance(&p));
+            all &= held.0;
+            self.decide(out, name, held.0, detail);
+        }
+        Ok(all)
+    }
+
+    /// Whether a probe holds at the last look, and the reading.
+    fn probe_holds(&self, p: &Probe, since: u64) -> (bool, String) {
+        let last = self.history.last().cloned().unwrap_or_default();
+        let on = p.queue.as_ref().map_or("", |q| q.get_ref().as_str());
+        if p.measure() == "alarm" {
+            let held = look::alarm_holds(p, &last, since);
+            return (
+                held,
+                format!(
+                    "alarm {} on {on}: {}",
+                    p.alarm.as_deref().unwrap_or(""),
+                    if held { "held" } else { "did not hold" }
+                ),
+            );
+        }
+        let v = look::value(p, &last, &self.history, &self.run).unwrap_or(f64::NAN);
+        (
+            look::within(p, v),
+            format!("{} of {on} was {v}", p.measure()),
+        )
+    }
+
+    /// The server time of the last look.
+    fn now(&self) -> u64 {
+        self.history.last().map_or(0, |l| l.t)
+    }
+
+    /// Records one decided case.
+    fn decide(&mut self, out: &mut dyn Write, name: String, passed: bool, detail: String) {
+        let at = self.now();
+        self.marks.push(Mark {
+            t: at,
+            kind: "expectation",
+            label: format!("{} {name}", if passed { "PASS" } else { "FAIL" }),
+        });
+        self.verdict.decide(
+            out,
+            Case {
+                name,
+                passed,
+                detail,
+                at,
+            },
+        );
+    }
+
+    /// Runs the method, watching the expectations as it goes, then until each is settled.
+    pub async fn method(&mut self, out: &mut dyn Write) -> Result<(), String> {
+        let mut trackers: Vec<Tracker> = self
+            .c
+            .file
+            .expect
+            .iter()
+            .map(|e| Tracker::new(e.get_ref()))
+            .collect();
+        let started = self.now();
+        for t in trackers.iter_mut().filter(|t| t.after.is_none()) {
+            t.armed_at = Some(started);
+        }
+        let steps: Vec<Step> = self
+            .c
+            .file
+            .method
+            .iter()
+            .map(|s| s.get_ref().clone())
+            .collect();
+        for (i, step) in steps.iter().enumerate() {
+            let name = step_name(step, i);
+            let _ = writeln!(out, "step {name}");
+            self.step_at.insert(name.clone(), self.now());
+            self.marks.push(Mark {
+                t: self.now(),
+                kind: "step",
+                label: name.clone(),
+            });
+            for t in trackers
+                .iter_mut()
+                .filter(|t| t.after.as_deref() == Some(name.as_str()))
+            {
+                t.armed_at = Some(self.now());
+            }
+            self.step(step, i, &mut trackers).await?;
+            self.look().await?;
+            self.watch_all(&mut trackers, started);
+        }
+        while !self.settled(&trackers) && !self.out_of_time() {
+            if let Some(exit) = self.consumer.exited() {
+                let _ = writeln!(out, "{exit}");
+                break;
+            }
+            self.tick().await?;
+            self.watch_all(&mut trackers, started);
+        }
+        let last = self.history.last().cloned().unwrap_or_default();
+        let cx = self.context();
+        for t in &mut trackers {
+            t.finish(&last, &cx, started);
+        }
+        for t in trackers {
+            if let Some((passed, detail)) = t.decided {
+                self.decide(out, t.name, passed, detail);
+            }
+        }
+        Ok(())
+    }
+
+    /// What the trackers read against.
+    fn context(&self) -> Context<'_> {
+        Context {
+            run: &self.run,
+            sent: &self.sent,
+            first: self
+                .history
+                .first()
+                .unwrap_or_else(|| self.history.last().expect("a look")),
+            history: &self.history,
+            queues: &self.names,
+        }
+    }
+
+    /// Lets every armed tracker read the last look.
+    pub(super) fn watch_all(&self, trackers: &mut [Tracker], since: u64) {
+        let Some(last) = self.history.last() else {
+            return;
+        };
+        let cx = self.context();
+        for t in trackers.iter_mut() {
+            t.watch(last, &cx, since);
+        }
+    }
+
+    /// Whether nothing more can change: every timed expectation decided or past its
+    /// deadline (the others are read at the end).
+    fn settled(&self, trackers: &[Tracker]) -> bool {
+        let now = self.now();
+        trackers
+            .iter()
+            .all(|t| t.decided.is_some() || t.deadline().is_none_or(|d| now > d))
+    }
+}

@@ -1,0 +1,331 @@
+//! A drill file as written: `[drill]`, what it needs, its consumer, the steady state, the
+//! method, the expectations and the rollback, beside the `sqslite.toml` tables (`[[queues]]`,
+//! `[[topics]]`, `[alarms]` ...) that `--serve` declares. Unknown keys are refused by serde
+//! with the file's line and column.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The whole file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrillFile {
+    /// `[drill]`: its name and how it runs.
+    pub drill: Meta,
+    /// `[requires]`: names that must already exist on the target server.
+    #[serde(default)]
+    pub requires: Requires,
+    /// `[consumer]`: the consumer under test, unless `--consumer` names one.
+    #[serde(default)]
+    pub consumer: Option<ConsumerSpec>,
+    /// `[[steady_state]]`: probes that hold before the method and after it.
+    #[serde(default)]
+    pub steady_state: Vec<Spanned<Probe>>,
+    /// `[[method]]`: the steps, in order.
+    #[serde(default)]
+    pub method: Vec<Spanned<Step>>,
+    /// `[[expect]]`: what must happen, with budgets on the server's clock.
+    #[serde(default)]
+    pub expect: Vec<Spanned<Expectation>>,
+    /// `[rollback]`: what is undone at the end.
+    #[serde(default)]
+    pub rollback: Rollback,
+    /// `sqslite.toml`'s tables, read by the config loader (line numbers kept): declared on
+    /// a `--serve` server, and the queues also created on an `--endpoint` one.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub queues: Vec<toml::Value>,
+    /// As in `sqslite.toml`.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub templates: Vec<toml::Value>,
+    /// As in `sqslite.toml`.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub topics: Vec<toml::Value>,
+    /// As in `sqslite.toml`: the alarms of a `--serve` server.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub alarms: Option<toml::Value>,
+    /// As in `sqslite.toml`.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub advisor: Option<toml::Value>,
+    /// As in `sqslite.toml`.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub functions: Vec<toml::Value>,
+    /// As in `sqslite.toml`.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub event_source_mappings: Vec<toml::Value>,
+}
+
+/// The top-level keys the config loader reads; the others are the drill's.
+pub const DRILL_KEYS: &[&str] = &[
+    "drill",
+    "requires",
+    "consumer",
+    "steady_state",
+    "method",
+    "expect",
+    "rollback",
+];
+
+/// `[drill]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    /// What the drill is called in its report and JUnit suite.
+    pub name: String,
+    /// What it rehearses, for the report.
+    #[serde(default)]
+    pub description: String,
+    /// The clock of a `--serve` server: `manual` (the default: the drill moves time, so a
+    /// drill of minutes runs in seconds) or `system`.
+    #[serde(default)]
+    pub clock: Option<Spanned<String>>,
+    /// Wall-clock seconds after which the drill gives up.
+    #[serde(default = "default_timeout")]
+    pub timeout_seconds: u64,
+    /// Wall-clock milliseconds between looks at the server.
+    #[serde(default = "default_look")]
+    pub look_ms: u64,
+    /// On a manual clock, server seconds the drill moves per look while it waits.
+    #[serde(default = "default_step")]
+    pub step_seconds: u64,
+}
+
+impl Meta {
+    /// Whether the drill asks for the system clock (`clock = "system"`).
+    pub fn system_clock(&self) -> bool {
+        self.clock.as_ref().is_some_and(|k| k.get_ref() == "system")
+    }
+}
+
+/// 10 minutes of wall time.
+fn default_timeout() -> u64 {
+    600
+}
+
+/// A look every 50 ms.
+fn default_look() -> u64 {
+    50
+}
+
+/// One server second per look.
+fn default_step() -> u64 {
+    1
+}
+
+/// `[requires]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Requires {
+    /// Queue names that must exist.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub queues: Vec<Spanned<String>>,
+    /// Topic names that must exist.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub topics: Vec<Spanned<String>>,
+}
+
+/// `[consumer]`: a command of the team's, or sqslite's sample consumer.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsumerSpec {
+    /// A command line, run with `sh -c`; its environment names the endpoint and queue URLs.
+    #[serde(default)]
+    pub command: Option<String>,
+    /// The sample consumer on these queues.
+    #[serde(default)]
+    pub sample: Option<SampleSpec>,
+}
+
+/// The sample consumer's settings.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SampleSpec {
+    /// The queues it reads.
+    pub queues: Vec<Spanned<String>>,
+    /// Its rule: `json` (deletes JSON bodies, fails on others), `all`, `none` (fails every
+    /// message: a downstream outage) or `never-delete` (receives, never deletes: a stall).
+    #[serde(default = "default_rule")]
+    pub rule: Spanned<String>,
+    /// On a failure, re-send the message here with `retry_delay_seconds` and delete it
+    /// (a retry queue with backoff) instead of leaving it to come back.
+    #[serde(default)]
+    pub retry_queue: Option<Spanned<String>>,
+    /// The DelaySeconds of a re-sent message.
+    #[serde(default)]
+    pub retry_delay_seconds: u64,
+}
+
+/// The sample consumer's default rule.
+fn default_rule() -> Spanned<String> {
+    Spanned::new(0..0, "json".to_owned())
+}
+
+/// One step of the method.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// What it does: `send`, `publish`, `fault`, `clear_faults`, `advance`, `wait`,
+    /// `redrive`, `consumer`.
+    pub action: Spanned<String>,
+    /// Its name in the report and for `after` (default: the action and its position).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `send`, `redrive`: the queue.
+    #[serde(default)]
+    pub queue: Option<Spanned<String>>,
+    /// `publish`: the topic.
+    #[serde(default)]
+    pub topic: Option<Spanned<String>>,
+    /// `send`, `publish`: how many.
+    #[serde(default = "one")]
+    pub count: u64,
+    /// `send`, `publish`: the body, with `{seq}` (0, 1, ...) and `{run}`.
+    #[serde(default)]
+    pub body: Option<String>,
+    /// `send`, `publish`: what the messages are called in probes (`valid` by default).
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// `send`: the FIFO group, with `{seq}` and `{run}`.
+    #[serde(default)]
+    pub group: Option<String>,
+    /// `send`: the FIFO deduplication id (default: the run, step and sequence).
+    #[serde(default)]
+    pub dedup: Option<String>,
+    /// `send`: DelaySeconds.
+    #[serde(default)]
+    pub delay_seconds: Option<u64>,
+    /// `send`, `publish`: string message attributes.
+    #[serde(default)]
+    pub attributes: BTreeMap<String, String>,
+    /// `fault`: the rule, as the fault API takes it.
+    #[serde(default)]
+    pub rule: Option<toml::Value>,
+    /// `fault`: for how long (server seconds); without it, until the rollback.
+    /// `advance`, `wait`: how long.
+    #[serde(default)]
+    pub seconds: Option<u64>,
+    /// `redrive`: where to (default: the queue's source).
+    #[serde(default)]
+    pub destination: Option<Spanned<String>>,
+    /// `consumer`: the sample consumer's new rule (the "fix").
+    #[serde(default)]
+    pub consumer_rule: Option<Spanned<String>>,
+}
+
+/// `count`'s default.
+fn one() -> u64 {
+    1
+}
+
+/// A steady-state probe (`[[steady_state]]`: a measure and its tolerance) or an expectation
+/// (`[[expect]]`: a probe, or a message-level subject, with a budget): one shape, so that a
+/// probe is written the same way in both.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    /// An expectation's name in the verdict.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// What is measured (`probe`): `depth`, `visible`, `in_flight`, `oldest_age`, `deletes`,
+    /// `alarm`.
+    #[serde(default, rename = "probe")]
+    pub measure: Option<Spanned<String>>,
+    /// The queue it is measured on, or where `dead_lettered` messages must arrive.
+    #[serde(default)]
+    pub queue: Option<Spanned<String>>,
+    /// `depth` of this run's messages of this kind only (`*`: any of this run's).
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// `depth` of one FIFO message group only.
+    #[serde(default)]
+    pub group: Option<String>,
+    /// `alarm`: its kind (`dlq_depth`, `stall`, ...).
+    #[serde(default)]
+    pub alarm: Option<String>,
+    /// `alarm`: `ALARM` or `OK`.
+    #[serde(default)]
+    pub state: Option<String>,
+    /// `deletes`: over how many server seconds.
+    #[serde(default)]
+    pub interval_seconds: Option<u64>,
+    /// The least the value may be.
+    #[serde(default)]
+    pub min: Option<f64>,
+    /// The most the value may be.
+    #[serde(default)]
+    pub max: Option<f64>,
+    /// Exactly this.
+    #[serde(default)]
+    pub equals: Option<f64>,
+    /// Every message of this kind reached `queue` (a dead-letter queue).
+    #[serde(default)]
+    pub dead_lettered: Option<String>,
+    /// With `dead_lettered`: after exactly this many receives.
+    #[serde(default)]
+    pub receives: Option<u64>,
+    /// Every message of this kind was deleted: gone from every queue of the drill, and the
+    /// queues' delete counts grew by at least as many.
+    #[serde(default)]
+    pub deleted: Option<String>,
+    /// Holds at some look within this many server seconds (a steady-state probe after the
+    /// method: may take this long to hold again).
+    #[serde(default)]
+    pub within_seconds: Option<u64>,
+    /// Holds at every look for this many server seconds.
+    #[serde(default)]
+    pub for_seconds: Option<u64>,
+    /// Holds at every look until the drill ends.
+    #[serde(default)]
+    pub always: bool,
+    /// The budget runs from this step (by name), not from the method's start.
+    #[serde(default)]
+    pub after: Option<Spanned<String>>,
+}
+
+impl Check {
+    /// The measure's name, `""` for none.
+    pub fn measure(&self) -> &str {
+        self.measure.as_ref().map_or("", |m| m.get_ref().as_str())
+    }
+}
+
+/// A steady-state probe.
+pub type Probe = Check;
+/// An expectation.
+pub type Expectation = Check;
+
+/// `[rollback]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rollback {
+    /// Remove the fault rules the drill added (the default).
+    #[serde(default = "yes")]
+    pub faults: bool,
+    /// Remove the drill's messages from its queues (the default).
+    #[serde(default = "yes")]
+    pub messages: bool,
+}
+
+impl Default for Rollback {
+    fn default() -> Self {
+        Rollback {
+            faults: true,
+            messages: true,
+        }
+    }
+}
+
+/// `true`, for serde defaults.
+fn yes() -> bool {
+    true
+}

@@ -1,0 +1,271 @@
+//! The method's steps: send and publish the drill's messages (tagged with the run and their
+//! kind), add and clear fault rules, move or wait on the clock, start a move task, change the
+//! sample consumer's rule.
+
+use serde_json::{json, Value};
+
+use super::engine::{Drill, Mark};
+use super::spec::Step;
+use super::track::Tracker;
+use crate::drill::{KIND_ATTRIBUTE, RUN_ATTRIBUTE};
+
+/// `{seq}` and `{run}` filled in.
+fn fill(template: &str, seq: u64, run: &str) -> String {
+    template
+        .replace("{seq}", &seq.to_string())
+        .replace("{run}", run)
+}
+
+/// The default body: a JSON object the sample consumer takes.
+const BODY: &str = r#"{"drill":"{run}","seq":{seq}}"#;
+
+impl Drill<'_> {
+    /// Runs one step; `index` names its default deduplication ids.
+    pub(super) async fn step(
+        &mut self,
+        step: &Step,
+        index: usize,
+        trackers: &mut [Tracker],
+    ) -> Result<(), String> {
+        match step.action.get_ref().as_str() {
+            "send" => self.send(step, index).await,
+            "publish" => self.publish(step, index).await,
+            "fault" => self.fault(step).await,
+            "clear_faults" => self.clear_faults().await,
+            "advance" => self.pass_time(step, trackers, true).await,
+            "wait" => self.pass_time(step, trackers, false).await,
+            "redrive" => self.redrive(step).await,
+            "consumer" => {
+                let rule = step
+                    .consumer_rule
+                    .as_ref()
+                    .map_or("", |r| r.get_ref().as_str());
+                let rule =
+                    crate::drill::consumer::Rule::named(rule).ok_or("unknown consumer rule")?;
+                self.consumer.set_rule(rule);
+                Ok(())
+            }
+            other => Err(format!("unknown step `{other}`")),
+        }
+    }
+
+    /// Sends `count` messages to a queue, ten at a time.
+    async fn send(&mut self, step: &Step, index: usize) -> Result<(), String> {
+        let queue = step
+            .queue
+            .as_ref()
+            .map(|q| q.get_ref().clone())
+            .unwrap_or_default();
+        let url = self
+            .urls
+            .get(&queue)
+            .cloned()
+            .ok_or_else(|| format!("no queue `{queue}`"))?;
+        let fifo = queue.strip_suffix(".fifo").is_some();
+        let kind = step.kind.clone().unwrap_or_else(|| "valid".into());
+        let template = step.body.as_deref().unwrap_or(BODY);
+        let seqs: Vec<u64> = (0..step.count).collect();
+        for chunk in seqs.chunks(10) {
+            let entries: Vec<Value> = chunk
+                .iter()
+                .map(|&seq| self.entry(step, index, seq, (&kind, template, fifo)))
+                .collect();
+            let answer = self
+                .ep
+                .sqs(
+                    "SendMessageBatch",
+                    &json!({"QueueUrl": url, "Entries": entries}),
+                )
+                .await?;
+            if let Some(failed) = answer["Failed"].as_array().filter(|f| !f.is_empty()) {
+                return Err(format!(
+                    "SendMessageBatch to {queue} refused entries: {failed:?}"
+                ));
+            }
+        }
+        *self.sent.entry(kind).or_default() += step.count;
+        Ok(())
+    }
+
+    /// One SendMessageBatch entry: the body and attributes filled in for `seq`, the run and
+    /// kind attached, a FIFO queue's group and deduplication id.
+    fn entry(
+        &self,
+        step: &Step,
+        index: usize,
+        seq: u64,
+        (kind, template, fifo): (&str, &str, bool),
+    ) -> Value {
+        let mut attributes = json!({
+            RUN_ATTRIBUTE: {"DataType": "String", "StringValue": self.run},
+            KIND_ATTRIBUTE: {"DataType": "String", "StringValue": kind},
+        });
+        for (k, v) in &step.attributes {
+            attributes[k] = json!({"DataType": "String", "StringValue": fill(v, seq, &self.run)});
+        }
+        let mut e = json!({
+            "Id": format!("m{seq}"),
+            "MessageBody": fill(template, seq, &self.run),
+            "MessageAttributes": attributes,
+        });
+        if let Some(delay) = step.delay_seconds {
+            e["DelaySeconds"] = json!(delay);
+        }
+        if fifo {
+            let group = step.group.as_deref().unwrap_or("sqslite-drill");
+            e["MessageGroupId"] = json!(fill(group, seq, &self.run));
+            let dedup = step
+                .dedup
+                .clone()
+                .unwrap_or_else(|| format!("{{run}}-{index}-{{seq}}"));
+            e["MessageDeduplicationId"] = json!(fill(&dedup, seq, &self.run));
+        }
+        e
+    }
+
+    /// Publishes `count` messages to a topic.
+    async fn publish(&mut self, step: &Step, index: usize) -> Result<(), String> {
+        let topic = step
+            .topic
+            .as_ref()
+            .map(|t| t.get_ref().clone())
+            .unwrap_or_default();
+        let arn = self
+            .topics
+            .get(&topic)
+            .cloned()
+            .ok_or_else(|| format!("no topic `{topic}`"))?;
+        let kind = step.kind.clone().unwrap_or_else(|| "valid".into());
+        let template = step.body.as_deref().unwrap_or(BODY);
+        for seq in 0..step.count {
+            let mut params = vec![
+                ("TopicArn".to_owned(), arn.clone()),
+                ("Message".to_owned(), fill(template, seq, &self.run)),
+            ];
+            let mut attributes = vec![
+                (RUN_ATTRIBUTE.to_owned(), self.run.clone()),
+                (KIND_ATTRIBUTE.to_owned(), kind.clone()),
+            ];
+            attributes.extend(
+                step.attributes
+                    .iter()
+                    .map(|(k, v)| (k.clone(), fill(v, seq, &self.run))),
+            );
+            for (n, (name, value)) in attributes.into_iter().enumerate() {
+                let at = format!("MessageAttributes.entry.{}", n + 1);
+                params.push((format!("{at}.Name"), name));
+                params.push((format!("{at}.Value.DataType"), "String".into()));
+                params.push((format!("{at}.Value.StringValue"), value));
+            }
+            if topic.strip_suffix(".fifo").is_some() {
+                let group = step.group.as_deref().unwrap_or("sqslite-drill");
+                params.push(("MessageGroupId".into(), fill(group, seq, &self.run)));
+                let dedup = step
+                    .dedup
+                    .clone()
+                    .unwrap_or_else(|| format!("{{run}}-{index}-{{seq}}"));
+                params.push((
+                    "MessageDeduplicationId".into(),
+                    fill(&dedup, seq, &self.run),
+                ));
+            }
+            self.ep.sns("Publish", &params).await?;
+        }
+        *self.sent.entry(kind).or_default() += step.count;
+        Ok(())
+    }
+
+    /// Adds a fault rule, for `seconds` of server time if given.
+    async fn fault(&mut self, step: &Step) -> Result<(), String> {
+        let mut rule = serde_json::to_value(
+            step.rule
+                .clone()
+                .unwrap_or(toml::Value::Table(toml::Table::new())),
+        )
+        .map_err(|e| e.to_string())?;
+        if let Some(seconds) = step.seconds {
+            rule["for_seconds"] = json!(seconds);
+        }
+        let added = self.ep.post("/_sqslite/faults", &rule).await?;
+        let id = added["id"]
+            .as_u64()
+            .ok_or("the fault API gave no rule id")?;
+        self.faults.push(id);
+        self.marks.push(Mark {
+            t: self.history.last().map_or(0, |l| l.t),
+            kind: "fault",
+            label: format!("fault rule {id}: {rule}"),
+        });
+        Ok(())
+    }
+
+    /// Removes every fault rule the drill added.
+    pub(super) async fn clear_faults(&mut self) -> Result<(), String> {
+        for id in std::mem::take(&mut self.faults) {
+            // A timed rule may be gone already.
+            let _ = self.ep.delete(&format!("/_sqslite/faults/{id}")).await;
+        }
+        Ok(())
+    }
+
+    /// Lets `seconds` pass, looking as it goes: server time moved by the drill (`advance`,
+    /// manual clock only) or wall time waited (`wait`).
+    async fn pass_time(
+        &mut self,
+        step: &Step,
+        trackers: &mut [Tracker],
+        advance: bool,
+    ) -> Result<(), String> {
+        let seconds = step.seconds.unwrap_or(0);
+        let started = self.history.first().map_or(0, |l| l.t);
+        if advance {
+            if !self.manual {
+                return Err("an `advance` step needs the server's clock to be manual".into());
+            }
+            let per = self.c.file.drill.step_seconds.max(1);
+            let mut moved = 0;
+            while moved < seconds {
+                let by = per.min(seconds - moved);
+                self.ep.advance(by).await?;
+                moved += by;
+                tokio::time::sleep(std::time::Duration::from_millis(self.c.file.drill.look_ms))
+                    .await;
+                self.look().await?;
+                self.watch_all(trackers, started);
+            }
+        } else {
+            let until = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+            while std::time::Instant::now() < until {
+                tokio::time::sleep(std::time::Duration::from_millis(self.c.file.drill.look_ms))
+                    .await;
+                self.look().await?;
+                self.watch_all(trackers, started);
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a move task from `queue` (a dead-letter queue) back to its source, or to
+    /// `destination`.
+    async fn redrive(&mut self, step: &Step) -> Result<(), String> {
+        let queue = step
+            .queue
+            .as_ref()
+            .map(|q| q.get_ref().clone())
+            .unwrap_or_default();
+        let arn = self.ep.get(&format!("/_sqslite/queues/{queue}")).await?["arn"]
+            .as_str()
+            .ok_or("the queue has no ARN")?
+            .to_owned();
+        let mut input = json!({"SourceArn": arn});
+        if let Some(dest) = &step.destination {
+            let dest = self
+                .ep
+                .get(&format!("/_sqslite/queues/{}", dest.get_ref()))
+                .await?;
+            input["DestinationArn"] = dest["arn"].clone();
+        }
+        self.ep.sqs("StartMessageMoveTask", &input).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,99 @@
+// A drill's --report page in a real browser: the page the drill writes (one file, nothing
+// fetched) renders its checks, draws each queue's timeline with the dashboard's chart code,
+// puts the marks where the events were, and logs no console error.
+//
+//   SQSLITE_BIN=target/release/sqslite node --test ui-test/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = process.env.SQSLITE_BIN || join(root, 'target/release/sqslite');
+const shots = process.env.UI_SCREENSHOTS || join(root, 'target/ui-test');
+let browser;
+const errors = [];
+const requests = [];
+
+/** Runs a drill file with --serve and --report; the report's path and the drill's exit code. */
+function report(drill) {
+  const out = join(mkdtempSync(join(tmpdir(), 'sqslite-report-')), 'report.html');
+  let status = 0;
+  try {
+    execFileSync(bin, ['drill', 'run', join(root, drill), '--serve', '--report', out], { cwd: root, stdio: 'pipe' });
+  } catch (e) {
+    status = e.status;
+  }
+  return { out, status };
+}
+
+async function open(path) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => { if (!r.url().startsWith('file:')) requests.push(r.url()); });
+  await page.goto(pathToFileURL(path).href);
+  return page;
+}
+
+before(async () => {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+test('a passing drill\'s report shows its checks and marks its steps and alarms where they happened', async () => {
+  const { out, status } = report('examples/game-days/poison.toml');
+  assert.equal(status, 0);
+  const html = readFileSync(out, 'utf8');
+  assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+href=/, 'self-contained: no external script or stylesheet');
+  const page = await open(out);
+  const data = await page.evaluate(() => DRILL);
+  const rows = page.locator('#cases tbody tr');
+  assert.equal(await rows.count(), data.cases.length);
+  assert.equal(await page.locator('#cases tr.fail').count(), 0);
+  assert.match(await page.locator('#verdict').innerText(), /PASSED/);
+  // One chart per queue and measure, each drawn with lines.
+  const charts = page.locator('svg.chart');
+  assert.equal(await charts.count(), 2 * data.queues.length);
+  const dlq = page.locator('figure[data-queue="payments-dlq"] svg.chart').first();
+  assert.ok(await dlq.locator('path.line').count() >= 1);
+  // The DLQ-depth alarm is marked at the look where the DLQ first held the poison.
+  const samples = data.queues.find((q) => q.name === 'payments-dlq').samples;
+  const first = samples.find((s) => s.visible + s.in_flight > 0);
+  const fired = dlq.locator('g[data-event="alarm"]');
+  const times = await fired.evaluateAll((gs) => gs.map((g) => Number(g.dataset.t)));
+  assert.ok(times.includes(first.t), `an alarm mark at ${first.t}, the DLQ's first message; marks at ${times}`);
+  // Each step is marked at the time the drill ran it, inside the chart's span.
+  const steps = await dlq.locator('g[data-event="step"]').evaluateAll((gs) => gs.map((g) => [Number(g.dataset.t), Number(g.dataset.x)]));
+  const wanted = data.marks.filter((m) => m.kind === 'step').map((m) => m.t);
+  assert.deepEqual(steps.map(([t]) => t), wanted);
+  for (const [, x] of steps) assert.ok(x >= 52 && x <= 948, `step mark at x=${x}`);
+  // The dead letters, grouped by body shape.
+  assert.match(await page.locator('[data-dead-letters="payments-dlq"]').innerText(), /invalid JSON/);
+  await page.screenshot({ path: join(shots, 'drill-report.png'), fullPage: true });
+  await page.close();
+});
+
+test('a failed drill\'s report names the failed expectation with its measured value', async () => {
+  const { out, status } = report('examples/game-days/sabotaged/stall-alarm-off.toml');
+  assert.equal(status, 1);
+  const page = await open(out);
+  assert.match(await page.locator('#verdict').innerText(), /FAILED/);
+  const failed = page.locator('#cases tr.fail');
+  assert.equal(await failed.count(), 1);
+  assert.match(await failed.innerText(), /the stall alarm pages after 2 minutes of flat deletes/);
+  assert.match(await failed.innerText(), /budget of 130 s/);
+  await page.close();
+});
+
+test('the report pages log no console error and fetch nothing', () => {
+  assert.deepEqual(errors, []);
+  assert.deepEqual(requests, []);
+});
