@@ -3,6 +3,7 @@
 
 #![warn(clippy::too_many_lines)]
 
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -64,6 +65,11 @@ enum DrillCommand {
         /// The drill file.
         file: std::path::PathBuf,
     },
+    /// Prints a shipped drill file, to start your own from (`> my-drill.toml`).
+    Show {
+        /// Its name; without one, the list.
+        name: Option<String>,
+    },
 }
 
 /// Runs a drill; exit 1 when a check fails, 2 when it could not run at all.
@@ -71,33 +77,16 @@ async fn drill(which: Option<DrillCommand>) -> ExitCode {
     let mut out = std::io::stdout();
     let report = match which {
         None => {
-            print!("{}", sqslite::drill::listing());
+            let _ = std::io::stdout().write_all(sqslite::drill::listing().as_bytes());
             return ExitCode::SUCCESS;
         }
         Some(DrillCommand::Poison(opts)) => sqslite::drill::poison::run(&opts, &mut out).await,
         Some(DrillCommand::Outage(opts)) => sqslite::drill::outage::run(&opts, &mut out).await,
         Some(DrillCommand::Trigger(opts)) => sqslite::drill::triggered::run(&opts, &mut out).await,
-        Some(DrillCommand::Run(opts)) => {
-            return match sqslite::drill::file::run(&opts, &mut out).await {
-                Ok(v) if v.passed() => ExitCode::SUCCESS,
-                Ok(_) => ExitCode::FAILURE,
-                Err(e) => {
-                    eprintln!("sqslite drill: {}", e.0);
-                    ExitCode::from(BAD_CONFIG)
-                }
-            };
-        }
-        Some(DrillCommand::Check { file }) => {
-            return match sqslite::drill::file::check_file(&file) {
-                Ok(()) => {
-                    println!("{}: ok", file.display());
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("sqslite drill: {}", e.0);
-                    ExitCode::from(BAD_CONFIG)
-                }
-            };
+        Some(
+            cmd @ (DrillCommand::Run(_) | DrillCommand::Show { .. } | DrillCommand::Check { .. }),
+        ) => {
+            return drill_file(cmd).await;
         }
         Some(DrillCommand::Consumer(opts)) => {
             tokio::select! {
@@ -117,6 +106,59 @@ async fn drill(which: Option<DrillCommand>) -> ExitCode {
             eprintln!("sqslite drill: {e}");
             ExitCode::from(BAD_CONFIG)
         }
+    }
+}
+
+/// The drill-file commands: run one, check one, show the shipped ones.
+async fn drill_file(cmd: DrillCommand) -> ExitCode {
+    match cmd {
+        DrillCommand::Run(opts) => {
+            match sqslite::drill::file::run(&opts, &mut std::io::stdout()).await {
+                Ok(v) if v.passed() => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("sqslite drill: {}", e.0);
+                    ExitCode::from(BAD_CONFIG)
+                }
+            }
+        }
+        DrillCommand::Show { name } => {
+            let files = sqslite::drill::file::builtin::DRILLS;
+            match name.as_deref().map(sqslite::drill::file::builtin::named) {
+                None => {
+                    for (name, text) in files {
+                        let about = sqslite::drill::file::builtin::about(text);
+                        // A closed pipe (`| head`) ends the list, not the process.
+                        if writeln!(std::io::stdout(), "{name:<16} {about}").is_err() {
+                            break;
+                        }
+                    }
+                    ExitCode::SUCCESS
+                }
+                Some(Some(text)) => {
+                    let _ = std::io::stdout().write_all(text.as_bytes());
+                    ExitCode::SUCCESS
+                }
+                Some(None) => {
+                    eprintln!(
+                        "sqslite drill: no shipped drill is called that; they are {}",
+                        sqslite::drill::file::builtin::names()
+                    );
+                    ExitCode::from(BAD_CONFIG)
+                }
+            }
+        }
+        DrillCommand::Check { file } => match sqslite::drill::file::check_file(&file) {
+            Ok(()) => {
+                println!("{}: ok", file.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("sqslite drill: {}", e.0);
+                ExitCode::from(BAD_CONFIG)
+            }
+        },
+        _ => ExitCode::from(BAD_CONFIG),
     }
 }
 

@@ -46,6 +46,12 @@ pub fn listing() -> String {
     for (name, about) in DRILLS {
         let _ = writeln!(out, "  {name:<8} {about}");
     }
+    out.push_str(
+        "\ndrill files: `sqslite drill run FILE [--serve | --endpoint URL]`; shipped ones to start \
+         from: `sqslite drill show [NAME]` (",
+    );
+    out.push_str(&file::builtin::names());
+    out.push_str(")\n");
     out
 }
 

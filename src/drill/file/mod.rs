@@ -5,6 +5,7 @@
 //! expectation held, 1 when one did not, 2 when the drill could not run; `--junit` writes it
 //! for CI. See the README's Game days section for every key.
 
+pub mod builtin;
 mod check;
 mod consumer;
 mod engine;
@@ -29,7 +30,7 @@ use crate::drill::Endpoint;
 /// `sqslite drill run`'s options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct RunOptions {
-    /// The drill file.
+    /// The drill file, or the name of a shipped drill (`sqslite drill show` lists them).
     pub file: PathBuf,
     /// A running sqslite to drill (admin API enabled) [default: http://127.0.0.1:9324].
     #[arg(long, conflicts_with = "serve")]
@@ -72,11 +73,20 @@ pub fn check_file(path: &std::path::Path) -> Result<(), CannotRun> {
     Ok(())
 }
 
-/// The file's name and text.
+/// The file's name and text; a name that is no file but a shipped drill's reads that drill.
 fn read(path: &std::path::Path) -> Result<(String, String), CannotRun> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CannotRun(format!("{file}: cannot read the file: {e}")))?;
+    if !path.exists() {
+        if let Some(text) = builtin::named(&file) {
+            return Ok((format!("{file}.toml (shipped)"), text.to_owned()));
+        }
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        CannotRun(format!(
+            "{file}: cannot read the file: {e} (the shipped drills are {})",
+            builtin::names()
+        ))
+    })?;
     Ok((file, text))
 }
 
