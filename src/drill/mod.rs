@@ -219,13 +219,6 @@ pub(crate) fn count_of_run(list: &[Value], run: &str) -> usize {
         .count()
 }
 
-/// Receives and empty receives on a queue so far: unchanged means no consumer polled it.
-pub(crate) async fn polls(ep: &Endpoint, queue: &str) -> Result<u64, String> {
-    let info = ep.get(&format!("/_sqslite/queues/{queue}")).await?;
-    let stat = |k: &str| info["stats"][k].as_u64().unwrap_or(0);
-    Ok(stat("received") + stat("empty_receives"))
-}
-
 /// Server-clock seconds between two instants, for reports.
 pub(crate) fn secs(from: u64, to: u64) -> f64 {
     to.saturating_sub(from) as f64 / 1000.0

@@ -155,6 +155,9 @@ fn check(place: &Place<'_>, c: &Checked) -> Result<(), FileError> {
             }
             rule(place, &sample.rule)?;
         }
+        if let Some(q) = &consumer.must_poll {
+            queue(q)?;
+        }
     }
     for probe in &c.file.steady_state {
         check_steady(place, probe, &queue)?;

@@ -212,14 +212,7 @@ impl Drill<'_> {
             self.look().await?;
             self.watch_all(&mut trackers, started);
         }
-        while !self.settled(&trackers) && !self.out_of_time() {
-            if let Some(exit) = self.consumer.exited() {
-                let _ = writeln!(out, "{exit}");
-                break;
-            }
-            self.tick().await?;
-            self.watch_all(&mut trackers, started);
-        }
+        self.settle(&mut trackers, started, out).await?;
         let last = self.history.last().cloned().unwrap_or_default();
         let cx = self.context();
         for t in &mut trackers {
@@ -229,6 +222,45 @@ impl Drill<'_> {
             if let Some((passed, detail)) = t.decided {
                 self.decide(out, t.name, passed, detail);
             }
+        }
+        Ok(())
+    }
+
+    /// The queue `[consumer] must_poll` names, when its time is up and nobody polled it.
+    fn unpolled(&self, started: u64) -> Option<String> {
+        let consumer = self.c.file.consumer.as_ref()?;
+        let queue = consumer.must_poll.as_ref()?.get_ref();
+        let (first, last) = (self.history.first()?, self.history.last()?);
+        if last.t < started + consumer.must_poll_within_seconds * 1000 {
+            return None;
+        }
+        let polls = |l: &Look| l.queues.get(queue).map_or(0, |q| q.polls);
+        (polls(last) == polls(first)).then(|| queue.clone())
+    }
+
+    /// Looks (and on a manual clock moves time) until every timed expectation is settled, the
+    /// consumer command exits, or `[consumer] must_poll` finds nobody polling.
+    async fn settle(
+        &mut self,
+        trackers: &mut [Tracker],
+        started: u64,
+        out: &mut dyn Write,
+    ) -> Result<(), String> {
+        while !self.settled(trackers) && !self.out_of_time() {
+            if let Some(exit) = self.consumer.exited() {
+                let _ = writeln!(out, "{exit}");
+                break;
+            }
+            if let Some(queue) = self.unpolled(started) {
+                let _ = writeln!(
+                    out,
+                    "no consumer polled {queue} during the drill: start yours on it first, or add \
+                     --sample-consumer (a drill file: [consumer] sample) to run sqslite's sample consumer"
+                );
+                break;
+            }
+            self.tick().await?;
+            self.watch_all(trackers, started);
         }
         Ok(())
     }

@@ -22,6 +22,8 @@ pub struct QueueLook {
     pub oldest_age: u64,
     /// DeleteMessage calls that took a message, so far.
     pub deleted: u64,
+    /// ReceiveMessage calls, empty ones included, so far.
+    pub polls: u64,
     /// Every message, as the admin API lists them.
     pub messages: Vec<Value>,
 }
@@ -55,6 +57,7 @@ pub async fn take(ep: &Endpoint, queues: &[String]) -> Result<Look, String> {
                 delayed: n(&info["delayed"]),
                 oldest_age: n(&info["oldest_message_age_seconds"]),
                 deleted: n(&info["stats"]["deleted"]),
+                polls: n(&info["stats"]["received"]) + n(&info["stats"]["empty_receives"]),
                 messages,
             },
         );

@@ -93,7 +93,18 @@ fn read(path: &std::path::Path) -> Result<(String, String), CannotRun> {
 /// Runs the drill, printing each step and case to `out`.
 pub async fn run(opts: &RunOptions, out: &mut dyn Write) -> Result<Verdict, CannotRun> {
     let (file, text) = read(&opts.file)?;
-    let checked = check::read(&file, &text)?;
+    run_text(&file, &text, opts, out).await
+}
+
+/// Runs the drill written as `text` (called `file` in errors), as [`run`] runs a file: the
+/// built-in drills build theirs from their flags.
+pub async fn run_text(
+    file: &str,
+    text: &str,
+    opts: &RunOptions,
+    out: &mut dyn Write,
+) -> Result<Verdict, CannotRun> {
+    let checked = check::read(file, text)?;
     let server = if opts.serve {
         Some(serve(&checked).await?)
     } else {
@@ -118,7 +129,8 @@ pub async fn run(opts: &RunOptions, out: &mut dyn Write) -> Result<Verdict, Cann
             .map_err(|e| CannotRun(format!("cannot write {}: {e}", path.display())))?;
     }
     let seconds = drill.wall.elapsed().as_secs_f64();
-    let verdict = drill.verdict;
+    let mut verdict = drill.verdict;
+    verdict.run = drill.run;
     finish(opts, &checked, &verdict, seconds, out)?;
     drop(server);
     Ok(verdict)
@@ -217,13 +229,24 @@ async fn rollback(drill: &mut engine::Drill<'_>, out: &mut dyn Write) {
         let _ = drill.clear_faults().await;
     }
     if drill.c.file.rollback.messages {
-        let mut removed = 0;
+        let mut removed = Vec::new();
         for name in drill.names.clone() {
-            removed += crate::drill::consumer::remove_run(&drill.ep, &name, &drill.run)
+            let n = crate::drill::consumer::remove_run(&drill.ep, &name, &drill.run)
                 .await
                 .unwrap_or(0);
+            removed.push(format!("{n} from {name}"));
         }
-        let _ = writeln!(out, "rollback: removed {removed} of this run's messages");
+        let last = removed.pop().unwrap_or_default();
+        let all = if removed.is_empty() {
+            last
+        } else {
+            format!("{} and {last}", removed.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "cleaned up: removed {}",
+            all.replacen(" from", " of this run's messages from", 1)
+        );
     }
 }
 

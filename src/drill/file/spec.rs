@@ -135,7 +135,7 @@ pub struct Requires {
 }
 
 /// `[consumer]`: a command of the team's, or sqslite's sample consumer.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConsumerSpec {
     /// A command line, run with `sh -c`; its environment names the endpoint and queue URLs.
@@ -144,6 +144,19 @@ pub struct ConsumerSpec {
     /// The sample consumer on these queues.
     #[serde(default)]
     pub sample: Option<SampleSpec>,
+    /// A queue some consumer must poll (receive from, even emptily) within
+    /// `must_poll_within_seconds` of the method's start; if none does, the drill stops there:
+    /// without a consumer nothing can change.
+    #[serde(default)]
+    pub must_poll: Option<Spanned<String>>,
+    /// See `must_poll` (30 s by default).
+    #[serde(default = "default_poll_within")]
+    pub must_poll_within_seconds: u64,
+}
+
+/// 30 server seconds.
+fn default_poll_within() -> u64 {
+    30
 }
 
 /// The sample consumer's settings.

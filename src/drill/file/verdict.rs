@@ -21,6 +21,8 @@ pub struct Case {
 pub struct Verdict {
     /// The cases.
     pub cases: Vec<Case>,
+    /// The run id the drill's messages carried (`sqslite-drill-run`).
+    pub run: String,
 }
 
 impl Verdict {
