@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{Common, Endpoint, RUN_ATTRIBUTE};
+use super::{Endpoint, RUN_ATTRIBUTE};
 
 /// `sqslite drill consumer`: the sample consumer on its own, until interrupted.
 #[derive(Debug, Clone, clap::Args)]
@@ -253,20 +253,6 @@ pub(crate) async fn remove_run(ep: &Endpoint, queue: &str, run: &str) -> Result<
         }
     }
     Ok(removed)
-}
-
-/// With `--sample-consumer`, the sample consumer runs beside the drill in this process, so a
-/// drill can be tried in one terminal; the task ends when the handle is dropped.
-pub(crate) fn spawn_sample(common: &Common, url: &str) -> Option<AbortOnDrop> {
-    if !common.sample_consumer {
-        return None;
-    }
-    let ep = Endpoint::new(&common.endpoint);
-    let url = url.to_owned();
-    let pause = common.poll() / 2;
-    Some(AbortOnDrop(tokio::spawn(async move {
-        consume(&ep, &url, pause, |_| {}).await;
-    })))
 }
 
 /// A spawned task that stops when this is dropped, whichever way the drill ends.

@@ -10,7 +10,6 @@ pub mod triggered;
 
 use std::fmt::Write as _;
 use std::io::Write;
-use std::time::Duration;
 
 use serde_json::{json, Value};
 
@@ -134,12 +133,6 @@ pub struct Common {
     pub sample_consumer: bool,
 }
 
-impl Common {
-    pub(crate) fn poll(&self) -> Duration {
-        Duration::from_millis(self.poll_ms)
-    }
-}
-
 /// The queue's URL and whether it is FIFO.
 pub(crate) async fn queue_url(ep: &Endpoint, name: &str) -> Result<(String, bool), String> {
     let out = ep.sqs("GetQueueUrl", &json!({ "QueueName": name })).await?;
@@ -202,16 +195,6 @@ pub(crate) async fn messages(ep: &Endpoint, queue: &str) -> Result<Vec<Value>, S
     Ok(list["messages"].as_array().cloned().unwrap_or_default())
 }
 
-/// How many of this run's messages of `kind` are still in the list.
-pub(crate) fn count_of(list: &[Value], run: &str, kind: &str) -> usize {
-    list.iter()
-        .filter(|m| {
-            let attr = |n: &str| m["message_attributes"][n]["StringValue"].as_str();
-            attr(RUN_ATTRIBUTE) == Some(run) && attr(KIND_ATTRIBUTE) == Some(kind)
-        })
-        .count()
-}
-
 /// How many of this run's messages, of any kind, are in the list.
 pub(crate) fn count_of_run(list: &[Value], run: &str) -> usize {
     list.iter()
@@ -222,14 +205,4 @@ pub(crate) fn count_of_run(list: &[Value], run: &str) -> usize {
 /// Server-clock seconds between two instants, for reports.
 pub(crate) fn secs(from: u64, to: u64) -> f64 {
     to.saturating_sub(from) as f64 / 1000.0
-}
-
-/// One step of the watch loop: waits a poll interval, moving a manual clock along.
-pub(crate) async fn step(ep: &Endpoint, common: &Common, manual: bool) -> Result<u64, String> {
-    tokio::time::sleep(common.poll()).await;
-    if manual {
-        ep.advance(common.step_seconds).await
-    } else {
-        Ok(ep.clock().await?.0)
-    }
 }

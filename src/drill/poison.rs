@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use super::consumer::remove_run;
-use super::{Check, Common, Endpoint, Report};
+use super::{Common, Endpoint, Report};
 
 /// The scenario's drill file, its blanks filled in by [`drill_text`].
 const TEMPLATE: &str = include_str!("poison.toml");
@@ -81,16 +81,7 @@ pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, St
         );
     }
     advice(&c.endpoint, &[c.queue.clone(), s.dlq.clone()], out).await;
-    let checks = verdict
-        .cases
-        .into_iter()
-        .map(|case| Check {
-            name: case.name,
-            passed: case.passed,
-            detail: case.detail,
-        })
-        .collect();
-    Ok(Report { checks })
+    Ok(super::file::report_of(verdict))
 }
 
 /// The scenario as a drill file: one malformed message ahead of `batch` valid ones; the batch

@@ -50,6 +50,7 @@ pub const PROBES: &[&str] = &[
     "oldest_age",
     "deletes",
     "alarm",
+    "fault_hits",
 ];
 /// The steps a method may take.
 pub const ACTIONS: &[&str] = &[
@@ -225,6 +226,12 @@ fn check_probe(
             ),
         ));
     }
+    if kind == "fault_hits" {
+        if let Some(q) = &p.queue {
+            queue(q)?;
+        }
+        return tolerance_given(place, p, kind, at);
+    }
     let Some(q) = &p.queue else {
         return Err(place.error(Some(at.clone()), format!("probe `{kind}` needs a `queue`")));
     };
@@ -235,9 +242,22 @@ fn check_probe(
             "probe `alarm` needs `alarm` (dlq_depth, stall, oldest_message_age) and `state` (ALARM or OK)",
         ));
     }
-    if kind != "alarm" && p.min.is_none() && p.max.is_none() && p.equals.is_none() {
+    if kind == "alarm" {
+        return Ok(());
+    }
+    tolerance_given(place, p, kind, at)
+}
+
+/// A counting probe's tolerance is there.
+fn tolerance_given(
+    place: &Place<'_>,
+    p: &Probe,
+    kind: &str,
+    at: Range<usize>,
+) -> Result<(), FileError> {
+    if p.min.is_none() && p.max.is_none() && p.equals.is_none() {
         return Err(place.error(
-            Some(at.clone()),
+            Some(at),
             format!("probe `{kind}` needs a tolerance: `min`, `max` or `equals`"),
         ));
     }

@@ -37,6 +37,8 @@ pub struct Look {
     pub queues: BTreeMap<String, QueueLook>,
     /// The alarms, as the admin API lists them.
     pub alarms: Vec<Value>,
+    /// Each fault rule's queue (empty for any) and hits so far, by rule id.
+    pub faults: BTreeMap<u64, (String, u64)>,
 }
 
 /// Takes one look at `queues`.
@@ -64,6 +66,14 @@ pub async fn take(ep: &Endpoint, queues: &[String]) -> Result<Look, String> {
     }
     let alarms = ep.get("/_sqslite/alarms").await?;
     look.alarms = alarms["alarms"].as_array().cloned().unwrap_or_default();
+    let faults = ep.get("/_sqslite/faults").await?;
+    for rule in faults["faults"].as_array().into_iter().flatten() {
+        if let Some(id) = rule["id"].as_u64() {
+            let queue = rule["queue"].as_str().unwrap_or_default().to_owned();
+            look.faults
+                .insert(id, (queue, rule["hits"].as_u64().unwrap_or(0)));
+        }
+    }
     Ok(look)
 }
 
@@ -92,6 +102,9 @@ pub fn ours<'a>(q: &'a QueueLook, run: &'a str, kind: &'a str) -> impl Iterator<
 
 /// What a look reads for a counting probe; `None` for `alarm`, or a queue not looked at.
 pub fn value(p: &Probe, look: &Look, history: &[Look], run: &str) -> Option<f64> {
+    if p.measure() == "fault_hits" {
+        return Some(fault_hits(p, history) as f64);
+    }
     let name = p.queue.as_ref()?.get_ref();
     let q = look.queues.get(name)?;
     let v = match p.measure() {
@@ -122,6 +135,26 @@ pub fn value(p: &Probe, look: &Look, history: &[Look], run: &str) -> Option<f64>
         _ => return None,
     };
     Some(v as f64)
+}
+
+/// The hits of the fault rules added during the drill (not there at its first look), on the
+/// probe's queue if it names one; a rule that ended keeps the hits it was last seen with.
+fn fault_hits(p: &Probe, history: &[Look]) -> u64 {
+    let Some(first) = history.first() else {
+        return 0;
+    };
+    let wanted = p.queue.as_ref().map(|q| q.get_ref().as_str());
+    let mut most: BTreeMap<u64, u64> = BTreeMap::new();
+    for look in history {
+        for (id, (queue, hits)) in &look.faults {
+            let on_queue = wanted.is_none_or(|w| queue == w);
+            if on_queue && !first.faults.contains_key(id) {
+                let seen = most.entry(*id).or_default();
+                *seen = (*seen).max(*hits);
+            }
+        }
+    }
+    most.values().sum()
 }
 
 /// Whether the alarm a probe names is in its state; for `ALARM`, also one that fired since

@@ -66,6 +66,20 @@ impl From<FileError> for CannotRun {
     }
 }
 
+/// A verdict as the built-in drills report it.
+pub fn report_of(verdict: Verdict) -> crate::drill::Report {
+    let checks = verdict
+        .cases
+        .into_iter()
+        .map(|case| crate::drill::Check {
+            name: case.name,
+            passed: case.passed,
+            detail: case.detail,
+        })
+        .collect();
+    crate::drill::Report { checks }
+}
+
 /// Reads and checks a drill file without running it.
 pub fn check_file(path: &std::path::Path) -> Result<(), CannotRun> {
     let (file, text) = read(path)?;
