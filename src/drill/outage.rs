@@ -57,14 +57,7 @@ pub async fn run(opts: &OutageOptions, out: &mut dyn Write) -> Result<Report, St
     .fold(TEMPLATE.to_owned(), |text, (key, value)| {
         text.replace(key, value)
     });
-    let run = super::file::RunOptions {
-        file: "outage".into(),
-        endpoint: Some(c.endpoint.clone()),
-        serve: false,
-        consumer: None,
-        junit: None,
-        report: None,
-    };
+    let run = super::file::RunOptions::against(&c.endpoint);
     let verdict = super::file::run_text("the outage drill", &text, &run, out)
         .await
         .map_err(|e| e.0)?;

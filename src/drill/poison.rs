@@ -58,14 +58,7 @@ pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, St
         "poison drill on {}: dead-letter queue {}, retry budget {} x {} s = {budget} s",
         c.queue, s.dlq, s.max_receive_count, s.visibility,
     );
-    let run = super::file::RunOptions {
-        file: "poison".into(),
-        endpoint: Some(c.endpoint.clone()),
-        serve: false,
-        consumer: None,
-        junit: None,
-        report: None,
-    };
+    let run = super::file::RunOptions::against(&c.endpoint);
     let verdict = super::file::run_text("the poison drill", &drill_text(opts, &s), &run, out)
         .await
         .map_err(|e| e.0)?;

@@ -50,6 +50,21 @@ pub struct RunOptions {
     pub report: Option<PathBuf>,
 }
 
+impl RunOptions {
+    /// A drill of a running server, with no consumer command and no files written: what the
+    /// built-in drills run their scenarios with.
+    pub fn against(endpoint: &str) -> RunOptions {
+        RunOptions {
+            file: PathBuf::new(),
+            endpoint: Some(endpoint.to_owned()),
+            serve: false,
+            consumer: None,
+            junit: None,
+            report: None,
+        }
+    }
+}
+
 /// Why a drill did not give a verdict (exit 2).
 #[derive(Debug)]
 pub struct CannotRun(pub String);
