@@ -237,7 +237,7 @@ pub(crate) async fn remove_run(ep: &Endpoint, queue: &str, run: &str) -> Result<
         let before = removed;
         for m in &messages {
             let handle = m["ReceiptHandle"].as_str().unwrap_or_default();
-            let ours = m["MessageAttributes"][RUN_ATTRIBUTE]["StringValue"] == run;
+            let ours = super::run_of(&m["MessageAttributes"], &m["Body"]).as_deref() == Some(run);
             if ours {
                 let input = json!({"QueueUrl": url, "ReceiptHandle": handle});
                 ep.sqs("DeleteMessage", &input).await?;

@@ -198,8 +198,26 @@ pub(crate) async fn messages(ep: &Endpoint, queue: &str) -> Result<Vec<Value>, S
 /// How many of this run's messages, of any kind, are in the list.
 pub(crate) fn count_of_run(list: &[Value], run: &str) -> usize {
     list.iter()
-        .filter(|m| m["message_attributes"][RUN_ATTRIBUTE]["StringValue"].as_str() == Some(run))
+        .filter(|m| run_of(&m["message_attributes"], &m["body"]).as_deref() == Some(run))
         .count()
+}
+
+/// The drill run a message belongs to (see [`attribute_of`]).
+pub(crate) fn run_of(attributes: &Value, body: &Value) -> Option<String> {
+    attribute_of(attributes, body, RUN_ATTRIBUTE)
+}
+
+/// A string message attribute of a drill's message, from its message attributes or, for a
+/// notification that came through a topic without raw delivery, from SNS's envelope in its
+/// body.
+pub(crate) fn attribute_of(attributes: &Value, body: &Value, name: &str) -> Option<String> {
+    if let Some(value) = attributes[name]["StringValue"].as_str() {
+        return Some(value.to_owned());
+    }
+    let envelope: Value = serde_json::from_str(body.as_str()?).ok()?;
+    envelope["MessageAttributes"][name]["Value"]
+        .as_str()
+        .map(str::to_owned)
 }
 
 /// Server-clock seconds between two instants, for reports.

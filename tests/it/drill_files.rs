@@ -127,3 +127,71 @@ async fn a_drill_the_servers_clock_cannot_serve_sends_nothing() {
     );
     server.shutdown().await;
 }
+
+/// A `publish` step goes through SNS; its messages are counted by kind in the queue whether
+/// they arrive raw (attributes) or in SNS's envelope, and the rollback finds both.
+#[tokio::test]
+async fn a_drill_publishes_through_a_topic_on_a_server_of_its_own() {
+    let text = r#"
+[drill]
+name = "fan-out"
+
+[[queues]]
+name = "orders"
+
+[[topics]]
+name = "order-events"
+
+[[topics.subscriptions]]
+protocol = "sqs"
+endpoint = "orders"
+
+[[topics]]
+name = "raw-events"
+
+[[topics.subscriptions]]
+protocol = "sqs"
+endpoint = "orders"
+RawMessageDelivery = true
+
+[[method]]
+action = "publish"
+topic = "order-events"
+count = 3
+
+[[method]]
+action = "publish"
+topic = "raw-events"
+kind = "raw"
+count = 2
+
+[[expect]]
+name = "enveloped"
+probe = "depth"
+queue = "orders"
+kind = "valid"
+equals = 3
+within_seconds = 5
+
+[[expect]]
+name = "raw"
+probe = "depth"
+queue = "orders"
+kind = "raw"
+equals = 2
+within_seconds = 5
+"#;
+    let opts = RunOptions {
+        serve: true,
+        endpoint: None,
+        ..options(drill_file(text), String::new())
+    };
+    let mut out = Vec::new();
+    let verdict = run(&opts, &mut out).await.map_err(|e| e.0).unwrap();
+    let printed = String::from_utf8_lossy(&out);
+    assert!(verdict.passed(), "{printed}");
+    assert!(
+        printed.contains("cleaned up: removed 5 of this run's messages from orders"),
+        "{printed}"
+    );
+}

@@ -77,16 +77,9 @@ pub async fn take(ep: &Endpoint, queues: &[String]) -> Result<Look, String> {
     Ok(look)
 }
 
-/// A message attribute of ours, read from the queue's message or, for a notification that
-/// came through a topic without raw delivery, from SNS's envelope in its body.
+/// A message attribute of ours, from the admin API's listing of a message.
 fn attribute(m: &Value, name: &str) -> Option<String> {
-    if let Some(v) = m["message_attributes"][name]["StringValue"].as_str() {
-        return Some(v.to_owned());
-    }
-    let body: Value = serde_json::from_str(m["body"].as_str()?).ok()?;
-    body["MessageAttributes"][name]["Value"]
-        .as_str()
-        .map(str::to_owned)
+    crate::drill::attribute_of(&m["message_attributes"], &m["body"], name)
 }
 
 /// Whether `m` is one of this run's messages of `kind` (`*`: any kind).
