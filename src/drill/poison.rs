@@ -47,7 +47,7 @@ async fn setup(ep: &Endpoint, queue: &str) -> Result<Setup, String> {
 }
 
 /// Runs the drill, writing progress and the report to `out`: the scenario as a drill file
-/// ([`drill_text`]) run by the drill-file engine, then the advisor's findings.
+/// (`drill_text`) run by the drill-file engine, then the advisor's findings.
 pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, String> {
     let c = &opts.common;
     let ep = Endpoint::new(&c.endpoint);
