@@ -34,7 +34,8 @@
 //!    connection cap, graceful shutdown) and hands each request to its `Handler`, the
 //!    router in `service`, which first asks `http::guard` whether the caller may reach it
 //!    (browser origins, the admin API's Host and token). `/_sqslite/...`, the dashboard and
-//!    `/metrics` go to `admin`.
+//!    `/metrics` go to `admin`, as does the user guide the dashboard links to: `docs/src`,
+//!    compiled in and rendered by `admin::ui::guide`.
 //! 2. The router is the one front door of every service: it reads the body within its bounds
 //!    (`http::request_body`) and the signature once (`http::auth`), picks the service (the
 //!    Lambda API and SNS implement `http::service::Service` and claim their requests; the
@@ -106,7 +107,7 @@
 //!   owns it ([`config::Credential`], [`config::FsyncPolicy`], [`config::Function`], ...);
 //!   [`config::settings`] is the one table of every `[server]` and `[outbound]` key with its
 //!   flag, variable and help, from which the file reader, `--print-config`, the command line
-//!   and the README's settings table are all made;
+//!   and the guide's settings table (docs/src/configuration.md) are all made;
 //! - what the binary runs besides the server: [`drill`] (each drill's options and `run`),
 //!   [`doctor`] and [`probe`];
 //! - [`support`], for the package's own tests, bench and examples: the decoders as the router

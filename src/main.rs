@@ -40,8 +40,10 @@ enum Command {
     Doctor(sqslite::doctor::DoctorOptions),
     /// Exit 0 if a server answers GET /health with 200 (for container health checks).
     Health {
+        /// The server's address.
         #[arg(long, default_value = "127.0.0.1")]
         host: String,
+        /// The server's port.
         #[arg(long, env = "SQSLITE_PORT", default_value_t = 9324)]
         port: u16,
     },
@@ -296,4 +298,86 @@ async fn main() -> ExitCode {
     tracing::info!("shutting down");
     server.shutdown().await;
     ExitCode::SUCCESS
+}
+
+/// The guide's table of subcommands and their flags is made from clap's own definition of them,
+/// as the settings table is from `settings::SETTINGS`, so neither can drift from the code.
+#[cfg(test)]
+mod reference {
+    use clap::CommandFactory as _;
+    use std::fmt::Write as _;
+
+    /// Every subcommand (nested ones as `drill run`), each flag and argument with its variable,
+    /// default and help.
+    fn commands() -> String {
+        let mut out = String::from(
+            "| command | flag | environment | default | meaning |\n|---|---|---|---|---|\n",
+        );
+        let mut stack: Vec<(String, clap::Command)> = super::Args::command()
+            .get_subcommands()
+            .map(|c| (c.get_name().to_owned(), c.clone()))
+            .collect();
+        stack.reverse();
+        while let Some((path, cmd)) = stack.pop() {
+            let about = cmd.get_about().map(ToString::to_string).unwrap_or_default();
+            let _ = writeln!(out, "| `sqslite {path}` |  |  |  | {} |", cell(&about));
+            for arg in cmd.get_arguments().filter(|a| !is_builtin(a)) {
+                let name = match arg.get_long() {
+                    Some(long) => format!("`--{long}`"),
+                    None => format!("`{}`", arg.get_id().as_str().to_uppercase()),
+                };
+                let env = arg
+                    .get_env()
+                    .map(|e| format!("`{}`", e.to_string_lossy()))
+                    .unwrap_or_default();
+                let default = arg
+                    .get_default_values()
+                    .iter()
+                    .map(|v| format!("`{}`", v.to_string_lossy()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+                let _ = writeln!(out, "|  | {name} | {env} | {default} | {} |", cell(&help));
+            }
+            let mut subs: Vec<_> = cmd
+                .get_subcommands()
+                .map(|c| (format!("{path} {}", c.get_name()), c.clone()))
+                .collect();
+            subs.reverse();
+            stack.extend(subs);
+        }
+        out
+    }
+
+    /// `--help` and `--version` are clap's, the same on every command.
+    fn is_builtin(arg: &clap::Arg) -> bool {
+        matches!(arg.get_id().as_str(), "help" | "version")
+    }
+
+    /// Text safe inside a Markdown table cell.
+    fn cell(text: &str) -> String {
+        text.replace('\n', " ")
+            .replace('|', "\\|")
+            .replace('<', "&lt;")
+    }
+
+    /// The configuration page's command table is [`commands`]'s; `SQSLITE_BLESS=1` rewrites it.
+    #[test]
+    fn the_guide_lists_every_command_and_flag() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/configuration.md");
+        let page = std::fs::read_to_string(path).unwrap();
+        let (begin, end) = ("<!-- commands:begin -->\n", "<!-- commands:end -->");
+        let start = page.find(begin).expect("the commands begin marker") + begin.len();
+        let stop = page.find(end).expect("the commands end marker");
+        let wanted = commands();
+        if std::env::var_os("SQSLITE_BLESS").is_some() {
+            std::fs::write(path, format!("{}{wanted}{}", &page[..start], &page[stop..])).unwrap();
+        } else {
+            assert_eq!(
+                page[start..stop],
+                wanted,
+                "run with SQSLITE_BLESS=1 to rewrite it"
+            );
+        }
+    }
 }

@@ -6,7 +6,7 @@
 // on, with no console error.
 //
 //   SQSLITE_BIN=target/release/sqslite node --test ui-test/
-//   UI_SCREENSHOTS=docs ...   also refreshes the README's screenshots in docs/
+//   UI_SCREENSHOTS=docs/src/images ...   also refreshes the guide's screenshots
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

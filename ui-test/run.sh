@@ -3,7 +3,7 @@
 # a downloaded browser) driven by playwright-core (pinned in package-lock.json) against the
 # sqslite binary. `.ci/run` runs it; alone: `ui-test/run.sh` (SQSLITE_BIN=path skips nothing,
 # it only names the binary; the default is target/release/sqslite).
-#   UI_SCREENSHOTS=docs ui-test/run.sh    also refreshes the README's screenshots
+#   UI_SCREENSHOTS=docs/src/images ui-test/run.sh    also refreshes the guide's screenshots
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(dirname "$HERE")"

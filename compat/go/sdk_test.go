@@ -96,7 +96,7 @@ func Test_go_md5_validation(t *testing.T) {
 	eq(t, bodies(out.Messages), []string{"checked"}, "unchecked receive")
 }
 
-// injectFault arms one rule on sqslite (README, Fault injection) and returns its id.
+// injectFault arms one rule on sqslite (docs/src/clock-and-faults.md) and returns its id.
 func (h *harness) injectFault(action, queue, errorCode string, count int) int {
 	h.t.Helper()
 	var rule struct {

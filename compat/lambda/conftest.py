@@ -129,7 +129,7 @@ class Sqslite:
                 int(attrs["ApproximateNumberOfMessagesNotVisible"]))
 
     def advance(self, seconds):
-        """Moves the server's manual clock on (README, Time control)."""
+        """Moves the server's manual clock on (docs/src/clock-and-faults.md)."""
         r = self.http.request(
             "POST", f"{self.endpoint}/_sqslite/clock/advance",
             body=json.dumps({"seconds": seconds}), headers={"content-type": "application/json"},

@@ -79,7 +79,7 @@ def test_mapping_lifecycle(sqslite):
 
 
 def test_errors_as_lambda_reports_them(sqslite):
-    """The CLI shows Lambda's error codes and messages (the README's refusal table)."""
+    """The CLI shows Lambda's error codes and messages (the refusal table of docs/src/triggers.md)."""
     server = sqslite(api_config("http://127.0.0.1:9"))
     arn = server.queue_arn("orders")
     missing = aws(server, "get-event-source-mapping", "--uuid",

@@ -175,7 +175,7 @@ async fn route(app: &Arc<App>, call: &AdminRequest) -> Answer {
         (&Method::GET, ["_sqslite", "mappings", uuid]) => mappings::one(&app, uuid),
         (&Method::POST, ["_sqslite", "mappings", uuid]) => mappings::switch(&app, uuid, body),
         _ => Err(Problem::not_found(format!(
-            "no admin route {method} {path}; see the README's Game days section"
+            "no admin route {method} {path}; see the guide's admin API pages (docs/src/admin-api.md)"
         ))),
     }
 }

@@ -4,7 +4,7 @@
 use super::tree::{ConfigError, Node, Source, Table};
 use crate::http::auth::Credential;
 
-const KEYS: &[&str] = &["access_key_id", "secret_access_key", "account_id", "user"];
+pub(super) const KEYS: &[&str] = &["access_key_id", "secret_access_key", "account_id", "user"];
 
 /// One `[[credentials]]` table.
 pub(super) fn parse(src: &Source, node: &Node, table: &Table) -> Result<Credential, ConfigError> {

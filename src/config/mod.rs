@@ -259,3 +259,44 @@ impl<'a> From<&'a Config> for crate::http::guard::Exposure<'a> {
         }
     }
 }
+
+/// The guide's table of the config file's tables names every key the readers accept.
+#[cfg(test)]
+mod documented {
+    /// Each table's keys, as the readers list them.
+    const TABLES: &[(&str, &[&str])] = &[
+        ("the file", super::toml_file::TOP_KEYS),
+        ("[[queues]]", super::toml_file::QUEUE_KEYS),
+        ("[[topics]]", super::topics_file::TOPIC_KEYS),
+        (
+            "[[topics.subscriptions]]",
+            super::topics_file::SUBSCRIPTION_KEYS,
+        ),
+        ("[[functions]]", super::triggers::FUNCTION_KEYS),
+        ("[[event_source_mappings]]", super::triggers::MAPPING_KEYS),
+        ("[[credentials]]", super::credentials::KEYS),
+    ];
+
+    /// A key added to a reader and not to docs/src/configuration.md fails here.
+    #[test]
+    fn every_file_key_is_in_the_configuration_reference() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/configuration.md");
+        let page = std::fs::read_to_string(path).unwrap();
+        let table = &page[page
+            .find("## Every table of the file")
+            .expect("the configuration page lists every table")..];
+        for (name, keys) in TABLES {
+            for key in *keys {
+                let shown = [
+                    format!("`{key}`"),
+                    format!("`[{key}]`"),
+                    format!("`[[{key}]]`"),
+                ];
+                assert!(
+                    shown.iter().any(|s| table.contains(s.as_str())),
+                    "{name}: `{key}` is missing from {path}'s table of the file"
+                );
+            }
+        }
+    }
+}

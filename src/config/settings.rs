@@ -476,7 +476,8 @@ pub fn reference() -> String {
             code(s.env.map(str::to_owned)),
             s.kind.describe(),
             s.default_shown().unwrap_or_default(),
-            help.replace('|', "\\|"),
+            // `<name>` would be read as an HTML tag in a Markdown table.
+            help.replace('|', "\\|").replace('<', "&lt;"),
         );
     }
     out
@@ -592,16 +593,19 @@ mod tests {
         }
     }
 
-    /// The README's table is [`super::reference`]'s; `SQSLITE_BLESS=1` rewrites it.
+    /// The guide's configuration table is [`super::reference`]'s; `SQSLITE_BLESS=1` rewrites it.
     #[test]
-    fn the_readme_lists_every_setting() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    fn the_guide_lists_every_setting() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/configuration.md");
         let readme = std::fs::read_to_string(path).unwrap();
         let (begin, end) = ("<!-- settings:begin -->\n", "<!-- settings:end -->");
-        let start = readme.find(begin).expect("README has the settings markers") + begin.len();
+        let start = readme
+            .find(begin)
+            .expect("the configuration page has the settings markers")
+            + begin.len();
         let stop = readme
             .find(end)
-            .expect("README has the settings end marker");
+            .expect("the configuration page has the settings end marker");
         let wanted = super::reference();
         if std::env::var_os("SQSLITE_BLESS").is_some() {
             let blessed = format!("{}{wanted}{}", &readme[..start], &readme[stop..]);

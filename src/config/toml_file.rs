@@ -11,7 +11,7 @@ use super::tree::{ConfigError, Entry, Node, Source, Table, Value};
 use super::{Config, DeadLetter, Loaded, QueueDecl, QueueTemplate};
 use crate::sqs::engine::attribute_table;
 
-const TOP_KEYS: &[&str] = &[
+pub(super) const TOP_KEYS: &[&str] = &[
     "server",
     "queues",
     "templates",
@@ -24,7 +24,7 @@ const TOP_KEYS: &[&str] = &[
     "topics",
     "outbound",
 ];
-const QUEUE_KEYS: &[&str] = &[
+pub(super) const QUEUE_KEYS: &[&str] = &[
     "name",
     "region",
     "account_id",

@@ -8,8 +8,8 @@ use super::tree::{ConfigError, Entry, Node, Source, Table, Value};
 use crate::sns::declare::{SubscriptionDecl, TopicDecl};
 use crate::sns::engine::{subscriptions, topics};
 
-const TOPIC_KEYS: &[&str] = &["name", "region", "account_id", "tags", "subscriptions"];
-const SUBSCRIPTION_KEYS: &[&str] = &["protocol", "endpoint", "dead_letter_queue"];
+pub(super) const TOPIC_KEYS: &[&str] = &["name", "region", "account_id", "tags", "subscriptions"];
+pub(super) const SUBSCRIPTION_KEYS: &[&str] = &["protocol", "endpoint", "dead_letter_queue"];
 
 /// One `[[topics]]` table.
 pub fn topic(src: &Source, node: &Node, table: &Table) -> Result<TopicDecl, ConfigError> {

@@ -4,7 +4,7 @@
 use super::tree::{ConfigError, Node, Source, Table, Value};
 use crate::triggers::{Function, MappingDecl, Target};
 
-const FUNCTION_KEYS: &[&str] = &[
+pub(super) const FUNCTION_KEYS: &[&str] = &[
     "name",
     "url",
     "invoke_url",
@@ -12,7 +12,7 @@ const FUNCTION_KEYS: &[&str] = &[
     "timeout",
     "accounts",
 ];
-const MAPPING_KEYS: &[&str] = &[
+pub(super) const MAPPING_KEYS: &[&str] = &[
     "function",
     "queue",
     "batch_size",

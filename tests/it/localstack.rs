@@ -1,4 +1,4 @@
-//! Coming from LocalStack (README): the binary started with the flags the README gives mints
+//! Coming from LocalStack (docs/src/migration.md): the binary started with the flags the guide gives mints
 //! LocalStack's queue URLs, and the URLs a LocalStack suite hard-codes reach the same queue.
 
 use std::process::{Command, Stdio};
@@ -21,7 +21,7 @@ const LOCALSTACK_URLS: [&str; 5] = [
 
 #[tokio::test]
 async fn the_readme_flags_mint_localstack_urls() {
-    // As in the README, with port 0 for 4566 so that parallel runs never collide.
+    // As in the guide, with port 0 for 4566 so that parallel runs never collide.
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sqslite"));
     cmd.args(["--port", "0", "--public-url", LOCALSTACK_BASE])
         .env("SQSLITE_LOG", "info")

@@ -22,6 +22,16 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
+// The user guide, served by sqslite itself from the pages compiled into it (docs/src). Each
+// guide('PAGE.md#anchor', ...) in these scripts is resolved against the built book by
+// docs/tools/check_links.py, so a renamed page or heading fails CI.
+const GUIDE = '/_sqslite/guide/';
+
+/// A link to the guide's page that explains what a view shows, opened beside the dashboard.
+function guide(page, text) {
+  return h('a', { href: GUIDE + page, target: '_blank', rel: 'noopener', class: 'guide' }, text);
+}
+
 function say(message, isError) {
   statusBox.textContent = message;
   statusBox.className = isError ? 'error' : '';
@@ -100,7 +110,8 @@ function queuesView() {
   main.replaceChildren(
     h('h2', {}, 'Queues'), list,
     h('h2', {}, 'Dead-letter wiring'),
-    h('p', { class: 'muted' }, 'Each source queue sends a message to its dead-letter queue after maxReceiveCount receives.'),
+    h('p', { class: 'muted' }, 'Each source queue sends a message to its dead-letter queue after maxReceiveCount receives. ',
+      guide('dead-letter-queues.md', 'Dead-letter queues and redrive')),
     wiring);
   return async () => {
     const { queues } = await api('GET', '/_sqslite/queues');
@@ -141,7 +152,9 @@ function queueView(regionName, account, name) {
   const attrs = region('attributes');
   const redrive = h('form', { class: 'inline', 'aria-label': 'Redrive' });
   const deadPanel = h('section', { class: 'panel', hidden: true },
-    h('h2', {}, 'Dead letters'), dead, h('h3', {}, 'Redrive'), redrive, tasks);
+    h('h2', {}, 'Dead letters'), dead, h('h3', {}, 'Redrive'),
+    h('p', { class: 'muted' }, 'A move task sends each message back to its source, or to the queue you pick. ',
+      guide('dead-letter-queues.md', 'How redrive works')), redrive, tasks);
   let info = null;
   const chart = queueChart(key); // chart.js
 
@@ -165,7 +178,8 @@ function queueView(regionName, account, name) {
     h('section', { class: 'panel' }, h('h2', {}, 'Send a test message'), send),
     h('section', { class: 'panel' }, h('h2', {}, 'Purge'), h('p', {}, purgeButton, ' ', confirmBox)),
     h('h2', {}, 'Messages'),
-    h('p', { class: 'muted' }, 'A peek: looking does not receive, count or hide anything.'), messages,
+    h('p', { class: 'muted' }, 'A peek: looking does not receive, count or hide anything. ',
+      guide('admin-api.md', 'The admin API')), messages,
     h('h2', {}, 'Attributes and tags'), attrs);
 
   async function sendTest() {
@@ -304,10 +318,13 @@ function gameDayView() {
   h('button', { type: 'button', class: 'danger',
     onclick: () => act('Clear fault rules', () => api('DELETE', '/_sqslite/faults')) }, 'Clear all'));
   main.replaceChildren(
-    h('h2', {}, 'Alarms'), alarms,
-    h('h2', {}, 'Clock'), clock, advance,
+    h('h2', {}, 'Alarms'),
+    h('p', { class: 'muted' }, guide('alarms-and-metrics.md#alarms', 'What each alarm watches')), alarms,
+    h('h2', {}, 'Clock'),
+    h('p', { class: 'muted' }, guide('clock-and-faults.md#time-control', 'Time control')), clock, advance,
     h('h2', {}, 'Fault rules'),
-    h('p', { class: 'muted' }, 'SDKs retry failed calls: set AWS_MAX_ATTEMPTS=1 in the application to see each fault.'),
+    h('p', { class: 'muted' }, 'SDKs retry failed calls: set AWS_MAX_ATTEMPTS=1 in the application to see each fault. ',
+      guide('clock-and-faults.md#fault-injection', 'Fault injection')),
     faults, add);
   return async () => {
     const [a, c, f] = await Promise.all([api('GET', '/_sqslite/alarms'),
@@ -339,7 +356,7 @@ function adviceView() {
   main.replaceChildren(
     h('h2', {}, 'Advice'),
     h('p', { class: 'muted' }, 'Each queue checked against the dead-letter pattern with the traffic ' +
-      'sqslite has seen (the same findings as `sqslite doctor`).'),
+      'sqslite has seen (the same findings as `sqslite doctor`). ', guide('advisor.md', 'The rules')),
     findings);
   return async () => {
     const advice = await api('GET', '/_sqslite/advice');

@@ -1,7 +1,10 @@
 //! The dashboard at `/_sqslite/ui`: one HTML page, its scripts (`app.js`, the SNS views'
 //! `sns.js`, the trigger mappings' `triggers.js`, the queue chart's `chart.js`) and
 //! stylesheets (`app.css`, `chart.css`), compiled into the binary (no CDN, no build step),
-//! which read and act only through the admin API.
+//! which read and act only through the admin API; and the user guide its views link to
+//! (`guide`, at `/_sqslite/guide/`).
+
+mod guide;
 
 use bytes::Bytes;
 use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE, LOCATION};
@@ -27,9 +30,10 @@ const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
                       connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; \
                       base-uri 'none'; form-action 'none'";
 
-/// Whether a path is one of the dashboard's own files (no data in them).
+/// Whether a path is one of the dashboard's own files or a page of the guide (no data in
+/// them).
 pub fn is_asset(path: &str) -> bool {
-    asset(path).is_some()
+    asset(path).is_some() || guide::is_page(path)
 }
 
 fn asset(path: &str) -> Option<(&'static str, &'static str)> {
@@ -45,9 +49,11 @@ fn asset(path: &str) -> Option<(&'static str, &'static str)> {
     }
 }
 
-/// The file at `path`, if it is one of the dashboard's.
+/// The file at `path`, if it is one of the dashboard's or the guide's.
 pub fn serve(path: &str) -> Option<HttpResponse> {
-    let (body, content_type) = asset(path)?;
+    let Some((body, content_type)) = asset(path) else {
+        return guide::serve(path);
+    };
     let mut response = Response::new(Bytes::from_static(body.as_bytes()).into());
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));

@@ -75,7 +75,8 @@ function topicsView() {
   main.replaceChildren(
     h('h2', {}, 'Topics'), list,
     h('section', { class: 'panel' }, h('h2', {}, 'Test a message'),
-      h('p', { class: 'muted' }, 'Which subscriptions a message would reach, and why the others filter it out. Nothing is published.'),
+      h('p', { class: 'muted' }, 'Which subscriptions a message would reach, and why the others filter it out. Nothing is published. ',
+        guide('sns.md', 'SNS topics')),
       form, result));
 
   async function runTest() {

@@ -41,7 +41,8 @@ function triggersView() {
   main.replaceChildren(
     h('h2', {}, 'Triggers'),
     h('p', { class: 'muted' }, 'Event source mappings: each polls its queue and invokes its function, ' +
-      'as Lambda does. Counters run from when the mapping was added; times are the server clock.'),
+      'as Lambda does. Counters run from when the mapping was added; times are the server clock. ',
+      guide('triggers.md', 'Triggers')),
     list);
 
   async function toggle(m, button) {

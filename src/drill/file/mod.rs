@@ -3,7 +3,7 @@
 //! with budgets on the server's clock, a rollback), runs it against a running sqslite
 //! (`--endpoint`) or one of its own (`--serve`), and gives a verdict: exit 0 when every
 //! expectation held, 1 when one did not, 2 when the drill could not run; `--junit` writes it
-//! for CI. See the README's Game days section for every key.
+//! for CI. The guide's Game days page (docs/src/game-days.md) lists every key.
 
 pub mod builtin;
 mod check;

@@ -138,7 +138,7 @@ pub enum Severity {
 /// One broken rule on one queue (or on one SNS subscription into it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
-    /// The rule's id, as listed in the README.
+    /// The rule's id, as listed in the guide (docs/src/advisor.md).
     pub rule: String,
     pub severity: Severity,
     pub queue: String,

@@ -1,5 +1,5 @@
 //! The advisor's rules, one function each: a queue and what it is wired to in, findings out.
-//! Sources for each rule are listed in the README ("Check your queues").
+//! Sources for each rule are listed in the guide (docs/src/advisor.md).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;

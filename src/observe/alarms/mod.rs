@@ -316,7 +316,7 @@ fn remember(
     (memory, change)
 }
 
-/// The log target the README names (`SQSLITE_LOG=info,sqslite::alarms=debug`), kept as it
+/// The log target the guide names (docs/src/alarms-and-metrics.md) (`SQSLITE_LOG=info,sqslite::alarms=debug`), kept as it
 /// was when alarms sat at the crate's top level.
 const LOG_TARGET: &str = "sqslite::alarms";
 
@@ -333,7 +333,7 @@ fn announce(
     let kind = alarm.kind().as_str();
     series.alarm(alarm.since(), &alarm.queue, kind, alarm.firing());
     // At info only when `[alarms]` is configured: test runs fill DLQs and redeliver messages
-    // on purpose, and their CI logs stay quiet by default (README, Alarms). Never warn.
+    // on purpose, and their CI logs stay quiet by default (the guide's Alarms section). Never warn.
     macro_rules! log {
         ($($field:tt)*) => {
             if cfg.configured {

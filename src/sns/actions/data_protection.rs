@@ -1,7 +1,7 @@
 //! PutDataProtectionPolicy and GetDataProtectionPolicy: a topic's data protection policy,
 //! stored and returned as given (the topic attribute of the same name). sqslite does not
 //! enforce it: no audit, deny or de-identify operation runs on published messages (the
-//! README's SNS table says so).
+//! guide's SNS page, docs/src/sns.md, says so).
 
 use serde::Deserialize;
 

@@ -154,7 +154,7 @@ fn no_tenant_is_noisy_below_thirty_in_flight() {
 
 #[test]
 fn a_message_costs_little_beyond_its_body() {
-    // The struct plus its map slot and index entries; measured, not assumed (see README).
+    // The struct plus its map slot and index entries; measured, not assumed (see docs/src/performance.md).
     let size = std::mem::size_of::<Message>();
     println!("Message is {size} bytes");
     assert!(size <= 144, "Message grew to {size} bytes");
