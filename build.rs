@@ -1,7 +1,62 @@
-//! The user guide (docs/src) is compiled into the binary for the dashboard's links
-//! (`admin::ui::guide`). include_dir reads the folder when the crate builds; these lines make
-//! cargo build it again when a page is added, removed or edited.
+//! Renders the user guide (docs/src, the mdBook's sources) into HTML pages that the binary
+//! serves at `/_sqslite/guide/` for the dashboard's links (`admin::ui::guide`). Rendering here
+//! keeps the Markdown parser out of the server: it holds only the finished pages, which stay on
+//! disk until one is asked for.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+#[path = "src/admin/ui/guide/render.rs"]
+mod render;
+
 fn main() {
     println!("cargo:rerun-if-changed=docs/src");
     println!("cargo:rerun-if-changed=compat/SCENARIOS.md");
+    println!("cargo:rerun-if-changed=src/admin/ui/guide/render.rs");
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it")).join("guide");
+    let scenarios = std::fs::read_to_string(root.join("compat/SCENARIOS.md"))
+        .expect("compat/SCENARIOS.md, which the guide includes");
+    let mut files = Vec::new();
+    walk(&root.join("docs/src"), Path::new(""), &mut files);
+    files.sort();
+    let mut index = String::from(
+        "/// The guide's files, made by build.rs from docs/src: (path, content type, bytes), by path.\n\
+         static FILES: &[(&str, &str, &[u8])] = &[\n",
+    );
+    for name in &files {
+        let source = root.join("docs/src").join(name);
+        let target = out.join(name);
+        std::fs::create_dir_all(target.parent().expect("a file has a folder"))
+            .expect("create the guide's output folder");
+        let kind = if Path::new(name).extension().is_some_and(|e| e == "md") {
+            let markdown = std::fs::read_to_string(&source).expect("a page is UTF-8");
+            std::fs::write(&target, render::page(name, &markdown, &scenarios))
+                .expect("write a page");
+            "text/html; charset=utf-8"
+        } else {
+            std::fs::copy(&source, &target).expect("copy an image");
+            "image/png"
+        };
+        let _ = writeln!(
+            index,
+            "    ({name:?}, {kind:?}, include_bytes!({:?})),",
+            target.display().to_string()
+        );
+    }
+    index.push_str("];\n");
+    std::fs::write(out.join("files.rs"), index).expect("write the guide's index");
+}
+
+/// Every page (`.md`) and image (`.png`) under `dir`, as paths relative to docs/src.
+fn walk(dir: &Path, prefix: &Path, files: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).expect("read docs/src") {
+        let path = entry.expect("a folder entry").path();
+        let name = prefix.join(path.file_name().expect("an entry has a name"));
+        if path.is_dir() {
+            walk(&path, &name, files);
+        } else if path.extension().is_some_and(|e| e == "md" || e == "png") {
+            files.push(name.to_string_lossy().replace('\\', "/"));
+        }
+    }
 }

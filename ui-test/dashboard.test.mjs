@@ -2,8 +2,8 @@
 // real sqslite binary. A dead-lettered message must show up, a redrive started with the
 // page's own button must empty the dead-letter queue, a queue's chart must draw its series and
 // marks, an SNS topic's page must show its subscriptions and explain why a sample message
-// is filtered out, and the Triggers page must show a mapping's figures and switch it off and
-// on, with no console error.
+// is filtered out, the Triggers page must show a mapping's figures and switch it off and
+// on, and a view's link must open the guide's page that explains it, with no console error.
 //
 //   SQSLITE_BIN=target/release/sqslite node --test ui-test/
 //   UI_SCREENSHOTS=docs/src/images ...   also refreshes the guide's screenshots
@@ -252,6 +252,29 @@ test('alarms, clock and fault rules have their page', async () => {
   await page.close();
 });
 
+test('a view links to the guide page that explains it, served by sqslite itself', async () => {
+  const page = await newPage();
+  await page.goto(`${endpoint}/_sqslite/ui#/game-day`);
+  const link = page.getByRole('link', { name: 'Fault injection' });
+  await link.waitFor({ timeout: 10000 });
+  const href = await link.getAttribute('href');
+  assert.equal(href, '/_sqslite/guide/clock-and-faults.md#fault-injection');
+  const opened = page.context().waitForEvent('page');
+  await link.click();
+  const guide = await opened;
+  guide.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  await guide.waitForLoadState();
+  assert.equal(new URL(guide.url()).pathname, '/_sqslite/guide/clock-and-faults.md');
+  assert.equal(await guide.locator('#fault-injection').textContent(), 'Fault injection');
+  // Its stylesheet is the dashboard's: the guide's CSP lets it load.
+  assert.equal(await guide.locator('body').evaluate((b) => getComputedStyle(b).margin), '0px');
+  await guide.getByRole('link', { name: 'Contents' }).click();
+  await guide.getByRole('link', { name: 'Configuration reference' }).click();
+  await guide.locator('#server-settings').waitFor({ timeout: 10000 });
+  await guide.close();
+  await page.close();
+});
+
 test('with --admin-token the page asks for the token once; a manual clock can be advanced', async () => {
   const guarded = await startServer(['--admin-token', 's3cret', '--clock', 'manual']);
   // The page's first requests, before the token is given, are answered 401: expected.
@@ -267,6 +290,9 @@ test('with --admin-token the page asks for the token once; a manual clock can be
   await page.getByRole('button', { name: 'Advance' }).click();
   await page.getByText('Advance the clock: done.').waitFor({ timeout: 10000 });
   assert.equal(await now() - before, 90000);
+  // The guide has no data in it, so it asks for no token, as the page's own files do.
+  const answer = await fetch(`${guarded}/_sqslite/guide/security.md`);
+  assert.equal(answer.status, 200);
   await page.close();
 });
 

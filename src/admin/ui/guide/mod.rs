@@ -1,0 +1,90 @@
+//! The user guide, compiled into the binary and served at `/_sqslite/guide/PAGE.md`, so that
+//! the dashboard's links to it work offline and describe the version that is running.
+//!
+//! The pages are the mdBook's own sources (`docs/src`), rendered when sqslite is built
+//! (`build.rs` with `render.rs`, again whenever a page changes) and kept in the binary as
+//! finished HTML: nothing is parsed while serving. Relative links between pages need no
+//! rewriting, since pages keep their `.md` paths. The contents page is `SUMMARY.md`, the
+//! book's own table of contents.
+
+use bytes::Bytes;
+use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE};
+use hyper::Response;
+
+use crate::http::HttpResponse;
+
+#[cfg(test)]
+mod render;
+
+include!(concat!(env!("OUT_DIR"), "/guide/files.rs"));
+
+/// Where the guide is served.
+pub const PATH: &str = "/_sqslite/guide";
+
+/// Only the page and its stylesheets and images: no script runs on a guide page.
+const POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; \
+                      frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/// The file `path` names under [`PATH`], with its content type, if the guide has it.
+fn find(path: &str) -> Option<(&'static str, &'static [u8])> {
+    let rest = path.strip_prefix(PATH)?;
+    let name = match rest {
+        "" | "/" => "SUMMARY.md",
+        rest => rest.strip_prefix('/')?,
+    };
+    let at = FILES
+        .binary_search_by(|(path, _, _)| (*path).cmp(name))
+        .ok()?;
+    let (_, kind, contents) = FILES[at];
+    Some((kind, contents))
+}
+
+/// Whether `path` is a page or an image of the guide.
+pub fn is_page(path: &str) -> bool {
+    find(path).is_some()
+}
+
+/// The guide's page or image at `path`, if there is one.
+pub fn serve(path: &str) -> Option<HttpResponse> {
+    let (kind, contents) = find(path)?;
+    let mut response = Response::new(Bytes::from_static(contents).into());
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(kind));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert("content-security-policy", HeaderValue::from_static(POLICY));
+    headers.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
+    Some(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every page the book's contents list is served, whole: no mdBook syntax left in it.
+    #[test]
+    fn every_page_of_the_contents_is_served_whole() {
+        let summary =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/SUMMARY.md"))
+                .unwrap();
+        let mut pages = 0;
+        for link in summary.split("](").skip(1) {
+            let name = link.split(')').next().unwrap();
+            let (kind, html) = find(&format!("{PATH}/{name}")).expect(name);
+            let html = std::str::from_utf8(html).unwrap();
+            assert!(kind.starts_with("text/html"), "{name}");
+            assert!(html.starts_with("<!doctype html>"), "{name}");
+            assert!(!html.contains("{{#"), "{name} kept an include");
+            pages += 1;
+        }
+        assert!(pages > 20, "{pages} pages");
+        assert!(is_page("/_sqslite/guide/"));
+        assert!(is_page("/_sqslite/guide/images/dashboard-queues.png"));
+        assert!(!is_page("/_sqslite/guide/../Cargo.toml"));
+        assert!(!is_page("/_sqslite/guide/book.toml"));
+        assert!(!is_page("/_sqslite/guidex/sqs.md"));
+    }
+}
