@@ -15,15 +15,16 @@ COPY Cargo.toml Cargo.lock ./
 RUN mkdir src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
     && cargo build --release --locked --bin sqslite \
     && rm -rf src
-COPY src ./src
+# Then the whole context (.dockerignore leaves out builds and installs): the build reads more
+# than src/, the guide (build.rs renders docs/src) and the drills it ships (examples/game-days).
+COPY . .
 RUN touch src/main.rs src/lib.rs \
     && cargo build --release --locked --bin sqslite \
     && strip target/release/sqslite
 # Optional config baked into the image: a path inside the build context.
 ARG CONFIG=""
-COPY . /context
 RUN mkdir -p /out/etc/sqslite \
-    && if [ -n "$CONFIG" ]; then cp "/context/$CONFIG" /out/etc/sqslite/config; \
+    && if [ -n "$CONFIG" ]; then cp "/src/$CONFIG" /out/etc/sqslite/config; \
        else : > /out/etc/sqslite/config; fi
 
 FROM gcr.io/distroless/static-debian12:nonroot

@@ -21,6 +21,7 @@ mod connections;
 mod cross_account;
 mod dashboard;
 mod dead_letters;
+mod docker_context;
 mod drill_files;
 mod drills;
 mod durable;
