@@ -362,3 +362,13 @@ impl Drop for Server {
         }
     }
 }
+
+/// The guide's Rust examples, which `cargo test` compiles as doctests and runs where they
+/// start their own server: a renamed type or method fails here, not in a reader's project.
+#[cfg(doctest)]
+mod guide_examples {
+    #[doc = include_str!("../docs/src/getting-started/rust.md")]
+    struct GettingStarted;
+    #[doc = include_str!("../docs/src/testing-packages.md")]
+    struct TestingPackages;
+}

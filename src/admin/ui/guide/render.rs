@@ -40,15 +40,20 @@ pub fn page(name: &str, markdown: &str, scenarios: &str) -> String {
     )
 }
 
-/// mdBook's preprocessing, as far as the guide uses it: the include, and the `~` lines of an
-/// example, which run in CI but are not shown.
+/// mdBook's preprocessing, as far as the guide uses it: the include, and the hidden lines of
+/// an example, which run in CI but are not shown (`~` lines, and `# ` lines in Rust, rustdoc's).
 fn prepare(markdown: &str, scenarios: &str) -> String {
     let mut out = String::with_capacity(markdown.len());
-    let mut fenced = false;
+    let mut fence: Option<bool> = None; // inside a fenced block: whether it is Rust
     for line in markdown.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-        } else if fenced && line.starts_with('~') {
+        if let Some(info) = line.trim_start().strip_prefix("```") {
+            fence = match fence {
+                Some(_) => None,
+                None => Some(info.split([',', ' ']).next() == Some("rust")),
+            };
+        } else if fence.is_some() && line.starts_with('~')
+            || fence == Some(true) && (line.trim_start().starts_with("# ") || line.trim() == "#")
+        {
             continue;
         } else if line.trim() == SCENARIOS_INCLUDE {
             out.push_str(scenarios);
@@ -160,5 +165,20 @@ mod tests {
         );
         assert!(html.contains("~ kept"), "{html}");
         assert!(html.contains("<title>T · sqslite guide</title>"), "{html}");
+    }
+
+    /// rustdoc's hidden lines go in Rust examples only: a shell comment is shown.
+    #[test]
+    fn hidden_rust_lines_are_dropped_and_shell_comments_kept() {
+        let markdown =
+            "```rust,no_run\n# fn main() {\n#[derive(Debug)]\nstruct S;\n#\n# }\n```\n\n\
+                        ```sh\n# a comment\nls\n```\n";
+        let html = render(&prepare(markdown, ""));
+        assert!(!html.contains("fn main"), "{html}");
+        assert!(
+            html.contains("#[derive(Debug)]") && html.contains("struct S;"),
+            "{html}"
+        );
+        assert!(html.contains("# a comment"), "{html}");
     }
 }
