@@ -35,7 +35,8 @@ class Block:
         self.path, self.line, self.lang, self.words = path, line, lang, words
         self.code = "\n".join(l[1:] if l.startswith("~") else l for l in lines) + "\n"
         self.kind = next((w for w in words if w in KINDS), None)
-        self.file = next((w[5:] for w in words if w.startswith("file=")), None)
+        self.file = next((w[5:] for w in words if w.startswith("file:")), None)
+        self.excerpt = next((w[8:] for w in words if w.startswith("excerpt:")), None)
 
     def where(self):
         return f"{self.path}:{self.line}"
@@ -51,7 +52,7 @@ def blocks(path):
         elif current is not None and stripped.startswith("```"):
             start, lang, words, lines, _ = current
             block = Block(path, start, lang, words, lines)
-            if block.kind or block.file:
+            if block.kind or block.file or block.excerpt:
                 found.append(block)
             current = None
         elif current is not None:
@@ -140,6 +141,8 @@ class PageRun:
 
     def check(self, block):
         self.count += 1
+        if block.excerpt:
+            return excerpt(block)
         if block.file:
             (self.dir / block.file).write_text(block.code)
             if not block.kind:
@@ -274,6 +277,29 @@ def compile_go(block, out):
     (out / "main.go").write_text(code)
     env = dict(os.environ, GOFLAGS="-mod=readonly")
     return run(["go", "build", "-o", os.devnull, "."], out, env)
+
+
+# What an excerpt may leave out or add: the lines between shown ones, comment lines, `...`, and
+# a comment after two spaces at the end of a line.
+ELISION = re.compile(r"^(\.\.\.|(//|#|;).*)$")
+TRAILING = re.compile(r"\s{2,}(//|#|;).*$")
+
+
+def code_lines(text):
+    lines = (TRAILING.sub("", line).strip() for line in text.split("\n"))
+    return [line for line in lines if line and not ELISION.match(line)]
+
+
+def excerpt(block):
+    """The block's code lines must appear, in order, in the file it names (one a suite runs)."""
+    path = ROOT / block.excerpt
+    if not path.is_file():
+        return False, f"excerpt of {block.excerpt}: no such file"
+    source = iter(code_lines(path.read_text(encoding="utf-8")))
+    for line in code_lines(block.code):
+        if not any(line == other for other in source):
+            return False, f"not in {block.excerpt} (or not in this order): {line}"
+    return True, ""
 
 
 def main(argv):

@@ -34,6 +34,30 @@ func TestQueues(t *testing.T) {
 	}
 }
 
+// The guide's example (go.md, testing-packages.md), whole: the guide's check keeps them equal.
+func TestOrders(t *testing.T) {
+	server := sqslitetest.Start(t, sqslitetest.Options{Config: "sqslite.toml", Clock: "manual"})
+	ctx := context.Background()
+	// server.Client is an *sqs.Client for it; server.Endpoint is its URL, for other clients.
+	out, err := server.Client.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("orders")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := &sqs.SendMessageInput{QueueUrl: out.QueueUrl, MessageBody: aws.String("hi")}
+	if _, err := server.Client.SendMessage(ctx, send); err != nil {
+		t.Fatal(err)
+	}
+	receive := &sqs.ReceiveMessageInput{QueueUrl: out.QueueUrl}
+	if got, err := server.Client.ReceiveMessage(ctx, receive); err != nil || len(got.Messages) != 1 {
+		t.Fatal("not received:", got, err)
+	}
+	server.AdvanceClock(t, 31*time.Second) // past the 30 s visibility timeout, at once
+	if got, err := server.Client.ReceiveMessage(ctx, receive); err != nil || len(got.Messages) != 1 {
+		t.Fatal("not redelivered:", got, err)
+	}
+	server.Reset(t) // declared queues empty, the others gone
+}
+
 func poison(t *testing.T, server *sqslitetest.Server) {
 	ctx, sqsc := context.Background(), server.Client
 	orders := queueURL(t, sqsc, "orders")

@@ -6,7 +6,8 @@ import {
   CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, ListQueuesCommand,
   ReceiveMessageCommand, SendMessageCommand, SQSClient,
 } from "@aws-sdk/client-sqs";
-import { binaryPath, connect } from "sqslite";
+import { connect } from "sqslite";
+import { binaryPath } from "sqslite"; // for the test of the bundled binary
 
 /** Registers the sample tests with a runner's test, beforeEach and expect. */
 export function register({ test, beforeEach, expect }) {

@@ -41,6 +41,15 @@ def test_poison_message_reaches_the_dlq_on_the_manual_clock(sqslite, sqs_client)
     assert dead["Body"] == "poison"
 
 
+def test_redelivered(sqslite, sqs_client):
+    assert_started_state(sqs_client)
+    url = sqs_client.get_queue_url(QueueName="orders")["QueueUrl"]
+    sqs_client.send_message(QueueUrl=url, MessageBody="hi")
+    sqs_client.receive_message(QueueUrl=url)
+    sqslite.advance_clock(31)  # past the 30 s visibility timeout, at once
+    assert sqs_client.receive_message(QueueUrl=url)["Messages"]
+
+
 def test_created_queues_are_gone_after_reset(sqslite, sqs_client):
     assert_started_state(sqs_client)
     url = sqs_client.create_queue(QueueName="scratch")["QueueUrl"]
