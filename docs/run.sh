@@ -66,6 +66,17 @@ served=$(grep -o 'listening on http://[^[:space:]]*' "$served_log" | head -1 | c
 kill $served_pid; wait $served_pid 2>/dev/null || true
 part_done "links"
 
+# The compatibility table's counts against the compat suite's reports, when it has run (in
+# .ci/run it just has): a test or client added there changes the table, or this fails.
+reports="${COMPAT_OUT:-$ROOT/target/compat}"
+if compgen -G "$reports/*.xml" >/dev/null; then
+    part_start "compatibility table"
+    "$PYTHON" "$DOCS/tools/check_compat_table.py" "$DOCS/src/sqs.md" "$reports"
+    part_done "compatibility table"
+else
+    echo "docs: compatibility table not checked (no compat reports in $reports: run compat/run.sh)"
+fi
+
 part_start "examples"
 mapfile -t pages < <(cd "$ROOT" && { echo README.md; find docs/src -name '*.md' | sort; })
 (cd "$ROOT" && "$PYTHON" "$DOCS/tools/check_examples.py" "$@" "${pages[@]}")
@@ -91,6 +102,12 @@ if [[ $# -eq 0 ]]; then
     for want in "FAIL src/page.md:.*(sh run)" "FAIL src/page.md:.*(sh args)" "FAIL src/page.md:.*(toml config)" \
         "FAIL src/page.md:.*(go compile)" "not in packages/python/sample/test_sample.py" \
         "examples: 1 passed, 5 failed"; do
+        grep -q -- "$want" <<<"$out" || { printf '%s\n' "$out"; echo "docs: missed: $want" >&2; exit 1; }
+    done
+    if out=$("$PYTHON" "$DOCS/tools/check_compat_table.py" "$sample/src/compat.md" "$sample/reports" 2>&1); then
+        echo "docs: the compatibility table check passed a wrong table" >&2; exit 1
+    fi
+    for want in "the rows of \`js-sdk\` say 16 passed, its report 17" "the run \`awscli\` (2 passed) has no row"; do
         grep -q -- "$want" <<<"$out" || { printf '%s\n' "$out"; echo "docs: missed: $want" >&2; exit 1; }
     done
     echo "docs: every broken sample was caught"
