@@ -50,6 +50,13 @@ def test_redelivered(sqslite, sqs_client):
     assert sqs_client.receive_message(QueueUrl=url)["Messages"]
 
 
+def test_order_is_queued(sqslite, sqs_client):
+    assert_started_state(sqs_client)
+    url = sqs_client.get_queue_url(QueueName="orders")["QueueUrl"]
+    sqs_client.send_message(QueueUrl=url, MessageBody="42")
+    assert sqs_client.receive_message(QueueUrl=url)["Messages"]
+
+
 def test_created_queues_are_gone_after_reset(sqslite, sqs_client):
     assert_started_state(sqs_client)
     url = sqs_client.create_queue(QueueName="scratch")["QueueUrl"]
