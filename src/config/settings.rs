@@ -597,22 +597,22 @@ mod tests {
     #[test]
     fn the_guide_lists_every_setting() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/configuration.md");
-        let readme = std::fs::read_to_string(path).unwrap();
+        let page = std::fs::read_to_string(path).unwrap();
         let (begin, end) = ("<!-- settings:begin -->\n", "<!-- settings:end -->");
-        let start = readme
+        let start = page
             .find(begin)
             .expect("the configuration page has the settings markers")
             + begin.len();
-        let stop = readme
+        let stop = page
             .find(end)
             .expect("the configuration page has the settings end marker");
         let wanted = super::reference();
         if std::env::var_os("SQSLITE_BLESS").is_some() {
-            let blessed = format!("{}{wanted}{}", &readme[..start], &readme[stop..]);
+            let blessed = format!("{}{wanted}{}", &page[..start], &page[stop..]);
             std::fs::write(path, blessed).unwrap();
         } else {
             assert_eq!(
-                readme[start..stop],
+                page[start..stop],
                 wanted,
                 "run with SQSLITE_BLESS=1 to rewrite it"
             );

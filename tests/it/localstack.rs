@@ -20,7 +20,7 @@ const LOCALSTACK_URLS: [&str; 5] = [
 ];
 
 #[tokio::test]
-async fn the_readme_flags_mint_localstack_urls() {
+async fn the_guides_flags_mint_localstack_urls() {
     // As in the guide, with port 0 for 4566 so that parallel runs never collide.
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sqslite"));
     cmd.args(["--port", "0", "--public-url", LOCALSTACK_BASE])
