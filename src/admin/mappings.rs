@@ -128,7 +128,7 @@ fn figures_json(s: &Snapshot) -> Value {
     // Integer batch sizes stay integers; only a fraction is written as one.
     let mean = match s.invocations {
         0 => Value::Null,
-        n if s.records % n == 0 => json!(s.records / n),
+        n if s.records.is_multiple_of(n) => json!(s.records / n),
         n => json!(s.records as f64 / n as f64),
     };
     json!({

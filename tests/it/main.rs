@@ -50,6 +50,7 @@ mod queue_urls;
 mod queues;
 mod receipt_handles;
 mod router_metrics;
+mod rust_version;
 mod security;
 mod signatures;
 mod sns;

@@ -86,7 +86,7 @@ fn matches_a_btree_set_under_arbitrary_operations() {
         let roll = next() % 10;
         if roll < 6 || model.is_empty() {
             // Mostly appends, sometimes an older key that is not filed.
-            let key = if next() % 8 == 0 {
+            let key = if next().is_multiple_of(8) {
                 next() % (top + 1)
             } else {
                 top + 1 + next() % 3
@@ -98,7 +98,7 @@ fn matches_a_btree_set_under_arbitrary_operations() {
         } else {
             // Mostly near the front, sometimes anywhere, sometimes a key that is not there.
             let len = model.len() as u64;
-            let at = if next() % 4 == 0 {
+            let at = if next().is_multiple_of(4) {
                 next() % len
             } else {
                 next() % len.min(40)
