@@ -96,9 +96,9 @@
 //!
 //! ## Visibility
 //!
-//! Every module above is `pub(crate)`: the other crates of the package (the binary, the
-//! bench, the integration tests, the examples) see only this facade, each item documented
-//! (`#![warn(missing_docs)]`):
+//! Every module above is `pub(crate)` but `config`, `drill` and `support`, which belong to
+//! the facade: the other crates of the package (the binary, the bench, the integration
+//! tests, the examples) see only this facade, each item documented (`#![warn(missing_docs)]`):
 //!
 //! - the embedding API at the root: [`Server`], [`Config`] and the declarations
 //!   ([`QueueDecl`], [`TopicDecl`], ...), the clocks ([`ManualClock`], [`SharedClock`], ...),

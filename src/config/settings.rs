@@ -268,7 +268,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting::server("clock", Kind::Choice(&["system", "manual"]), "`manual` freezes time until it is advanced through the admin API.")
         .cli("clock", "SQSLITE_CLOCK")
         .via(|c, v| set(&mut c.clock, clock(v)), |c| Some(clock_name(c.clock).into())),
-    Setting::server("auto_create", Kind::Flag, "Create queues on first use by SendMessage, ReceiveMessage or GetQueueUrl.")
+    Setting::server("auto_create", Kind::Flag, "Create queues on first use by SendMessage(Batch), ReceiveMessage or GetQueueUrl.")
         .cli("auto-create", "SQSLITE_AUTO_CREATE")
         .via(|c, v| set(&mut c.auto_create, boolean(v)), |c| Some(c.auto_create.into())),
     Setting::server("max_queues", Kind::Integer, "How many queues the server holds; CreateQueue past it is OverLimit.")

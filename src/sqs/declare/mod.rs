@@ -29,7 +29,7 @@ pub fn declare_all(registry: &Registry, config: &Plan<'_>, now: Millis) -> Resul
     Ok(())
 }
 
-/// Before a SendMessage, ReceiveMessage or GetQueueUrl, creates its missing queue when
+/// Before a SendMessage(Batch), ReceiveMessage or GetQueueUrl, creates its missing queue when
 /// `auto_create` is on or a template's prefix matches the name.
 pub fn on_first_use(sqs: &Sqs, config: &Plan<'_>, ctx: &Context, action: &Action) {
     if !config.auto_create && config.templates.is_empty() {
