@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -67,16 +66,7 @@ fn minor(version: &[u32]) -> String {
 #[test]
 fn the_rust_the_docs_name_builds_the_locked_dependencies() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(env!("CARGO"))
-        .args([
-            "metadata",
-            "--locked",
-            "--format-version=1",
-            "--manifest-path",
-        ])
-        .arg(root.join("Cargo.toml"))
-        .output()
-        .expect("run cargo metadata");
+    let out = crate::common::cargo::locked_metadata("Cargo.toml");
     assert!(
         out.status.success(),
         "{}",

@@ -1,6 +1,7 @@
 //! Shared test harness: a real sqslite on an ephemeral port, a manual clock, the real SDK.
 #![allow(dead_code)]
 
+pub mod cargo;
 mod clients;
 pub mod endpoint;
 mod errors;
