@@ -51,9 +51,7 @@ fn prepare(markdown: &str, scenarios: &str) -> String {
                 Some(_) => None,
                 None => Some(info.split([',', ' ']).next() == Some("rust")),
             };
-        } else if fence.is_some() && line.starts_with('~')
-            || fence == Some(true) && (line.trim_start().starts_with("# ") || line.trim() == "#")
-        {
+        } else if fence.is_some_and(|rust| hidden(rust, line)) {
             continue;
         } else if line.trim() == SCENARIOS_INCLUDE {
             out.push_str(scenarios);
@@ -63,6 +61,12 @@ fn prepare(markdown: &str, scenarios: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Whether an example's line is run but not shown: `~` in any language, and rustdoc's `# `
+/// (or a lone `#`) in Rust, where `#[derive]` stays.
+fn hidden(rust: bool, line: &str) -> bool {
+    line.starts_with('~') || rust && (line.trim_start().starts_with("# ") || line.trim() == "#")
 }
 
 /// Markdown to HTML, each heading given the id mdBook gives it.
