@@ -121,7 +121,16 @@ fn rest_sqs(
                 }
             }
             "bind-port" => config.port = src.integer(e)?,
-            "bind-hostname" => config.host = src.string(e)?,
+            "bind-hostname" => {
+                config.host = src.string(e)?;
+                if !crate::http::guard::loopback_only(&config.host) {
+                    warnings.push(format!(
+                        "{}: `bind-hostname = \"{}\"` listens beyond loopback, where the dashboard and admin API answer 403 without a token; --admin-token (SQSLITE_ADMIN_TOKEN) opens them",
+                        src.at(e.line),
+                        config.host
+                    ));
+                }
+            }
             "sqs-limits" => {
                 if src.string(e)? != "strict" {
                     warnings.push(format!(
@@ -179,10 +188,27 @@ fn queue(
     }
     // ElasticMQ writes `contentBasedDeduplication = false` on standard queues too; SQS
     // would refuse the attribute there, so it only carries over to FIFO queues.
-    if let Some(on) = content_dedup.filter(|_| decl.attributes.contains_key("FifoQueue")) {
+    let fifo = decl.attributes.contains_key("FifoQueue");
+    if let Some(on) = content_dedup.filter(|_| fifo) {
         set(&mut decl, "ContentBasedDeduplication", on);
     }
+    // ElasticMQ names a `fifo = true` queue `<key>.fifo` (`addSuffixWhenFifoQueue` in its
+    // server config), so `test { fifo = true }` is `test.fifo`; a FIFO queue's dead letters
+    // go to a FIFO queue, so its `deadLettersQueue` name takes the suffix too.
+    if fifo {
+        with_fifo_suffix(&mut decl.name);
+        if let Some(dlq) = &mut decl.dead_letter {
+            with_fifo_suffix(&mut dlq.target);
+        }
+    }
     Ok(decl)
+}
+
+/// Appends `.fifo` unless the name ends with it (exactly: ElasticMQ's rule).
+fn with_fifo_suffix(name: &mut String) {
+    if name.strip_suffix(".fifo").is_none() {
+        name.push_str(".fifo");
+    }
 }
 
 fn set(decl: &mut QueueDecl, name: &str, value: impl std::fmt::Display) {

@@ -163,6 +163,61 @@ async fn elasticmq_conf_works_unchanged() {
     assert_eq!(plain["ReceiveMessageWaitTimeSeconds"], "20");
 }
 
+/// nestjs-sqs's CI file starts sqslite unchanged: ElasticMQ names a `fifo = true` queue
+/// `<key>.fifo` (`addSuffixWhenFifoQueue` in its server config), so its e2e suite finds
+/// `test.fifo` and `test-dead.fifo`, the first dead-lettering into the second.
+#[tokio::test]
+async fn nestjs_sqs_conf_declares_its_fifo_queues() {
+    let loaded = Config::from_file(fixture("nestjs-sqs.conf")).unwrap();
+    let names: Vec<&str> = loaded
+        .config
+        .queues
+        .iter()
+        .map(|q| q.name.as_str())
+        .collect();
+    assert_eq!(names, ["test.fifo", "test-dead.fifo"]);
+    let ts = TestServer::start_with(load("nestjs-sqs.conf")).await;
+    let test = attributes(&ts.client, "test.fifo").await;
+    assert_eq!(test["FifoQueue"], "true");
+    assert_eq!(test["ContentBasedDeduplication"], "false");
+    assert_eq!(test["VisibilityTimeout"], "10");
+    let policy = redrive(&test);
+    assert_eq!(
+        policy["deadLetterTargetArn"],
+        "arn:aws:sqs:us-east-1:000000000000:test-dead.fifo"
+    );
+    assert_eq!(policy["maxReceiveCount"], 1);
+    assert_eq!(
+        attributes(&ts.client, "test-dead.fifo").await["FifoQueue"],
+        "true"
+    );
+
+    // A FIFO queue's dead-letter name takes the suffix too; a listening address beyond
+    // loopback says at start what locks the dashboard and the admin API.
+    let file = r#"
+        rest-sqs { bind-hostname = "0.0.0.0" }
+        queues {
+          orders { fifo = true, deadLettersQueue { name = "orders-dead", maxReceiveCount = 3 } }
+          orders-dead { fifo = true }
+        }
+    "#;
+    let loaded = Config::from_text("elasticmq.conf", file).unwrap();
+    let orders = &loaded.config.queues[0];
+    assert_eq!(orders.name, "orders.fifo");
+    assert_eq!(
+        orders.dead_letter.as_ref().unwrap().target,
+        "orders-dead.fifo"
+    );
+    assert_eq!(loaded.config.queues[1].name, "orders-dead.fifo");
+    let warned: Vec<&String> = loaded
+        .warnings
+        .iter()
+        .filter(|w| w.contains("bind-hostname"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{:?}", loaded.warnings);
+    assert!(warned[0].contains("--admin-token"), "{}", warned[0]);
+}
+
 /// What startup reports for a file: a parse error, or the declared queues' creation error.
 async fn startup_error(path: &str) -> String {
     match Config::from_file(path) {
