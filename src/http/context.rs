@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use hyper::header::{HeaderMap, HeaderName, HOST};
 
-use crate::http::auth::principal::{unverified_sender_id, ANONYMOUS};
+use std::borrow::Cow;
+
+use crate::http::auth::principal::{unverified, Caller, ANONYMOUS};
 use crate::http::auth::{host_region, Signed};
 use crate::http::text::split_at_byte;
 
@@ -56,6 +58,8 @@ pub struct Context {
     /// The verified caller, when the server has credentials configured ([`crate::http::auth`]);
     /// queue policies are enforced for it.
     pub principal: Option<crate::http::auth::Principal>,
+    /// Who a signed request names when nothing verifies it (no credentials declared).
+    pub unverified: Option<Arc<Caller>>,
     /// The operation being served (`SendMessage`…), for policy checks.
     pub operation: &'static str,
     /// The client's address (aws:SourceIp in queue policies), when the connection knows it.
@@ -113,10 +117,10 @@ impl Context {
             .and_then(|v| v.to_str().ok())
             .filter(|v| !v.is_empty())
             .map(str::to_owned);
-        let sender_id = access_key.map_or_else(
-            || ANONYMOUS.clone(),
-            |key| unverified_sender_id(&account, key),
-        );
+        let unverified = access_key.map(|key| unverified(&account, key));
+        let sender_id = unverified
+            .as_ref()
+            .map_or_else(|| ANONYMOUS.clone(), |c| c.sender_id.clone());
         Context {
             request_id,
             region,
@@ -126,6 +130,7 @@ impl Context {
             path_queue,
             trace_header,
             principal: None,
+            unverified,
             operation: "",
             peer: None,
         }
@@ -141,7 +146,25 @@ impl Context {
         self.account.clone_from(&principal.account);
         self.sender_id = principal.sender_id.clone();
         self.principal = Some(principal);
+        self.unverified = None;
         self.operation = operation;
+    }
+
+    /// Who this caller is, the one reading behind its messages' SenderId, a subscription's
+    /// SubscriptionPrincipal and policy checks: the verified principal; else, for a signed
+    /// request, its key as an IAM user of its account ([`Caller`]); else, unsigned, the
+    /// account's root.
+    pub fn caller_arn(&self) -> Cow<'_, str> {
+        match (&self.principal, &self.unverified) {
+            (Some(p), _) => Cow::Borrowed(&p.arn),
+            (None, Some(c)) => Cow::Borrowed(&c.arn),
+            (None, None) => Cow::Owned(format!("arn:aws:iam::{}:root", self.account)),
+        }
+    }
+
+    /// Whether the request carried a signature (verified or not).
+    pub fn signed(&self) -> bool {
+        self.principal.is_some() || self.unverified.is_some()
     }
 }
 

@@ -240,23 +240,25 @@ async fn sqs(
         &body,
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
     );
-    let action_name = verified
+    // A refused request is logged and counted under the action it named, when it named one.
+    let (name, named) = match action_name {
+        Ok(name) => (name, Ok(())),
+        Err(e) => (String::new(), Err(e)),
+    };
+    let ready = verified
         .map_err(SqsError::from)
-        .and_then(|principal| action_name.map(|name| act_as(&mut ctx, principal, name)));
-    let no_action = matches!(&action_name, Err(e) if e.kind == ErrorKind::InvalidAction);
+        .and_then(|principal| named.map(|()| act_as(&mut ctx, principal, &name)));
+    let no_action = matches!(&ready, Err(e) if e.kind == ErrorKind::InvalidAction);
     if protocol.is_query() && no_action && ctx.path_queue.is_some() {
         return Ok(protocol::unknown_operation(&ctx.request_id));
     }
-    let (name, result) = match action_name {
-        Ok(name) => {
-            let result = match execute(app, &ctx, protocol, &name, &body, &params) {
-                Ran::Now(answer) => answer,
-                Ran::Waiting(waiting) => waiting.await,
-                Ran::Later(pending) => pending.await?,
-            };
-            (name, result)
-        }
-        Err(e) => (String::new(), Err(e)),
+    let result = match ready {
+        Ok(()) => match execute(app, &ctx, protocol, &name, &body, &params) {
+            Ran::Now(answer) => answer,
+            Ran::Waiting(waiting) => waiting.await,
+            Ran::Later(pending) => pending.await?,
+        },
+        Err(e) => Err(e),
     };
     record(app, &name, result.as_ref().err(), started.elapsed());
     let mut response = protocol::encode(protocol, &ctx.request_id, result);
@@ -289,16 +291,11 @@ fn unread_body(
 
 /// A signed request acts as its key's principal for the operation it names.
 #[inline]
-fn act_as(
-    ctx: &mut Context,
-    principal: Option<crate::http::auth::Principal>,
-    name: String,
-) -> String {
+fn act_as(ctx: &mut Context, principal: Option<crate::http::auth::Principal>, name: &str) {
     if let Some(principal) = principal {
         let operation = Action::NAMES.iter().find(|n| **n == name).map_or("", |n| n);
         ctx.authenticate(principal, operation);
     }
-    name
 }
 
 /// The Query parameters (none for JSON, whose input is the body) and the action they name;

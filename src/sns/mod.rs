@@ -78,6 +78,12 @@ async fn run(
     ctx: &mut Context,
     name: &mut &'static str,
 ) -> Result<SnsResult<Xml>, DropConnection> {
+    // A request refused before it is decoded is still logged under the action it named.
+    let named = form.get("Action").unwrap_or_default();
+    *name = Action::NAMES
+        .iter()
+        .find(|n| **n == named)
+        .map_or("", |n| n);
     let action = match decode(verdict, form, ctx) {
         Ok(action) => action,
         Err(e) => return Ok(Err(e)),

@@ -1,32 +1,13 @@
 //! The rules every batch action shares, and per-entry failures beside successes.
 
+use crate::common::entries::{change_entry, delete_entry};
 use crate::common::{expect_code, message, TestServer};
-use aws_sdk_sqs::types::{
-    ChangeMessageVisibilityBatchRequestEntry, DeleteMessageBatchRequestEntry,
-    SendMessageBatchRequestEntry,
-};
+use aws_sdk_sqs::types::SendMessageBatchRequestEntry;
 
 fn entry(id: &str, body: &str) -> SendMessageBatchRequestEntry {
     SendMessageBatchRequestEntry::builder()
         .id(id)
         .message_body(body)
-        .build()
-        .unwrap()
-}
-
-fn change_entry(id: &str, handle: &str, seconds: i32) -> ChangeMessageVisibilityBatchRequestEntry {
-    ChangeMessageVisibilityBatchRequestEntry::builder()
-        .id(id)
-        .receipt_handle(handle)
-        .visibility_timeout(seconds)
-        .build()
-        .unwrap()
-}
-
-fn delete_entry(id: &str, handle: &str) -> DeleteMessageBatchRequestEntry {
-    DeleteMessageBatchRequestEntry::builder()
-        .id(id)
-        .receipt_handle(handle)
         .build()
         .unwrap()
 }

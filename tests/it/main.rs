@@ -49,6 +49,7 @@ mod query_protocol;
 mod queue_urls;
 mod queues;
 mod receipt_handles;
+mod recorded_go_cloud;
 mod router_metrics;
 mod rust_version;
 mod security;

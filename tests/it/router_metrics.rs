@@ -66,3 +66,24 @@ async fn lambda_api_requests_are_counted_too() {
     let missing = r#"sqslite_requests_total{action="GetEventSourceMapping",outcome="client_error",service="lambda"}"#;
     assert_eq!(value(&metrics, missing), Some(1), "{metrics}");
 }
+
+/// A request refused before it runs (here a key no `[[credentials]]` entry knows) is counted
+/// and logged under the action it named, in SQS as in SNS (issue 48).
+#[tokio::test]
+async fn refused_requests_count_under_the_action_they_named() {
+    let s = crate::common::signed_server().await;
+    let stranger = crate::common::client_at(&s.endpoint(), "AKIDUNKNOWN", "secret", &s.clock);
+    assert!(stranger.list_queues().send().await.is_err());
+    let sns = crate::common::sns_client_with(&s.endpoint(), "AKIDUNKNOWN", "secret", &s.clock);
+    assert!(sns.list_topics().send().await.is_err());
+
+    let metrics = s.raw("GET", "/metrics", &[], "").await.body;
+    let count = |action: &str, service: &str| {
+        let series = format!(
+            r#"sqslite_requests_total{{action="{action}",outcome="client_error",service="{service}"}}"#
+        );
+        value(&metrics, &series)
+    };
+    assert_eq!(count("ListQueues", "sqs"), Some(1), "{metrics}");
+    assert_eq!(count("ListTopics", "sns"), Some(1), "{metrics}");
+}

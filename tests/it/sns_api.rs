@@ -119,7 +119,8 @@ async fn create_topic_is_idempotent_and_attributes_have_snss_defaults() {
         .send()
         .await
         .unwrap_err();
-    assert!(message(&err).starts_with("Invalid parameter: Fifo Topic names must end with .fifo"));
+    // LocalStack's AWS-validated test_create_topic_name_constraints (2026-02).
+    assert_eq!(message(&err), "Invalid parameter: Topic Name");
 
     // DeleteTopic twice succeeds; the topic is gone.
     for _ in 0..2 {

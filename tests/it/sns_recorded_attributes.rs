@@ -12,6 +12,21 @@ use serde_json::{json, Value};
 
 use crate::common::sns::{failure, invalid, start, Sns};
 
+/// The SubscriptionPrincipal of a subscription an unsigned Subscribe made.
+async fn unsigned_principal(s: &Sns, topic: &str) -> String {
+    let queue = s.queue("principal-unsigned", &[]).await.1;
+    let form = format!(
+        "Action=Subscribe&TopicArn={}&Protocol=sqs&Endpoint={}&ReturnSubscriptionArn=true",
+        urlencode(topic),
+        urlencode(&queue)
+    );
+    let headers = [("content-type", "application/x-www-form-urlencoded")];
+    let got = s.t.raw("POST", "/", &headers, &form).await;
+    assert_eq!(got.status, 200, "{}", got.body);
+    let arn = got.xml("SubscriptionArn").unwrap();
+    s.subscription_attributes(&arn).await["SubscriptionPrincipal"].clone()
+}
+
 #[tokio::test]
 async fn a_subscription_names_its_principal_and_the_recorded_keys() {
     let s = start().await;
@@ -34,9 +49,17 @@ async fn a_subscription_names_its_principal_and_the_recorded_keys() {
     ]
     .into();
     assert_eq!(keys, want);
-    // An unsigned caller acts as the account: its root is the principal.
+    // A signed caller is an IAM user of its account, read as its SenderId is: AWS records
+    // `arn:aws:iam::<account>:user/<name>` for a subscription an IAM user made (the SNS
+    // developer guide's GetSubscriptionAttributes example; LocalStack's AWS-validated
+    // `test_sns.snapshot.json`), so with no `[[credentials]]` the key is the user's name.
     assert_eq!(
         attrs["SubscriptionPrincipal"],
+        "arn:aws:iam::000000000000:user/AKIDEXAMPLE"
+    );
+    // An unsigned caller acts as the account: its root is the principal.
+    assert_eq!(
+        unsigned_principal(&s, &topic).await,
         "arn:aws:iam::000000000000:root"
     );
 
@@ -129,8 +152,13 @@ async fn subscribe_is_idempotent_as_recorded() {
         s.subscription_attributes(&first).await["RawMessageDelivery"],
         "true"
     );
+    // Issue 48, as AWS recorded it: a repeat compares only the attributes it gives (each
+    // against the subscription's value or SNS's default): none, `{}`, the default scope
+    // alone, the same RawMessageDelivery.
     for attrs in [
-        &[("RawMessageDelivery", "true")][..],
+        &[][..],
+        &[("FilterPolicyScope", "MessageAttributes")],
+        &[("RawMessageDelivery", "true")],
         &[
             ("RawMessageDelivery", "true"),
             ("FilterPolicyScope", "MessageAttributes"),
@@ -256,6 +284,13 @@ async fn add_permission_writes_single_values_as_strings() {
         statements[2]["Action"],
         json!(["SNS:Publish", "SNS:Subscribe"])
     );
+    // test_add_permission_errors, invalid-action (2025-12).
+    let call = s.sns.add_permission().topic_arn(&topic).label("three");
+    let call = call.aws_account_id("999999999999").action_name("Dance");
+    assert_eq!(
+        failure(call.send().await),
+        invalid("Invalid parameter: Policy statement action out of service scope!")
+    );
 }
 
 /// A topic's DeliveryPolicy (absent when none is stored) and EffectiveDeliveryPolicy.
@@ -345,6 +380,34 @@ async fn data_protection_policies_are_kept() {
         .send()
         .await
         .unwrap();
+    assert_eq!(got.data_protection_policy(), Some(policy));
+    // Recorded (issue 48): GetTopicAttributes lists these keys and no DataProtectionPolicy;
+    // GetDataProtectionPolicy alone reads it.
+    let keys: BTreeSet<String> = s.topic_attributes(&topic).await.into_keys().collect();
+    let want = [
+        "DisplayName",
+        "EffectiveDeliveryPolicy",
+        "Owner",
+        "Policy",
+        "SubscriptionsConfirmed",
+        "SubscriptionsDeleted",
+        "SubscriptionsPending",
+        "TopicArn",
+    ];
+    assert_eq!(keys, want.iter().map(|k| (*k).to_owned()).collect());
+    // botocore's CreateTopicInput takes the policy as a member of its own.
+    let made = s
+        .sns
+        .create_topic()
+        .name("protected-at-birth")
+        .data_protection_policy(policy)
+        .send()
+        .await
+        .unwrap()
+        .topic_arn
+        .unwrap();
+    let got = s.sns.get_data_protection_policy().resource_arn(&made);
+    let got = got.send().await.unwrap();
     assert_eq!(got.data_protection_policy(), Some(policy));
     let call = s
         .sns

@@ -63,10 +63,40 @@ pub fn sender_id(arn: &str) -> Arc<str> {
     id
 }
 
-/// Without configured credentials a signed request names only a key: its sender is that key
-/// taken as an IAM user of the request's account (so two keys are two senders).
-pub fn unverified_sender_id(account: &str, access_key: &str) -> Arc<str> {
-    sender_id(&format!("arn:aws:iam::{account}:user/{access_key}"))
+/// Who a signed request says it is when no credentials are declared (so nothing verifies
+/// it): its key taken as an IAM user of the request's account, as AWS would answer for an IAM
+/// user's key (so two keys are two senders, and a subscription's SubscriptionPrincipal is
+/// `arn:aws:iam::<account>:user/<key>` as AWS records it for a user).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Caller {
+    /// The account the key acts in.
+    pub account: String,
+    /// `arn:aws:iam::<account>:user/<key>`.
+    pub arn: String,
+    /// [`sender_id`] of the ARN.
+    pub sender_id: Arc<str>,
+}
+
+/// Callers by access key, so a request does not format and hash its ARN each time. Bounded
+/// as [`IDS`] is.
+static CALLERS: LazyLock<DashMap<String, Arc<Caller>>> = LazyLock::new(DashMap::new);
+
+/// The [`Caller`] a signed request with `access_key` names in `account`.
+pub fn unverified(account: &str, access_key: &str) -> Arc<Caller> {
+    if let Some(caller) = CALLERS.get(access_key).filter(|c| c.account == account) {
+        return caller.clone();
+    }
+    let arn = format!("arn:aws:iam::{account}:user/{access_key}");
+    let caller = Arc::new(Caller {
+        account: account.to_owned(),
+        sender_id: sender_id(&arn),
+        arn,
+    });
+    if CALLERS.len() >= MAX_CACHED {
+        CALLERS.clear();
+    }
+    CALLERS.insert(access_key.to_owned(), caller.clone());
+    caller
 }
 
 fn keyed_hash(arn: &str) -> Vec<u8> {
@@ -117,9 +147,9 @@ mod tests {
             &*sender_id("arn:aws:iam::111122223333:root"),
             "111122223333"
         );
-        assert_ne!(
-            unverified_sender_id("000000000000", "test").as_ref(),
-            "test"
-        );
+        let caller = unverified("000000000000", "test");
+        assert_ne!(caller.sender_id.as_ref(), "test");
+        assert_eq!(caller.arn, "arn:aws:iam::000000000000:user/test");
+        assert_eq!(unverified("111122223333", "test").account, "111122223333");
     }
 }

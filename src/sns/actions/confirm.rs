@@ -2,8 +2,6 @@
 //! this same port as on AWS), and the confirmation messages sent to http/s and email
 //! endpoints: POSTed like notifications, or recorded for email.
 
-use std::sync::Arc;
-
 use serde::Deserialize;
 
 use super::access::Resource;
@@ -17,13 +15,6 @@ use crate::sns::engine::outbox::{MessageType, Post, Record};
 use crate::sns::error::SnsResult;
 use crate::sns::protocol::xml::Xml;
 use crate::sns::Service;
-
-/// Whether the request carried a signature (ConfirmationWasAuthenticated; an unsigned
-/// Unsubscribe cannot remove an AuthenticateOnUnsubscribe subscription).
-pub fn signed(ctx: &Context) -> bool {
-    ctx.principal.is_some()
-        || !Arc::ptr_eq(&ctx.sender_id, &crate::http::auth::principal::ANONYMOUS)
-}
 
 /// ConfirmSubscription's input.
 #[derive(Debug)]
@@ -73,7 +64,8 @@ pub async fn confirm_subscription(
     app: &Service,
     ctx: &Context,
 ) -> SnsResult<Xml> {
-    let authenticated = signed(ctx);
+    // ConfirmationWasAuthenticated: the confirming request was signed.
+    let authenticated = ctx.signed();
     let arn = app.sns.confirm(Confirm {
         topic_arn: &input.topic_arn,
         token: &input.token,

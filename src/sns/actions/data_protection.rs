@@ -9,12 +9,10 @@ use super::access::Resource;
 use super::wire::{required, topic_arn};
 use super::{in_region, Decode};
 use crate::http::Context;
+use crate::sns::engine::topics::DATA_PROTECTION_POLICY as ATTRIBUTE;
 use crate::sns::error::SnsResult;
 use crate::sns::protocol::xml::Xml;
 use crate::sns::Service;
-
-/// The topic attribute the policy is kept in, as GetTopicAttributes shows it.
-const ATTRIBUTE: &str = "DataProtectionPolicy";
 
 /// PutDataProtectionPolicy's input.
 #[derive(Debug)]
@@ -103,11 +101,8 @@ pub async fn get_data_protection_policy(
     ctx: &Context,
 ) -> SnsResult<Xml> {
     in_region(ctx, &input.arn)?;
-    let attributes = app.sns.topic_attributes(&input.arn)?;
+    let policy = app.sns.data_protection_policy(&input.arn)?;
     let mut xml = Xml::empty_result();
-    xml.text(
-        "DataProtectionPolicy",
-        attributes.get(ATTRIBUTE).map_or("", String::as_str),
-    );
+    xml.text(ATTRIBUTE, policy.as_deref().unwrap_or(""));
     Ok(xml)
 }

@@ -296,17 +296,20 @@ pub async fn publish_batch(input: PublishBatch, app: &Service, ctx: &Context) ->
             Err(e) => failed.push((id, e)),
         }
     }
+    // Recorded (go-cloud's TestConformanceSNSTopic*/TestBatching.replay, 2026-03): `Failed`
+    // comes first and stays, empty, when nothing failed.
     let mut xml = Xml::default();
-    xml.members("Successful", &successful, |x, (id, p)| {
-        x.text("Id", id)
-            .text("MessageId", &p.message_id)
-            .opt("SequenceNumber", p.sequence_number.as_deref());
-    })
-    .members("Failed", &failed, |x, (id, e)| {
+    xml.members("Failed", &failed, |x, (id, e)| {
         x.text("Id", id)
             .text("Code", e.code())
             .text("Message", &e.message)
             .text("SenderFault", "true");
+    })
+    .members("Successful", &successful, |x, (id, p)| {
+        // Recorded order (TestFIFO/TestSNSTopic/TestSendReceiveValid.replay).
+        x.opt("SequenceNumber", p.sequence_number.as_deref())
+            .text("MessageId", &p.message_id)
+            .text("Id", id);
     });
     Ok(xml)
 }

@@ -72,7 +72,7 @@ impl Resource for Subscribe {
 pub async fn subscribe(mut input: Subscribe, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     in_region(ctx, &input.new.topic_arn)?;
     reachable(app, &input.new).await?;
-    input.new.principal = ctx.principal.as_ref().map(|p| p.arn.clone());
+    input.new.principal = Some(ctx.caller_arn().into_owned());
     let subscribed = app.sns.subscribe_at(owner(ctx), input.new, app.now())?;
     if let Some(c) = &subscribed.confirmation {
         super::confirm::send(app, MessageType::SubscriptionConfirmation, c);
@@ -175,7 +175,7 @@ pub async fn unsubscribe(input: SubscriptionRef, app: &Service, ctx: &Context) -
     let Ok(sub) = app.sns.subscription(&input.arn) else {
         return Ok(Xml::default());
     };
-    if sub.confirmation.authenticate_on_unsubscribe && !super::confirm::signed(ctx) {
+    if sub.confirmation.authenticate_on_unsubscribe && !ctx.signed() {
         // [unverified wording]
         return Err(SnsError::new(
             SnsErrorKind::AuthorizationError,

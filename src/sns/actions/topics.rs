@@ -8,7 +8,7 @@ use super::access::Resource;
 use super::wire::{self, topic_arn};
 use super::{in_region, owner, Decode};
 use crate::http::Context;
-use crate::sns::engine::topics::NewTopic;
+use crate::sns::engine::topics::{NewTopic, DATA_PROTECTION_POLICY};
 use crate::sns::error::SnsResult;
 use crate::sns::protocol::xml::Xml;
 use crate::sns::Service;
@@ -29,15 +29,22 @@ pub struct CreateTopicWire {
     /// Tags.member.N: the topic's tags.
     #[serde(default)]
     tags: Vec<wire::Tag>,
+    /// DataProtectionPolicy: the policy PutDataProtectionPolicy would set (botocore's
+    /// CreateTopicInput member).
+    data_protection_policy: Option<String>,
 }
 
 impl Decode for CreateTopic {
     type Wire = CreateTopicWire;
 
     fn check(wire: CreateTopicWire) -> SnsResult<Self> {
+        let mut attributes = wire::string_map(wire.attributes);
+        if let Some(policy) = wire.data_protection_policy.filter(|p| !p.is_empty()) {
+            attributes.insert(DATA_PROTECTION_POLICY.to_owned(), policy);
+        }
         Ok(CreateTopic(NewTopic {
             name: wire.name,
-            attributes: wire::string_map(wire.attributes),
+            attributes,
             tags: wire::tags(wire.tags)?,
         }))
     }

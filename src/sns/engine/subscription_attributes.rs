@@ -97,25 +97,35 @@ impl Subscription {
     }
 }
 
-/// The attributes as set, each in one spelling: booleans in lower case, JSON documents
-/// parsed, and the defaults left out, so that a repeated Subscribe that asks for the same
-/// thing in other words finds the same subscription (recorded: `RawMessageDelivery=True`
-/// after `true`, `FilterPolicyScope=MessageAttributes` spelled out).
-pub(super) fn normalized(
-    set: &std::collections::BTreeMap<String, String>,
-) -> std::collections::BTreeMap<&str, serde_json::Value> {
-    set.iter()
-        .filter_map(|(name, value)| {
-            let value = match (name.as_str(), parse_bool(value)) {
-                ("RawMessageDelivery", Some(false)) => return None,
-                ("FilterPolicyScope", _) if value == "MessageAttributes" => return None,
-                (_, Some(b)) => serde_json::Value::Bool(b),
-                _ => serde_json::from_str(value)
-                    .unwrap_or_else(|_| serde_json::Value::String(value.clone())),
-            };
-            Some((name.as_str(), value))
-        })
-        .collect()
+/// Whether a repeated Subscribe asks for other attributes than the subscription has: each
+/// attribute it gives must equal the subscription's value, or SNS's default where the
+/// subscription never set it; attributes it leaves out are not compared. Recorded: after
+/// `RawMessageDelivery=true`, a repeat with no attributes, `{}`,
+/// `{FilterPolicyScope: MessageAttributes}` or `{RawMessageDelivery: true}` finds the same
+/// subscription; `{RawMessageDelivery: false, FilterPolicyScope: MessageBody}` is refused.
+pub(super) fn asks_otherwise(
+    existing: &std::collections::BTreeMap<String, String>,
+    given: &std::collections::BTreeMap<String, String>,
+) -> bool {
+    given.iter().any(|(name, value)| {
+        spelled(name, value) != existing.get(name).and_then(|v| spelled(name, v))
+    })
+}
+
+/// One attribute's value in one spelling: booleans in lower case, JSON documents parsed, and
+/// a default as `None` (recorded: `RawMessageDelivery=True` after `true`,
+/// `FilterPolicyScope=MessageAttributes` spelled out).
+fn spelled(name: &str, value: &str) -> Option<serde_json::Value> {
+    match (name, parse_bool(value)) {
+        ("RawMessageDelivery", Some(false)) => None,
+        ("FilterPolicyScope", _) if value == "MessageAttributes" => None,
+        (_, _) if value.is_empty() => None,
+        (_, Some(b)) => Some(serde_json::Value::Bool(b)),
+        _ => Some(
+            serde_json::from_str(value)
+                .unwrap_or_else(|_| serde_json::Value::String(value.to_owned())),
+        ),
+    }
 }
 
 /// `true` or `false`, any case, as SNS reads booleans.

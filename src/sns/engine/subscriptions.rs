@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::paging::page;
-use super::subscription_attributes::normalized;
+use super::subscription_attributes::asks_otherwise;
 pub use super::subscription_attributes::SETTABLE;
 use super::topics::is_fifo_name;
 use super::{Owner, Sns, State};
@@ -267,7 +267,7 @@ impl Sns {
             .subscriptions_of(&sub.topic_arn)
             .find(|s| s.protocol == sub.protocol && s.endpoint == sub.endpoint)
         {
-            if normalized(&existing.set) != normalized(&sub.set) {
+            if asks_otherwise(&existing.set, &new.attributes) {
                 return Err(SnsError::invalid(
                     "Attributes Reason: Subscription already exists with different attributes",
                 ));

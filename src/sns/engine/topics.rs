@@ -9,6 +9,9 @@ use super::{Owner, Sns};
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sqs::engine::fifo::Dedup;
 
+/// The attribute PutDataProtectionPolicy sets (CreateTopic takes it too).
+pub const DATA_PROTECTION_POLICY: &str = "DataProtectionPolicy";
+
 /// SNS's tag quota per topic (SNS developer guide, "Amazon SNS tags": 50 per resource).
 const MAX_TAGS: usize = 50;
 
@@ -84,6 +87,9 @@ impl Topic {
             "EffectiveDeliveryPolicy".into(),
             effective_delivery_policy(stored),
         );
+        // Recorded: after PutDataProtectionPolicy, GetTopicAttributes lists no
+        // DataProtectionPolicy; GetDataProtectionPolicy alone reads it.
+        out.remove(DATA_PROTECTION_POLICY);
         if self.fifo {
             out.insert("FifoTopic".into(), "true".into());
             out.entry("ContentBasedDeduplication".into())
@@ -144,12 +150,10 @@ impl NewTopic {
             .attributes
             .get("FifoTopic")
             .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+        // Recorded, a FIFO name without `.fifo` too (LocalStack's AWS-validated
+        // test_create_topic_name_constraints, 2026-02).
         if fifo != is_fifo_name(&self.name) || !valid_name(&self.name) {
-            return Err(if fifo {
-                SnsError::invalid("Fifo Topic names must end with .fifo and must be made up of only uppercase and lowercase ASCII letters, numbers, underscores, and hyphens, and must be between 1 and 256 characters long.")
-            } else {
-                SnsError::invalid("Topic Name")
-            });
+            return Err(SnsError::invalid("Topic Name"));
         }
         for (name, value) in &self.attributes {
             check_attribute(name, value, fifo, true).map_err(|e| {
@@ -270,6 +274,16 @@ impl Sns {
         let mut attributes = topic.attributes(confirmed);
         attributes.insert("SubscriptionsPending".into(), pending.to_string());
         Ok(attributes)
+    }
+
+    /// The topic's data protection policy, kept as the attribute of that name.
+    pub fn data_protection_policy(&self, arn: &str) -> SnsResult<Option<String>> {
+        Ok(self
+            .lock()
+            .topic(arn)?
+            .set
+            .get(DATA_PROTECTION_POLICY)
+            .cloned())
     }
 
     /// A copy of the topic, for reading its settings outside the lock.

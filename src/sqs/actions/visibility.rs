@@ -91,7 +91,7 @@ pub fn change_message_visibility_batch(
     let now = sqs.now();
     Ok(batch::run(input.entries, |e| {
         let seconds = seconds(Some(e.visibility_timeout.unwrap_or(0)))?;
-        queue.change_visibility(&e.receipt_handle, seconds, now)?;
+        queue.change_visibility_in_batch(&e.receipt_handle, seconds, now)?;
         Ok(Done {
             id: std::mem::take(&mut e.id),
         })

@@ -158,8 +158,15 @@ pub fn unknown_operation(request_id: &str) -> HttpResponse {
     )
 }
 
+/// The actions without output that AWS answers in JSON with no body at all
+/// (`Content-Length: 0`): DeleteQueue and SetQueueAttributes in go-cloud's recordings
+/// (`pubsub/awssnssqs/testdata`, 2025-03). The other actions without output answer `{}`
+/// \[unverified: no recording shows them\].
+const EMPTY_BODY: &[&str] = &["DeleteQueue", "SetQueueAttributes"];
+
 /// Renders an action's typed output: JSON straight from the type; XML through its JSON shape.
-/// `()` (no output) becomes `{}`, or a response without a `Result` element.
+/// `()` (no output) becomes `{}` or no body ([`EMPTY_BODY`]), or a response without a
+/// `Result` element.
 pub fn render<T: Serialize>(
     protocol: Protocol,
     action: &str,
@@ -173,10 +180,10 @@ pub fn render<T: Serialize>(
             let mut body = Vec::with_capacity(1024);
             json_out::write(&mut body, output)
                 .map_err(|e| SqsError::new(ErrorKind::InternalError, e.to_string()))?;
-            Ok(if body == b"null" {
-                b"{}".to_vec()
-            } else {
-                body
+            Ok(match body.as_slice() {
+                b"null" if EMPTY_BODY.contains(&action) => Vec::new(),
+                b"null" => b"{}".to_vec(),
+                _ => body,
             })
         }
         Protocol::Query => {

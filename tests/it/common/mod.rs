@@ -4,6 +4,7 @@
 pub mod cargo;
 mod clients;
 pub mod endpoint;
+pub mod entries;
 mod errors;
 pub mod lambda;
 pub mod lambda_api;

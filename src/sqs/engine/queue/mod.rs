@@ -24,11 +24,13 @@ use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 mod ledger;
 mod observe;
 mod state;
+mod visibility;
 
 pub use state::{Depth, Sent};
 
 pub use ledger::Ledger;
 pub use observe::Observation;
+pub(super) use visibility::Asked;
 
 /// The stored record's name for [`Queue::dedup_scope`]: not an SQS attribute name (those have
 /// no `:`), so it never reaches GetQueueAttributes or SetQueueAttributes' checks.
@@ -366,20 +368,6 @@ impl Queue {
         };
         if released {
             self.wake_one();
-        }
-        Ok(())
-    }
-
-    /// A message made visible sooner than it was wakes every parked receive: to take it at
-    /// once (0), or to sleep until its new, earlier deadline instead of the one they computed
-    /// (one poll woken alone could end its wait before that deadline and leave the others
-    /// asleep past it). Rare next to sends, so waking all here costs little.
-    pub fn change_visibility(&self, handle: &str, seconds: u32, now: Millis) -> SqsResult<()> {
-        let sooner = self
-            .lock_settled_mut(now)
-            .change_visibility(self, handle, seconds, now)?;
-        if sooner {
-            self.notify.notify_waiters();
         }
         Ok(())
     }
