@@ -9,7 +9,10 @@
 //!   shared bounded deserializer, `http::query`, in SQS's dialect), reads queue URLs off the
 //!   request's context (`QueueUrls`) and encodes results and errors; `sqs::actions` holds the
 //!   `Action` enum, one variant per operation, applied to `sqs::actions::Sqs` (the queues,
-//!   the clock, the ticker's wake-up, the shutdown signal) and nothing else; `sqs::engine`
+//!   the clock, the ticker's wake-up, the shutdown signal) and nothing else; each row of its
+//!   list names what the operation acts on (a queue by URL or name, a dead-letter queue by
+//!   ARN, a move task, or the caller's own account), which `sqs::actions::access` resolves
+//!   and authorizes before the operation runs and hands it, so none runs unchecked; `sqs::engine`
 //!   knows every queue rule and nothing of HTTP (the `Registry`, each queue's `Store`, the
 //!   attribute table, the limits, receipt handles, FIFO, redrive, queue policies, tags,
 //!   MD5s); `sqs::declare` creates declared queues before the port opens and on first use;

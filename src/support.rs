@@ -28,6 +28,20 @@ pub use crate::sqs::engine::md5::of_body as md5_of_body;
 /// Every SQS operation name the decoders know, as `X-Amz-Target` and `Action=` spell them.
 pub const ACTION_NAMES: &[&str] = Action::NAMES;
 
+/// Each SQS operation with what its row of the action list says it acts on: `Url`, `Named`,
+/// `Source`, `Redrive`, `Task` (a queue, whose Policy decides) or `Create`, `Account` (the
+/// caller's own account).
+pub const SQS_ACCESS: &[(&str, &str)] = Action::ACCESS;
+
+/// The SQS operations no queue Policy grants another account.
+pub const SQS_OWNER_ONLY: &[&str] = crate::sqs::engine::policy::OWNER_ONLY;
+
+/// Each SNS operation with its access rule (`Own`, `Topic`, `Subscription`…) and IAM action.
+pub const SNS_ACCESS: &[(&str, &str, &str)] = crate::sns::actions::Action::ACCESS;
+
+/// The IAM actions a topic Policy may grant another account.
+pub const SNS_GRANTABLE: &[&str] = crate::sns::actions::permissions::GRANTABLE;
+
 /// Every SNS operation name, as `Action=` spells it.
 pub const SNS_ACTION_NAMES: &[&str] = crate::sns::actions::Action::NAMES;
 

@@ -60,8 +60,6 @@ pub struct Context {
     pub principal: Option<crate::http::auth::Principal>,
     /// Who a signed request names when nothing verifies it (no credentials declared).
     pub unverified: Option<Arc<Caller>>,
-    /// The operation being served (`SendMessage`…), for policy checks.
-    pub operation: &'static str,
     /// The client's address (aws:SourceIp in queue policies), when the connection knows it.
     pub peer: Option<std::net::IpAddr>,
 }
@@ -131,23 +129,17 @@ impl Context {
             trace_header,
             principal: None,
             unverified,
-            operation: "",
             peer: None,
         }
     }
 
     /// Makes the request act as a verified principal: its account owns what it creates and
     /// lists, and queue policies decide what it may do to other queues.
-    pub fn authenticate(
-        &mut self,
-        principal: crate::http::auth::Principal,
-        operation: &'static str,
-    ) {
+    pub fn authenticate(&mut self, principal: crate::http::auth::Principal) {
         self.account.clone_from(&principal.account);
         self.sender_id = principal.sender_id.clone();
         self.principal = Some(principal);
         self.unverified = None;
-        self.operation = operation;
     }
 
     /// Who this caller is, the one reading behind its messages' SenderId, a subscription's

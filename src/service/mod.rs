@@ -17,7 +17,6 @@ use crate::http::guard::{self, Route};
 use crate::http::request_body::{read_body, MAX_BODY_BYTES};
 use crate::http::service::Service;
 use crate::http::DropConnection;
-use crate::sqs::actions::Action;
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 use crate::sqs::protocol::{self, Context, HttpResponse, Params, Protocol};
 
@@ -247,7 +246,7 @@ async fn sqs(
     };
     let ready = verified
         .map_err(SqsError::from)
-        .and_then(|principal| named.map(|()| act_as(&mut ctx, principal, &name)));
+        .and_then(|principal| named.map(|()| act_as(&mut ctx, principal)));
     let no_action = matches!(&ready, Err(e) if e.kind == ErrorKind::InvalidAction);
     if protocol.is_query() && no_action && ctx.path_queue.is_some() {
         return Ok(protocol::unknown_operation(&ctx.request_id));
@@ -289,12 +288,11 @@ fn unread_body(
     protocol::encode_error(protocol, request_id, &err)
 }
 
-/// A signed request acts as its key's principal for the operation it names.
+/// A signed request acts as its key's principal.
 #[inline]
-fn act_as(ctx: &mut Context, principal: Option<crate::http::auth::Principal>, name: &str) {
+fn act_as(ctx: &mut Context, principal: Option<crate::http::auth::Principal>) {
     if let Some(principal) = principal {
-        let operation = Action::NAMES.iter().find(|n| **n == name).map_or("", |n| n);
-        ctx.authenticate(principal, operation);
+        ctx.authenticate(principal);
     }
 }
 

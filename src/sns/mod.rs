@@ -114,9 +114,8 @@ fn decode(
         Err(e) => return Err(SnsError::from_auth(&e)),
     };
     let action = Action::decode(name, form)?;
-    let name = action.name();
     if let Some(principal) = principal {
-        ctx.authenticate(principal, name);
+        ctx.authenticate(principal);
     }
     Ok(action)
 }

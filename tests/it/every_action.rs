@@ -1,6 +1,8 @@
 //! Every action of every service, asked by another account of the owner's resources without
-//! a Policy grant, is refused (issue 38): the lists come from the services' own action lists
-//! (`sqslite::support`), so an action added without its check, or without a row here, fails.
+//! a Policy grant, is refused (issue 38), and let through once the resource's Policy grants it
+//! where the service's table says a Policy can (issue 49): the lists and the access columns
+//! come from the services' own action lists (`sqslite::support`), so an action added without
+//! its check, or without a row here, fails.
 //! The few that act in the caller's own account instead show that they see nothing of the
 //! owner's; ConfirmSubscription's proof is its token.
 
@@ -8,7 +10,7 @@ use std::collections::BTreeSet;
 
 use crate::common::accounts::{two_accounts, Accounts};
 use crate::common::lambda_api::{failure, function};
-use crate::common::OWNER;
+use crate::common::{OTHER, OWNER};
 
 /// What the other account's request must get.
 #[derive(Debug, Clone, Copy)]
@@ -19,6 +21,8 @@ enum Want {
     Own,
     /// Refused for what it names, not for who asks (ConfirmSubscription's token).
     Invalid,
+    /// Let through: whatever the answer, it is not `code`, the service's refusal.
+    Admitted(&'static str),
 }
 
 /// One action's row: its name, its parameters, what it must get.
@@ -48,6 +52,7 @@ async fn check(a: &Accounts, service: &str, name: &str, params: &[(&str, &str)],
             assert!(!got.body.contains(OWNER), "{name}: {}", got.body);
         }
         Want::Invalid => assert_eq!(code, "InvalidParameter", "{name}: {}", got.body),
+        Want::Admitted(refusal) => assert_ne!(code, refusal, "{name}: {}", got.body),
     }
 }
 
@@ -62,7 +67,7 @@ fn covers(names: &[&str], listed: &[&str]) {
 // One row per action, every parameter spelled out: the table is the point.
 #[allow(clippy::too_many_lines)]
 #[tokio::test]
-async fn every_sns_action_on_the_owners_topic_is_refused_to_another_account() {
+async fn every_sns_action_on_the_owners_topic_is_refused_to_another_account_until_granted() {
     let a = two_accounts(Vec::new()).await;
     let topic = a
         .sns
@@ -190,12 +195,44 @@ async fn every_sns_action_on_the_owners_topic_is_refused_to_another_account() {
     for (name, params, want) in &rows {
         check(&a, "sns", name, params, *want).await;
     }
+    // With the topic's Policy granting the other account what a topic Policy can, each
+    // operation its row checks by the topic's Policy is let through (from the tables); the
+    // subscription owners' rules stay.
+    let granted_actions: Vec<String> = sqslite::support::SNS_GRANTABLE
+        .iter()
+        .filter(|a| **a != "DeleteTopic")
+        .map(|a| format!("SNS:{a}"))
+        .collect();
+    let policy = serde_json::json!({"Version": "2012-10-17", "Statement": [{"Effect": "Allow",
+        "Principal": {"AWS": format!("arn:aws:iam::{OTHER}:root")},
+        "Action": granted_actions, "Resource": t}]});
+    let call = a
+        .sns
+        .set_topic_attributes()
+        .topic_arn(t)
+        .attribute_name("Policy");
+    call.attribute_value(policy.to_string())
+        .send()
+        .await
+        .unwrap();
+    for (name, params, want) in &rows {
+        let (_, rule, iam) = sqslite::support::SNS_ACCESS
+            .iter()
+            .find(|(n, ..)| n == name)
+            .unwrap();
+        let by_policy = *rule == "Topic" && granted_actions.contains(&format!("SNS:{iam}"));
+        let granted = match want {
+            Want::Refused(code) if by_policy => Want::Admitted(code),
+            other => *other,
+        };
+        check(&a, "sns", name, params, granted).await;
+    }
 }
 
 // One row per action, every parameter spelled out: the table is the point.
 #[allow(clippy::too_many_lines)]
 #[tokio::test]
-async fn every_sqs_action_on_the_owners_queue_is_refused_to_another_account() {
+async fn every_sqs_action_on_the_owners_queue_is_refused_to_another_account_until_granted() {
     let a = two_accounts(Vec::new()).await;
     let (dlq_url, dlq) = a.queue("dlq", &serde_json::Value::Null).await;
     let redrive = format!(r#"{{"deadLetterTargetArn":"{dlq}","maxReceiveCount":1}}"#);
@@ -328,6 +365,36 @@ async fn every_sqs_action_on_the_owners_queue_is_refused_to_another_account() {
     );
     for (name, params, want) in &rows {
         check(&a, "sqs", name, params, *want).await;
+    }
+    // With both queues' Policy granting the other account every action, each action its row
+    // checks against a queue is let through, but those no Policy can grant (from the tables).
+    let grant = |arn: &str| {
+        serde_json::json!({"Version": "2012-10-17", "Statement": [{"Effect": "Allow",
+            "Principal": {"AWS": format!("arn:aws:iam::{OTHER}:root")},
+            "Action": "sqs:*", "Resource": arn}]})
+        .to_string()
+    };
+    for (queue, arn) in [
+        (&url, a.t.attribute(&url, "QueueArn").await),
+        (&dlq_url, dlq.clone()),
+    ] {
+        let policy = grant(&arn);
+        let name = aws_sdk_sqs::types::QueueAttributeName::Policy;
+        a.t.set_attribute(queue, name, &policy).await.unwrap();
+    }
+    for (name, params, want) in &rows {
+        let (_, kind) = sqslite::support::SQS_ACCESS
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap();
+        let owned = sqslite::support::SQS_OWNER_ONLY.contains(name);
+        let granted = match want {
+            Want::Refused(code) if !owned && !matches!(*kind, "Create" | "Account") => {
+                Want::Admitted(code)
+            }
+            other => *other,
+        };
+        check(&a, "sqs", name, params, granted).await;
     }
 }
 

@@ -70,6 +70,10 @@ macro_rules! actions {
         impl Action {
             pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
 
+            /// Each operation with its access rule and its IAM action.
+            pub const ACCESS: &'static [(&'static str, &'static str, &'static str)] =
+                &[$((stringify!($name), stringify!($rule), iam!($name $($iam)?))),*];
+
             pub fn decode(name: &str, form: &Form) -> SnsResult<Action> {
                 match name {
                     $(stringify!($name) => Ok(Action::$name(decode(form)?)),)*

@@ -13,7 +13,7 @@ use crate::sns::protocol::xml::Xml;
 use crate::sns::Service;
 
 /// The actions AddPermission grants on a topic (SNS API reference, AddPermission).
-const GRANTABLE: &[&str] = &[
+pub const GRANTABLE: &[&str] = &[
     "AddPermission",
     "DeleteTopic",
     "GetTopicAttributes",

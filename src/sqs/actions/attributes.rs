@@ -1,11 +1,13 @@
 //! GetQueueAttributes and SetQueueAttributes.
 
+use crate::sqs::engine::queue::Queue;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::is_empty_map;
 use super::Sqs;
-use super::{is_empty_map, queue};
 use crate::sqs::engine::attribute_table;
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 use crate::sqs::protocol::Context;
@@ -32,10 +34,10 @@ pub struct AttributesOutput {
 /// GetQueueAttributes: the named attributes, computed ones (counts, timestamps) at `now`.
 pub fn get_queue_attributes(
     input: GetQueueAttributes,
+    queue: Arc<Queue>,
     sqs: &Sqs,
-    ctx: &Context,
+    _: &Context,
 ) -> SqsResult<AttributesOutput> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
     if let Some(unknown) = input
         .attribute_names
         .iter()
@@ -67,8 +69,12 @@ pub struct SetQueueAttributes {
 }
 
 /// SetQueueAttributes: all attributes are checked before any is set.
-pub fn set_queue_attributes(input: SetQueueAttributes, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
+pub fn set_queue_attributes(
+    input: SetQueueAttributes,
+    queue: Arc<Queue>,
+    sqs: &Sqs,
+    _: &Context,
+) -> SqsResult<()> {
     sqs.registry
         .set_attributes(&queue, &input.attributes, sqs.now())
 }

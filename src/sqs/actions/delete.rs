@@ -1,9 +1,10 @@
 //! DeleteMessage and DeleteMessageBatch.
 
+use crate::sqs::engine::queue::Queue;
 use serde::Deserialize;
+use std::sync::Arc;
 
 use super::batch::{self, Done, Entry};
-use super::queue;
 use super::Sqs;
 use crate::sqs::error::SqsResult;
 use crate::sqs::protocol::Context;
@@ -19,8 +20,13 @@ pub struct DeleteMessage {
 }
 
 /// DeleteMessage: deletes the message a handle names; a handle of a gone message succeeds.
-pub fn delete_message(input: DeleteMessage, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
-    queue(sqs, ctx, &input.queue_url)?.delete_message(&input.receipt_handle, sqs.now())
+pub fn delete_message(
+    input: DeleteMessage,
+    queue: Arc<Queue>,
+    sqs: &Sqs,
+    _: &Context,
+) -> SqsResult<()> {
+    queue.delete_message(&input.receipt_handle, sqs.now())
 }
 
 /// DeleteMessageBatch's input.
@@ -54,10 +60,10 @@ impl Entry for DeleteEntry {
 /// DeleteMessageBatch: each entry as DeleteMessage, results in request order.
 pub fn delete_message_batch(
     input: DeleteMessageBatch,
+    queue: Arc<Queue>,
     sqs: &Sqs,
-    ctx: &Context,
+    _: &Context,
 ) -> SqsResult<batch::Output<Done>> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
     batch::check(&input.entries, "DeleteMessageBatchRequestEntry")?;
     let now = sqs.now();
     Ok(batch::run(input.entries, |e| {

@@ -2,10 +2,11 @@
 //! `match`. Each family file holds its operations' input and output types and their logic.
 // Request and response types are read field by field against AWS's API reference.
 #![warn(clippy::missing_docs_in_private_items)]
-// The one dispatch hands every operation its decoded input by value, whether or not it keeps
-// any of it.
-#![allow(clippy::needless_pass_by_value)]
+// The one dispatch hands every operation its decoded input and what its row resolved by value,
+// whether or not it keeps any of it, and takes a result from each.
+#![allow(clippy::needless_pass_by_value, clippy::unnecessary_wraps)]
 
+pub mod access;
 pub mod attributes;
 pub mod batch;
 pub mod delete;
@@ -16,26 +17,23 @@ pub mod redrive;
 pub mod send;
 mod state;
 pub mod tags;
-mod target;
 pub mod visibility;
 
 use std::fmt::Display;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 
-use crate::sqs::engine::policy;
-use crate::sqs::engine::queue::Queue;
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
-use crate::sqs::protocol::QueueUrls;
 use crate::sqs::protocol::{self, Context, Input, Protocol};
+pub use access::{admits, admits_account, Target};
 pub use state::Sqs;
 
 /// Declares the `Action` enum, its decoding by name and its one dispatching `match`, from one
-/// list of operation, module and function; `[waits]` marks an operation that may wait (a long
-/// poll).
+/// list of operation, module, function and access: what the action acts on, resolved and
+/// authorized ([`access`]) before it runs, so no action can run unchecked. `[waits]` marks an
+/// operation that may wait (a long poll).
 macro_rules! actions {
-    ($($name:ident => $module:ident :: $func:ident $([$waits:ident])?),* $(,)?) => {
+    ($($name:ident => $module:ident :: $func:ident, $kind:ident $(($($field:ident),+))? $([$waits:ident])?;)*) => {
         /// Every SQS operation with its decoded input.
         #[derive(Debug)]
         pub enum Action {
@@ -44,6 +42,10 @@ macro_rules! actions {
 
         impl Action {
             pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
+
+            /// Each operation with what its row says it acts on (`Url`, `Account`…).
+            pub const ACCESS: &'static [(&'static str, &'static str)] =
+                &[$((stringify!($name), stringify!($kind))),*];
 
             pub fn decode(name: &str, input: Input) -> SqsResult<Action> {
                 match name {
@@ -62,14 +64,25 @@ macro_rules! actions {
                 }
             }
 
-            /// Runs the action and renders its output for the request's protocol: at once for
-            /// all but the operations that may wait, which come back as a boxed future. So the
-            /// future of a request that never waits carries no long poll's state, and nothing
-            /// that large is moved from frame to frame on every SendMessage.
+            /// The queue this action acts on, as its row names it; `None` for ListQueues and
+            /// CancelMessageMoveTask (whose task handle names its source only inside an
+            /// opaque token).
+            #[allow(unused_variables)]
+            pub fn target(&self) -> Option<Target<'_>> {
+                match self {
+                    $(Action::$name(input) => target!(input, $kind $(, $($field),+)?)),*
+                }
+            }
+
+            /// Resolves and authorizes what the action acts on, runs it and renders its output
+            /// for the request's protocol: at once for all but the operations that may wait,
+            /// which come back as a boxed future. So the future of a request that never waits
+            /// carries no long poll's state, and nothing that large is moved from frame to
+            /// frame on every SendMessage.
             pub fn start<'a>(self, sqs: &'a Sqs, ctx: &'a Context, protocol: Protocol) -> Started<'a> {
                 match self {
                     $(Action::$name(input) => started!(
-                        $($waits)?; $module::$func, $name, input, sqs, ctx, protocol
+                        $($waits)?; $kind $(($($field),+))?, $module::$func, $name, input, sqs, ctx, protocol
                     )),*
                 }
             }
@@ -82,16 +95,81 @@ macro_rules! actions {
     };
 }
 
+/// The [`Target`] an action's row names.
+macro_rules! target {
+    ($input:ident, Url, $field:ident) => {
+        Some(Target::Url(&$input.$field))
+    };
+    ($input:ident, Source, $field:ident) => {
+        Some(Target::Arn(&$input.$field))
+    };
+    ($input:ident, Redrive, $source:ident, $dest:ident) => {
+        Some(Target::Arn(&$input.$source))
+    };
+    ($input:ident, Create, $field:ident) => {
+        Some(Target::Name {
+            name: &$input.$field,
+            owner: None,
+        })
+    };
+    ($input:ident, Named) => {
+        Some($input.target())
+    };
+    ($input:ident, Task, $field:ident) => {
+        None
+    };
+    ($input:ident, Account) => {
+        None
+    };
+}
+
+/// What an action's row resolves before it runs, authorized for `$name`: the queue (`Url`,
+/// `Named`), the move task's source if it exists (`Source`, `Redrive`, `Task`), or the caller's
+/// own account (`Create`, `Account`).
+macro_rules! resolve {
+    ($input:ident, $sqs:ident, $ctx:ident, $name:ident, Url, $field:ident) => {
+        access::queue($sqs, $ctx, Target::Url(&$input.$field), stringify!($name))
+    };
+    ($input:ident, $sqs:ident, $ctx:ident, $name:ident, Named) => {
+        access::queue($sqs, $ctx, $input.target(), stringify!($name))
+    };
+    ($input:ident, $sqs:ident, $ctx:ident, $name:ident, Source, $field:ident) => {
+        access::source($sqs, $ctx, Some(&$input.$field), stringify!($name))
+    };
+    ($input:ident, $sqs:ident, $ctx:ident, $name:ident, Redrive, $source:ident, $dest:ident) => {
+        access::redrive(
+            $sqs,
+            $ctx,
+            (&$input.$source, $input.$dest.as_deref()),
+            stringify!($name),
+        )
+    };
+    ($input:ident, $sqs:ident, $ctx:ident, $name:ident, Task, $field:ident) => {
+        access::source(
+            $sqs,
+            $ctx,
+            crate::sqs::engine::move_task::handle_source(&$input.$field).as_deref(),
+            stringify!($name),
+        )
+    };
+    ($input:ident, $sqs:ident, $ctx:ident, $name:ident, $kind:ident $(, $field:ident)?) => {
+        SqsResult::Ok(access::InAccount)
+    };
+}
+
 /// One arm of [`Action::start`]: a call answered at once, or (`waits`) a boxed future.
 macro_rules! started {
-    (; $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {
-        Started::Done($module::$func($input, $sqs, $ctx).and_then(|output| {
-            protocol::render($protocol, stringify!($name), &$ctx.request_id, &output)
-        }))
+    (; $kind:ident $(($($field:ident),+))?, $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {
+        Started::Done(
+            resolve!($input, $sqs, $ctx, $name, $kind $(, $($field),+)?)
+                .and_then(|on| $module::$func($input, on, $sqs, $ctx))
+                .and_then(|output| protocol::render($protocol, stringify!($name), &$ctx.request_id, &output)),
+        )
     };
-    (waits; $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {
+    (waits; $kind:ident $(($($field:ident),+))?, $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {
         Started::Waiting(Box::pin(async move {
-            let output = $module::$func($input, $sqs, $ctx).await?;
+            let on = resolve!($input, $sqs, $ctx, $name, $kind $(, $($field),+)?)?;
+            let output = $module::$func($input, on, $sqs, $ctx).await?;
             protocol::render($protocol, stringify!($name), &$ctx.request_id, &output)
         }))
     };
@@ -116,134 +194,29 @@ impl Started<'_> {
 }
 
 actions! {
-    CreateQueue => queues::create_queue,
-    GetQueueUrl => queues::get_queue_url,
-    ListQueues => queues::list_queues,
-    DeleteQueue => queues::delete_queue,
-    PurgeQueue => queues::purge_queue,
-    GetQueueAttributes => attributes::get_queue_attributes,
-    SetQueueAttributes => attributes::set_queue_attributes,
-    TagQueue => tags::tag_queue,
-    UntagQueue => tags::untag_queue,
-    ListQueueTags => tags::list_queue_tags,
-    AddPermission => permissions::add_permission,
-    RemovePermission => permissions::remove_permission,
-    SendMessage => send::send_message,
-    SendMessageBatch => send::send_message_batch,
-    ReceiveMessage => receive::receive_message [waits],
-    DeleteMessage => delete::delete_message,
-    DeleteMessageBatch => delete::delete_message_batch,
-    ChangeMessageVisibility => visibility::change_message_visibility,
-    ChangeMessageVisibilityBatch => visibility::change_message_visibility_batch,
-    ListDeadLetterSourceQueues => redrive::list_dead_letter_source_queues,
-    StartMessageMoveTask => redrive::start_message_move_task,
-    ListMessageMoveTasks => redrive::list_message_move_tasks,
-    CancelMessageMoveTask => redrive::cancel_message_move_task,
-}
-
-/// The queue a request's QueueUrl names, if the caller may do this operation on it.
-pub fn queue(sqs: &Sqs, ctx: &Context, queue_url: &str) -> SqsResult<Arc<Queue>> {
-    let queue = sqs.registry.find(&ctx.queue_ref(queue_url)?)?;
-    authorize(sqs, ctx, &queue)?;
-    Ok(queue)
-}
-
-/// With a verified caller (credentials configured), the queue's Policy decides whether it
-/// may do `ctx.operation` here; without one every call is allowed, as before.
-pub fn authorize(sqs: &Sqs, ctx: &Context, queue: &Queue) -> SqsResult<()> {
-    authorize_as(sqs, ctx, queue, ctx.operation)
-}
-
-/// [`authorize`] for `operation`, which a request may need besides its own (a move task
-/// sends into its destination).
-pub fn authorize_as(sqs: &Sqs, ctx: &Context, queue: &Queue, operation: &str) -> SqsResult<()> {
-    authorize_with(sqs, ctx, queue, operation, None)
-}
-
-/// [`authorize_as`], as SQS acting for the queue `(arn, account)` when one is given (a move
-/// task's sends from its source queue).
-pub fn authorize_with(
-    sqs: &Sqs,
-    ctx: &Context,
-    queue: &Queue,
-    operation: &str,
-    on_behalf_of: Option<(&str, &str)>,
-) -> SqsResult<()> {
-    let Some(principal) = &ctx.principal else {
-        return Ok(());
-    };
-    admits(sqs, queue, principal, operation, (ctx.peer, on_behalf_of))
-}
-
-/// Whether the queue's Policy lets `principal` do `operation` on it, from `source_ip` and, when
-/// given, as SQS acting for the queue `(arn, account)`: the one decision every caller of a
-/// queue meets, clients and the other services alike (a mapping's poller reads as its
-/// account). The error is SQS's AccessDenied.
-pub fn admits(
-    sqs: &Sqs,
-    queue: &Queue,
-    principal: &crate::http::auth::Principal,
-    operation: &str,
-    (source_ip, on_behalf_of): (Option<std::net::IpAddr>, Option<(&str, &str)>),
-) -> SqsResult<()> {
-    let caller = policy::Caller {
-        account: &principal.account,
-        arn: &principal.arn,
-    };
-    admits_caller(sqs, queue, caller, operation, (source_ip, on_behalf_of))
-}
-
-/// [`admits`] for an account's root: a service that acts as an account (a mapping's poller
-/// reading its queue as a Lambda execution role of the mapping's account would).
-pub fn admits_account(sqs: &Sqs, queue: &Queue, account: &str, operation: &str) -> SqsResult<()> {
-    let arn = format!("arn:aws:iam::{account}:root");
-    let caller = policy::Caller { account, arn: &arn };
-    admits_caller(sqs, queue, caller, operation, (None, None))
-}
-
-/// The decision for `caller`, and SQS's AccessDenied in its words when it is not Allow.
-fn admits_caller(
-    sqs: &Sqs,
-    queue: &Queue,
-    caller: policy::Caller<'_>,
-    operation: &str,
-    (source_ip, on_behalf_of): (Option<std::net::IpAddr>, Option<(&str, &str)>),
-) -> SqsResult<()> {
-    let mut request = policy::Request::direct(caller, operation, sqs.now());
-    request.source_ip = source_ip;
-    if let Some((arn, account)) = on_behalf_of {
-        request = request.on_behalf_of(arn, account);
-    }
-    let decision = queue.admits(&request);
-    let action = format!("sqs:{}", policy::iam_action(operation).to_lowercase());
-    let why = match decision {
-        policy::Decision::Allow => return Ok(()),
-        policy::Decision::NotAllowed => {
-            format!("because no resource-based policy allows the {action} action")
-        }
-        policy::Decision::ExplicitDeny => {
-            "with an explicit deny in a resource-based policy".to_owned()
-        }
-    };
-    // SQS's IAM wording, action in lower case as SQS writes it (e.g. aws/serverless-
-    // application-model#3633, microsoft/aspire#3333).
-    Err(SqsError::new(
-        ErrorKind::AccessDenied,
-        format!(
-            "User: {} is not authorized to perform: {action} on resource: {} {why}",
-            caller.arn,
-            queue.arn()
-        ),
-    ))
-}
-
-/// [`authorize`] for a queue named by its ARN (move tasks); an unknown ARN is left to the
-/// operation's own not-found error.
-pub fn authorize_arn(sqs: &Sqs, ctx: &Context, arn: &str) -> SqsResult<()> {
-    match sqs.registry.get_by_arn(arn) {
-        Some(queue) if ctx.principal.is_some() => authorize(sqs, ctx, &queue),
-        _ => Ok(()),
-    }
+    CreateQueue => queues::create_queue, Create(queue_name);
+    GetQueueUrl => queues::get_queue_url, Named;
+    ListQueues => queues::list_queues, Account;
+    DeleteQueue => queues::delete_queue, Url(queue_url);
+    PurgeQueue => queues::purge_queue, Url(queue_url);
+    GetQueueAttributes => attributes::get_queue_attributes, Url(queue_url);
+    SetQueueAttributes => attributes::set_queue_attributes, Url(queue_url);
+    TagQueue => tags::tag_queue, Url(queue_url);
+    UntagQueue => tags::untag_queue, Url(queue_url);
+    ListQueueTags => tags::list_queue_tags, Url(queue_url);
+    AddPermission => permissions::add_permission, Url(queue_url);
+    RemovePermission => permissions::remove_permission, Url(queue_url);
+    SendMessage => send::send_message, Url(queue_url);
+    SendMessageBatch => send::send_message_batch, Url(queue_url);
+    ReceiveMessage => receive::receive_message, Url(queue_url) [waits];
+    DeleteMessage => delete::delete_message, Url(queue_url);
+    DeleteMessageBatch => delete::delete_message_batch, Url(queue_url);
+    ChangeMessageVisibility => visibility::change_message_visibility, Url(queue_url);
+    ChangeMessageVisibilityBatch => visibility::change_message_visibility_batch, Url(queue_url);
+    ListDeadLetterSourceQueues => redrive::list_dead_letter_source_queues, Url(queue_url);
+    StartMessageMoveTask => redrive::start_message_move_task, Redrive(source_arn, destination_arn);
+    ListMessageMoveTasks => redrive::list_message_move_tasks, Source(source_arn);
+    CancelMessageMoveTask => redrive::cancel_message_move_task, Task(task_handle);
 }
 
 /// Checks an optional integer parameter against SQS's range; the reason is SQS's wording.

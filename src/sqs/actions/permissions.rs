@@ -1,8 +1,9 @@
 //! AddPermission and RemovePermission, kept in the queue's Policy attribute.
 
+use crate::sqs::engine::queue::Queue;
 use serde::Deserialize;
+use std::sync::Arc;
 
-use super::queue;
 use super::Sqs;
 use crate::sqs::engine::policy;
 use crate::sqs::error::SqsResult;
@@ -25,8 +26,12 @@ pub struct AddPermission {
 }
 
 /// AddPermission: adds one statement to the queue's policy.
-pub fn add_permission(input: AddPermission, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
+pub fn add_permission(
+    input: AddPermission,
+    queue: Arc<Queue>,
+    sqs: &Sqs,
+    _: &Context,
+) -> SqsResult<()> {
     let now = sqs.now();
     queue.edit_policy(now, |current| {
         policy::add(
@@ -51,8 +56,12 @@ pub struct RemovePermission {
 }
 
 /// RemovePermission: removes the statement with the label.
-pub fn remove_permission(input: RemovePermission, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
+pub fn remove_permission(
+    input: RemovePermission,
+    queue: Arc<Queue>,
+    sqs: &Sqs,
+    _: &Context,
+) -> SqsResult<()> {
     let now = sqs.now();
     queue.edit_policy(now, |current| {
         policy::remove(current, &queue.arn(), &input.label)

@@ -1,5 +1,6 @@
 //! Queue lifecycle: CreateQueue, GetQueueUrl, ListQueues, DeleteQueue, PurgeQueue.
 
+use super::access::{InAccount, Target};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -7,8 +8,8 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 
+use super::in_range;
 use super::Sqs;
-use super::{in_range, queue};
 use crate::sqs::engine::queue::Queue;
 use crate::sqs::error::{SqsError, SqsResult};
 use crate::sqs::protocol::Context;
@@ -37,7 +38,12 @@ pub struct QueueUrlOutput {
 }
 
 /// CreateQueue: creates the queue, or returns the URL of one with the same attributes.
-pub fn create_queue(input: CreateQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<QueueUrlOutput> {
+pub fn create_queue(
+    input: CreateQueue,
+    _: InAccount,
+    sqs: &Sqs,
+    ctx: &Context,
+) -> SqsResult<QueueUrlOutput> {
     crate::sqs::engine::tags::check(&input.tags, &input.queue_name)?;
     let key = ctx.key(&input.queue_name);
     sqs.registry
@@ -58,15 +64,28 @@ pub struct GetQueueUrl {
     pub queue_owner_aws_account_id: Option<String>,
 }
 
-/// GetQueueUrl: the URL of an existing queue (created first with `auto_create`).
-pub fn get_queue_url(input: GetQueueUrl, sqs: &Sqs, ctx: &Context) -> SqsResult<QueueUrlOutput> {
-    let mut key = ctx.key(&input.queue_name);
-    if let Some(owner) = input.queue_owner_aws_account_id.filter(|o| !o.is_empty()) {
-        key.account = owner;
+impl GetQueueUrl {
+    /// The queue named: QueueName in QueueOwnerAWSAccountId's account, else the caller's.
+    pub fn target(&self) -> Target<'_> {
+        Target::Name {
+            name: &self.queue_name,
+            owner: self
+                .queue_owner_aws_account_id
+                .as_deref()
+                .filter(|o| !o.is_empty()),
+        }
     }
-    super::authorize(sqs, ctx, &*sqs.registry.get(&key)?)?;
+}
+
+/// GetQueueUrl: the URL of an existing queue (created first with `auto_create`).
+pub fn get_queue_url(
+    _: GetQueueUrl,
+    queue: Arc<Queue>,
+    _: &Sqs,
+    ctx: &Context,
+) -> SqsResult<QueueUrlOutput> {
     Ok(QueueUrlOutput {
-        queue_url: ctx.queue_url(&key),
+        queue_url: ctx.queue_url(&queue.key),
     })
 }
 
@@ -95,7 +114,12 @@ pub struct ListQueuesOutput {
 }
 
 /// ListQueues: the caller's queues in name order, paged.
-pub fn list_queues(input: ListQueues, sqs: &Sqs, ctx: &Context) -> SqsResult<ListQueuesOutput> {
+pub fn list_queues(
+    input: ListQueues,
+    _: InAccount,
+    sqs: &Sqs,
+    ctx: &Context,
+) -> SqsResult<ListQueuesOutput> {
     let request = PageRequest::parse(input.max_results, input.next_token.as_deref())?;
     // From the registry's ordered index: O(log n + page), not every match sorted.
     let (page, more) = sqs.registry.list_page(
@@ -181,10 +205,8 @@ pub struct DeleteQueue {
 }
 
 /// DeleteQueue: the queue goes at once, waking every poll parked on it.
-pub fn delete_queue(input: DeleteQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
-    let key = ctx.queue_key(&input.queue_url)?;
-    super::authorize(sqs, ctx, &*sqs.registry.get(&key)?)?;
-    sqs.registry.delete(&key, sqs.now())
+pub fn delete_queue(_: DeleteQueue, queue: Arc<Queue>, sqs: &Sqs, _: &Context) -> SqsResult<()> {
+    sqs.registry.delete(&queue.key, sqs.now())
 }
 
 /// PurgeQueue's input.
@@ -196,7 +218,6 @@ pub struct PurgeQueue {
 }
 
 /// PurgeQueue: drops every message; with `strict`, once per 60 s.
-pub fn purge_queue(input: PurgeQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
+pub fn purge_queue(_: PurgeQueue, queue: Arc<Queue>, sqs: &Sqs, _: &Context) -> SqsResult<()> {
     sqs.registry.purge(&queue, sqs.now())
 }

@@ -1,13 +1,15 @@
 //! ReceiveMessage: validation, long polling, and choosing which attributes a message carries.
 
+use crate::sqs::engine::queue::Queue;
 use std::collections::BTreeMap;
 use std::pin::pin;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::in_range;
 use super::send::WireAttribute;
 use super::Sqs;
-use super::{in_range, queue};
 use crate::sqs::engine::delivery::{Delivered, ReceiveParams};
 use crate::sqs::engine::message;
 use crate::sqs::engine::{limits, md5};
@@ -77,10 +79,10 @@ pub struct OutMessage {
 /// ReceiveMessage: receives at once, or parks until a message, the wait's end or shutdown.
 pub async fn receive_message(
     input: ReceiveMessage,
+    queue: Arc<Queue>,
     sqs: &Sqs,
-    ctx: &Context,
+    _: &Context,
 ) -> SqsResult<ReceiveOutput> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
     let (max, visibility, wait) = checked_numbers(&input)?;
     let start = sqs.now();
     let wait = wait.map_or_else(

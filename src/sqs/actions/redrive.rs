@@ -1,10 +1,12 @@
 //! Dead-letter queues: ListDeadLetterSourceQueues and the message move tasks.
 
+use crate::sqs::engine::queue::Queue;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
+use super::in_range;
 use super::queues::paginate;
 use super::Sqs;
-use super::{in_range, queue};
 use crate::sqs::engine::move_task::{Mover, Start};
 use crate::sqs::error::SqsResult;
 use crate::sqs::protocol::Context;
@@ -36,10 +38,10 @@ pub struct SourceQueuesOutput {
 /// ListDeadLetterSourceQueues: the queues whose RedrivePolicy targets this one, paged.
 pub fn list_dead_letter_source_queues(
     input: ListDeadLetterSourceQueues,
+    dlq: Arc<Queue>,
     sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<SourceQueuesOutput> {
-    let dlq = queue(sqs, ctx, &input.queue_url)?;
     let sources = sqs.registry.dead_letter_sources(&dlq.arn(), sqs.now());
     let (page, next_token) = paginate(&sources, input.max_results, input.next_token.as_deref())?;
     Ok(SourceQueuesOutput {
@@ -71,6 +73,7 @@ pub struct StartOutput {
 /// StartMessageMoveTask: starts moving a dead-letter queue's messages; the ticker moves them.
 pub fn start_message_move_task(
     input: StartMessageMoveTask,
+    _: Option<Arc<Queue>>,
     sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<StartOutput> {
@@ -81,9 +84,7 @@ pub fn start_message_move_task(
         500,
         "Must be between 1 and 500, if provided.",
     )?;
-    super::authorize_arn(sqs, ctx, &input.source_arn)?;
     let destination_arn = input.destination_arn.filter(|d| !d.is_empty());
-    authorize_destination(sqs, ctx, &input.source_arn, destination_arn.as_deref())?;
     sqs.registry.step_move_tasks(sqs.now());
     let spec = Start {
         source_arn: input.source_arn,
@@ -99,26 +100,6 @@ pub fn start_message_move_task(
     sqs.registry.step_move_tasks(sqs.now());
     sqs.ticker.notify_one();
     Ok(StartOutput { task_handle })
-}
-
-/// A redrive needs `sqs:SendMessage` on its destination besides the move actions on its
-/// source (SQS Developer Guide, "Configuring queue permissions required for dead-letter queue
-/// redrive"): checked here as the task's sends will be, as SQS acting for the source queue.
-/// Without a DestinationArn each move is checked against the queue it returns to.
-fn authorize_destination(
-    sqs: &Sqs,
-    ctx: &Context,
-    source_arn: &str,
-    destination_arn: Option<&str>,
-) -> SqsResult<()> {
-    let (Some(dest), Some(source)) = (
-        destination_arn.and_then(|d| sqs.registry.get_by_arn(d)),
-        crate::sqs::engine::arn::parse_ref(source_arn),
-    ) else {
-        return Ok(());
-    };
-    let on_behalf_of = Some((source_arn, source.account));
-    super::authorize_with(sqs, ctx, &dest, "SendMessage", on_behalf_of)
 }
 
 /// ListMessageMoveTasks' input.
@@ -171,10 +152,10 @@ pub struct TaskEntry {
 /// ListMessageMoveTasks: the source's tasks, newest first.
 pub fn list_message_move_tasks(
     input: ListMessageMoveTasks,
+    source: Option<Arc<Queue>>,
     sqs: &Sqs,
-    ctx: &Context,
+    _: &Context,
 ) -> SqsResult<ListTasksOutput> {
-    super::authorize_arn(sqs, ctx, &input.source_arn)?;
     let max = in_range(
         input.max_results,
         "MaxResults",
@@ -183,7 +164,7 @@ pub fn list_message_move_tasks(
         "Must be between 1 and 10, if provided.",
     )?
     .unwrap_or(1);
-    if sqs.registry.get_by_arn(&input.source_arn).is_none() {
+    if source.is_none() {
         return Err(crate::sqs::error::SqsError::new(
             crate::sqs::error::ErrorKind::ResourceNotFound,
             "The resource that you specified for the SourceArn parameter doesn't exist.",
@@ -230,12 +211,10 @@ pub struct CancelOutput {
 /// CancelMessageMoveTask: stops a running task; what moved stays moved.
 pub fn cancel_message_move_task(
     input: CancelMessageMoveTask,
+    _: Option<Arc<Queue>>,
     sqs: &Sqs,
-    ctx: &Context,
+    _: &Context,
 ) -> SqsResult<CancelOutput> {
-    if let Some(source) = crate::sqs::engine::move_task::handle_source(&input.task_handle) {
-        super::authorize_arn(sqs, ctx, &source)?;
-    }
     sqs.registry.step_move_tasks(sqs.now());
     let moved = sqs.registry.cancel_move_task(&input.task_handle)?;
     sqs.ticker.notify_one();

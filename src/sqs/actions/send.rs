@@ -1,13 +1,13 @@
 //! SendMessage and SendMessageBatch, and the wire form of message attributes.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 
 use super::batch::{self, Entry};
-use super::queue;
 use super::Sqs;
 use crate::clock::Millis;
 use crate::sqs::engine::message::{self, AttrData, AttrValue, MessageAttributes, NewMessage};
@@ -189,8 +189,12 @@ impl SendOutput {
 }
 
 /// SendMessage: checks the message against the queue, then sends it.
-pub fn send_message(input: SendMessage, sqs: &Sqs, ctx: &Context) -> SqsResult<SendOutput> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
+pub fn send_message(
+    input: SendMessage,
+    queue: Arc<Queue>,
+    sqs: &Sqs,
+    ctx: &Context,
+) -> SqsResult<SendOutput> {
     let sent = queue.send(input.into_new(ctx)?, sqs.now())?;
     Ok(SendOutput::new(None, sent))
 }
@@ -216,10 +220,10 @@ impl Entry for MessageFields {
 /// SendMessageBatch: each entry as SendMessage, within the batch's 1 MiB total.
 pub fn send_message_batch(
     input: SendMessageBatch,
+    queue: Arc<Queue>,
     sqs: &Sqs,
     ctx: &Context,
 ) -> SqsResult<batch::Output<SendOutput>> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
     batch::check(&input.entries, "SendMessageBatchRequestEntry")?;
     let now = sqs.now();
     if queue.fifo {

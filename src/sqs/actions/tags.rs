@@ -1,12 +1,14 @@
 //! TagQueue, UntagQueue and ListQueueTags; the tag rules are the engine's
 //! ([`crate::sqs::engine::tags`]).
 
+use crate::sqs::engine::queue::Queue;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::is_empty_map;
 use super::Sqs;
-use super::{is_empty_map, queue};
 use crate::sqs::error::{SqsError, SqsResult};
 use crate::sqs::protocol::Context;
 
@@ -21,8 +23,7 @@ pub struct TagQueue {
 }
 
 /// TagQueue: adds or replaces tags, checked by the engine's tag rules.
-pub fn tag_queue(input: TagQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
+pub fn tag_queue(input: TagQueue, queue: Arc<Queue>, sqs: &Sqs, _: &Context) -> SqsResult<()> {
     if input.tags.is_empty() {
         return Err(SqsError::missing("Tags"));
     }
@@ -40,8 +41,7 @@ pub struct UntagQueue {
 }
 
 /// UntagQueue: removes the keys.
-pub fn untag_queue(input: UntagQueue, sqs: &Sqs, ctx: &Context) -> SqsResult<()> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
+pub fn untag_queue(input: UntagQueue, queue: Arc<Queue>, sqs: &Sqs, _: &Context) -> SqsResult<()> {
     queue.untag(&input.tag_keys, sqs.now())
 }
 
@@ -62,8 +62,12 @@ pub struct TagsOutput {
 }
 
 /// ListQueueTags: the queue's tags.
-pub fn list_queue_tags(input: ListQueueTags, sqs: &Sqs, ctx: &Context) -> SqsResult<TagsOutput> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
+pub fn list_queue_tags(
+    _: ListQueueTags,
+    queue: Arc<Queue>,
+    sqs: &Sqs,
+    _: &Context,
+) -> SqsResult<TagsOutput> {
     let tags = queue.lock_settled(sqs.now()).tags().clone();
     Ok(TagsOutput { tags })
 }

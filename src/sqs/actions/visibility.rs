@@ -1,10 +1,12 @@
 //! ChangeMessageVisibility and ChangeMessageVisibilityBatch.
 
+use crate::sqs::engine::queue::Queue;
 use serde::Deserialize;
+use std::sync::Arc;
 
 use super::batch::{self, Done, Entry};
+use super::in_range;
 use super::Sqs;
-use super::{in_range, queue};
 use crate::sqs::engine::limits;
 use crate::sqs::error::{SqsError, SqsResult};
 use crate::sqs::protocol::Context;
@@ -42,10 +44,10 @@ pub fn seconds(value: Option<i64>) -> SqsResult<u32> {
 /// ChangeMessageVisibility: hides an in-flight message again for the given seconds from now.
 pub fn change_message_visibility(
     input: ChangeMessageVisibility,
+    queue: Arc<Queue>,
     sqs: &Sqs,
-    ctx: &Context,
+    _: &Context,
 ) -> SqsResult<()> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
     let seconds = seconds(Some(input.visibility_timeout))?;
     queue.change_visibility(&input.receipt_handle, seconds, sqs.now())
 }
@@ -83,10 +85,10 @@ impl Entry for VisibilityEntry {
 /// ChangeMessageVisibilityBatch: each entry as ChangeMessageVisibility.
 pub fn change_message_visibility_batch(
     input: ChangeMessageVisibilityBatch,
+    queue: Arc<Queue>,
     sqs: &Sqs,
-    ctx: &Context,
+    _: &Context,
 ) -> SqsResult<batch::Output<Done>> {
-    let queue = queue(sqs, ctx, &input.queue_url)?;
     batch::check(&input.entries, "ChangeMessageVisibilityBatchRequestEntry")?;
     let now = sqs.now();
     Ok(batch::run(input.entries, |e| {

@@ -13,10 +13,8 @@ pub trait QueueUrls {
 
     fn queue_url(&self, key: &QueueKey) -> String;
 
-    /// The queue a QueueUrl names; an empty one is a missing parameter.
-    fn queue_key(&self, queue_url: &str) -> SqsResult<QueueKey>;
-
-    /// [`QueueUrls::queue_key`] borrowed from the URL, for a lookup that allocates nothing.
+    /// The queue a QueueUrl names, borrowed from the URL for a lookup that allocates nothing;
+    /// an empty one is a missing parameter.
     fn queue_ref<'a>(&'a self, queue_url: &'a str) -> SqsResult<KeyRef<'a>>;
 
     fn parse_queue_url(&self, url: &str) -> Option<QueueKey>;
@@ -35,10 +33,6 @@ impl QueueUrls for Context {
 
     fn queue_url(&self, key: &QueueKey) -> String {
         format!("{}/{}/{}", self.base_url, key.account, key.name)
-    }
-
-    fn queue_key(&self, queue_url: &str) -> SqsResult<QueueKey> {
-        self.queue_ref(queue_url).map(KeyRef::to_key)
     }
 
     fn queue_ref<'a>(&'a self, queue_url: &'a str) -> SqsResult<KeyRef<'a>> {

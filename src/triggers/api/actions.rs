@@ -20,14 +20,19 @@ const MAX_PAGE: usize = 100;
 const MAX_ITEMS: i64 = 10_000;
 
 impl Operation {
-    /// Runs the operation; its status and JSON body.
+    /// Runs the operation; its status and JSON body. What it acts on is resolved here, before
+    /// it runs: a mapping named by UUID only when the caller owns it (another account's is
+    /// not found, as on Lambda), so no operation can act on one unchecked; Create and List act
+    /// in the caller's own account.
     pub fn apply(self, app: &Service, caller: &Caller<'_>) -> LambdaResult<(StatusCode, Value)> {
         match self {
             Operation::Create(input) => create(app, caller, &input),
-            Operation::Get(uuid) => get(app, caller, &uuid),
             Operation::List(query) => list(app, caller, &query),
-            Operation::Update(uuid, input) => update(app, caller, &uuid, &input),
-            Operation::Delete(uuid) => delete(app, caller, &uuid),
+            Operation::Get(uuid) => Ok(get(&owned(app, caller, &uuid)?)),
+            Operation::Update(uuid, input) => {
+                update(app, caller, &owned(app, caller, &uuid)?, &input)
+            }
+            Operation::Delete(uuid) => delete(app, &owned(app, caller, &uuid)?),
         }
     }
 }
@@ -47,7 +52,7 @@ fn create(
     ))
 }
 
-/// The caller's mapping `uuid`; another account's is not found, as on Lambda.
+/// The caller's mapping `uuid`; another account's is not found.
 fn owned(app: &Service, caller: &Caller<'_>, uuid: &str) -> LambdaResult<Mapping> {
     app.triggers
         .mappings
@@ -57,12 +62,11 @@ fn owned(app: &Service, caller: &Caller<'_>, uuid: &str) -> LambdaResult<Mapping
 }
 
 /// GetEventSourceMapping: one mapping by UUID.
-fn get(app: &Service, caller: &Caller<'_>, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
-    let mapping = owned(app, caller, uuid)?;
-    Ok((
+fn get(mapping: &Mapping) -> (StatusCode, Value) {
+    (
         StatusCode::OK,
-        output::configuration(&mapping, mapping.state),
-    ))
+        output::configuration(mapping, mapping.state),
+    )
 }
 
 /// ListEventSourceMappings: filtered by function and source, paged by Marker.
@@ -118,11 +122,10 @@ fn page_size(text: &str) -> LambdaResult<usize> {
 fn update(
     app: &Service,
     caller: &Caller<'_>,
-    uuid: &str,
+    current: &Mapping,
     input: &MappingRequest,
 ) -> LambdaResult<(StatusCode, Value)> {
-    let current = owned(app, caller, uuid)?;
-    let changed = rules::updated_mapping(app, caller, &current, input)?;
+    let changed = rules::updated_mapping(app, caller, current, input)?;
     let mapping = rules::replace_unique(&app.triggers.mappings, changed)?;
     Ok((
         StatusCode::ACCEPTED,
@@ -131,12 +134,11 @@ fn update(
 }
 
 /// DeleteEventSourceMapping: the mapping goes at once; the answer shows it `Deleting`.
-fn delete(app: &Service, caller: &Caller<'_>, uuid: &str) -> LambdaResult<(StatusCode, Value)> {
-    owned(app, caller, uuid)?;
+fn delete(app: &Service, mapping: &Mapping) -> LambdaResult<(StatusCode, Value)> {
     let removed = app
         .triggers
         .mappings
-        .remove(uuid)
+        .remove(&mapping.uuid)
         .ok_or_else(LambdaError::mapping_not_found)?;
     // Gone at once (its poller stops on the change); Lambda answers with the state it is
     // then in until its poller has stopped.

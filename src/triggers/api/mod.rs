@@ -85,7 +85,7 @@ fn run(
     let operation = Operation::decode(&parts.method, parts.uri.path(), parts.uri.query(), body)?;
     *name = operation.name();
     if let Some(principal) = principal {
-        ctx.authenticate(principal, name);
+        ctx.authenticate(principal);
     }
     let caller = rules::Caller {
         region: &ctx.region,

@@ -107,7 +107,7 @@ pub enum Decision {
 
 /// The operations SQS never grants to another account, whatever the policy says (SQS
 /// Developer Guide, "Limitations of Amazon SQS custom policies").
-const OWNER_ONLY: &[&str] = &[
+pub const OWNER_ONLY: &[&str] = &[
     "AddPermission",
     "CancelMessageMoveTask",
     "CreateQueue",
