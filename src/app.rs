@@ -11,6 +11,8 @@ use crate::sqs::engine::Registry;
 pub struct App {
     /// The SQS service: its queues, clock, ticker wake-up and shutdown signal.
     pub sqs: Arc<Sqs>,
+    /// SQS at the front door: the queues with the fault rules and first-use settings.
+    pub sqs_service: Arc<crate::sqs::service::Service>,
     /// The SNS service: topics and subscriptions, which deliver into `sqs`'s queues.
     pub sns: Arc<crate::sns::Service>,
     /// The triggers service: event source mappings, the functions they invoke, their pollers.
@@ -21,8 +23,6 @@ pub struct App {
     pub ticker: Arc<tokio::sync::Notify>,
     /// The fault rules (the admin API edits them).
     pub faults: Arc<crate::faults::Faults>,
-    /// The rules with what a hit touches: the SQS path's, lent to SNS too.
-    pub injector: Arc<crate::faults::inject::Injector>,
     pub metrics: crate::observe::metrics::Metrics,
     pub alarms: crate::observe::alarms::Alarms,
     /// The chart's time series and marks.
@@ -87,8 +87,11 @@ impl App {
         );
         triggers.outbound = outbound.clone();
         triggers.authenticated = !config.credentials.is_empty();
+        let sqs_service =
+            crate::sqs::service::Service::new(sqs.clone(), injector.clone(), &config.plan());
         App {
             outbound,
+            sqs_service: Arc::new(sqs_service),
             sqs,
             sns: Arc::new(sns),
             triggers: Arc::new(triggers),
@@ -96,7 +99,6 @@ impl App {
             config,
             ticker,
             faults,
-            injector,
             metrics,
             alarms,
             series,

@@ -39,21 +39,25 @@
 //!    (browser origins, the admin API's Host and token). `/_sqslite/...`, the dashboard and
 //!    `/metrics` go to `admin`, as does the user guide the dashboard links to: `docs/src`,
 //!    compiled in and rendered by `admin::ui::guide`.
-//! 2. The router is the one front door of every service: it reads the body within its bounds
-//!    (`http::request_body`) and the signature once (`http::auth`), picks the service (the
-//!    Lambda API and SNS implement `http::service::Service` and claim their requests; the
-//!    rest is SQS's, or refused in its SDK's shape when it names a service sqslite does not
-//!    serve, `sqs::protocol::foreign`), verifies the signature for that service's signing
-//!    name, builds the request's `http::Context` (region, account, principal, request id,
-//!    URL base), runs the service inside the durable log's scope and writes one log line and
-//!    the request metrics. The auth floor's refusals (`http::auth::AuthError`) are mapped by
-//!    each service's error table.
+//! 2. The router is the one front door of every service, and one path for all of them: it
+//!    reads the body within its bounds (`http::request_body`) and the signature once
+//!    (`http::auth`), picks the service from one table (`service::claim`: a signed request
+//!    is the service its scope names, an unsigned one the first whose rule it meets, Lambda's
+//!    path or SNS's `Version`, else SQS; another service's is refused in its SDK's shape,
+//!    `sqs::protocol::foreign`), verifies the signature for that service's signing name,
+//!    builds the request's `http::Context` (region, account, principal, request id, URL
+//!    base), runs the service inside the durable log's scope and writes one log line and the
+//!    request metrics. Every service implements `http::service::Service` (SQS's is
+//!    `sqs::service`); a refusal made before a service runs (a browser origin, a body over
+//!    the bound, the connection cap) is answered in the words of the service the request
+//!    names. The auth floor's refusals (`http::auth::AuthError`) are mapped by each
+//!    service's error table.
 //! 3. The service decodes its typed action, checks the fault rules (`faults`, which know a
 //!    service only by its action names and error codes), authorizes the action by its
-//!    list's rule and applies it. Every SQS operation but ReceiveMessage answers at once; a
-//!    receive, which may park, comes back as a boxed future, as do requests with faults
-//!    armed or a data directory (`service::execute`), so the future of a request that never
-//!    waits stays small.
+//!    list's access column and applies it. Every SQS operation but ReceiveMessage answers
+//!    at once; a receive, which may park, comes back as a boxed future, as do requests with
+//!    faults armed or a data directory, so the future of a request that never waits stays
+//!    small (`service::future_size_tests` pins its size).
 //! 4. The result (or the error) is encoded in the service's protocol.
 //!
 //! Observers read the services through narrow views: `observe::metrics` (exposition),
@@ -94,8 +98,8 @@
 //!   `clock`.
 //!
 //! A new service is a folder beside `sns` with its own protocol, actions and engine, a
-//! service type built in `app`, an `http::service::Service` implementation and one line in
-//! the router. Every module with children is a folder with a `mod.rs`.
+//! service type built in `app`, an `http::service::Service` implementation and one row in
+//! the router's table (`service::claim`) with its arm. Every module with children is a folder with a `mod.rs`.
 //!
 //! ## Visibility
 //!

@@ -22,6 +22,7 @@ use crate::sqs::error::SqsError;
 use crate::sqs::protocol::{self, Input};
 
 pub use crate::http::guard::exposure_warning;
+pub use crate::http::request_body::MAX_BODY_BYTES;
 pub use crate::http::server::lane_size;
 pub use crate::sqs::engine::md5::of_body as md5_of_body;
 

@@ -23,7 +23,6 @@ fn key_of_url(app: &App, url: &str, region: Option<&str>) -> Result<QueueKey, Pr
     let ctx = Context::new(
         &app.config.defaults(),
         &HeaderMap::new(),
-        "/",
         None,
         String::new(),
     );

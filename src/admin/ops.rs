@@ -35,11 +35,9 @@ pub async fn call(app: &App, action: &str, body: &[u8], params: &[(String, Strin
     let mut ctx = Context::new(
         &app.config.defaults(),
         &hyper::HeaderMap::new(),
-        "/",
         None,
         request_id,
     );
-    ctx.path_queue = None;
     ctx.region = param("region").unwrap_or_else(|| app.config.region.clone());
     ctx.account = param("account").unwrap_or_else(|| app.config.account_id.clone());
     let body: &[u8] = if body.is_empty() { b"{}" } else { body };

@@ -49,9 +49,6 @@ pub struct Context {
     pub sender_id: Arc<str>,
     /// Scheme, host and port that minted queue URLs start with.
     pub base_url: String,
-    /// The request path when it is not `/`: SQS's path-style Query requests name their
-    /// queue there.
-    pub path_queue: Option<String>,
     /// The `X-Amzn-Trace-Id` header, which SendMessage keeps as the message's AWSTraceHeader
     /// unless the request sets that system attribute itself.
     pub trace_header: Option<String>,
@@ -71,7 +68,6 @@ impl Context {
     pub fn new(
         config: &Defaults<'_>,
         headers: &HeaderMap,
-        path: &str,
         signed: Option<&Signed>,
         request_id: String,
     ) -> Self {
@@ -109,7 +105,6 @@ impl Context {
             }
         };
         base_url.truncate(base_url.trim_end_matches('/').len());
-        let path_queue = (!path.trim_matches('/').is_empty()).then(|| path.to_owned());
         let trace_header = headers
             .get(X_AMZN_TRACE_ID)
             .and_then(|v| v.to_str().ok())
@@ -125,7 +120,6 @@ impl Context {
             account,
             sender_id,
             base_url,
-            path_queue,
             trace_header,
             principal: None,
             unverified,

@@ -1,15 +1,16 @@
-//! What the router asks of a service beside SQS: which requests it claims, the signing name
-//! their signature must carry, its operations' names, and one request handled past the front
-//! door. The router does the rest once for every service: the bounded body, the one reading
-//! and verification of the signature, the context, the durable scope, the request log and
-//! the metrics.
+//! What the router asks of every service on the port: its signing name, how an unsigned
+//! request names it, its operations' names, one request handled past the front door, and its
+//! words for the refusals made before it runs. The router does the rest once for every
+//! service: which service a request is for (one table, `service::claim`), the bounded body,
+//! the one reading and verification of the signature, the context, the durable scope, the
+//! request log and the metrics.
 
 use std::future::Future;
 
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use super::auth::{AuthResult, Principal, Signed};
+use super::auth::{AuthResult, Principal};
 use super::{Context, DropConnection, HttpResponse};
 
 /// A service's answer, with what the router logs and counts of it.
@@ -47,17 +48,33 @@ impl Answered {
     }
 }
 
+/// A refusal the router makes before a service runs, answered in that service's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A browser origin the settings do not name (403).
+    Origin,
+    /// A body over the size bound, or one too slow to arrive (400).
+    Body,
+    /// A connection over the cap (503, or the service's retryable throttle).
+    Busy,
+}
+
 /// See the module docs. Dispatched statically: the router names each service once.
 pub trait Service: Send + Sync {
-    /// The service's name in logs and metrics (`sns`, `lambda`).
+    /// The service's name in logs and metrics (`sqs`, `sns`, `lambda`).
     const NAME: &'static str;
     /// The SigV4 signing name its requests' credential scope carries.
     const SIGNING_NAME: &'static str;
     /// Its operations, in the action list its dispatch is generated from.
     const ACTIONS: &'static [&'static str];
 
-    /// Whether a request on the shared port is this service's, by its one signature reading.
-    fn claims(parts: &Parts, body: &[u8], scope: Option<&Signed>) -> bool;
+    /// Whether an unsigned request names this service (its `Version`, its actions' names, its
+    /// paths); `body` is empty when the router asks before reading it. A signed request is
+    /// the service's its scope names.
+    fn names(parts: &Parts, body: &[u8]) -> bool;
+
+    /// The answer to `refusal`, in the service's error shape and words.
+    fn refuse(parts: &Parts, request_id: &str, refusal: Refusal, message: &str) -> HttpResponse;
 
     /// One request: authenticated by the router's verdict (`verdict`), decoded, authorized by
     /// its action list's rule, applied and encoded.

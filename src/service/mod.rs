@@ -1,6 +1,7 @@
-//! One HTTP request: decode -> apply -> encode, plus `/health`; admin paths go to [`crate::admin`].
+//! The router: one path for every request to a service on the port (which service is one
+//! table, [`claim`]; then the body, the signature, the context, the durable scope, the log and
+//! the metrics, once for all), plus `/health`; admin paths go to [`crate::admin`].
 
-use std::future::Future;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,13 +16,12 @@ use crate::app::App;
 use crate::clock::Stopwatch;
 use crate::http::guard::{self, Route};
 use crate::http::request_body::{read_body, MAX_BODY_BYTES};
-use crate::http::service::Service;
-use crate::http::DropConnection;
-use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
-use crate::sqs::protocol::{self, Context, HttpResponse, Params, Protocol};
+use crate::http::service::{Refusal, Service};
+use crate::http::{Context, DropConnection, HttpResponse};
+use hyper::http::request::Parts;
 
-mod execute;
-use execute::{execute, Ran};
+mod claim;
+use claim::{Claim, Served};
 
 pub async fn handle(
     app: &Arc<App>,
@@ -66,7 +66,7 @@ pub async fn handle(
             tracing::debug!(%method, %path, status = response.status().as_u16(), "admin request");
             response
         }
-        _ => sqs(app, req, peer).await?,
+        _ => serve(app, req, peer).await?,
     };
     if let Some(origin) = origin {
         guard::add_cors(response.headers_mut(), origin);
@@ -74,20 +74,52 @@ pub async fn handle(
     Ok(response)
 }
 
-/// A refused request, answered in the caller's own terms: an SQS error or an admin JSON error.
+/// A refused request, answered in the caller's own terms: the admin API's JSON error, or the
+/// error of the service the request names.
 fn refused(route: Route, req: &Request<Incoming>, refusal: &guard::Refusal) -> HttpResponse {
     tracing::debug!(status = %refusal.status, reason = %refusal.message, "request refused");
     if route != Route::Sqs {
         return crate::admin::error_response(refusal.status, &refusal.message);
     }
-    let (protocol, _) = protocol::detect(req.method(), req.headers(), &Params::default());
-    let request_id = crate::sqs::engine::message::id_text(&uuid::Uuid::new_v4());
-    let err = SqsError::new(ErrorKind::AccessDenied, refusal.message.clone());
-    protocol::encode_error(protocol, &request_id, &err)
+    refuse_as_named(&head_of(req), Refusal::Origin, &refusal.message)
 }
 
-/// One line per request of every service at debug (`SQSLITE_LOG=debug`), failures with
-/// their code and message.
+/// The request line and headers of `req`, for a refusal made before its body is read.
+fn head_of<B>(req: &Request<B>) -> Parts {
+    let (mut parts, ()) = Request::new(()).into_parts();
+    parts.method = req.method().clone();
+    parts.uri = req.uri().clone();
+    parts.headers = req.headers().clone();
+    parts
+}
+
+/// `refusal` in the words of the service the request's head names (a form's `Action` is in
+/// its body, so an unsigned Query request gets SQS's words).
+fn refuse_as_named(parts: &Parts, refusal: Refusal, message: &str) -> HttpResponse {
+    use crate::http::service::Service as _;
+    let request_id = new_request_id();
+    let signed = crate::http::auth::read(parts);
+    let scope = signed.as_ref().ok().and_then(Option::as_ref);
+    match claim::claim(parts, &[], scope) {
+        Claim::Served(Served::Sns) => {
+            crate::sns::Service::refuse(parts, &request_id, refusal, message)
+        }
+        Claim::Served(Served::Lambda) => {
+            crate::triggers::Service::refuse(parts, &request_id, refusal, message)
+        }
+        Claim::Served(Served::Sqs) | Claim::Foreign(_) => {
+            crate::sqs::service::Service::refuse(parts, &request_id, refusal, message)
+        }
+    }
+}
+
+/// A request id as AWS writes them (a UUID).
+fn new_request_id() -> String {
+    crate::sqs::engine::message::id_text(&uuid::Uuid::new_v4())
+}
+
+/// One request line per request of every service at debug (`SQSLITE_LOG=debug`), failures
+/// with their code and message.
 fn log_outcome(service: &str, name: &str, err: Option<(&str, &str)>, took: Duration) {
     let ms = took.as_secs_f64() * 1000.0;
     match err {
@@ -103,29 +135,58 @@ fn log_outcome(service: &str, name: &str, err: Option<(&str, &str)>, took: Durat
     }
 }
 
-/// The refusal of a request for a service sqslite does not serve, told by its signature's
-/// scope or its `X-Amz-Target`.
-fn foreign(
-    parts: &hyper::http::request::Parts,
-    signed: &crate::http::auth::AuthResult<Option<crate::http::auth::Signed>>,
-    request_id: &str,
-) -> Option<HttpResponse> {
+/// One API request, whatever its service: the bounded body, the one reading of the signature,
+/// the service it is for (one table, [`claim`]), then [`further`].
+async fn serve(
+    app: &Arc<App>,
+    req: Request<Incoming>,
+    peer: Option<IpAddr>,
+) -> Result<HttpResponse, DropConnection> {
+    let started = Stopwatch::start();
+    let (parts, body) = req.into_parts();
+    let request_id = new_request_id();
+    let limit = app.config.connections.header_timeout;
+    let Some(body) = read_body(body, &parts.headers, limit).await else {
+        let message = format!(
+            "The request body is larger than {MAX_BODY_BYTES} bytes, or did not arrive in full \
+             within {limit:?} (--header-timeout)."
+        );
+        return Ok(refuse_as_named(&parts, Refusal::Body, &message));
+    };
+    // One reading of the signature serves the router, the context and the check alike.
+    let signed = crate::http::auth::read(&parts);
     let scope = signed.as_ref().ok().and_then(Option::as_ref);
-    let service = protocol::foreign::foreign_service(parts, scope.map(|s| s.service.as_str()))?;
-    tracing::debug!(%service, "request for a service sqslite does not serve");
-    Some(protocol::foreign::refuse(parts, &service, request_id))
+    let ids = (request_id.as_str(), &signed);
+    let at = (peer, started);
+    match claim::claim(&parts, &body, scope) {
+        Claim::Served(Served::Sqs) => further(app, &*app.sqs_service, &parts, &body, ids, at).await,
+        // Boxed, so the SQS path's future carries none of the other services' state.
+        Claim::Served(Served::Sns) => {
+            Box::pin(further(app, &*app.sns, &parts, &body, ids, at)).await
+        }
+        Claim::Served(Served::Lambda) => {
+            Box::pin(further(app, &*app.triggers, &parts, &body, ids, at)).await
+        }
+        Claim::Foreign(service) => {
+            tracing::debug!(%service, "request for a service sqslite does not serve");
+            Ok(crate::sqs::protocol::foreign::refuse(
+                &parts,
+                &service,
+                &request_id,
+            ))
+        }
+    }
 }
 
-/// The front door's work for a service beside SQS, done once as for SQS: the one signature
-/// reading verified for the service's signing name, the request's context, the durable scope
-/// (with `--data-dir` the answer waits until its records are stored: an SNS publish's
-/// deliveries into durable queues, a mapping the Lambda API changed; a write that failed is
-/// answered in the service's own terms), the request log and the metrics. The service
-/// authenticates by the verdict and authorizes each operation by its action list.
+/// The front door's work for the service a request is for, the same for every service: the
+/// one signature reading verified for the service's signing name, the request's context, the
+/// durable scope (with `--data-dir` the answer waits until its records are stored; a write
+/// that failed is answered in the service's own terms), the request log and the metrics. The
+/// service authenticates by the verdict and authorizes each operation by its action list.
 async fn further<S: Service>(
     app: &Arc<App>,
     service: &S,
-    parts: &hyper::http::request::Parts,
+    parts: &Parts,
     body: &Bytes,
     (request_id, signed): (
         &str,
@@ -145,7 +206,6 @@ async fn further<S: Service>(
     let mut ctx = Context::new(
         &app.config.defaults(),
         &parts.headers,
-        "/",
         scope,
         request_id.to_owned(),
     );
@@ -154,7 +214,11 @@ async fn further<S: Service>(
     let answered = if app.durable.is_none() {
         handled.await?
     } else {
-        let stored = crate::durable::journal::durable(async { Ok(handled.await) }).await;
+        // Boxed: only a data directory pays for the log's scope in the request's future.
+        let stored = Box::pin(crate::durable::journal::durable(async {
+            Ok(handled.await)
+        }))
+        .await;
         // A publish's deliveries and a mapping's change grow the log as sends do.
         app.maybe_compact();
         match stored {
@@ -170,154 +234,9 @@ async fn further<S: Service>(
     log_outcome(S::NAME, answered.action, error, took);
     let mut response = answered.response;
     (app.metrics).observe_service(S::NAME, answered.action, response.status().as_u16(), took);
-    stamp_date(app, &mut response);
-    Ok(response)
-}
-
-/// A request's answer still to come, boxed.
-type Answering<'a> =
-    std::pin::Pin<Box<dyn Future<Output = Result<HttpResponse, DropConnection>> + Send + 'a>>;
-
-/// A request another service claims (Lambda's, SNS's), handled by [`further`]; `None`: SQS's.
-/// Boxed, so the SQS path's future carries none of the other services' state.
-fn beside_sqs<'a>(
-    app: &'a Arc<App>,
-    parts: &'a hyper::http::request::Parts,
-    body: &'a Bytes,
-    ids: (
-        &'a str,
-        &'a crate::http::auth::AuthResult<Option<crate::http::auth::Signed>>,
-    ),
-    at: (Option<IpAddr>, Stopwatch),
-) -> Option<Answering<'a>> {
-    let scope = ids.1.as_ref().ok().and_then(Option::as_ref);
-    if crate::triggers::Service::claims(parts, body, scope) {
-        return Some(Box::pin(further(app, &*app.triggers, parts, body, ids, at)));
-    }
-    if crate::sns::Service::claims(parts, body, scope) {
-        return Some(Box::pin(further(app, &*app.sns, parts, body, ids, at)));
-    }
-    None
-}
-
-/// One SQS API request: decode, apply, encode.
-async fn sqs(
-    app: &Arc<App>,
-    req: Request<Incoming>,
-    peer: Option<IpAddr>,
-) -> Result<HttpResponse, DropConnection> {
-    let started = Stopwatch::start();
-    let (parts, body) = req.into_parts();
-    let request_id = crate::sqs::engine::message::id_text(&uuid::Uuid::new_v4());
-    let limit = app.config.connections.header_timeout;
-    let Some(body) = read_body(body, &parts.headers, limit).await else {
-        return Ok(unread_body(&parts, &request_id, limit));
-    };
-    // One reading of the signature serves the router, the context and the check alike.
-    let signed = crate::http::auth::read(&parts);
-    let ids = (request_id.as_str(), &signed);
-    if let Some(other) = beside_sqs(app, &parts, &body, ids, (peer, started)) {
-        return other.await;
-    }
-    let (params, protocol, action_name) = read_action(&parts, &body);
-    if let Some(refusal) = foreign(&parts, &signed, &request_id) {
-        return Ok(refusal);
-    }
-    let mut ctx = Context::new(
-        &app.config.defaults(),
-        &parts.headers,
-        parts.uri.path(),
-        signed.as_ref().ok().and_then(Option::as_ref),
-        request_id,
-    );
-    ctx.peer = peer;
-    // Authentication comes first: an unsigned caller learns nothing about the request.
-    let verified = crate::http::auth::verify(
-        &app.config.credentials,
-        || app.now(),
-        &parts,
-        &body,
-        signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
-    );
-    // A refused request is logged and counted under the action it named, when it named one.
-    let (name, named) = match action_name {
-        Ok(name) => (name, Ok(())),
-        Err(e) => (String::new(), Err(e)),
-    };
-    let ready = verified
-        .map_err(SqsError::from)
-        .and_then(|principal| named.map(|()| act_as(&mut ctx, principal)));
-    let no_action = matches!(&ready, Err(e) if e.kind == ErrorKind::InvalidAction);
-    if protocol.is_query() && no_action && ctx.path_queue.is_some() {
-        return Ok(protocol::unknown_operation(&ctx.request_id));
-    }
-    let result = match ready {
-        Ok(()) => match execute(app, &ctx, protocol, &name, &body, &params) {
-            Ran::Now(answer) => answer,
-            Ran::Waiting(waiting) => waiting.await,
-            Ran::Later(pending) => pending.await?,
-        },
-        Err(e) => Err(e),
-    };
-    record(app, &name, result.as_ref().err(), started.elapsed());
-    let mut response = protocol::encode(protocol, &ctx.request_id, result);
-    stamp_date(app, &mut response);
-    Ok(response)
-}
-
-/// An SQS request's log line and metrics, and the alarms' nudge.
-#[inline]
-fn record(app: &App, name: &str, error: Option<&SqsError>, took: Duration) {
-    let logged = error.map(|e| (e.kind.query_code(), &*e.message));
-    log_outcome("sqs", name, logged, took);
-    app.metrics.observe(name, error, took);
     app.alarms.touch(&app.ticker);
-}
-
-/// The answer to a body too large, or too slow to arrive.
-fn unread_body(
-    parts: &hyper::http::request::Parts,
-    request_id: &str,
-    limit: Duration,
-) -> HttpResponse {
-    let (protocol, _) = protocol::detect(&parts.method, &parts.headers, &Params::default());
-    let err = SqsError::invalid_parameter(format!(
-        "The request body is larger than {MAX_BODY_BYTES} bytes, or did not arrive in full \
-         within {limit:?} (--header-timeout)."
-    ));
-    protocol::encode_error(protocol, request_id, &err)
-}
-
-/// A signed request acts as its key's principal.
-#[inline]
-fn act_as(ctx: &mut Context, principal: Option<crate::http::auth::Principal>) {
-    if let Some(principal) = principal {
-        ctx.authenticate(principal);
-    }
-}
-
-/// The Query parameters (none for JSON, whose input is the body) and the action they name;
-/// too many parameters is the request's error.
-#[inline]
-fn read_action<'a>(
-    parts: &'a hyper::http::request::Parts,
-    body: &'a [u8],
-) -> (Params<'a>, Protocol, SqsResult<String>) {
-    let params = if parts.headers.contains_key(protocol::X_AMZ_TARGET) {
-        Ok(Params::default())
-    } else {
-        protocol::query_params(parts.uri.query(), &parts.headers, body)
-    };
-    let (params, too_many) = match params {
-        Ok(p) => (p, None),
-        Err(e) => (Params::default(), Some(e)),
-    };
-    let (protocol, action_name) = protocol::detect(&parts.method, &parts.headers, &params);
-    let action_name = match too_many {
-        Some(e) => Err(e),
-        None => action_name,
-    };
-    (params, protocol, action_name)
+    stamp_date(app, &mut response);
+    Ok(response)
 }
 
 /// On a manual clock the Date header tells the server's time, as SQS's does: the SDKs
@@ -360,13 +279,14 @@ impl crate::http::server::Handler for App {
         if crate::admin::owns(req.uri().path()) {
             return crate::admin::error_response(StatusCode::SERVICE_UNAVAILABLE, message);
         }
-        let (protocol, _) = protocol::detect(req.method(), req.headers(), &Params::default());
-        let request_id = crate::sqs::engine::message::id_text(&uuid::Uuid::new_v4());
-        let err = SqsError::new(ErrorKind::ServiceUnavailable, message);
-        protocol::encode_error(protocol, &request_id, &err)
+        refuse_as_named(&head_of(req), Refusal::Busy, message)
     }
 
     fn closing(&self) {
         self.sqs.waiters.close();
     }
 }
+
+#[cfg(test)]
+#[path = "future_size_tests.rs"]
+mod future_size_tests;

@@ -16,10 +16,10 @@ pub mod service;
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use crate::http::auth::{AuthErrorKind, AuthResult, Principal, Signed};
-use crate::http::service::Answered;
+use crate::http::auth::{AuthErrorKind, AuthResult, Principal};
+use crate::http::service::{Answered, Refusal};
 use crate::http::Context;
-use crate::http::DropConnection;
+use crate::http::{DropConnection, HttpResponse};
 use actions::Action;
 use error::{SnsError, SnsResult};
 use protocol::xml::Xml;
@@ -33,8 +33,17 @@ impl crate::http::service::Service for Service {
     const SIGNING_NAME: &'static str = "sns";
     const ACTIONS: &'static [&'static str] = Action::NAMES;
 
-    fn claims(parts: &Parts, body: &[u8], scope: Option<&Signed>) -> bool {
-        protocol::is_sns(parts, body, scope)
+    fn names(parts: &Parts, body: &[u8]) -> bool {
+        protocol::names_sns(parts, body)
+    }
+
+    fn refuse(_: &Parts, request_id: &str, refusal: Refusal, message: &str) -> HttpResponse {
+        let kind = match refusal {
+            Refusal::Origin => error::SnsErrorKind::AuthorizationError,
+            Refusal::Body => error::SnsErrorKind::InvalidParameter,
+            Refusal::Busy => error::SnsErrorKind::ServiceUnavailable,
+        };
+        protocol::error_response(request_id, &SnsError::new(kind, message.to_owned()))
     }
 
     async fn handle<'a>(

@@ -7,3 +7,4 @@ pub mod declare;
 pub mod engine;
 pub mod error;
 pub mod protocol;
+pub mod service;

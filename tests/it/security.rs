@@ -297,3 +297,64 @@ async fn with_credentials_the_admin_api_can_be_made_to_need_its_token() {
         200
     );
 }
+
+/// A refusal the router makes before any service runs (a browser origin, a body over the
+/// bound) answers in the shape of the service the request names: SNS's XML, the Lambda API's
+/// JSON, SQS's either (issue 49).
+#[tokio::test]
+async fn refusals_before_a_service_runs_speak_its_language() {
+    let s = TestServer::start().await;
+    let evil = ("origin", "https://evil.example");
+    let scoped = |service: &str| {
+        format!(
+            "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20240101/us-east-1/{service}/aws4_request, SignedHeaders=host;x-amz-date, Signature=00"
+        )
+    };
+    let sns = scoped("sns");
+    let form = ("content-type", "application/x-www-form-urlencoded");
+    let date = ("x-amz-date", "20240101T000000Z");
+    let body = "Action=ListTopics&Version=2010-03-31";
+    let r = s
+        .raw(
+            "POST",
+            "/",
+            &[evil, form, date, ("authorization", &sns)],
+            body,
+        )
+        .await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("<ErrorResponse"), "{}", r.body);
+    assert_eq!(r.xml("Code").as_deref(), Some("AuthorizationError"));
+
+    let r = s
+        .raw("GET", "/2015-03-31/event-source-mappings/", &[evil], "")
+        .await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert_eq!(r.header("x-amzn-errortype"), Some("AccessDeniedException"));
+    assert!(r.json()["Message"]
+        .as_str()
+        .unwrap()
+        .contains("--allow-origin"));
+
+    let big = "x".repeat(sqslite::support::MAX_BODY_BYTES + 1);
+    let r = s
+        .raw("POST", "/", &[form, date, ("authorization", &sns)], &big)
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(
+        r.xml("Code").as_deref(),
+        Some("InvalidParameter"),
+        "{}",
+        r.body
+    );
+    let sqs = [
+        ("x-amz-target", "AmazonSQS.ListQueues"),
+        ("content-type", "application/x-amz-json-1.0"),
+    ];
+    let r = s.raw("POST", "/", &sqs, &big).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(
+        r.json()["__type"],
+        "com.amazon.coral.service#InvalidParameterValueException"
+    );
+}

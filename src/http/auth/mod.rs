@@ -29,20 +29,10 @@ pub const SIGNATURE_MISMATCH: &str = "The request signature we calculated does n
 /// errors name 15 minutes (e.g. aws/aws-sdk-go#487, aws/aws-sdk-php#642).
 const SKEW_MS: Millis = 15 * 60 * 1000;
 
-/// Checks the request's signature (as [`read`] gave it) for SQS; `Ok(None)` when the server
-/// has no credentials configured; `now` reads the server's clock, which the date must be near
-/// (read only when there is a signature to check: a server without credentials skips it).
-pub fn verify(
-    credentials: &[Credential],
-    now: impl FnOnce() -> Millis,
-    parts: &Parts,
-    body: &[u8],
-    signed: AuthResult<Option<&Signed>>,
-) -> AuthResult<Option<Principal>> {
-    verify_for(credentials, now, parts, body, signed, "sqs")
-}
-
-/// [`verify`] for a request to `service` (`sqs`, `sns`): the credential scope must name it.
+/// Checks the request's signature (as [`read`] gave it) for `service` (`sqs`, `sns`…), whose
+/// name the credential scope must carry; `Ok(None)` when the server has no credentials
+/// configured; `now` reads the server's clock, which the date must be near (read only when
+/// there is a signature to check: a server without credentials skips it).
 pub fn verify_for(
     credentials: &[Credential],
     now: impl FnOnce() -> Millis,

@@ -24,7 +24,6 @@ mod triggers;
 use crate::observe::alarms::Alarms;
 use crate::sqs::actions::Action;
 use crate::sqs::engine::Registry as Queues;
-use crate::sqs::error::{Fault, SqsError};
 
 const UNKNOWN: &str = "Unknown";
 
@@ -81,22 +80,8 @@ impl Metrics {
         }
     }
 
-    /// Counts one finished SQS request.
-    pub fn observe(&self, action: &str, error: Option<&SqsError>, elapsed: Duration) {
-        let index = Action::NAMES
-            .iter()
-            .position(|n| *n == action)
-            .unwrap_or(Action::NAMES.len());
-        let outcome = match error.map(|e| e.kind.fault()) {
-            None => 0,
-            Some(Fault::Sender) => 1,
-            Some(Fault::Receiver) => 2,
-        };
-        self.requests.observe(index, outcome, elapsed);
-    }
-
-    /// Counts one finished request of another service (`service` as the router names it),
-    /// its outcome told by its status.
+    /// Counts one finished request of a service (`service` as the router names it), its
+    /// outcome told by its status.
     pub fn observe_service(&self, service: &str, action: &str, status: u16, elapsed: Duration) {
         let Some(i) = SERVICES.iter().position(|(s, _)| *s == service) else {
             return;

@@ -20,20 +20,14 @@ pub use form::Form;
 /// SNS's API version, which every SDK sends as `Version`.
 pub const VERSION: &str = "2010-03-31";
 
-/// Whether a request on the shared port is for SNS. A signed request says so in its
-/// credential scope's service (`sns` or `sqs`); an unsigned one by `Version=2010-03-31`
-/// or an action only SNS has. JSON requests (`X-Amz-Target`) are SQS's. `signed` is the
-/// request's one reading of its signature ([`crate::http::auth::read`]); one too broken to say
-/// counts as none, and the request then goes by its parameters.
-pub fn is_sns(parts: &Parts, body: &[u8], signed: Option<&crate::http::auth::Signed>) -> bool {
+/// Whether an unsigned request is for SNS: `Version=2010-03-31`, or an action only SNS has.
+/// JSON requests (`X-Amz-Target`) are SQS's. A signed one says so in its credential scope.
+pub fn names_sns(parts: &Parts, body: &[u8]) -> bool {
     if parts
         .headers
         .contains_key(crate::sqs::protocol::X_AMZ_TARGET)
     {
         return false;
-    }
-    if let Some(signed) = signed {
-        return signed.service == "sns";
     }
     let mut version = None;
     let mut action = None;

@@ -40,7 +40,7 @@ fn each_action_names_its_queue_as_its_input_does() {
 fn a_target_is_read_as_the_queue_it_names() {
     let headers = hyper::HeaderMap::new();
     let config = crate::config::Config::default();
-    let ctx = Context::new(&config.defaults(), &headers, "/", None, "rid".into());
+    let ctx = Context::new(&config.defaults(), &headers, None, "rid".into());
     let name = |t: Target<'_>| t.key(&ctx).map(|k| k.name);
     assert_eq!(
         name(Target::Url("http://h/000000000000/orders")).as_deref(),

@@ -10,25 +10,10 @@ use hyper::StatusCode;
 
 use super::{respond, HttpResponse, X_AMZ_TARGET};
 
-/// The SigV4 signing names of the services on this port.
-const SERVED: &[&str] = &["sqs", "sns", "lambda"];
 /// What the error says is served.
 const SERVES: &str = "Amazon SQS (AWS JSON 1.0 and AWS Query), Amazon SNS (AWS Query) and Lambda's event source mappings (REST-JSON)";
 /// The error code SDKs show.
 const CODE: &str = "UnknownService";
-
-/// The service a request is for, when sqslite does not serve it: the signing name from its
-/// credential scope, else the prefix of an `X-Amz-Target` that is not SQS's.
-pub fn foreign_service(parts: &Parts, scope_service: Option<&str>) -> Option<String> {
-    if let Some(service) = scope_service.filter(|s| !s.is_empty()) {
-        return (!SERVED.contains(&service)).then(|| service.to_owned());
-    }
-    // Only `<Service>.<Operation>` names another service; a bare or empty target is SQS's own
-    // UnknownOperationException.
-    let target = parts.headers.get(X_AMZ_TARGET)?.to_str().ok()?;
-    let (service, _) = target.split_once('.')?;
-    (!service.is_empty() && service != "AmazonSQS").then(|| service.to_owned())
-}
 
 /// The refusal for a request for `service`.
 pub fn refuse(parts: &Parts, service: &str, request_id: &str) -> HttpResponse {
@@ -78,39 +63,4 @@ fn is_query(parts: &Parts) -> bool {
         .query()
         .is_some_and(|q| q.split('&').any(|kv| kv.starts_with("Action=")));
     form || action
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parts(target: Option<&str>) -> Parts {
-        let mut builder = hyper::Request::builder().method("POST").uri("/");
-        if let Some(t) = target {
-            builder = builder.header("x-amz-target", t);
-        }
-        builder.body(()).unwrap().into_parts().0
-    }
-
-    #[test]
-    fn the_scope_decides_then_the_target() {
-        assert_eq!(
-            foreign_service(&parts(None), Some("s3")).as_deref(),
-            Some("s3")
-        );
-        assert_eq!(foreign_service(&parts(None), Some("sqs")), None);
-        assert_eq!(foreign_service(&parts(None), Some("sns")), None);
-        assert_eq!(foreign_service(&parts(None), Some("lambda")), None);
-        assert_eq!(foreign_service(&parts(None), None), None);
-        let dynamo = parts(Some("DynamoDB_20120810.ListTables"));
-        assert_eq!(
-            foreign_service(&dynamo, None).as_deref(),
-            Some("DynamoDB_20120810")
-        );
-        assert_eq!(
-            foreign_service(&parts(Some("AmazonSQS.ListQueues")), None),
-            None
-        );
-        assert_eq!(foreign_service(&parts(Some("Frobnicate")), None), None);
-    }
 }

@@ -25,7 +25,6 @@ fn ctx() -> Context {
     Context::new(
         &Config::default().defaults(),
         &headers,
-        "/",
         signed.as_ref(),
         "rid".into(),
     )
@@ -127,7 +126,7 @@ fn url_styles() {
         h.insert(HOST, "sqs:9324".parse().unwrap());
         h
     };
-    let make = |config: &Config| Context::new(&config.defaults(), &headers, "/", None, "r".into());
+    let make = |config: &Config| Context::new(&config.defaults(), &headers, None, "r".into());
     let key = QueueKey::new("us-east-1", "000000000000", "q");
     let host = Config::default();
     assert_eq!(

@@ -53,6 +53,11 @@ kinds! {
     InvalidRequestContent => "InvalidRequestContentException", 400, "message", Some("User");
     Validation => "ValidationException", 400, "message", None;
     Service => "ServiceException", 500, "Message", Some("Service");
+    // The router's refusals before the API runs: a browser origin, a body over the bound, a
+    // connection over the cap (Lambda's own codes; the words are sqslite's).
+    AccessDenied => "AccessDeniedException", 403, "Message", Some("User");
+    RequestTooLarge => "RequestTooLargeException", 413, "message", Some("User");
+    TooManyRequests => "TooManyRequestsException", 429, "message", Some("User");
     // sqslite's own: a Lambda path or method it does not serve [no AWS counterpart].
     UnknownOperation => "UnknownOperationException", 404, "message", None;
     // Signature failures, one row per kind of the auth floor's error ([`LambdaError::from_auth`]),

@@ -23,10 +23,10 @@ mod rules_tests;
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
-use crate::http::auth::{AuthResult, Principal, Signed};
-use crate::http::service::Answered;
+use crate::http::auth::{AuthResult, Principal};
+use crate::http::service::{Answered, Refusal};
 use crate::http::Context;
-use crate::http::DropConnection;
+use crate::http::{DropConnection, HttpResponse};
 use crate::triggers::Service;
 use error::{json_response, LambdaError, LambdaResult};
 use route::Operation;
@@ -39,11 +39,17 @@ impl crate::http::service::Service for Service {
     const SIGNING_NAME: &'static str = "lambda";
     const ACTIONS: &'static [&'static str] = Operation::NAMES;
 
-    fn claims(parts: &Parts, _body: &[u8], scope: Option<&Signed>) -> bool {
-        match scope {
-            Some(signed) if !signed.service.is_empty() => signed.service == Self::SIGNING_NAME,
-            _ => parts.uri.path().starts_with(route::VERSION_PREFIX),
-        }
+    fn names(parts: &Parts, _: &[u8]) -> bool {
+        parts.uri.path().starts_with(route::VERSION_PREFIX)
+    }
+
+    fn refuse(_: &Parts, request_id: &str, refusal: Refusal, message: &str) -> HttpResponse {
+        let kind = match refusal {
+            Refusal::Origin => error::LambdaErrorKind::AccessDenied,
+            Refusal::Body => error::LambdaErrorKind::RequestTooLarge,
+            Refusal::Busy => error::LambdaErrorKind::TooManyRequests,
+        };
+        LambdaError::new(kind, message.to_owned()).response(request_id)
     }
 
     async fn handle<'a>(

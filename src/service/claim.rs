@@ -1,0 +1,137 @@
+//! Which service a request is for: one table of the services on the port, read once per
+//! request. A signed request is the service its credential scope names (a name no row has is
+//! a service sqslite does not serve); an unsigned one is the first whose own rule it meets
+//! (Lambda's path, SNS's `Version` or actions), else SQS's, which takes what no other names.
+//! Another service's `X-Amz-Target` (`DynamoDB_20120810.*`) is not served either.
+
+use hyper::http::request::Parts;
+
+use crate::http::auth::Signed;
+use crate::http::service::Service;
+
+/// A service on the port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Served {
+    Sqs,
+    Sns,
+    Lambda,
+}
+
+/// Who a request is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// A service on the port.
+    Served(Served),
+    /// A service sqslite does not serve, by its signing name or target prefix.
+    Foreign(String),
+}
+
+/// One row: a service, the signing name its scope carries, and how an unsigned request names
+/// it.
+struct Row {
+    served: Served,
+    signing_name: &'static str,
+    names: fn(&Parts, &[u8]) -> bool,
+}
+
+/// The table, in the order an unsigned request is tried: SQS last.
+const TABLE: &[Row] = &[
+    row::<crate::triggers::Service>(Served::Lambda),
+    row::<crate::sns::Service>(Served::Sns),
+    row::<crate::sqs::service::Service>(Served::Sqs),
+];
+
+const fn row<S: Service>(served: Served) -> Row {
+    Row {
+        served,
+        signing_name: S::SIGNING_NAME,
+        names: S::names,
+    }
+}
+
+/// Who `parts` (with `body`, empty before it is read) is for, by the request's one reading of
+/// its signature.
+pub fn claim(parts: &Parts, body: &[u8], scope: Option<&Signed>) -> Claim {
+    if let Some(service) = scope.map(|s| s.service.as_str()).filter(|s| !s.is_empty()) {
+        return TABLE
+            .iter()
+            .find(|r| r.signing_name == service)
+            .map_or_else(
+                || Claim::Foreign(service.to_owned()),
+                |r| Claim::Served(r.served),
+            );
+    }
+    if let Some(other) = foreign_target(parts) {
+        return Claim::Foreign(other);
+    }
+    let served = TABLE
+        .iter()
+        .find(|r| (r.names)(parts, body))
+        .map_or(Served::Sqs, |r| r.served);
+    Claim::Served(served)
+}
+
+/// The service an `X-Amz-Target` of the form `<Service>.<Operation>` names when it is not
+/// SQS's; a bare or empty target is SQS's own UnknownOperationException.
+fn foreign_target(parts: &Parts) -> Option<String> {
+    let target = parts
+        .headers
+        .get(crate::sqs::protocol::X_AMZ_TARGET)?
+        .to_str()
+        .ok()?;
+    let (service, _) = target.split_once('.')?;
+    (!service.is_empty() && service != "AmazonSQS").then(|| service.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(target: Option<&str>, path: &str) -> Parts {
+        let mut builder = hyper::Request::builder().method("POST").uri(path);
+        if let Some(t) = target {
+            builder = builder.header("x-amz-target", t);
+        }
+        builder.body(()).unwrap().into_parts().0
+    }
+
+    fn signed(service: &str) -> Signed {
+        Signed {
+            access_key: "AKID".into(),
+            scope: String::new(),
+            scope_date: String::new(),
+            region: "us-east-1".into(),
+            service: service.into(),
+            terminator: String::new(),
+            headers: Vec::new(),
+            signature: String::new(),
+            amz_date: String::new(),
+            expires: None,
+            presigned: false,
+        }
+    }
+
+    #[test]
+    fn the_scope_decides_then_the_target_then_each_services_rule() {
+        let plain = parts(None, "/");
+        let by_scope = |s: &str| claim(&plain, &[], Some(&signed(s)));
+        assert_eq!(by_scope("s3"), Claim::Foreign("s3".into()));
+        assert_eq!(by_scope("sqs"), Claim::Served(Served::Sqs));
+        assert_eq!(by_scope("sns"), Claim::Served(Served::Sns));
+        assert_eq!(by_scope("lambda"), Claim::Served(Served::Lambda));
+        assert_eq!(claim(&plain, &[], None), Claim::Served(Served::Sqs));
+        let dynamo = parts(Some("DynamoDB_20120810.ListTables"), "/");
+        assert_eq!(
+            claim(&dynamo, &[], None),
+            Claim::Foreign("DynamoDB_20120810".into())
+        );
+        let sqs = parts(Some("AmazonSQS.ListQueues"), "/");
+        assert_eq!(claim(&sqs, &[], None), Claim::Served(Served::Sqs));
+        let bare = parts(Some("Frobnicate"), "/");
+        assert_eq!(claim(&bare, &[], None), Claim::Served(Served::Sqs));
+        let sns = b"Action=ListTopics&Version=2010-03-31";
+        assert_eq!(claim(&plain, sns, None), Claim::Served(Served::Sns));
+        let lambda = parts(None, "/2015-03-31/event-source-mappings/");
+        assert_eq!(claim(&lambda, &[], None), Claim::Served(Served::Lambda));
+    }
+}
