@@ -27,6 +27,10 @@
 //!   `receive_pass`, as its mapping's account when callers are verified), the invoker (URL,
 //!   Lambda Invoke API or command) with Lambda's event, and `triggers::api`, Lambda's
 //!   REST-JSON mapping operations.
+//! - `sts`: AWS STS's GetCallerIdentity, AssumeRole and GetSessionToken (Query in, XML out):
+//!   its engine holds the declared `[[roles]]` (trust policies read by the SQS engine's policy
+//!   evaluator) and the temporary keys it issues, which the root hands to the auth floor as
+//!   its `http::auth::TemporaryKeys`, so every service accepts them without importing STS.
 //!
 //! A request takes these hops:
 //!
@@ -38,10 +42,10 @@
 //!    compiled in and rendered by `admin::ui::guide`.
 //! 2. The router is the one front door of every service: it reads the body within its bounds
 //!    (`http::request_body`) and the signature once (`http::auth`), picks the service (the
-//!    Lambda API and SNS implement `http::service::Service` and claim their requests; the
+//!    Lambda API, SNS and STS implement `http::service::Service` and claim their requests; the
 //!    rest is SQS's, or refused in its SDK's shape when it names a service sqslite does not
 //!    serve, `sqs::protocol::foreign`), verifies the signature for that service's signing
-//!    name, builds the request's `http::Context` (region, account, principal, request id,
+//!    name (with a declared key or one STS issued), builds the request's `http::Context` (region, account, principal, request id,
 //!    URL base), runs the service inside the durable log's scope and writes one log line and
 //!    the request metrics. The auth floor's refusals (`http::auth::AuthError`) are mapped by
 //!    each service's error table.
@@ -75,7 +79,7 @@
 //!   `config`; they get a view (`http::context::Defaults`, `sqs::declare::Plan`,
 //!   `http::guard::Exposure`). It also lists once the services fault rules may aim at.
 //! - **Observers**: `observe`.
-//! - **Services**: `triggers` above `sns` above `sqs`.
+//! - **Services**: `triggers` above `sns` above `sqs`; `sts` above `sqs`.
 //! - **Floors**: `durable`, which keeps queues, messages, topics and mappings across
 //!   restarts (`--data-dir`: the engines report every change as a record, from the only
 //!   places that can make one, a queue's `Ledger`, its settings' edit, the move tasks'
@@ -182,6 +186,7 @@ pub(crate) mod series;
 pub(crate) mod service;
 pub(crate) mod sns;
 pub(crate) mod sqs;
+pub(crate) mod sts;
 pub mod support;
 pub(crate) mod ticker;
 pub(crate) mod triggers;

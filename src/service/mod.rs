@@ -136,7 +136,7 @@ async fn further<S: Service>(
 ) -> Result<HttpResponse, DropConnection> {
     let scope = signed.as_ref().ok().and_then(Option::as_ref);
     let verdict = crate::http::auth::verify_for(
-        &app.config.credentials,
+        &app.keys(),
         || app.now(),
         parts,
         body,
@@ -151,6 +151,7 @@ async fn further<S: Service>(
         request_id.to_owned(),
     );
     ctx.peer = peer;
+    unverified_issued(app, &mut ctx, scope);
     let handled = service.handle(ctx, verdict, parts, body);
     let answered = if app.durable.is_none() {
         handled.await?
@@ -179,7 +180,7 @@ async fn further<S: Service>(
 type Answering<'a> =
     std::pin::Pin<Box<dyn Future<Output = Result<HttpResponse, DropConnection>> + Send + 'a>>;
 
-/// A request another service claims (Lambda's, SNS's), handled by [`further`]; `None`: SQS's.
+/// A request another service claims (Lambda's, SNS's, STS's), handled by [`further`]; `None`: SQS's.
 /// Boxed, so the SQS path's future carries none of the other services' state.
 fn beside_sqs<'a>(
     app: &'a Arc<App>,
@@ -197,6 +198,9 @@ fn beside_sqs<'a>(
     }
     if crate::sns::Service::claims(parts, body, scope) {
         return Some(Box::pin(further(app, &*app.sns, parts, body, ids, at)));
+    }
+    if crate::sts::Service::claims(parts, body, scope) {
+        return Some(Box::pin(further(app, &*app.sts, parts, body, ids, at)));
     }
     None
 }
@@ -232,9 +236,10 @@ async fn sqs(
         request_id,
     );
     ctx.peer = peer;
+    unverified_issued(app, &mut ctx, signed.as_ref().ok().and_then(Option::as_ref));
     // Authentication comes first: an unsigned caller learns nothing about the request.
     let verified = crate::http::auth::verify(
-        &app.config.credentials,
+        &app.keys(),
         || app.now(),
         &parts,
         &body,
@@ -287,6 +292,19 @@ fn unread_body(
          within {limit:?} (--header-timeout)."
     ));
     protocol::encode_error(protocol, request_id, &err)
+}
+
+/// Without declared credentials nothing is verified, yet a key STS issued still acts as whom
+/// it was issued for (a role's session in the role's account). A declared server verifies it
+/// instead, in `http::auth::verify`.
+#[inline]
+fn unverified_issued(app: &App, ctx: &mut Context, scope: Option<&crate::http::auth::Signed>) {
+    if !app.config.credentials.is_empty() {
+        return;
+    }
+    if let Some(key) = scope.and_then(|s| app.temporary_keys.find(&s.access_key)) {
+        ctx.act_as_issued(&key.principal);
+    }
 }
 
 /// A signed request acts as its key's principal for the operation it names.
