@@ -209,7 +209,8 @@ run_client() {
                 "$COMPAT/python/test_cli.py" --junitxml="$report" -q ;;
         boto3-accounts)
             COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_accounts.py" --junitxml="$report" -q ;;
+                "$COMPAT/python/test_accounts.py" "$COMPAT/python/test_sts.py" \
+                --junitxml="$report" -q ;;
         kombu)
             "$COMPAT/.venv-kombu/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_kombu.py" --junitxml="$report" -q ;;

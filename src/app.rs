@@ -17,6 +17,10 @@ pub struct App {
     pub sns: Arc<crate::sns::Service>,
     /// The triggers service: event source mappings, the functions they invoke, their pollers.
     pub triggers: Arc<crate::triggers::Service>,
+    /// The STS service: the declared roles and the temporary keys it issues.
+    pub sts: Arc<crate::sts::Service>,
+    /// STS's issued keys, which the auth floor accepts for every service.
+    pub temporary_keys: Arc<dyn crate::http::auth::TemporaryKeys>,
     pub clock: SharedClock,
     pub config: Config,
     /// Wakes the ticker when its schedule changes.
@@ -89,7 +93,15 @@ impl App {
         triggers.authenticated = !config.credentials.is_empty();
         let sqs_service =
             crate::sqs::service::Service::new(sqs.clone(), injector.clone(), &config.plan());
+        let verified = !config.credentials.is_empty();
+        let sts = Arc::new(crate::sts::Service::new(
+            &config.roles,
+            verified,
+            clock.clone(),
+        ));
         App {
+            temporary_keys: sts.temporary_keys(),
+            sts,
             outbound,
             sqs_service: Arc::new(sqs_service),
             sqs,
@@ -108,6 +120,14 @@ impl App {
 
     pub fn now(&self) -> crate::clock::Millis {
         self.clock.now()
+    }
+
+    /// Every key a request may be signed with: the declared ones and STS's issued ones.
+    pub fn keys(&self) -> crate::http::auth::Keys<'_> {
+        crate::http::auth::Keys {
+            declared: &self.config.credentials,
+            temporary: &*self.temporary_keys,
+        }
     }
 
     /// What a snapshot of the data directory holds.

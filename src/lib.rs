@@ -30,6 +30,10 @@
 //!   `receive_pass`, as its mapping's account when callers are verified), the invoker (URL,
 //!   Lambda Invoke API or command) with Lambda's event, and `triggers::api`, Lambda's
 //!   REST-JSON mapping operations.
+//! - `sts`: AWS STS's GetCallerIdentity, AssumeRole and GetSessionToken (Query in, XML out):
+//!   its engine holds the declared `[[roles]]` (trust policies read by the SQS engine's policy
+//!   evaluator) and the temporary keys it issues, which the root hands to the auth floor as
+//!   its `http::auth::TemporaryKeys`, so every service accepts them without importing STS.
 //!
 //! A request takes these hops:
 //!
@@ -43,9 +47,9 @@
 //!    reads the body within its bounds (`http::request_body`) and the signature once
 //!    (`http::auth`), picks the service from one table (`service::claim`: a signed request
 //!    is the service its scope names, an unsigned one the first whose rule it meets, Lambda's
-//!    path or SNS's `Version`, else SQS; another service's is refused in its SDK's shape,
-//!    `sqs::protocol::foreign`), verifies the signature for that service's signing name,
-//!    builds the request's `http::Context` (region, account, principal, request id, URL
+//!    path, SNS's or STS's `Version`, else SQS; another service's is refused in its SDK's shape,
+//!    `sqs::protocol::foreign`), verifies the signature for that service's signing name
+//!    (with a declared key or one STS issued), builds the request's `http::Context` (region, account, principal, request id, URL
 //!    base), runs the service inside the durable log's scope and writes one log line and the
 //!    request metrics. Every service implements `http::service::Service` (SQS's is
 //!    `sqs::service`); a refusal made before a service runs (a browser origin, a body over
@@ -82,7 +86,7 @@
 //!   `config`; they get a view (`http::context::Defaults`, `sqs::declare::Plan`,
 //!   `http::guard::Exposure`). It also lists once the services fault rules may aim at.
 //! - **Observers**: `observe`.
-//! - **Services**: `triggers` above `sns` above `sqs`.
+//! - **Services**: `triggers` above `sns` above `sqs`; `sts` above `sqs`.
 //! - **Floors**: `durable`, which keeps queues, messages, topics and mappings across
 //!   restarts (`--data-dir`: the engines report every change as a record, from the only
 //!   places that can make one, a queue's `Ledger`, its settings' edit, the move tasks'
@@ -189,6 +193,7 @@ pub(crate) mod series;
 pub(crate) mod service;
 pub(crate) mod sns;
 pub(crate) mod sqs;
+pub(crate) mod sts;
 pub mod support;
 pub(crate) mod ticker;
 pub(crate) mod triggers;

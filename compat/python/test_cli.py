@@ -173,3 +173,18 @@ def test_lambda_event_source_mapping(endpoint, queue_url):
     assert deleted["State"] == "Deleting"
     err = lam("get-event-source-mapping", "--uuid", uuid_, expect_ok=False)
     assert "(ResourceNotFoundException)" in err, err
+
+
+def test_sts_caller_identity_and_assume_role(endpoint):
+    """`aws sts ...`: without [[credentials]] the key is an IAM user of the server's account, and
+    any well-formed role may be assumed."""
+    me = aws(endpoint, "get-caller-identity", service="sts")
+    assert (me["Account"], me["Arn"]) == ("000000000000", "arn:aws:iam::000000000000:user/test")
+    assert me["UserId"].startswith("AIDA")
+    out = aws(endpoint, "assume-role", "--role-arn", "arn:aws:iam::111111111111:role/ci",
+              "--role-session-name", "cli", service="sts")
+    assert out["AssumedRoleUser"]["Arn"] == "arn:aws:sts::111111111111:assumed-role/ci/cli"
+    assert out["Credentials"]["AccessKeyId"].startswith("ASIA")
+    err = aws(endpoint, "assume-role", "--role-arn", "arn:aws:iam::111111111111:role/ci",
+              "--role-session-name", "a/b", expect_ok=False, service="sts")
+    assert "(ValidationError)" in err and "roleSessionName" in err, err

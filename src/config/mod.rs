@@ -6,6 +6,7 @@ mod credentials;
 mod elasticmq;
 mod hocon;
 mod render;
+mod roles;
 pub mod settings;
 mod toml_file;
 mod topics_file;
@@ -35,6 +36,7 @@ pub use crate::http::server::Limits;
 pub use crate::observe::advisor::Thresholds;
 pub use crate::observe::alarms::AlarmConfig;
 pub use crate::sqs::declare::{DeadLetter, QueueDecl, QueueTemplate};
+pub use crate::sts::engine::Role;
 pub use crate::triggers::{Function, MappingDecl, Target, TriggersConfig};
 pub(crate) use admin::from_json;
 pub use admin::AdminConfig;
@@ -89,6 +91,8 @@ pub struct Config {
     pub connections: crate::http::server::Limits,
     /// Access keys for SigV4 authentication; empty means any signature is accepted.
     pub credentials: Vec<Credential>,
+    /// `[[roles]]`: the IAM roles STS's AssumeRole may assume.
+    pub roles: Vec<Role>,
     /// Where queues and messages are kept across restarts; `None`: memory only.
     pub data_dir: Option<std::path::PathBuf>,
     /// When the data directory's log reaches stable storage.
@@ -127,6 +131,7 @@ impl Default for Config {
             access: crate::http::guard::AccessConfig::default(),
             connections: crate::http::server::Limits::default(),
             credentials: Vec::new(),
+            roles: Vec::new(),
             data_dir: None,
             fsync: crate::durable::DEFAULT_FSYNC,
             repair: false,
@@ -275,6 +280,7 @@ mod documented {
         ("[[functions]]", super::triggers::FUNCTION_KEYS),
         ("[[event_source_mappings]]", super::triggers::MAPPING_KEYS),
         ("[[credentials]]", super::credentials::KEYS),
+        ("[[roles]]", super::roles::KEYS),
     ];
 
     /// A key added to a reader and not to docs/src/configuration.md fails here.

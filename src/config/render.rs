@@ -58,6 +58,10 @@ pub fn to_toml(config: &Config) -> String {
     if !credentials.is_empty() {
         root.insert("credentials".into(), credentials.into());
     }
+    let roles: Vec<Value> = config.roles.iter().map(role).collect();
+    if !roles.is_empty() {
+        root.insert("roles".into(), roles.into());
+    }
     super::triggers::render(&config.triggers, &mut root);
     toml::to_string(&root).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
 }
@@ -74,6 +78,21 @@ fn credential(c: &super::Credential) -> Value {
     if let Some(user) = &c.user {
         t.insert("user".into(), user.clone().into());
     }
+    t.into()
+}
+
+/// The trust policy as the text it was given (a table read from TOML was made JSON text).
+fn role(r: &super::Role) -> Value {
+    let mut t = Table::new();
+    t.insert("name".into(), r.name.clone().into());
+    t.insert("account_id".into(), r.account_id.clone().into());
+    if let Some(policy) = &r.trust_policy {
+        t.insert("trust_policy".into(), policy.clone().into());
+    }
+    t.insert(
+        "max_session_duration".into(),
+        i64::from(r.max_session_duration).into(),
+    );
     t.into()
 }
 

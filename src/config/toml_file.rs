@@ -18,6 +18,7 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "alarms",
     "faults",
     "credentials",
+    "roles",
     "advisor",
     "functions",
     "event_source_mappings",
@@ -70,14 +71,7 @@ pub fn load_beside(file: &str, text: &str, others: &[&str]) -> Result<Loaded, Co
                         .push(super::topics_file::topic(&src, node, table)?);
                 }
             }
-            "credentials" => {
-                for (node, table) in tables(&src, entry)? {
-                    config
-                        .credentials
-                        .push(super::credentials::parse(&src, node, table)?);
-                }
-                super::credentials::check_unique(&src, &config.credentials)?;
-            }
+            "credentials" | "roles" => identities(&src, entry, &mut config)?,
             "functions" => {
                 for (node, table) in tables(&src, entry)? {
                     let function = super::triggers::function(&src, node, table)?;
@@ -141,6 +135,21 @@ fn convert(value: &Spanned<DeValue<'_>>, line: &dyn Fn(usize) -> usize) -> Node 
         line: value_line,
         value: converted,
     }
+}
+
+/// Who may call, `[[credentials]]` or `[[roles]]` (the only keys `load` sends here), each
+/// listed once.
+fn identities(src: &Source, entry: &Entry, config: &mut Config) -> Result<(), ConfigError> {
+    for (node, table) in tables(src, entry)? {
+        if entry.key == "roles" {
+            config.roles.push(super::roles::parse(src, node, table)?);
+        } else {
+            let credential = super::credentials::parse(src, node, table)?;
+            config.credentials.push(credential);
+        }
+    }
+    super::credentials::check_unique(src, &config.credentials)?;
+    super::roles::check_unique(src, &config.roles)
 }
 
 /// Game-day settings, `[alarms]`, `[advisor]` or `[[faults]]` (the only keys `load` sends

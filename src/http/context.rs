@@ -136,6 +136,19 @@ impl Context {
         self.unverified = None;
     }
 
+    /// Makes an unverified request (no credentials declared) act as whom its temporary key
+    /// was issued for ([`crate::http::auth::TemporaryKeys`]): STS's keys act in their role's
+    /// account even where nothing is verified.
+    pub fn act_as_issued(&mut self, principal: &crate::http::auth::Principal) {
+        self.account.clone_from(&principal.account);
+        self.sender_id = principal.sender_id.clone();
+        self.unverified = Some(Arc::new(Caller {
+            account: principal.account.clone(),
+            arn: principal.arn.clone(),
+            sender_id: principal.sender_id.clone(),
+        }));
+    }
+
     /// Who this caller is, the one reading behind its messages' SenderId, a subscription's
     /// SubscriptionPrincipal and policy checks: the verified principal; else, for a signed
     /// request, its key as an IAM user of its account ([`Caller`]); else, unsigned, the

@@ -1,7 +1,7 @@
 //! Which service a request is for: one table of the services on the port, read once per
 //! request. A signed request is the service its credential scope names (a name no row has is
 //! a service sqslite does not serve); an unsigned one is the first whose own rule it meets
-//! (Lambda's path, SNS's `Version` or actions), else SQS's, which takes what no other names.
+//! (Lambda's path, SNS's `Version` or actions, STS's `Version` and actions), else SQS's, which takes what no other names.
 //! Another service's `X-Amz-Target` (`DynamoDB_20120810.*`) is not served either.
 
 use hyper::http::request::Parts;
@@ -15,6 +15,7 @@ pub enum Served {
     Sqs,
     Sns,
     Lambda,
+    Sts,
 }
 
 /// Who a request is for.
@@ -38,6 +39,7 @@ struct Row {
 const TABLE: &[Row] = &[
     row::<crate::triggers::Service>(Served::Lambda),
     row::<crate::sns::Service>(Served::Sns),
+    row::<crate::sts::Service>(Served::Sts),
     row::<crate::sqs::service::Service>(Served::Sqs),
 ];
 
@@ -119,6 +121,9 @@ mod tests {
         assert_eq!(by_scope("sqs"), Claim::Served(Served::Sqs));
         assert_eq!(by_scope("sns"), Claim::Served(Served::Sns));
         assert_eq!(by_scope("lambda"), Claim::Served(Served::Lambda));
+        assert_eq!(by_scope("sts"), Claim::Served(Served::Sts));
+        let sts = b"Action=GetCallerIdentity&Version=2011-06-15";
+        assert_eq!(claim(&plain, sts, None), Claim::Served(Served::Sts));
         assert_eq!(claim(&plain, &[], None), Claim::Served(Served::Sqs));
         let dynamo = parts(Some("DynamoDB_20120810.ListTables"), "/");
         assert_eq!(

@@ -107,6 +107,9 @@ fn refuse_as_named(parts: &Parts, refusal: Refusal, message: &str) -> HttpRespon
         Claim::Served(Served::Lambda) => {
             crate::triggers::Service::refuse(parts, &request_id, refusal, message)
         }
+        Claim::Served(Served::Sts) => {
+            crate::sts::Service::refuse(parts, &request_id, refusal, message)
+        }
         Claim::Served(Served::Sqs) | Claim::Foreign(_) => {
             crate::sqs::service::Service::refuse(parts, &request_id, refusal, message)
         }
@@ -167,6 +170,9 @@ async fn serve(
         Claim::Served(Served::Lambda) => {
             Box::pin(further(app, &*app.triggers, &parts, &body, ids, at)).await
         }
+        Claim::Served(Served::Sts) => {
+            Box::pin(further(app, &*app.sts, &parts, &body, ids, at)).await
+        }
         Claim::Foreign(service) => {
             tracing::debug!(%service, "request for a service sqslite does not serve");
             Ok(crate::sqs::protocol::foreign::refuse(
@@ -196,20 +202,26 @@ async fn further<S: Service>(
 ) -> Result<HttpResponse, DropConnection> {
     let scope = signed.as_ref().ok().and_then(Option::as_ref);
     let verdict = crate::http::auth::verify_for(
-        &app.config.credentials,
+        &app.keys(),
         || app.now(),
         parts,
         body,
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
         S::SIGNING_NAME,
     );
-    let mut ctx = Context::new(
-        &app.config.defaults(),
-        &parts.headers,
-        scope,
-        request_id.to_owned(),
-    );
-    ctx.peer = peer;
+    // Built in a block of its own: a local once borrowed keeps its place in the future after
+    // it is moved, and the context is a quarter of the request's future (the size test).
+    let ctx = {
+        let mut ctx = Context::new(
+            &app.config.defaults(),
+            &parts.headers,
+            scope,
+            request_id.to_owned(),
+        );
+        ctx.peer = peer;
+        unverified_issued(app, &mut ctx, scope);
+        ctx
+    };
     let handled = service.handle(ctx, verdict, parts, body);
     let answered = if app.durable.is_none() {
         handled.await?
@@ -237,6 +249,19 @@ async fn further<S: Service>(
     app.alarms.touch(&app.ticker);
     stamp_date(app, &mut response);
     Ok(response)
+}
+
+/// Without declared credentials nothing is verified, yet a key STS issued still acts as whom
+/// it was issued for (a role's session in the role's account). A declared server verifies it
+/// instead, in `http::auth::verify`.
+#[inline]
+fn unverified_issued(app: &App, ctx: &mut Context, scope: Option<&crate::http::auth::Signed>) {
+    if !app.config.credentials.is_empty() {
+        return;
+    }
+    if let Some(key) = scope.and_then(|s| app.temporary_keys.find(&s.access_key)) {
+        ctx.act_as_issued(&key.principal);
+    }
 }
 
 /// On a manual clock the Date header tells the server's time, as SQS's does: the SDKs

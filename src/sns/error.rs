@@ -74,6 +74,8 @@ kinds! {
     InvalidClientTokenId => "InvalidClientTokenId", 403, Sender;
     SignatureDoesNotMatch => "SignatureDoesNotMatch", 403, Sender;
     RequestExpired => "RequestExpired", 400, Sender;
+    // [aws-recorded as SQS's and IAM's Query answer; unverified for SNS]
+    ExpiredToken => "ExpiredToken", 403, Sender;
 }
 
 /// One SNS error: its kind and SNS's message.
@@ -128,6 +130,7 @@ impl SnsError {
             AuthErrorKind::InvalidClientTokenId => SnsErrorKind::InvalidClientTokenId,
             AuthErrorKind::SignatureDoesNotMatch => SnsErrorKind::SignatureDoesNotMatch,
             AuthErrorKind::RequestExpired => SnsErrorKind::RequestExpired,
+            AuthErrorKind::ExpiredToken => SnsErrorKind::ExpiredToken,
         };
         SnsError::new(kind, err.message())
     }

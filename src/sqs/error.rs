@@ -84,6 +84,9 @@ error_table! {
     InvalidClientTokenId => ("com.amazonaws.sqs#InvalidClientTokenId", "InvalidClientTokenId", 403, Sender, "The security token included in the request is invalid."),
     MissingAuthenticationToken => ("com.amazonaws.sqs#MissingAuthenticationToken", "MissingAuthenticationToken", 403, Sender, "The request must contain either a valid (registered) AWS access key ID or X.509 certificate."),
     RequestExpired => ("com.amazonaws.sqs#RequestExpired", "RequestExpired", 400, Sender, "Request has expired."),
+    // A temporary key past its expiration: SQS's Query code and 403 [aws-recorded,
+    // aws/aws-sdk-go#249], its JSON type as celery/kombu#2217 recorded it.
+    ExpiredToken => ("com.amazon.coral.service#ExpiredTokenException", "ExpiredToken", 403, Sender, "The security token included in the request is expired"),
     InvalidAction => ("com.amazon.coral.service#InvalidActionException", "InvalidAction", 400, Sender, "The action is not valid for this endpoint."),
     UnknownOperation => ("com.amazon.coral.service#UnknownOperationException", "UnknownOperationException", 400, Sender, "The requested operation is not recognised."),
     SerializationException => ("com.amazon.coral.service#SerializationException", "SerializationException", 400, Sender, "The request body could not be parsed."),
@@ -206,6 +209,7 @@ impl From<crate::http::auth::AuthError> for SqsError {
             A::InvalidClientTokenId => ErrorKind::InvalidClientTokenId,
             A::SignatureDoesNotMatch => ErrorKind::SignatureDoesNotMatch,
             A::RequestExpired => ErrorKind::RequestExpired,
+            A::ExpiredToken => ErrorKind::ExpiredToken,
         };
         match e.detail {
             Some(detail) => SqsError::new(kind, detail),

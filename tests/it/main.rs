@@ -72,6 +72,7 @@ mod sns_recorded_filters;
 mod sns_recorded_messages;
 mod sns_topics_api;
 mod strict;
+mod sts;
 mod trigger_commands;
 mod trigger_faults;
 mod triggers;

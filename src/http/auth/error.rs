@@ -18,6 +18,8 @@ pub enum AuthErrorKind {
     SignatureDoesNotMatch,
     /// A presigned URL past its expiry.
     RequestExpired,
+    /// A temporary key past its expiration.
+    ExpiredToken,
 }
 
 /// One refusal: its kind, and the detail AWS gives beside the kind's own text, if any.
@@ -41,6 +43,8 @@ impl AuthErrorKind {
             AuthErrorKind::InvalidClientTokenId => "The security token included in the request is invalid.",
             AuthErrorKind::SignatureDoesNotMatch => super::SIGNATURE_MISMATCH,
             AuthErrorKind::RequestExpired => "Request has expired.",
+            // [aws-recorded for SQS, e.g. pplu/aws-sdk-perl#166; IAM: cfn-sphere/cfn-sphere#55]
+            AuthErrorKind::ExpiredToken => "The security token included in the request is expired",
         }
     }
 }

@@ -1,14 +1,16 @@
 //! Optional authentication: with `[[credentials]]` configured, every SQS request must carry a
 //! valid AWS Signature V4 (Authorization header or presigned URL, either protocol) made with
-//! one of them, and acts as that credential's account. Without any, every request is
-//! accepted and its account comes from a 12-digit access key id, as before. Either way the
-//! signature is read once ([`parse::read`]) and that one reading is all anyone sees.
+//! one of them or with a temporary key the token service issued ([`temporary`]), and acts as
+//! that key's principal. Without any, every request is accepted and its account comes from
+//! a 12-digit access key id, as before. Either way the signature is read once
+//! ([`parse::read`]) and that one reading is all anyone sees.
 
 mod credential;
 pub mod error;
 pub mod parse;
 pub mod principal;
 pub mod sigv4;
+pub mod temporary;
 
 use hyper::header::HOST;
 use hyper::http::request::Parts;
@@ -21,6 +23,7 @@ pub use credential::Credential;
 pub use error::{AuthError, AuthErrorKind, AuthResult};
 pub use parse::{read, Signed};
 pub use principal::Principal;
+pub use temporary::{Keys, TemporaryKey, TemporaryKeys};
 
 /// AWS's text for a signature that does not match, which its detail starts with.
 pub const SIGNATURE_MISMATCH: &str = "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.";
@@ -29,26 +32,29 @@ pub const SIGNATURE_MISMATCH: &str = "The request signature we calculated does n
 /// errors name 15 minutes (e.g. aws/aws-sdk-go#487, aws/aws-sdk-php#642).
 const SKEW_MS: Millis = 15 * 60 * 1000;
 
+/// By name, not by text, which hyper would parse on each signed request.
+const X_AMZ_SECURITY_TOKEN: hyper::header::HeaderName =
+    hyper::header::HeaderName::from_static("x-amz-security-token");
+
 /// Checks the request's signature (as [`read`] gave it) for `service` (`sqs`, `sns`…), whose
 /// name the credential scope must carry; `Ok(None)` when the server has no credentials
-/// configured; `now` reads the server's clock, which the date must be near (read only when
-/// there is a signature to check: a server without credentials skips it).
+/// declared; `now` reads the server's clock, which the date must be near (read only when there
+/// is a signature to check: a server without credentials skips it). The key is a declared one,
+/// or a temporary one the token service issued, whose request must carry its session token
+/// and which stops working when it expires.
 pub fn verify_for(
-    credentials: &[Credential],
+    keys: &Keys<'_>,
     now: impl FnOnce() -> Millis,
     parts: &Parts,
     body: &[u8],
     signed: AuthResult<Option<&Signed>>,
     service: &str,
 ) -> AuthResult<Option<Principal>> {
-    if credentials.is_empty() {
+    if keys.declared.is_empty() {
         return Ok(None);
     }
     let signed = signed?.ok_or_else(|| AuthError::of(AuthErrorKind::MissingAuthenticationToken))?;
-    let credential = credentials
-        .iter()
-        .find(|c| c.access_key_id == signed.access_key)
-        .ok_or_else(|| AuthError::of(AuthErrorKind::InvalidClientTokenId))?;
+    let key = signing_key(keys, signed, parts)?;
     check_scope(signed, request_region(parts), service)?;
     sigv4::check_signed_headers(&parts.headers, signed)?;
     let request = sigv4::Request {
@@ -62,11 +68,15 @@ pub fn verify_for(
     for hash in sigv4::payload_hashes(&request, signed)? {
         let canonical = sigv4::canonical_request(&request, signed, &hash);
         let to_sign = sigv4::string_to_sign(signed, &canonical);
-        let expected = sigv4::signature(&credential.secret_access_key, signed, &to_sign);
+        let expected = sigv4::signature(&key.secret, signed, &to_sign);
         // Constant time: how long a comparison takes tells nothing about the right signature.
         if bool::from(expected.as_bytes().ct_eq(signed.signature.as_bytes())) {
-            check_time(signed, now())?;
-            return Ok(Some(Principal::of(credential)));
+            let now = now();
+            check_time(signed, now)?;
+            if key.expires_at.is_some_and(|at| now >= at) {
+                return Err(AuthError::of(AuthErrorKind::ExpiredToken));
+            }
+            return Ok(Some(key.principal));
         }
         first.get_or_insert((canonical, to_sign));
     }
@@ -77,6 +87,61 @@ pub fn verify_for(
             "{SIGNATURE_MISMATCH}\n\nThe Canonical String for this request should have been\n'{canonical}'\n\nThe String-to-Sign should have been\n'{to_sign}'\n"
         ),
     ))
+}
+
+/// The key a request is signed with: its secret, whom it acts as and, for a temporary key,
+/// when it expires.
+struct SigningKey {
+    secret: String,
+    principal: Principal,
+    expires_at: Option<Millis>,
+}
+
+/// The declared or temporary key the signature names. A temporary key needs its own session
+/// token beside it (`X-Amz-Security-Token`, a header or a presigned URL's parameter): a
+/// missing or different token is an invalid one, as AWS answers a forged token.
+fn signing_key(keys: &Keys<'_>, signed: &Signed, parts: &Parts) -> AuthResult<SigningKey> {
+    let invalid = || AuthError::of(AuthErrorKind::InvalidClientTokenId);
+    if let Some(c) = keys
+        .declared
+        .iter()
+        .find(|c| c.access_key_id == signed.access_key)
+    {
+        return Ok(SigningKey {
+            secret: c.secret_access_key.clone(),
+            principal: Principal::of(c),
+            expires_at: None,
+        });
+    }
+    let key = keys
+        .temporary
+        .find(&signed.access_key)
+        .ok_or_else(invalid)?;
+    let header = parts
+        .headers
+        .get(X_AMZ_SECURITY_TOKEN)
+        .map(hyper::header::HeaderValue::as_bytes);
+    let query = parts
+        .uri
+        .query()
+        .filter(|_| signed.presigned)
+        .and_then(|q| {
+            parse::query_pairs(q)
+                .into_iter()
+                .find(|(k, _)| k == "X-Amz-Security-Token")
+                .map(|(_, v)| v)
+        });
+    let token = header
+        .or(query.as_deref().map(str::as_bytes))
+        .ok_or_else(invalid)?;
+    if !bool::from(token.ct_eq(key.session_token.as_bytes())) {
+        return Err(invalid());
+    }
+    Ok(SigningKey {
+        secret: key.secret_access_key.clone(),
+        principal: key.principal.clone(),
+        expires_at: Some(key.expires_at),
+    })
 }
 
 /// The region a request's `Host` names (`sqs.<region>.…`), if any.

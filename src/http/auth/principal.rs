@@ -63,6 +63,12 @@ pub fn sender_id(arn: &str) -> Arc<str> {
     id
 }
 
+/// A role's unique id, `AROA` and 17 characters as IAM's role ids are, keyed as
+/// [`sender_id`] is: an assumed role's sessions say `<role id>:<session name>`.
+pub fn role_id(role_arn: &str) -> String {
+    format!("AROA{}", &base32(&keyed_hash(role_arn))[..17])
+}
+
 /// Who a signed request says it is when no credentials are declared (so nothing verifies
 /// it): its key taken as an IAM user of the request's account, as AWS would answer for an IAM
 /// user's key (so two keys are two senders, and a subscription's SubscriptionPrincipal is

@@ -49,6 +49,10 @@ const SERVICES: &[(&str, &[&str])] = &[
         <crate::triggers::Service as crate::http::service::Service>::NAME,
         <crate::triggers::Service as crate::http::service::Service>::ACTIONS,
     ),
+    (
+        <crate::sts::Service as crate::http::service::Service>::NAME,
+        <crate::sts::Service as crate::http::service::Service>::ACTIONS,
+    ),
 ];
 
 impl Default for Metrics {

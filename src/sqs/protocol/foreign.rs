@@ -11,7 +11,7 @@ use hyper::StatusCode;
 use super::{respond, HttpResponse, X_AMZ_TARGET};
 
 /// What the error says is served.
-const SERVES: &str = "Amazon SQS (AWS JSON 1.0 and AWS Query), Amazon SNS (AWS Query) and Lambda's event source mappings (REST-JSON)";
+const SERVES: &str = "Amazon SQS (AWS JSON 1.0 and AWS Query), Amazon SNS (AWS Query), Lambda's event source mappings (REST-JSON) and AWS STS (AWS Query)";
 /// The error code SDKs show.
 const CODE: &str = "UnknownService";
 

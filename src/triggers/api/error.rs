@@ -67,6 +67,7 @@ kinds! {
     UnrecognizedClient => "UnrecognizedClientException", 403, "message", None;
     InvalidSignature => "InvalidSignatureException", 403, "message", None;
     RequestExpired => "RequestExpired", 400, "message", None;
+    ExpiredToken => "ExpiredTokenException", 403, "message", None;
 }
 
 /// One Lambda API error: its kind and Lambda's message.
@@ -125,6 +126,7 @@ impl LambdaError {
             AuthErrorKind::InvalidClientTokenId => LambdaErrorKind::UnrecognizedClient,
             AuthErrorKind::SignatureDoesNotMatch => LambdaErrorKind::InvalidSignature,
             AuthErrorKind::RequestExpired => LambdaErrorKind::RequestExpired,
+            AuthErrorKind::ExpiredToken => LambdaErrorKind::ExpiredToken,
         };
         LambdaError::new(kind, err.message())
     }

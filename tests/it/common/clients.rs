@@ -66,6 +66,43 @@ pub fn sns_client_with(
     aws_sdk_sns::Client::from_conf(config)
 }
 
+/// An STS client signing with this key (and session token, for temporary keys) at the manual
+/// clock's time.
+pub fn sts_client_with(
+    endpoint: &str,
+    (access_key, secret, token): (&str, &str, Option<&str>),
+    clock: &ManualClock,
+) -> aws_sdk_sts::Client {
+    let credentials = Credentials::new(access_key, secret, token.map(str::to_owned), None, "test");
+    let config = aws_sdk_sts::Config::builder()
+        .behavior_version(aws_sdk_sts::config::BehaviorVersion::latest())
+        .region(aws_sdk_sts::config::Region::new("us-east-1"))
+        .endpoint_url(endpoint)
+        .credentials_provider(credentials)
+        .retry_config(aws_sdk_sts::config::retry::RetryConfig::disabled())
+        .time_source(ClockTime(clock.clone()))
+        .build();
+    aws_sdk_sts::Client::from_conf(config)
+}
+
+/// An SQS client signing with temporary keys (an STS answer's `Credentials`).
+pub fn client_with_token(
+    endpoint: &str,
+    (access_key, secret, token): (&str, &str, &str),
+    clock: &ManualClock,
+) -> Client {
+    let credentials = Credentials::new(access_key, secret, Some(token.to_owned()), None, "test");
+    let config = aws_sdk_sqs::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .endpoint_url(endpoint)
+        .credentials_provider(credentials)
+        .retry_config(aws_sdk_sqs::config::retry::RetryConfig::disabled())
+        .time_source(ClockTime(clock.clone()))
+        .build();
+    Client::from_conf(config)
+}
+
 /// The manual clock as the SDK's time source.
 #[derive(Debug)]
 pub(super) struct ClockTime(pub(super) ManualClock);

@@ -25,7 +25,10 @@ use aws_sdk_sqs::Client;
 use sqslite::{Config, ManualClock, Server};
 
 use clients::ClockTime;
-pub use clients::{client_at, client_for, sns_client_at, sns_client_for, sns_client_with};
+pub use clients::{
+    client_at, client_for, client_with_token, sns_client_at, sns_client_for, sns_client_with,
+    sts_client_with,
+};
 pub use errors::{code, expect_code, expect_code_for, message};
 pub use raw::{raw, RawResponse};
 

@@ -61,11 +61,29 @@ fn principal_matches(s: &Statement, req: &Request<'_>) -> bool {
             p.services.iter().any(|n| n == service)
         } else {
             let root = format!("arn:aws:iam::{}:root", caller.account);
-            p.aws
-                .iter()
-                .any(|n| n == caller.account || n == caller.arn || *n == root)
+            p.aws.iter().any(|n| {
+                n == caller.account || n == caller.arn || *n == root || names_role(n, caller.arn)
+            })
         };
     named != s.principal.negated
+}
+
+/// Whether `name` is the role (`arn:aws:iam::<account>:role/[path/]<role>`) of the
+/// assumed-role session `caller` (`arn:aws:sts::<account>:assumed-role/<role>/<session>`):
+/// IAM matches a session by its role's ARN. Role names are unique in an account whatever
+/// their path, so the path a session's ARN leaves out is not needed.
+fn names_role(name: &str, caller: &str) -> bool {
+    let Some((account, rest)) = caller
+        .strip_prefix("arn:aws:sts::")
+        .and_then(|r| r.split_once(":assumed-role/"))
+    else {
+        return false;
+    };
+    let role = rest.split_once('/').map_or(rest, |(role, _)| role);
+    name.strip_prefix("arn:aws:iam::")
+        .and_then(|r| r.strip_prefix(account))
+        .and_then(|r| r.strip_prefix(":role/"))
+        .is_some_and(|path| path.rsplit('/').next() == Some(role))
 }
 
 /// `sqs:Send*`, `SNS:Publish`, `*`: the service prefix and the name are case-insensitive.
@@ -151,6 +169,25 @@ mod tests {
             eval(Some(&service), OTHER, "SendMessage"),
             Decision::NotAllowed
         );
+    }
+
+    #[test]
+    fn a_role_names_its_sessions() {
+        let session = Caller {
+            account: "222222222222",
+            arn: "arn:aws:sts::222222222222:assumed-role/ci/run-7",
+        };
+        for (role, expected) in [
+            ("arn:aws:iam::222222222222:role/ci", Decision::Allow),
+            ("arn:aws:iam::222222222222:role/team/ci", Decision::Allow),
+            ("arn:aws:iam::222222222222:role/cid", Decision::NotAllowed),
+            ("arn:aws:iam::333333333333:role/ci", Decision::NotAllowed),
+        ] {
+            let p = doc(&format!(
+                r#"{{"Effect":"Allow","Principal":{{"AWS":"{role}"}},"Action":"sqs:*"}}"#
+            ));
+            assert_eq!(eval(Some(&p), session, "SendMessage"), expected, "{role}");
+        }
     }
 
     #[test]
