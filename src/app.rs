@@ -30,7 +30,7 @@ pub struct App {
     pub metrics: crate::observe::metrics::Metrics,
     pub alarms: crate::observe::alarms::Alarms,
     /// The chart's time series and marks.
-    pub series: Arc<crate::series::Recorder>,
+    pub series: Arc<crate::observe::series::Recorder>,
     /// The data directory (`--data-dir`); `None` keeps everything in memory only.
     pub durable: Option<crate::durable::mode::Durable>,
     /// Where requests on a caller's behalf may go (SNS subscribers, functions).
@@ -59,13 +59,13 @@ impl App {
     ) -> Self {
         sns.limits = config.sns_limits;
         let ticker = Arc::new(tokio::sync::Notify::new());
-        let series = Arc::new(crate::series::Recorder::default());
+        let series = Arc::new(crate::observe::series::Recorder::default());
         let faults = Arc::new(crate::faults::Faults::new(crate::config::FAULT_TARGETS));
         let metrics = crate::observe::metrics::Metrics::new();
         let injector = Arc::new(crate::faults::inject::Injector {
             faults: faults.clone(),
             counter: metrics.fault_counter(),
-            series: series.clone(),
+            marks: series.clone(),
             clock: clock.clone(),
         });
         let mut alarms =

@@ -189,7 +189,7 @@ pub(crate) mod health;
 pub(crate) mod http;
 pub(crate) mod observe;
 pub(crate) mod patterns;
-pub(crate) mod series;
+pub(crate) mod policy;
 pub(crate) mod service;
 pub(crate) mod sns;
 pub(crate) mod sqs;

@@ -35,7 +35,7 @@ pub const ACTION_NAMES: &[&str] = Action::NAMES;
 pub const SQS_ACCESS: &[(&str, &str)] = Action::ACCESS;
 
 /// The SQS operations no queue Policy grants another account.
-pub const SQS_OWNER_ONLY: &[&str] = crate::sqs::engine::policy::OWNER_ONLY;
+pub const SQS_OWNER_ONLY: &[&str] = crate::sqs::engine::permissions::OWNER_ONLY;
 
 /// Each SNS operation with its access rule (`Own`, `Topic`, `Subscription`…) and IAM action.
 pub const SNS_ACCESS: &[(&str, &str, &str)] = crate::sns::actions::Action::ACCESS;

@@ -31,7 +31,7 @@ pub async fn call(app: &App, action: &str, body: &[u8], params: &[(String, Strin
         )));
     }
     let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-    let request_id = crate::sqs::engine::message::id_text(&uuid::Uuid::new_v4());
+    let request_id = crate::http::request_id();
     let mut ctx = Context::new(
         &app.config.defaults(),
         &hyper::HeaderMap::new(),

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::{inspect, ok, Answer};
 use crate::app::App;
-use crate::series::{Point, Sample, INTERVAL_MS, WINDOW_MS};
+use crate::observe::series::{Point, Sample, INTERVAL_MS, WINDOW_MS};
 use crate::sqs::engine::queue::Queue;
 
 pub fn chart(app: &App, name: &str, params: &[(String, String)]) -> Answer {

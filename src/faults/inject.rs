@@ -5,11 +5,17 @@
 
 use std::sync::Arc;
 
-use crate::clock::SharedClock;
+use crate::clock::{Millis, SharedClock};
 use crate::http::DropConnection;
-use crate::series::Recorder;
 
 use super::{Call, Effect, Faults};
+
+/// Where a hit is marked: the dashboard chart's recorder, an observer above the services
+/// that call this floor, lent as this one method.
+pub trait Marks: Send + Sync {
+    /// Marks a hit of rule `rule` on `action` at `now` (on `queue`'s chart when it names one).
+    fn fault(&self, now: Millis, rule: u64, action: &str, queue: Option<&str>, effect: String);
+}
 
 /// The rules with what a hit touches besides its rule, lent by the composition root: the
 /// server's clock, the `/metrics` counter of hits and the chart's marks.
@@ -17,7 +23,7 @@ pub struct Injector {
     pub faults: Arc<Faults>,
     /// `sqslite_faults_injected_total`.
     pub counter: prometheus::IntCounter,
-    pub series: Arc<Recorder>,
+    pub marks: Arc<dyn Marks>,
     pub clock: SharedClock,
 }
 
@@ -53,7 +59,7 @@ impl Injector {
             // The queue chart's mark ("-": an SQS call naming no queue).
             let named = (queue != "-").then_some(queue);
             let what = describe(effect, error);
-            self.series
+            self.marks
                 .fault(self.clock.now(), effect.rule, action, named, what);
         }
         tracing::warn!(

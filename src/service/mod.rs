@@ -118,7 +118,7 @@ fn refuse_as_named(parts: &Parts, refusal: Refusal, message: &str) -> HttpRespon
 
 /// A request id as AWS writes them (a UUID).
 fn new_request_id() -> String {
-    crate::sqs::engine::message::id_text(&uuid::Uuid::new_v4())
+    crate::http::request_id()
 }
 
 /// One request line per request of every service at debug (`SQSLITE_LOG=debug`), failures

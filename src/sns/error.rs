@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::http::auth::{AuthError, AuthErrorKind};
-use crate::sqs::error::Fault;
+use crate::http::Fault;
 
 macro_rules! kinds {
     ($($kind:ident => $code:literal, $status:literal, $fault:ident;)*) => {

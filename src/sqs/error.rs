@@ -2,14 +2,7 @@
 
 use std::fmt;
 
-/// Whether the caller or the service is to blame; rendered as `Sender`/`Receiver`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fault {
-    /// The request was wrong (4xx): retrying it unchanged fails again.
-    Sender,
-    /// sqslite failed (5xx): the same request may succeed later.
-    Receiver,
-}
+pub use crate::http::Fault;
 
 macro_rules! error_table {
     ($( $kind:ident => ($shape:expr, $code:expr, $status:expr, $fault:ident, $msg:expr) ),* $(,)?) => {
@@ -198,6 +191,17 @@ impl fmt::Display for SqsError {
 }
 
 impl std::error::Error for SqsError {}
+
+/// A Policy document the policy floor cannot use, in SQS's words (recorded, e.g.
+/// hashicorp/terraform-provider-aws#42209).
+impl From<crate::policy::Invalid> for SqsError {
+    fn from(_: crate::policy::Invalid) -> Self {
+        SqsError::new(
+            ErrorKind::InvalidAttributeValue,
+            "Invalid value for the parameter Policy.",
+        )
+    }
+}
 
 /// A refused signature in SQS's words: one row per kind of the auth floor's error.
 impl From<crate::http::auth::AuthError> for SqsError {

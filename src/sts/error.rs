@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::http::auth::{AuthError, AuthErrorKind};
-use crate::sqs::error::Fault;
+use crate::http::Fault;
 
 /// Declares `StsErrorKind` with each error's code, status and fault, from one table.
 macro_rules! kinds {

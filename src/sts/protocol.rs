@@ -12,9 +12,8 @@ use serde::de::DeserializeOwned;
 
 use super::error::{StsError, StsErrorKind, StsResult, Violations};
 use crate::http::query::{Dialect, Expected, Refusal, Shape};
+pub use crate::http::xml::Xml;
 use crate::http::HttpResponse;
-use crate::sqs::error::Fault;
-use crate::sqs::protocol::xml::escape_into;
 
 /// STS's API version, which every SDK sends as `Version`.
 pub const VERSION: &str = "2011-06-15";
@@ -28,10 +27,7 @@ const MAX_PARAMS: usize = 512;
 /// action STS has (sqslite's own rule: on AWS STS has an endpoint of its own). JSON requests
 /// (`X-Amz-Target`) are never STS's; a signed one is STS's when its scope says `sts`.
 pub fn names_sts(parts: &Parts, body: &[u8]) -> bool {
-    if parts
-        .headers
-        .contains_key(crate::sqs::protocol::X_AMZ_TARGET)
-    {
+    if parts.headers.contains_key(crate::http::X_AMZ_TARGET) {
         return false;
     }
     let (mut version, mut action) = (None, None);
@@ -148,11 +144,7 @@ fn respond(status: u16, request_id: &str, body: String) -> HttpResponse {
 /// `<{Action}Response><{Action}Result>…</…Result><ResponseMetadata>…` with the result's
 /// members, already written (see [`Xml`]).
 pub fn success(action: &str, request_id: &str, result: &Xml) -> HttpResponse {
-    let body = format!(
-        "<{action}Response xmlns=\"{NAMESPACE}\"><{action}Result>{}</{action}Result>\
-         <ResponseMetadata><RequestId>{request_id}</RequestId></ResponseMetadata></{action}Response>",
-        result.0
-    );
+    let body = crate::http::xml::success(NAMESPACE, action, request_id, result);
     respond(200, request_id, body)
 }
 
@@ -163,46 +155,8 @@ pub fn error_document(request_id: &str, err: &StsError) -> HttpResponse {
 
 /// STS's error document: Type, Code and Message inside Error, then the RequestId.
 fn error_body(request_id: &str, err: &StsError) -> String {
-    let fault = match err.kind.fault() {
-        Fault::Sender => "Sender",
-        Fault::Receiver => "Receiver",
-    };
-    let mut message = String::with_capacity(err.message.len());
-    escape_into(&mut message, &err.message);
-    format!(
-        "<ErrorResponse xmlns=\"{NAMESPACE}\"><Error><Type>{fault}</Type><Code>{}</Code>\
-         <Message>{message}</Message></Error><RequestId>{request_id}</RequestId></ErrorResponse>",
-        err.code()
-    )
-}
-
-/// The members of one result, written element by element, text escaped.
-#[derive(Debug, Default)]
-pub struct Xml(String);
-
-impl Xml {
-    /// `<name>`.
-    pub fn open(&mut self, name: &str) -> &mut Self {
-        self.0.push('<');
-        self.0.push_str(name);
-        self.0.push('>');
-        self
-    }
-
-    /// `</name>`.
-    pub fn close(&mut self, name: &str) -> &mut Self {
-        self.0.push_str("</");
-        self.0.push_str(name);
-        self.0.push('>');
-        self
-    }
-
-    /// `<name>text</name>`.
-    pub fn text(&mut self, name: &str, text: &str) -> &mut Self {
-        self.open(name);
-        escape_into(&mut self.0, text);
-        self.close(name)
-    }
+    let code = (err.kind.fault(), err.code());
+    crate::http::xml::error(NAMESPACE, request_id, code, &err.message)
 }
 
 /// The refusal of a form that names no action STS has: the wording of IAM's and SES's Query

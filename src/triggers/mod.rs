@@ -104,6 +104,20 @@ impl Triggers {
     }
 }
 
+/// Where a mapping's invocations and errors are counted: the dashboard chart's recorder, an
+/// observer above this service, lent as this one method.
+pub trait Tally: Send + Sync {
+    /// Adds `n` to `field` of the series `name` about `subject` (the mapping's queue's ARN).
+    fn count(
+        &self,
+        subject: &str,
+        name: &str,
+        field: &'static str,
+        now: crate::clock::Millis,
+        n: u64,
+    );
+}
+
 /// The triggers service: its mappings and functions, the SQS service its pollers receive
 /// from and delete through, the region and account function names resolve in, and what its
 /// invocations meet beyond the queues (the Invoke fault rules, the chart's series). The
@@ -119,7 +133,7 @@ pub struct Service {
     /// The fault rules an invocation is checked against (`"action": "Invoke"`).
     pub faults: Arc<crate::faults::Faults>,
     /// Each mapping's invocations and errors, drawn on its queue's chart.
-    pub series: Arc<crate::series::Recorder>,
+    pub series: Arc<dyn Tally>,
     /// Where `url` and `invoke_url` functions may be called (the server's outbound rule).
     pub outbound: Arc<crate::http::outbound::Outbound>,
     /// Whether callers are verified (`[[credentials]]`): pollers then read their queues as
@@ -135,7 +149,7 @@ impl Service {
         sqs: Arc<crate::sqs::actions::Sqs>,
         (region, account_id): (&str, &str),
         faults: Arc<crate::faults::Faults>,
-        series: Arc<crate::series::Recorder>,
+        series: Arc<dyn Tally>,
     ) -> Self {
         Service {
             triggers,

@@ -1,7 +1,7 @@
 //! Unit tests of the SNS subscription rules.
 
 use super::*;
-use crate::sqs::engine::policy::Policy;
+use crate::policy::Policy;
 
 const QUEUE: &str = "arn:aws:sqs:us-east-1:000000000000:audit";
 const TOPIC: &str = "arn:aws:sns:us-east-1:000000000000:orders";
@@ -9,10 +9,10 @@ const TOPIC: &str = "arn:aws:sns:us-east-1:000000000000:orders";
 #[test]
 fn a_policy_fix_keeps_the_statements_there_and_is_one_sqs_accepts() {
     let fresh = extended_policy(None, allow_topic(QUEUE, TOPIC));
-    Policy::parse(&fresh).unwrap_or_else(|e| panic!("{fresh}: {}", e.message));
+    Policy::parse(&fresh).unwrap_or_else(|e| panic!("{fresh}: {e:?}"));
     let existing = r#"{"Version":"2012-10-17","Statement":{"Effect":"Deny","Principal":"*","Action":"sqs:DeleteQueue"}}"#;
     let kept = extended_policy(Some(existing), allow_topic(QUEUE, TOPIC));
-    let parsed = Policy::parse(&kept).unwrap_or_else(|e| panic!("{kept}: {}", e.message));
+    let parsed = Policy::parse(&kept).unwrap_or_else(|e| panic!("{kept}: {e:?}"));
     assert!(parsed.text().contains("DeleteQueue") && parsed.text().contains("sns.amazonaws.com"));
 }
 

@@ -136,7 +136,7 @@ pub struct Alarms {
     /// `[alarms]`: the thresholds and the webhook.
     cfg: AlarmConfig,
     /// Where a change of state is marked for the dashboard's chart.
-    series: Arc<crate::series::Recorder>,
+    series: Arc<crate::observe::series::Recorder>,
     /// Where the webhook may be called (the server's outbound rule).
     pub outbound: Arc<crate::http::outbound::Outbound>,
     stale: AtomicBool,
@@ -162,7 +162,7 @@ struct Book {
 
 impl Alarms {
     /// The alarms of a server configured with `cfg`, marking their changes in `series`.
-    pub fn new(cfg: AlarmConfig, series: Arc<crate::series::Recorder>) -> Self {
+    pub fn new(cfg: AlarmConfig, series: Arc<crate::observe::series::Recorder>) -> Self {
         Alarms {
             cfg,
             series,
@@ -324,7 +324,7 @@ const LOG_TARGET: &str = "sqslite::alarms";
 fn announce(
     cfg: &AlarmConfig,
     (series, outbound): (
-        &crate::series::Recorder,
+        &crate::observe::series::Recorder,
         &Arc<crate::http::outbound::Outbound>,
     ),
     alarm: &Alarm,

@@ -1,11 +1,11 @@
 //! Topic policies: the Policy attribute validated as SNS validates it, and whether a caller
 //! may do an operation on the topic, read by the one policy evaluator the queues use
-//! ([`crate::sqs::engine::policy`]) with `sns:` actions; `crate::sns::actions::access` applies it
+//! ([`crate::policy`]) with `sns:` actions; `crate::sns::actions::access` applies it
 //! to every operation.
 
 use crate::clock::Millis;
+use crate::policy::{self, Caller, Decision, Policy, Quotas};
 use crate::sns::error::{SnsError, SnsResult};
-use crate::sqs::engine::policy::{self, Caller, Decision, Policy, Quotas};
 
 use super::Topic;
 

@@ -3,7 +3,7 @@
 //! server's time; observers (the advisor) through [`policy_admits`].
 
 use crate::clock::Millis;
-use crate::sqs::engine::policy;
+use crate::policy;
 use crate::sqs::engine::queue::Queue;
 
 /// Whether the queue's Policy lets SNS send this topic's messages as AWS decides it, for

@@ -23,10 +23,7 @@ pub const VERSION: &str = "2010-03-31";
 /// Whether an unsigned request is for SNS: `Version=2010-03-31`, or an action only SNS has.
 /// JSON requests (`X-Amz-Target`) are SQS's. A signed one says so in its credential scope.
 pub fn names_sns(parts: &Parts, body: &[u8]) -> bool {
-    if parts
-        .headers
-        .contains_key(crate::sqs::protocol::X_AMZ_TARGET)
-    {
+    if parts.headers.contains_key(crate::http::X_AMZ_TARGET) {
         return false;
     }
     let mut version = None;

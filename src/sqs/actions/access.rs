@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
+use crate::policy;
 use crate::sqs::engine::arn::{self, QueueKey};
-use crate::sqs::engine::policy;
 use crate::sqs::engine::queue::Queue;
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 use crate::sqs::protocol::{Context, QueueUrls};

@@ -5,7 +5,6 @@ use serde::Deserialize;
 use std::sync::Arc;
 
 use super::Sqs;
-use crate::sqs::engine::policy;
 use crate::sqs::error::SqsResult;
 use crate::sqs::protocol::Context;
 
@@ -34,7 +33,7 @@ pub fn add_permission(
 ) -> SqsResult<()> {
     let now = sqs.now();
     queue.edit_policy(now, |current| {
-        policy::add(
+        crate::sqs::engine::permissions::add(
             current,
             &queue.arn(),
             &input.label,
@@ -64,6 +63,6 @@ pub fn remove_permission(
 ) -> SqsResult<()> {
     let now = sqs.now();
     queue.edit_policy(now, |current| {
-        policy::remove(current, &queue.arn(), &input.label)
+        crate::sqs::engine::permissions::remove(current, &queue.arn(), &input.label)
     })
 }

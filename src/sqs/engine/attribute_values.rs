@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::attributes::QueueAttributes;
-use super::policy::Policy;
+use crate::policy::Policy;
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 
 /// Policy: parsed (and so validated) once when set, so each request's authorization reads a parsed

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::policy::Policy;
 use crate::sqs::engine::attribute_table;
-use crate::sqs::engine::policy::Policy;
 use crate::sqs::engine::redrive::{RedriveAllowPolicy, RedrivePolicy};
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 

@@ -13,11 +13,11 @@ use std::sync::Arc;
 
 use super::arn;
 use super::move_task::Mover;
-use super::policy::{self, Decision};
 use super::queue::Queue;
 use super::redrive::RedrivePolicy;
 use super::{lock_pair, Registry};
 use crate::clock::Millis;
+use crate::policy::{self, Decision};
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 
 /// Whether two queue ARNs are in one account and region.

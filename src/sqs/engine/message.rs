@@ -174,8 +174,7 @@ impl Message {
 /// A message or request id in its usual text form, written without `fmt` (it is on every
 /// request's path).
 pub fn id_text(id: &Uuid) -> String {
-    let mut buf = [0u8; uuid::fmt::Hyphenated::LENGTH];
-    id.hyphenated().encode_lower(&mut buf).to_owned()
+    crate::http::uuid_text(id)
 }
 
 /// SQS counts the body plus every attribute's name, type and value toward the size limit.

@@ -15,7 +15,7 @@ pub mod md5;
 pub mod message;
 pub mod move_task;
 pub mod mutation;
-pub mod policy;
+pub mod permissions;
 pub mod processing;
 pub mod queue;
 pub mod receipt;

@@ -83,7 +83,7 @@ impl<'a> Replayer<'a> {
         // queue comes back without it (and says so) rather than not at all.
         let policy_ok = map
             .get("Policy")
-            .is_none_or(|p| crate::sqs::engine::policy::Policy::parse(p).is_ok());
+            .is_none_or(|p| crate::policy::Policy::parse(p).is_ok());
         if !policy_ok {
             map.remove("Policy");
             tracing::warn!(queue = %meta.key, "stored Policy is not one SQS accepts; dropped, set it again");

@@ -22,7 +22,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 // Built once: a name given as text is parsed and hashed again on every use.
-pub const X_AMZ_TARGET: HeaderName = HeaderName::from_static("x-amz-target");
+pub use crate::http::X_AMZ_TARGET;
 const X_AMZN_REQUEST_ID: HeaderName = HeaderName::from_static("x-amzn-requestid");
 const X_AMZN_QUERY_ERROR: HeaderName = HeaderName::from_static("x-amzn-query-error");
 

@@ -8,27 +8,7 @@ use crate::sqs::error::{Fault, SqsError};
 
 const NAMESPACE: &str = "http://queue.amazonaws.com/doc/2012-11-05/";
 
-/// Escapes text as SQS does: besides `& < >`, `"` and carriage return are escaped, so that a
-/// `\r` in a body survives XML parsing and the client's MD5 check passes.
-pub fn escape_into(out: &mut String, text: &str) {
-    // Every character to escape is ASCII, so runs between them are copied whole: a body is
-    // mostly such a run (pushing it a char at a time was the bulk of a Query receive).
-    let mut start = 0;
-    for (i, b) in text.bytes().enumerate() {
-        let entity = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\r' => "&#xD;",
-            _ => continue,
-        };
-        out.push_str(&text[start..i]);
-        out.push_str(entity);
-        start = i + 1;
-    }
-    out.push_str(&text[start..]);
-}
+pub use crate::http::xml::escape_into;
 
 /// `<name>`, `</name>`: written directly, not through `fmt`, as they are per element.
 fn open(out: &mut String, name: &str) {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::clock::Millis;
 use crate::http::auth::principal::role_id;
 use crate::http::auth::{Principal, TemporaryKey};
-use crate::sqs::engine::policy::{self, Decision, Policy};
+use crate::policy::{self, Decision, Policy};
 use crate::sts::error::{StsError, StsErrorKind, StsResult};
 pub use roles::{Role, RoleArn};
 pub use sessions::Sessions;

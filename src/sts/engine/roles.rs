@@ -2,7 +2,7 @@
 //! (IAM's AssumeRolePolicyDocument, evaluated by the shared policy evaluator) and its
 //! maximum session duration; and the reading of a role's ARN.
 
-use crate::sqs::engine::policy::{Policy, Quotas};
+use crate::policy::{Policy, Quotas};
 
 /// IAM's default MaxSessionDuration of a role: one hour.
 pub const DEFAULT_MAX_SESSION_SECONDS: u32 = 3600;

@@ -11,11 +11,11 @@ use rustc_hash::FxBuildHasher;
 use tokio::sync::Notify;
 
 use crate::clock::Millis;
+use crate::policy::Policy;
 use crate::sqs::engine::arn::QueueKey;
 use crate::sqs::engine::attributes::{DeduplicationScope, QueueAttributes};
 use crate::sqs::engine::message::NewMessage;
 use crate::sqs::engine::mutation::{Journal, Mutation, QueueMeta};
-use crate::sqs::engine::policy::Policy;
 use crate::sqs::engine::processing::Processing;
 use crate::sqs::engine::receipt::ReceiptKey;
 use crate::sqs::engine::send::Prepared;
@@ -23,6 +23,7 @@ use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 
 mod ledger;
 mod observe;
+mod policy;
 mod state;
 mod visibility;
 
@@ -189,19 +190,6 @@ impl Queue {
     /// Written when asked for, not kept: 72 bytes a queue that few requests need.
     pub fn arn(&self) -> String {
         self.key.arn()
-    }
-
-    /// The Policy attribute, read without settling the messages (authorization needs no more).
-    pub fn policy(&self) -> Option<Arc<Policy>> {
-        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state.attributes.policy.clone()
-    }
-
-    /// The one decision on this queue, whoever asks: its Policy on `request` (a client's call,
-    /// a move task's send, SNS delivering for a topic, a mapping's poller).
-    pub fn admits(&self, request: &super::policy::Request<'_>) -> super::policy::Decision {
-        let policy = self.policy();
-        super::policy::evaluate(policy.as_deref(), &self.arn(), &self.key.account, request)
     }
 
     /// The state for reading, settled to `now` first (expired messages removed, elapsed

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::parse::{Policy, MAX_ACTIONS, MAX_PRINCIPALS, MAX_STATEMENTS};
+use crate::policy::{Policy, MAX_ACTIONS, MAX_PRINCIPALS, MAX_STATEMENTS};
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 
 /// The actions AddPermission accepts (without the `SQS:` prefix).
@@ -99,7 +99,7 @@ pub fn remove(policy: Option<&Policy>, queue_arn: &str, label: &str) -> SqsResul
     if statements.is_empty() {
         return Ok(None);
     }
-    Policy::parse(&doc.to_string()).map(Some)
+    Ok(Some(Policy::parse(&doc.to_string())?))
 }
 
 /// SQS writes a single action (or principal) as a string and several as a list
@@ -137,3 +137,20 @@ fn statements_mut(doc: &mut Value) -> &mut Vec<Value> {
         _ => unreachable!("Statement was just made an array"),
     }
 }
+
+/// The operations SQS never grants to another account, whatever the policy says (SQS
+/// Developer Guide, "Limitations of Amazon SQS custom policies").
+pub const OWNER_ONLY: &[&str] = &[
+    "AddPermission",
+    "CancelMessageMoveTask",
+    "CreateQueue",
+    "DeleteQueue",
+    "ListMessageMoveTasks",
+    "ListQueues",
+    "ListQueueTags",
+    "RemovePermission",
+    "SetQueueAttributes",
+    "StartMessageMoveTask",
+    "TagQueue",
+    "UntagQueue",
+];

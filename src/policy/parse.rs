@@ -1,14 +1,14 @@
-//! A queue's Policy document, validated once when it is set and kept parsed beside its text.
+//! A resource's Policy document, validated once when it is set and kept parsed beside its
+//! text.
 //!
-//! SQS refuses what it cannot use with InvalidAttributeValue "Invalid value for the parameter
-//! Policy." (recorded, e.g. hashicorp/terraform-provider-aws#42209), and applies its policy
-//! quotas (SQS Developer Guide, "Amazon SQS policy quotas"): 8,192 bytes, 20 statements,
-//! 7 actions a statement, 50 principals, 10 conditions.
+//! Each service words its refusal of what it cannot use ([`Invalid`]; SQS: InvalidAttributeValue
+//! "Invalid value for the parameter Policy.") and has its quotas (SQS's are the default,
+//! SQS Developer Guide, "Amazon SQS policy quotas": 8,192 bytes,
+//! 20 statements, 7 actions a statement, 50 principals, 10 conditions).
 
 use serde_json::{Map, Value};
 
 use super::conditions::{Condition, Operator};
-use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 
 /// SQS's policy document size limit, in bytes.
 pub const MAX_BYTES: usize = 8192;
@@ -111,12 +111,16 @@ struct Counts {
     max_actions: usize,
 }
 
-/// InvalidAttributeValue for a Policy SQS would refuse: SQS says no more than this.
-fn invalid() -> SqsError {
-    SqsError::new(
-        ErrorKind::InvalidAttributeValue,
-        "Invalid value for the parameter Policy.",
-    )
+/// A document no service can use as a policy; each service words the refusal (SQS says
+/// no more than InvalidAttributeValue "Invalid value for the parameter Policy.").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Invalid;
+
+/// What reading a policy document gives.
+type Parsed<T> = Result<T, Invalid>;
+
+fn invalid() -> Invalid {
+    Invalid
 }
 
 /// A service's limits on a policy document.
@@ -156,12 +160,12 @@ impl Quotas {
 
 impl Policy {
     /// Validates `text` as SQS does; every refusal is the one InvalidAttributeValue.
-    pub fn parse(text: &str) -> SqsResult<Policy> {
+    pub fn parse(text: &str) -> Parsed<Policy> {
         Policy::parse_with(text, &Quotas::SQS)
     }
 
     /// Validates `text` under a service's quotas (the caller words the refusal).
-    pub fn parse_with(text: &str, quotas: &Quotas) -> SqsResult<Policy> {
+    pub fn parse_with(text: &str, quotas: &Quotas) -> Parsed<Policy> {
         if text.len() > quotas.bytes {
             return Err(invalid());
         }
@@ -191,7 +195,7 @@ impl Policy {
         let statements = raw
             .into_iter()
             .map(|s| statement(s, &mut counts))
-            .collect::<SqsResult<Vec<_>>>()?;
+            .collect::<Parsed<Vec<_>>>()?;
         if counts.principals > quotas.principals || counts.conditions > quotas.conditions {
             return Err(invalid());
         }
@@ -214,7 +218,7 @@ impl Policy {
 
 /// One statement: only known elements, an Effect of Allow or Deny, and its lists counted against
 /// the quotas.
-fn statement(value: &Value, counts: &mut Counts) -> SqsResult<Statement> {
+fn statement(value: &Value, counts: &mut Counts) -> Parsed<Statement> {
     let Value::Object(s) = value else {
         return Err(invalid());
     };
@@ -254,7 +258,7 @@ fn statement(value: &Value, counts: &mut Counts) -> SqsResult<Statement> {
         })?;
     let resource = one_of(s, "Resource", "NotResource")?
         .map(|(negated, v)| {
-            Ok::<_, SqsError>(Listed {
+            Ok::<_, Invalid>(Listed {
                 negated,
                 items: strings(v)?,
             })
@@ -280,7 +284,7 @@ fn one_of<'a>(
     s: &'a Map<String, Value>,
     key: &str,
     not_key: &str,
-) -> SqsResult<Option<(bool, &'a Value)>> {
+) -> Parsed<Option<(bool, &'a Value)>> {
     match (s.get(key), s.get(not_key)) {
         (Some(_), Some(_)) => Err(invalid()),
         (Some(v), None) => Ok(Some((false, v))),
@@ -290,7 +294,7 @@ fn one_of<'a>(
 }
 
 /// A string or a non-empty list of strings.
-fn strings(value: &Value) -> SqsResult<Vec<String>> {
+fn strings(value: &Value) -> Parsed<Vec<String>> {
     match value {
         Value::String(s) => Ok(vec![s.clone()]),
         Value::Array(items) if !items.is_empty() => items
@@ -303,7 +307,7 @@ fn strings(value: &Value) -> SqsResult<Vec<String>> {
 
 /// `"*"`, or a map of principal kinds to names. AWS names are `*`, an account id or an ARN:
 /// anything else names nobody, which in a Deny would silently protect nothing.
-fn principals(value: &Value, counts: &mut Counts) -> SqsResult<Principals> {
+fn principals(value: &Value, counts: &mut Counts) -> Parsed<Principals> {
     let mut out = Principals::default();
     match value {
         Value::String(s) if s == "*" => out.anyone = true,
@@ -334,7 +338,7 @@ fn principals(value: &Value, counts: &mut Counts) -> SqsResult<Principals> {
 }
 
 /// `{"<operator>": {"<key>": value or [values]}}`; values may be strings, numbers or booleans.
-fn conditions(block: &Map<String, Value>, counts: &mut Counts) -> SqsResult<Vec<Condition>> {
+fn conditions(block: &Map<String, Value>, counts: &mut Counts) -> Parsed<Vec<Condition>> {
     let mut out = Vec::new();
     for (operator, keys) in block {
         let Value::Object(keys) = keys else {

@@ -2,7 +2,7 @@
 
 use super::conditions::{holds, Truth};
 use super::parse::{Effect, Policy, Statement};
-use super::{iam_action, wildcard, Decision, Request, OWNER_ONLY};
+use super::{iam_action, wildcard, Decision, Request};
 
 /// Evaluates `req` on the queue `queue_arn` owned by `owner`: an explicit Deny wins; the
 /// owner's account is otherwise allowed (sqslite has no identity policies, so its keys may do
@@ -36,9 +36,6 @@ pub fn evaluate(
     }
     if req.service_principal.is_none() && req.caller.account == owner {
         return Decision::Allow;
-    }
-    if req.service == "sqs" && OWNER_ONLY.contains(&req.operation) {
-        return Decision::NotAllowed;
     }
     if statements.iter().any(|s| applies(s, Effect::Allow)) {
         Decision::Allow

@@ -8,14 +8,12 @@
 mod conditions;
 mod evaluate;
 mod parse;
-mod permissions;
 
 use std::net::IpAddr;
 
 use crate::clock::Millis;
 pub use evaluate::evaluate;
-pub use parse::{Policy, Quotas};
-pub use permissions::{add, remove};
+pub use parse::{Invalid, Policy, Quotas, MAX_ACTIONS, MAX_PRINCIPALS, MAX_STATEMENTS};
 
 /// Who asks, as a queue policy sees them.
 #[derive(Debug, Clone, Copy)]
@@ -104,23 +102,6 @@ pub enum Decision {
     /// A Deny statement matches: it binds everyone, the queue's own account included.
     ExplicitDeny,
 }
-
-/// The operations SQS never grants to another account, whatever the policy says (SQS
-/// Developer Guide, "Limitations of Amazon SQS custom policies").
-pub const OWNER_ONLY: &[&str] = &[
-    "AddPermission",
-    "CancelMessageMoveTask",
-    "CreateQueue",
-    "DeleteQueue",
-    "ListMessageMoveTasks",
-    "ListQueues",
-    "ListQueueTags",
-    "RemovePermission",
-    "SetQueueAttributes",
-    "StartMessageMoveTask",
-    "TagQueue",
-    "UntagQueue",
-];
 
 /// The IAM action an operation is authorized as: batches count as their single form.
 pub fn iam_action(operation: &str) -> &str {

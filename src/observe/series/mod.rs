@@ -226,7 +226,14 @@ impl Recorder {
     }
 
     /// Marks a fault rule's hit on a call of `action` naming `queue` (as the call named it).
-    pub fn fault(&self, now: Millis, rule: u64, action: &str, queue: Option<&str>, effect: String) {
+    fn mark_fault(
+        &self,
+        now: Millis,
+        rule: u64,
+        action: &str,
+        queue: Option<&str>,
+        effect: String,
+    ) {
         self.book().events.push(Event {
             t: now,
             queue: queue.map(str::to_owned),
@@ -297,4 +304,18 @@ fn events_about(book: &Book, queues: &[&Queue], now: Millis) -> Vec<Event> {
         })
         .cloned()
         .collect()
+}
+
+/// The fault rules mark their hits here.
+impl crate::faults::inject::Marks for Recorder {
+    fn fault(&self, now: Millis, rule: u64, action: &str, queue: Option<&str>, effect: String) {
+        self.mark_fault(now, rule, action, queue, effect);
+    }
+}
+
+/// The trigger pollers count their invocations and errors here.
+impl crate::triggers::Tally for Recorder {
+    fn count(&self, subject: &str, name: &str, field: &'static str, now: Millis, n: u64) {
+        Recorder::count(self, subject, name, field, now, n);
+    }
 }
