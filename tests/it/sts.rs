@@ -274,6 +274,13 @@ async fn keys_expire_on_the_servers_clock_and_forged_tokens_are_refused() {
         keys.sts(&t).get_caller_identity().send().await,
         "ExpiredToken",
     );
+    // A client whose own clock stayed at the issuance (a real SDK beside a manual server
+    // clock moved on) is told the token expired, not that its signature's date is stale.
+    let lagging = sqslite::ManualClock::new(T0);
+    let keys_then = (keys.id.as_str(), keys.secret.as_str(), keys.token.as_str());
+    let client = crate::common::client_with_token(&t.endpoint(), keys_then, &lagging);
+    t.advance(1000);
+    expect_code(client.list_queues().send().await, "ExpiredToken");
 }
 
 #[tokio::test]
