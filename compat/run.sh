@@ -14,11 +14,11 @@ ROOT="$(dirname "$COMPAT")"
 OUT="${COMPAT_OUT:-$ROOT/target/compat}"
 PYTHON="${PYTHON:-python3}"
 export PYTHONDONTWRITEBYTECODE=1
-ALL_CLIENTS=(boto3-json boto3-query awscli boto3-accounts kombu js-sdk sqs-consumer)
+ALL_CLIENTS=(boto3-json boto3-query awscli boto3-accounts kombu js-sdk sqs-consumer js-sts)
 # The Java clients (compat/java, one Maven build, Java 17+ and Maven): `java` names them all.
-JAVA_CLIENTS=(java-sdk2 java-sdk1-json java-sdk1-query spring-cloud-aws sqs-jms)
+JAVA_CLIENTS=(java-sdk2 java-sdk1-json java-sdk1-query spring-cloud-aws sqs-jms java-sts)
 ALL_CLIENTS+=("${JAVA_CLIENTS[@]}")
-ALL_CLIENTS+=(go-sdk)
+ALL_CLIENTS+=(go-sdk go-sts)
 CLIENTS=("${@:-${ALL_CLIENTS[@]}}")
 java_named=()
 for client in "${CLIENTS[@]}"; do
@@ -56,8 +56,10 @@ start_server() {
     local config=()
     # The CLI suite maps queues to the function this file declares (`aws lambda ...`).
     [[ $1 == awscli ]] && config=(--config "$COMPAT/python/cli.toml")
-    # The two-account suite signs with the two keys this file declares.
+    # The two-account suite signs with the two keys this file declares; the STS suites of the
+    # other SDKs use them too, on a manual clock so that they can move it past a key's expiry.
     [[ $1 == boto3-accounts ]] && config=(--config "$COMPAT/python/accounts.toml")
+    [[ $1 == *-sts ]] && config=(--config "$COMPAT/python/accounts.toml" --clock manual)
     exec {fd}< <(NO_COLOR=1 SQSLITE_LOG=info exec "$SQSLITE_BIN" --port 0 "${config[@]}" 2>&1)
     SERVER_PID=$!
     SQSLITE_ENDPOINT=""
@@ -123,11 +125,11 @@ go_modules() { go_env go mod download; }
 part_start "install clients"
 for client in "${CLIENTS[@]}"; do
     case $client in
-        go-sdk) go_modules ;;
+        go-sdk | go-sts) go_modules ;;
         boto3-json | awscli | boto3-accounts) venv json ;;
         boto3-query) venv query ;;
         kombu) venv kombu ;;
-        js-sdk | sqs-consumer) node_modules ;;
+        js-sdk | sqs-consumer | js-sts) node_modules ;;
         java-* | spring-cloud-aws | sqs-jms) maven_build ;;
         *) echo "compat: unknown client $client (known: ${ALL_CLIENTS[*]})" >&2; exit 2 ;;
     esac
@@ -175,6 +177,7 @@ run_java() {
         java-sdk1-query) package=sdk1 module=sdk1-query protocol=query ;;
         spring-cloud-aws) package=spring ;;
         sqs-jms) package=jms ;;
+        java-sts) package=sts ;;
     esac
     local dir="$COMPAT/java/$module" reports="$OUT/$client-junit"
     rm -rf "$reports"
@@ -197,6 +200,8 @@ run_client() {
         go-sdk)
             # go test's exit status is the pipeline's (pipefail); the converter echoes -v output.
             go_env go test -count=1 -json . | "$PYTHON" "$COMPAT/go/gotest_junit.py" "$report" ;;
+        go-sts)
+            go_env go test -count=1 -json ./sts | "$PYTHON" "$COMPAT/go/gotest_junit.py" "$report" ;;
         boto3-json)
             COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_scenarios.py" "$COMPAT/python/test_sns.py" \
@@ -214,9 +219,10 @@ run_client() {
         kombu)
             "$COMPAT/.venv-kombu/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_kombu.py" --junitxml="$report" -q ;;
-        js-sdk | sqs-consumer)
+        js-sdk | sqs-consumer | js-sts)
             local files=(scenarios.test.mjs sns.test.mjs)
             [[ $client == sqs-consumer ]] && files=(consumer.test.mjs)
+            [[ $client == js-sts ]] && files=(sts.test.mjs)
             (cd "$COMPAT/js" && node --test --test-reporter=spec --test-reporter-destination=stdout \
                 --test-reporter=junit --test-reporter-destination="$report" "${files[@]}") ;;
         java-* | spring-cloud-aws | sqs-jms) run_java "$client" "$report" ;;
@@ -226,17 +232,20 @@ run_client() {
 describe() {
     case $1 in
         go-sdk) echo "aws-sdk-go-v2/service/sqs $(go_mod_version sqs), AWS JSON 1.0; service/sns $(go_mod_version sns) (Query)" ;;
+        go-sts) echo "aws-sdk-go-v2/service/sts $(go_mod_version sts) (Query), two accounts, manual clock" ;;
         boto3-json) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), AWS JSON 1.0 (SNS: Query)" ;;
         boto3-query) echo "boto3 $(py_version query boto3) / botocore $(py_version query botocore), AWS Query" ;;
         awscli) echo "awscli $(py_version json awscli), AWS JSON 1.0" ;;
         boto3-accounts) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), two accounts ([[credentials]])" ;;
         kombu) echo "kombu $(py_version kombu kombu) SQS transport, fanout through SNS, on boto3 $(py_version kombu boto3)" ;;
         js-sdk) echo "@aws-sdk/client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0; client-sns $(js_version @aws-sdk/client-sns) (Query)" ;;
+        js-sts) echo "@aws-sdk/client-sts $(js_version @aws-sdk/client-sts) (Query), two accounts, manual clock" ;;
         sqs-consumer) echo "sqs-consumer $(js_version sqs-consumer) on client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0" ;;
         java-sdk2) echo "Java 2.x sqs $(java_jar current sqs) (sync, async, batch manager), JSON 1.0; sns $(java_jar current sns) (Query)" ;;
         java-sdk1-json) echo "aws-java-sdk-sqs $(java_jar current aws-java-sdk-sqs), AWS JSON 1.0" ;;
         java-sdk1-query) echo "aws-java-sdk-sqs $(java_jar sdk1-query aws-java-sdk-sqs), AWS Query" ;;
         spring-cloud-aws) echo "spring-cloud-aws-sqs $(java_jar current spring-cloud-aws-sqs) on Boot $(java_jar current spring-boot), AWS JSON 1.0" ;;
+        java-sts) echo "Java 2.x sts $(java_jar current sts) (Query), two accounts, manual clock" ;;
         sqs-jms) echo "amazon-sqs-java-messaging-lib $(java_jar current amazon-sqs-java-messaging-lib) on SDK v2, AWS JSON 1.0" ;;
     esac
 }
