@@ -71,39 +71,56 @@
 //!
 //! ## Layers
 //!
-//! Imports point down only; no top-level module imports one above it, so there is no
-//! import circle (`module-circles src`, in the shared tools, prints 0):
+//! Imports point down only, as the layers are named: no top-level module imports one above
+//! it, so there is no import circle. `layers_tests.rs` holds the ladder and checks every
+//! `crate::` path against it in `cargo test` (the shared `module-circles src` prints 0).
 //!
 //! - **Root**: `app` builds the `app::App` and hands each part only what it needs;
-//!   `service` (the router) and `admin` serve it. Only these two name `App`. [`drill`] sits
-//!   beside them: it runs the game-day drills against any endpoint through `http::client`,
-//!   and its `trigger` drill starts a whole [`Server`] from a [`Config`], as the binary does;
-//!   `drill::file` is the engine of drills written as files (a file's check, its looks at the
-//!   server, the expectations' tracking, the JUnit verdict and the HTML report, which embeds
-//!   the dashboard's `chart.js` from `admin::ui`).
+//!   `service` (the router) and `admin` serve it, `support` lends it to the package's tests.
+//!   Only these name `App`. [`drill`] sits beside them: it runs the game-day drills against
+//!   any endpoint through `http::client`, and its `trigger` drill starts a whole [`Server`]
+//!   from a [`Config`], as the binary does; `drill::file` is the engine of drills written as
+//!   files (a file's check, its looks at the server, the expectations' tracking, the JUnit
+//!   verdict and the HTML report, which embeds the dashboard's `chart.js` from `admin::ui`).
 //! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one
 //!   [`Config`]; each setting's type lives in its own module and nothing below imports
 //!   `config`; they get a view (`http::context::Defaults`, `sqs::declare::Plan`,
 //!   `http::guard::Exposure`). It also lists once the services fault rules may aim at.
-//! - **Observers**: `observe`.
-//! - **Services**: `triggers` above `sns` above `sqs`; `sts` above `sqs`.
-//! - **Floors**: `durable`, which keeps queues, messages, topics and mappings across
-//!   restarts (`--data-dir`: the engines report every change as a record, from the only
-//!   places that can make one, a queue's `Ledger`, its settings' edit, the move tasks'
-//!   book; a log writer appends them, recovery replays the snapshot and the log; it imports
-//!   the engines' states and records, never a service's protocol or actions, and no service
-//!   imports it); `faults`; `series`, the chart's recorder (samples on the server clock
-//!   while the dashboard is open, marks for alarms, faults and mappings); `http` (the accept
-//!   loop, the context, SigV4, the body reader, the guard, the outbound client and its rule,
-//!   the response body, form decoding and the AWS Query deserializer, byte splitting);
-//!   `patterns`, the SNS filter-policy and Lambda event-pattern matcher; `endpoint` (a
-//!   running sqslite seen from outside), `ticker` (the one background task, sleeping on the
-//!   server's clock until the next deadline of its jobs), `health` (the container probe) and
-//!   `clock`.
+//! - **Observers and the log**: `observe` (metrics, alarms, the advisor and `series`, the
+//!   chart's recorder: samples on the server clock while the dashboard is open, marks for
+//!   alarms, faults and mappings, fed by the services through the narrow traits they define,
+//!   `faults::inject::Marks` and `triggers::Tally`); `durable`, which keeps queues, messages,
+//!   topics and mappings across restarts (`--data-dir`: the engines report every change as a
+//!   record, from the only places that can make one, a queue's `Ledger`, its settings' edit,
+//!   the move tasks' book; a log writer appends them, recovery replays the snapshot and the
+//!   log; it imports the engines' states and records, never a service's protocol or actions,
+//!   and no service imports it).
+//! - **Services**: `triggers`, `sns` and `sts` above `sqs` (they reach it through its
+//!   operations).
+//! - **Floors**: `faults` (the rules and what a hit does); `policy`, the IAM policy
+//!   evaluator SQS, SNS and STS share; `http` (the accept loop, the context and "who is this
+//!   caller", SigV4, the body reader, the guard, the outbound client and its rule, the
+//!   response body, form decoding and the AWS Query deserializer, AWS Query's XML answers,
+//!   request ids, byte splitting); `patterns`, the SNS filter-policy and Lambda event-pattern
+//!   matcher; `endpoint` (a running sqslite seen from outside), `ticker` (the one background
+//!   task, sleeping on the server's clock until the next deadline of its jobs), `health`
+//!   (the container probe) and `clock`.
 //!
 //! A new service is a folder beside `sns` with its own protocol, actions and engine, a
 //! service type built in `app`, an `http::service::Service` implementation and one row in
-//! the router's table (`service::claim`) with its arm. Every module with children is a folder with a `mod.rs`.
+//! the router's table (`service::claim`) with its arm; STS was added so. Every module with
+//! children is a folder with a `mod.rs`.
+//!
+//! ## The sealed engine
+//!
+//! The SQS engine is sealed by construction: a queue's messages, FIFO windows and counters live
+//! in its `Ledger` (`sqs::engine::queue::Ledger`), whose fields are private and whose every
+//! mutator reports its change as a `Mutation` to the journal under the queue's lock; the
+//! queue's settings change only inside `Queue::edit`, which records them whole; the move tasks
+//! only through the `Book` (`sqs::engine::task_book`). Code that changes state without its
+//! record does not compile, and `seal_tests` rebuilds a registry from the records of a live one
+//! after every kind of change and compares the two. Metrics and alarms read queues through
+//! `Queue::observe` and `Queue::read_processing`, copies taken under one short lock.
 //!
 //! ## Visibility
 //!
@@ -197,6 +214,10 @@ pub(crate) mod sts;
 pub mod support;
 pub(crate) mod ticker;
 pub(crate) mod triggers;
+
+#[cfg(test)]
+#[path = "layers_tests.rs"]
+mod layers_tests;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
