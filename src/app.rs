@@ -134,8 +134,8 @@ impl App {
     pub fn stores(&self) -> crate::durable::mode::Stores<'_> {
         (
             &self.sqs.registry,
-            &self.sns.sns,
-            &self.triggers.triggers.mappings,
+            &self.sns.topics,
+            &self.triggers.model.mappings,
         )
     }
 
@@ -146,9 +146,9 @@ impl App {
         crate::sqs::declare::declare_all(&self.sqs.registry, &config.plan(), now)?;
         // Topics after queues: a subscription's queue is then there for its first publish.
         let scope = (config.region.as_str(), config.account_id.as_str());
-        crate::sns::declare::declare_all(&self.sns.sns, &config.topics, scope, now)?;
+        crate::sns::declare::declare_all(&self.sns.topics, &config.topics, scope, now)?;
         // The declared event source mappings, once their queues exist.
-        let triggers = &self.triggers.triggers;
+        let triggers = &self.triggers.model;
         let scope = crate::triggers::declare::Scope {
             registry: &self.sqs.registry,
             functions: &triggers.functions,
@@ -167,8 +167,8 @@ impl App {
         crate::observe::metrics::Sources {
             queues: &self.sqs.registry,
             alarms: &self.alarms,
-            sns: &self.sns.sns,
-            triggers: &self.triggers.triggers,
+            sns: &self.sns.topics,
+            triggers: &self.triggers.model,
             now: self.now(),
         }
     }

@@ -17,7 +17,7 @@ pub fn advice(app: &App, host: Option<&str>) -> HttpResponse {
     let now = app.now();
     let snapshot = crate::observe::advisor::snapshot::take(
         &app.sqs.registry,
-        &app.sns.sns,
+        &app.sns.topics,
         &app.config.admin.alarms,
         endpoint.trim_end_matches('/'),
         now,

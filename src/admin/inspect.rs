@@ -154,9 +154,9 @@ fn message(m: &Message, now: Millis) -> Value {
 /// re-armed, alarms forgotten.
 pub fn reset(app: &App) -> Answer {
     app.sqs.registry.reset();
-    app.sns.sns.reset();
+    app.sns.topics.reset();
     // Declared mappings are added again below; their pollers restart on the new queues.
-    app.triggers.triggers.mappings.clear();
+    app.triggers.model.mappings.clear();
     app.sqs.registry.clear_move_tasks();
     app.declare_all().map_err(Problem::bad)?;
     app.faults.clear();

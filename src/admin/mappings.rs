@@ -29,7 +29,7 @@ pub fn list(app: &App) -> HttpResponse {
     let now = app.now();
     let all: Vec<Value> = app
         .triggers
-        .triggers
+        .model
         .observe()
         .iter()
         .map(|(m, s)| mapping_json(app, m, s, now))
@@ -41,7 +41,7 @@ pub fn one(app: &App, uuid: &str) -> Answer {
     let now = app.now();
     let (m, s) = app
         .triggers
-        .triggers
+        .model
         .observe()
         .into_iter()
         .find(|(m, _)| m.uuid == uuid)
@@ -66,7 +66,7 @@ pub fn switch(app: &App, uuid: &str, body: &[u8]) -> Answer {
     };
     // The operator acts for the mapping's own account (a mapping belongs to one); only a
     // FunctionName is resolved in the caller's scope, and this request names none.
-    let mapping = app.triggers.triggers.mappings.get(uuid);
+    let mapping = app.triggers.model.mappings.get(uuid);
     let account = mapping
         .as_ref()
         .map_or(app.config.account_id.as_str(), Mapping::account);
@@ -160,7 +160,7 @@ fn function_json(app: &App, m: &Mapping) -> Value {
     let declared = match (scope.next(), scope.next()) {
         (Some(region), Some(account)) => app
             .triggers
-            .triggers
+            .model
             .functions
             .resolve(&m.function_arn, region, account)
             .is_some(),

@@ -14,7 +14,7 @@ use crate::sns::engine::outbox::MAX_RECORDS;
 pub fn deliveries(app: &App) -> HttpResponse {
     let records: Vec<Value> = app
         .sns
-        .sns
+        .topics
         .outbox
         .records()
         .into_iter()
@@ -31,7 +31,7 @@ pub fn deliveries(app: &App) -> HttpResponse {
             })
         })
         .collect();
-    let (waiting, bytes, in_flight) = app.sns.sns.outbox.waiting();
+    let (waiting, bytes, in_flight) = app.sns.topics.outbox.waiting();
     ok(&json!({
         "deliveries": records,
         "http_waiting": waiting,

@@ -77,7 +77,7 @@ fn topic_json(t: &TopicView) -> Value {
 }
 
 pub fn topics(app: &App) -> HttpResponse {
-    let topics: Vec<Value> = app.sns.sns.view().iter().map(topic_json).collect();
+    let topics: Vec<Value> = app.sns.topics.view().iter().map(topic_json).collect();
     ok(&json!({ "topics": topics }))
 }
 
@@ -141,7 +141,7 @@ pub fn test(app: &App, body: &[u8]) -> Answer {
         .iter()
         .map(|(k, v)| Ok((k.as_str(), attribute(k, v)?)))
         .collect::<Result<Vec<_>, Problem>>()?;
-    let topics = app.sns.sns.view();
+    let topics = app.sns.topics.view();
     let topic = topics
         .iter()
         .find(|t| t.arn == sample.topic_arn)

@@ -14,7 +14,7 @@ use crate::sqs::actions::Sqs;
 /// go into, the ticker, the fault rules) with the setting it reads.
 pub struct Service {
     /// Topics and subscriptions.
-    pub sns: Sns,
+    pub topics: Sns,
     /// The queues deliveries go into, through SQS's own send.
     pub sqs: Arc<Sqs>,
     /// Wakes the ticker when its schedule changes.
@@ -36,7 +36,7 @@ impl Service {
     /// delivering into `sqs`, strict as `--strict` says.
     pub fn new(sns: Sns, sqs: Arc<Sqs>, faults: Arc<Injector>, strict: bool) -> Self {
         Service {
-            sns,
+            topics: sns,
             ticker: sqs.ticker.clone(),
             sqs,
             faults,

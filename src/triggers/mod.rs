@@ -124,7 +124,7 @@ pub trait Tally: Send + Sync {
 /// composition root builds it; its pollers hold it beyond any request.
 pub struct Service {
     /// Event source mappings and the declared functions they invoke.
-    pub triggers: Triggers,
+    pub model: Triggers,
     /// The queues mappings poll, through SQS's own receive and delete.
     pub sqs: Arc<crate::sqs::actions::Sqs>,
     /// The server's region and account (`[server]`).
@@ -152,7 +152,7 @@ impl Service {
         series: Arc<dyn Tally>,
     ) -> Self {
         Service {
-            triggers,
+            model: triggers,
             sqs,
             region: region.to_owned(),
             account_id: account_id.to_owned(),

@@ -28,7 +28,7 @@ impl Drop for Running {
 
 /// Runs until the server shuts down, then stops every poller (and their invocations).
 pub async fn run(app: Arc<Service>) {
-    let mut changes = app.triggers.mappings.subscribe();
+    let mut changes = app.model.mappings.subscribe();
     let mut created = app.sqs.registry.queues_created();
     let mut running: HashMap<String, Running> = HashMap::new();
     loop {
@@ -45,10 +45,10 @@ pub async fn run(app: Arc<Service>) {
 
 /// Brings the pollers in line with the registry.
 fn reconcile(app: &Arc<Service>, running: &mut HashMap<String, Running>) {
-    let mappings = &app.triggers.mappings;
+    let mappings = &app.model.mappings;
     let all = mappings.list();
     running.retain(|uuid, _| all.iter().any(|m| &m.uuid == uuid));
-    app.triggers
+    app.model
         .retain_stats(|uuid| all.iter().any(|m| m.uuid == uuid));
     for m in all {
         if m.state == State::Deleting {
@@ -107,7 +107,7 @@ fn start(app: &Arc<Service>, m: &Mapping) -> Option<(JoinHandle<()>, u64)> {
         _ => (app.region.as_str(), app.account_id.as_str()),
     };
     let Some(function) = app
-        .triggers
+        .model
         .functions
         .resolve(&m.function_arn, region, account)
     else {
@@ -124,7 +124,7 @@ fn start(app: &Arc<Service>, m: &Mapping) -> Option<(JoinHandle<()>, u64)> {
         mapping: m.clone(),
         function: function.clone(),
         queue,
-        stats: app.triggers.stats_of(&m.uuid),
+        stats: app.model.stats_of(&m.uuid),
         refused: std::sync::atomic::AtomicBool::new(false),
     };
     Some((tokio::spawn(poller::run(Arc::new(job))), uid))
@@ -148,7 +148,7 @@ mod tests {
     #[tokio::test]
     async fn transitional_states_settle_as_the_pollers_follow() {
         let app = app();
-        let mappings = &app.triggers.mappings;
+        let mappings = &app.model.mappings;
         let m = mappings.insert(Mapping::new(
             "arn:aws:lambda:us-east-1:000000000000:function:f".into(),
             "arn:aws:sqs:us-east-1:000000000000:orders".into(),

@@ -56,9 +56,9 @@ pub fn check(
     };
     let allowed = match rule {
         Access::Own | Access::Token => true,
-        Access::Topic => app.sns.topic(arn).map_or(true, |t| t.admits(&caller)),
+        Access::Topic => app.topics.topic(arn).map_or(true, |t| t.admits(&caller)),
         Access::Subscription => owns_subscription(app, arn, caller.account).unwrap_or(true),
-        Access::Unsubscribe => match app.sns.subscription(arn) {
+        Access::Unsubscribe => match app.topics.subscription(arn) {
             Ok(s) if s.confirmation.authenticate_on_unsubscribe => {
                 owns_subscription(app, arn, caller.account).unwrap_or(true)
             }
@@ -79,7 +79,7 @@ pub fn check(
 
 /// Whether `account` owns the subscription or its topic; `None` when there is none.
 fn owns_subscription(app: &Service, arn: &str, account: &str) -> Option<bool> {
-    let sub = app.sns.subscription(arn).ok()?;
+    let sub = app.topics.subscription(arn).ok()?;
     let topic_owner = crate::sns::engine::topic_account(&sub.topic_arn);
     Some(sub.owner == account || topic_owner == account)
 }

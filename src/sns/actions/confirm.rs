@@ -66,7 +66,7 @@ pub async fn confirm_subscription(
 ) -> SnsResult<Xml> {
     // ConfirmationWasAuthenticated: the confirming request was signed.
     let authenticated = ctx.signed();
-    let arn = app.sns.confirm(Confirm {
+    let arn = app.topics.confirm(Confirm {
         topic_arn: &input.topic_arn,
         token: &input.token,
         authenticated,
@@ -89,7 +89,7 @@ pub fn send(app: &Service, kind: MessageType, c: &Confirmation) {
     };
     let now = app.now();
     let version = app
-        .sns
+        .topics
         .topic(&c.topic_arn)
         .map_or_else(|_| "1".to_owned(), |t| t.signature_version().to_owned());
     let message_id = uuid::Uuid::new_v4().to_string();
@@ -120,7 +120,7 @@ pub fn send(app: &Service, kind: MessageType, c: &Confirmation) {
         "email" if kind == MessageType::SubscriptionConfirmation => c.email_text(&origin),
         _ => return,
     };
-    app.sns.outbox.record(Record {
+    app.topics.outbox.record(Record {
         subscription_arn: Some(c.subscription_arn.clone()),
         protocol: c.protocol.clone(),
         endpoint: c.endpoint.clone(),

@@ -57,7 +57,7 @@ pub async fn put_data_protection_policy(
     ctx: &Context,
 ) -> SnsResult<Xml> {
     in_region(ctx, &input.arn)?;
-    app.sns
+    app.topics
         .set_topic_attribute(&input.arn, ATTRIBUTE, &input.policy)?;
     Ok(Xml::default())
 }
@@ -101,7 +101,7 @@ pub async fn get_data_protection_policy(
     ctx: &Context,
 ) -> SnsResult<Xml> {
     in_region(ctx, &input.arn)?;
-    let policy = app.sns.data_protection_policy(&input.arn)?;
+    let policy = app.topics.data_protection_policy(&input.arn)?;
     let mut xml = Xml::empty_result();
     xml.text(ATTRIBUTE, policy.as_deref().unwrap_or(""));
     Ok(xml)

@@ -26,9 +26,9 @@ pub fn deliver_all(app: &Service, topic_arn: &str, deliveries: Vec<Delivery>, no
         match endpoints::reach(&d.protocol) {
             Some(Reach::Http) => super::http::enqueue(app, post(d), now),
             Some(Reach::Recorded) => {
-                app.sns
+                app.topics
                     .count_notification(&d.subscription_arn, Outcome::Delivered);
-                app.sns.outbox.record(Record {
+                app.topics.outbox.record(Record {
                     subscription_arn: Some(d.subscription_arn.clone()),
                     protocol: d.protocol.clone(),
                     endpoint: d.endpoint.clone(),
@@ -67,7 +67,7 @@ fn to_queue(app: &Service, topic_arn: &str, d: &Delivery, now: Millis) {
         None => deliver(app, topic_arn, &d.queue_arn, d, now),
     };
     let Err(reason) = sent else {
-        app.sns
+        app.topics
             .count_notification(&d.subscription_arn, Outcome::Delivered);
         return;
     };
@@ -83,7 +83,7 @@ fn to_queue(app: &Service, topic_arn: &str, d: &Delivery, now: Millis) {
 /// A delivery that failed for good, `why` and with what `reason`: counted, then into its
 /// subscription's dead-letter queue if it has one.
 pub fn failed(app: &Service, d: &Delivery, now: Millis, why: Undeliverable, reason: String) {
-    app.sns
+    app.topics
         .count_notification(&d.subscription_arn, Outcome::Failed);
     let mut dead_lettered = false;
     if let Some(dlq) = &d.dead_letter_arn {
@@ -97,7 +97,7 @@ pub fn failed(app: &Service, d: &Delivery, now: Millis, why: Undeliverable, reas
                 Outcome::FailedToRedriveToDlq
             }
         };
-        app.sns.count_notification(&d.subscription_arn, outcome);
+        app.topics.count_notification(&d.subscription_arn, outcome);
     }
     let failure = LastFailure {
         why,
@@ -105,7 +105,7 @@ pub fn failed(app: &Service, d: &Delivery, now: Millis, why: Undeliverable, reas
         at: now,
         dead_lettered,
     };
-    app.sns.count_undeliverable(&d.subscription_arn, failure);
+    app.topics.count_undeliverable(&d.subscription_arn, failure);
 }
 
 /// Sends one delivery into the queue `queue_arn` through SQS's own send, once the queue

@@ -29,7 +29,11 @@ pub const USER_AGENT: &str = "Amazon Simple Notification Service Agent";
 
 /// Queues a POST for an attempt now; the ticker sends it.
 pub fn enqueue(app: &Service, post: Post, now: Millis) {
-    match app.sns.outbox.schedule(now, post, &app.sns.limits.http) {
+    match app
+        .topics
+        .outbox
+        .schedule(now, post, &app.topics.limits.http)
+    {
         Ok(()) => app.ticker.notify_one(),
         Err(post) => overflow(app, &post, now),
     }
@@ -38,7 +42,7 @@ pub fn enqueue(app: &Service, post: Post, now: Millis) {
 /// A delivery the outbox has no room for: undeliverable, as SNS treats one it cannot make
 /// (counted as failed, then to the subscription's dead-letter queue if it has one).
 fn overflow(app: &Service, post: &Post, now: Millis) {
-    let (waiting, bytes, _) = app.sns.outbox.waiting();
+    let (waiting, bytes, _) = app.topics.outbox.waiting();
     tracing::warn!(
         subscription = %post.subscription_arn,
         url = %post.url,
@@ -54,7 +58,7 @@ fn overflow(app: &Service, post: &Post, now: Millis) {
 
 /// Starts every POST due by `now` that the caps let start; when the next one is due.
 pub fn step(app: &Arc<Service>, now: Millis) -> Option<Millis> {
-    let (due, next) = app.sns.outbox.take_due(now, &app.sns.limits.http);
+    let (due, next) = app.topics.outbox.take_due(now, &app.topics.limits.http);
     for (post, flight) in due {
         let app = app.clone();
         tokio::spawn(async move {
@@ -106,7 +110,7 @@ async fn attempt(app: &Arc<Service>, mut post: Post) {
         }
         Ok(reply) if reply.status < 500 => {
             if post.message_type == MessageType::Notification {
-                app.sns.count_notification(
+                app.topics.count_notification(
                     &post.subscription_arn,
                     crate::sns::engine::counts::Outcome::Delivered,
                 );
@@ -121,7 +125,11 @@ async fn attempt(app: &Arc<Service>, mut post: Post) {
         tracing::debug!(url = %post.url, %reason, retry, delay_ms = delay, "SNS HTTP delivery failed; retrying");
         post.retries = retry;
         let at = started.saturating_add(delay);
-        match app.sns.outbox.schedule(at, post, &app.sns.limits.http) {
+        match app
+            .topics
+            .outbox
+            .schedule(at, post, &app.topics.limits.http)
+        {
             Ok(()) => app.ticker.notify_one(),
             Err(post) => overflow(app, &post, started),
         }

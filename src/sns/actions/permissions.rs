@@ -105,7 +105,7 @@ pub async fn add_permission(input: AddPermission, app: &Service, ctx: &Context) 
         "Action": one_or_list(actions),
         "Resource": input.topic_arn,
     });
-    app.sns.edit_policy(&input.topic_arn, |text| {
+    app.topics.edit_policy(&input.topic_arn, |text| {
         let mut doc = document(text);
         let mut statements = take(&mut doc);
         if statements.iter().any(|s| s["Sid"] == input.label.as_str()) {
@@ -160,7 +160,7 @@ pub async fn remove_permission(
     ctx: &Context,
 ) -> SnsResult<Xml> {
     in_region(ctx, &input.topic_arn)?;
-    app.sns.edit_policy(&input.topic_arn, |text| {
+    app.topics.edit_policy(&input.topic_arn, |text| {
         let mut doc = document(text);
         let mut statements = take(&mut doc);
         let before = statements.len();

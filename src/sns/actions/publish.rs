@@ -84,7 +84,7 @@ fn publish_direct(
 ) -> SnsResult<Published> {
     p.validate()?;
     let message_id = uuid::Uuid::new_v4().to_string();
-    app.sns.outbox.record(Record {
+    app.topics.outbox.record(Record {
         subscription_arn: None,
         protocol: protocol.to_owned(),
         endpoint: endpoint.to_owned(),
@@ -115,7 +115,7 @@ fn publish_one(
     p: &Publication,
 ) -> SnsResult<Published> {
     let now = app.now();
-    let mut published = app.sns.publish(topic_arn, p, &origin(app), now)?;
+    let mut published = app.topics.publish(topic_arn, p, &origin(app), now)?;
     for d in &mut published.deliveries {
         d.trace_header.clone_from(&ctx.trace_header);
     }
@@ -136,7 +136,7 @@ pub async fn publish(input: Publish, app: &Service, ctx: &Context) -> SnsResult<
             publish_one(app, ctx, arn, &input.publication)?
         }
         Target::Phone(phone) => publish_direct(app, ("sms", phone, "sms"), &input.publication)?,
-        Target::Endpoint(arn) if !app.sns.knows_endpoint(arn) => {
+        Target::Endpoint(arn) if !app.topics.knows_endpoint(arn) => {
             return Err(SnsError::invalid(
                 "TargetArn Reason: No endpoint found for the target arn specified",
             ));
@@ -281,7 +281,7 @@ pub async fn publish_batch(input: PublishBatch, app: &Service, ctx: &Context) ->
     check_batch(&input.entries)?;
     // A missing topic fails the request, not each entry; so does an entry of a FIFO topic
     // without its group (recorded).
-    let topic = app.sns.topic(&input.topic_arn)?;
+    let topic = app.topics.topic(&input.topic_arn)?;
     for (_, entry) in &input.entries {
         entry
             .as_ref()

@@ -73,7 +73,7 @@ pub async fn subscribe(mut input: Subscribe, app: &Service, ctx: &Context) -> Sn
     in_region(ctx, &input.new.topic_arn)?;
     reachable(app, &input.new).await?;
     input.new.principal = Some(ctx.caller_arn().into_owned());
-    let subscribed = app.sns.subscribe_at(owner(ctx), input.new, app.now())?;
+    let subscribed = app.topics.subscribe_at(owner(ctx), input.new, app.now())?;
     if let Some(c) = &subscribed.confirmation {
         super::confirm::send(app, MessageType::SubscriptionConfirmation, c);
     }
@@ -172,7 +172,7 @@ pub type GetSubscriptionAttributes = SubscriptionRef;
 /// Unsubscribe; a confirmed http/s or email-json endpoint is sent an UnsubscribeConfirmation.
 /// A subscription that is already gone, or never was, answers 200 (recorded).
 pub async fn unsubscribe(input: SubscriptionRef, app: &Service, ctx: &Context) -> SnsResult<Xml> {
-    let Ok(sub) = app.sns.subscription(&input.arn) else {
+    let Ok(sub) = app.topics.subscription(&input.arn) else {
         return Ok(Xml::default());
     };
     if sub.confirmation.authenticate_on_unsubscribe && !ctx.signed() {
@@ -182,7 +182,7 @@ pub async fn unsubscribe(input: SubscriptionRef, app: &Service, ctx: &Context) -
             "Unsubscribe of this subscription requires an authenticated request",
         ));
     }
-    let Ok(sub) = app.sns.remove_subscription(&input.arn) else {
+    let Ok(sub) = app.topics.remove_subscription(&input.arn) else {
         return Ok(Xml::default());
     };
     if !sub.confirmation.pending {
@@ -198,7 +198,7 @@ pub async fn get_subscription_attributes(
     app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
-    let sub = app.sns.subscription(&input.arn)?;
+    let sub = app.topics.subscription(&input.arn)?;
     let mut xml = Xml::default();
     xml.map("Attributes", &sub.attributes());
     Ok(xml)
@@ -252,7 +252,7 @@ pub async fn set_subscription_attributes(
     app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
-    app.sns
+    app.topics
         .set_subscription_attribute(&input.arn, &input.name, &input.value)?;
     Ok(Xml::default())
 }
@@ -335,9 +335,11 @@ pub async fn list_subscriptions(
     app: &Service,
     ctx: &Context,
 ) -> SnsResult<Xml> {
-    let (subs, next) =
-        app.sns
-            .list_subscriptions(owner(ctx), None, wire::token(input.next_token.as_deref()))?;
+    let (subs, next) = app.topics.list_subscriptions(
+        owner(ctx),
+        None,
+        wire::token(input.next_token.as_deref()),
+    )?;
     Ok(subscriptions_page(&subs, next.as_deref()))
 }
 
@@ -348,7 +350,7 @@ pub async fn list_subscriptions_by_topic(
     ctx: &Context,
 ) -> SnsResult<Xml> {
     in_region(ctx, &input.topic_arn)?;
-    let (subs, next) = app.sns.list_subscriptions(
+    let (subs, next) = app.topics.list_subscriptions(
         owner(ctx),
         Some(&input.topic_arn),
         wire::token(input.next_token.as_deref()),

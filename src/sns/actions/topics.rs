@@ -58,7 +58,7 @@ impl Resource for CreateTopic {
 
 /// CreateTopic: creates the topic, or returns the ARN of one with the same attributes.
 pub async fn create_topic(input: CreateTopic, app: &Service, ctx: &Context) -> SnsResult<Xml> {
-    let arn = app.sns.create_topic(owner(ctx), input.0)?;
+    let arn = app.topics.create_topic(owner(ctx), input.0)?;
     let mut xml = Xml::default();
     xml.text("TopicArn", &arn);
     Ok(xml)
@@ -103,7 +103,7 @@ pub type DeleteTopic = TopicRef;
 /// GetTopicAttributes: the topic's attributes, counts included.
 pub async fn get_topic_attributes(input: TopicRef, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     in_region(ctx, &input.topic_arn)?;
-    let attributes = app.sns.topic_attributes(&input.topic_arn)?;
+    let attributes = app.topics.topic_attributes(&input.topic_arn)?;
     let mut xml = Xml::default();
     xml.map("Attributes", &attributes);
     Ok(xml)
@@ -112,7 +112,7 @@ pub async fn get_topic_attributes(input: TopicRef, app: &Service, ctx: &Context)
 /// DeleteTopic: the topic and its subscriptions; a missing topic succeeds.
 pub async fn delete_topic(input: TopicRef, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     in_region(ctx, &input.topic_arn)?;
-    app.sns.delete_topic(&input.topic_arn);
+    app.topics.delete_topic(&input.topic_arn);
     Ok(Xml::default())
 }
 
@@ -165,7 +165,7 @@ pub async fn set_topic_attributes(
     ctx: &Context,
 ) -> SnsResult<Xml> {
     in_region(ctx, &input.topic_arn)?;
-    app.sns
+    app.topics
         .set_topic_attribute(&input.topic_arn, &input.name, &input.value)?;
     Ok(Xml::default())
 }
@@ -187,7 +187,7 @@ impl Resource for ListTopics {
 /// ListTopics: the caller's topics, 100 a page.
 pub async fn list_topics(input: ListTopics, app: &Service, ctx: &Context) -> SnsResult<Xml> {
     let (topics, next) = app
-        .sns
+        .topics
         .topics_page(owner(ctx), wire::token(input.next_token.as_deref()))?;
     let mut xml = Xml::default();
     xml.members("Topics", &topics, |x, arn| {
@@ -236,7 +236,7 @@ impl Resource for TagResource {
 
 /// TagResource: adds or replaces the topic's tags.
 pub async fn tag_resource(input: TagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
-    app.sns.tag_topic(&input.arn, input.tags)?;
+    app.topics.tag_topic(&input.arn, input.tags)?;
     Ok(Xml::empty_result())
 }
 
@@ -259,7 +259,7 @@ impl Resource for UntagResource {
 
 /// UntagResource: removes the keys.
 pub async fn untag_resource(input: UntagResource, app: &Service, _: &Context) -> SnsResult<Xml> {
-    app.sns.untag_topic(&input.arn, &input.keys)?;
+    app.topics.untag_topic(&input.arn, &input.keys)?;
     Ok(Xml::empty_result())
 }
 
@@ -285,7 +285,7 @@ pub async fn list_tags_for_resource(
     app: &Service,
     _: &Context,
 ) -> SnsResult<Xml> {
-    let tags: Vec<(String, String)> = app.sns.topic_tags(&input.arn)?.into_iter().collect();
+    let tags: Vec<(String, String)> = app.topics.topic_tags(&input.arn)?.into_iter().collect();
     let mut xml = Xml::default();
     xml.members("Tags", &tags, |x, (k, v)| {
         x.text("Key", k).text("Value", v);

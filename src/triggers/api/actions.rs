@@ -44,8 +44,8 @@ fn create(
     input: &MappingRequest,
 ) -> LambdaResult<(StatusCode, Value)> {
     let proposed = rules::new_mapping(app, caller, input)?;
-    let max = app.triggers.max_mappings;
-    let mapping = rules::insert_unique(&app.triggers.mappings, proposed, max)?;
+    let max = app.model.max_mappings;
+    let mapping = rules::insert_unique(&app.model.mappings, proposed, max)?;
     Ok((
         StatusCode::ACCEPTED,
         output::configuration(&mapping, mapping.state),
@@ -54,7 +54,7 @@ fn create(
 
 /// The caller's mapping `uuid`; another account's is not found.
 fn owned(app: &Service, caller: &Caller<'_>, uuid: &str) -> LambdaResult<Mapping> {
-    app.triggers
+    app.model
         .mappings
         .get(uuid)
         .filter(|m| caller.owns(m))
@@ -96,7 +96,7 @@ fn list(
     // The registry lists by UUID, so a marker (the next page's first UUID) resumes in order.
     let marker = query.marker.as_deref().unwrap_or_default();
     let mut rest = app
-        .triggers
+        .model
         .mappings
         .list()
         .into_iter()
@@ -126,7 +126,7 @@ fn update(
     input: &MappingRequest,
 ) -> LambdaResult<(StatusCode, Value)> {
     let changed = rules::updated_mapping(app, caller, current, input)?;
-    let mapping = rules::replace_unique(&app.triggers.mappings, changed)?;
+    let mapping = rules::replace_unique(&app.model.mappings, changed)?;
     Ok((
         StatusCode::ACCEPTED,
         output::configuration(&mapping, mapping.state),
@@ -136,7 +136,7 @@ fn update(
 /// DeleteEventSourceMapping: the mapping goes at once; the answer shows it `Deleting`.
 fn delete(app: &Service, mapping: &Mapping) -> LambdaResult<(StatusCode, Value)> {
     let removed = app
-        .triggers
+        .model
         .mappings
         .remove(&mapping.uuid)
         .ok_or_else(LambdaError::mapping_not_found)?;

@@ -132,7 +132,7 @@ pub fn updated_mapping(
 /// is Lambda's not-found error for a function \[unverified for this operation\].
 pub fn listed_function(app: &Service, caller: &Caller<'_>, name: &str) -> LambdaResult<String> {
     if let Some(function) = app
-        .triggers
+        .model
         .functions
         .resolve(name, caller.region, caller.account)
     {
@@ -287,7 +287,7 @@ fn from_rule(err: RuleError) -> LambdaError {
 /// refused as AWS refuses it (quoted from AWS in hashicorp/terraform-provider-aws#17933:
 /// `InvalidParameterValueException: Function does not exist`, HTTP 400, Type User).
 fn function<'a>(app: &'a Service, caller: &Caller<'_>, name: &str) -> LambdaResult<&'a Function> {
-    app.triggers
+    app.model
         .functions
         .resolve(name, caller.region, caller.account)
         .ok_or_else(|| LambdaError::invalid("Function does not exist"))
