@@ -36,11 +36,27 @@ pub struct Access<'a> {
 }
 
 impl Topic {
+    /// Policy: the one set, or SNS's default for the owner.
+    pub fn policy(&self) -> String {
+        self.set
+            .get("Policy")
+            .cloned()
+            .unwrap_or_else(|| default_policy(&self.arn, &self.owner))
+    }
+
+    /// Parses the Policy again after it changed (set, removed, edited, recovered): the one
+    /// place a topic's policy text is read, so a decision never parses it.
+    pub(super) fn reparse_policy(&mut self) {
+        self.parsed_policy = Policy::parse_with(&self.policy(), &Quotas::SNS)
+            .ok()
+            .map(std::sync::Arc::new);
+    }
+
     /// Whether the topic's Policy (its default one unless set) lets the caller do the
     /// operation: its own account always, unless a Deny names it; another only when a
     /// statement allows it.
     pub fn admits(&self, who: &Access<'_>) -> bool {
-        let Ok(parsed) = Policy::parse_with(&self.policy(), &Quotas::SNS) else {
+        let Some(parsed) = self.parsed_policy.as_deref() else {
             return who.account == self.owner;
         };
         let caller = Caller {
@@ -48,6 +64,14 @@ impl Topic {
             arn: who.arn,
         };
         let request = policy::Request::direct(caller, who.operation, who.now).for_service("sns");
-        policy::evaluate(Some(&parsed), &self.arn, &self.owner, &request) == Decision::Allow
+        policy::evaluate(Some(parsed), &self.arn, &self.owner, &request) == Decision::Allow
     }
+}
+
+/// The policy a topic has until one is set: the owner's account may do the topic's
+/// actions (the document AWS returns for a new topic).
+fn default_policy(arn: &str, owner: &str) -> String {
+    format!(
+        r#"{{"Version":"2008-10-17","Id":"__default_policy_ID","Statement":[{{"Sid":"__default_statement_ID","Effect":"Allow","Principal":{{"AWS":"*"}},"Action":["SNS:GetTopicAttributes","SNS:SetTopicAttributes","SNS:AddPermission","SNS:RemovePermission","SNS:DeleteTopic","SNS:Subscribe","SNS:ListSubscriptionsByTopic","SNS:Publish"],"Resource":"{arn}","Condition":{{"StringEquals":{{"AWS:SourceOwner":"{owner}"}}}}}}]}}"#
+    )
 }

@@ -27,6 +27,7 @@ pub mod subscriptions;
 #[cfg(test)]
 mod tests;
 mod topic_attributes;
+mod topic_tags;
 pub mod topics;
 pub mod view;
 

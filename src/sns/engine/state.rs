@@ -327,16 +327,18 @@ fn restore_topic(state: &mut State, meta: TopicMeta) {
         .remove(&meta.arn)
         .map(|t| t.dedup)
         .unwrap_or_default();
-    let topic = Topic {
+    let mut topic = Topic {
         arn: meta.arn.clone(),
         name: meta.name,
         owner: meta.owner,
         fifo: meta.fifo,
         set: meta.attributes,
+        parsed_policy: None,
         tags: meta.tags,
         dedup,
         sequence: meta.sequence,
         subscriptions_deleted: meta.subscriptions_deleted,
     };
+    topic.reparse_policy();
     state.topics.insert(meta.arn, topic);
 }

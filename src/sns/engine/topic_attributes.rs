@@ -155,3 +155,13 @@ fn ordered(mut members: serde_json::Map<String, Value>) -> serde_json::Map<Strin
     out.extend(members);
     out
 }
+
+/// Tags against SNS's limits: keys 1-128 characters, values at most 256.
+pub(super) fn check_tags(tags: &std::collections::BTreeMap<String, String>) -> SnsResult<()> {
+    for (k, v) in tags {
+        if k.is_empty() || k.chars().count() > 128 || v.chars().count() > 256 {
+            return Err(SnsError::invalid("Tags"));
+        }
+    }
+    Ok(())
+}

@@ -3,17 +3,17 @@
 use std::collections::BTreeMap;
 
 use super::paging::page;
-use super::topic_attributes::{check_attribute, effective_delivery_policy, stored_delivery_policy};
+use super::topic_attributes::{
+    check_attribute, check_tags, effective_delivery_policy, stored_delivery_policy,
+};
 pub use super::topic_attributes::{is_feedback_attribute, SETTABLE};
+use super::topic_tags::{tag_quota, MAX_TAGS};
 use super::{Owner, Sns};
 use crate::sns::error::{SnsError, SnsErrorKind, SnsResult};
 use crate::sqs::engine::fifo::Dedup;
 
 /// The attribute PutDataProtectionPolicy sets (CreateTopic takes it too).
 pub const DATA_PROTECTION_POLICY: &str = "DataProtectionPolicy";
-
-/// SNS's tag quota per topic (SNS developer guide, "Amazon SNS tags": 50 per resource).
-const MAX_TAGS: usize = 50;
 
 /// One topic: its identity, the attributes as set, its tags and its FIFO state.
 #[derive(Debug, Clone)]
@@ -28,6 +28,9 @@ pub struct Topic {
     pub fifo: bool,
     /// Attributes set by CreateTopic or SetTopicAttributes, as given.
     pub(super) set: BTreeMap<String, String>,
+    /// The Policy (as set, else SNS's default for the owner), parsed when it changes rather
+    /// than on each call it decides ([`Topic::reparse_policy`]).
+    pub(super) parsed_policy: Option<std::sync::Arc<crate::policy::Policy>>,
     /// Its tags.
     pub tags: BTreeMap<String, String>,
     /// FIFO deduplication: the first publish of each id within SQS's own window (topic-wide,
@@ -61,14 +64,6 @@ impl Topic {
         self.set.get("SignatureVersion").map_or("1", String::as_str)
     }
 
-    /// Policy: the one set, or SNS's default for the owner.
-    pub fn policy(&self) -> String {
-        self.set
-            .get("Policy")
-            .cloned()
-            .unwrap_or_else(|| default_policy(&self.arn, &self.owner))
-    }
-
     /// Every attribute as GetTopicAttributes returns it, the subscription counts given.
     pub fn attributes(&self, confirmed: usize) -> BTreeMap<String, String> {
         let mut out = self.set.clone();
@@ -99,14 +94,6 @@ impl Topic {
     }
 }
 
-/// The policy a topic has until one is set: the owner's account may do the topic's
-/// actions (the document AWS returns for a new topic).
-fn default_policy(arn: &str, owner: &str) -> String {
-    format!(
-        r#"{{"Version":"2008-10-17","Id":"__default_policy_ID","Statement":[{{"Sid":"__default_statement_ID","Effect":"Allow","Principal":{{"AWS":"*"}},"Action":["SNS:GetTopicAttributes","SNS:SetTopicAttributes","SNS:AddPermission","SNS:RemovePermission","SNS:DeleteTopic","SNS:Subscribe","SNS:ListSubscriptionsByTopic","SNS:Publish"],"Resource":"{arn}","Condition":{{"StringEquals":{{"AWS:SourceOwner":"{owner}"}}}}}}]}}"#
-    )
-}
-
 /// FIFO topics and queues are named `….fifo`, in lower case.
 pub fn is_fifo_name(name: &str) -> bool {
     name.strip_suffix(".fifo").is_some()
@@ -120,16 +107,6 @@ pub fn valid_name(name: &str) -> bool {
         && base
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-/// Tags against SNS's limits: keys 1-128 characters, values at most 256.
-fn check_tags(tags: &BTreeMap<String, String>) -> SnsResult<()> {
-    for (k, v) in tags {
-        if k.is_empty() || k.chars().count() > 128 || v.chars().count() > 256 {
-            return Err(SnsError::invalid("Tags"));
-        }
-    }
-    Ok(())
 }
 
 /// What CreateTopic asks for.
@@ -246,17 +223,19 @@ impl Sns {
         if let Some(policy) = set.get_mut("DeliveryPolicy") {
             *policy = stored_delivery_policy(policy);
         }
-        let topic = Topic {
+        let mut topic = Topic {
             arn: arn.clone(),
             name: new.name,
             owner: owner.account.to_owned(),
             fifo,
             set,
+            parsed_policy: None,
             tags: new.tags,
             dedup: Dedup::default(),
             sequence: 0,
             subscriptions_deleted: 0,
         };
+        topic.reparse_policy();
         state.topics.insert(arn.clone(), topic);
         self.log_topic(&state, &arn);
         Ok(arn)
@@ -300,6 +279,7 @@ impl Sns {
                 return Err(SnsError::invalid("AttributeName"));
             }
             topic.set.remove(name);
+            topic.reparse_policy();
         } else {
             check_attribute(name, value, topic.fifo, false)?;
             let value = if name == "DeliveryPolicy" {
@@ -308,6 +288,7 @@ impl Sns {
                 value.to_owned()
             };
             topic.set.insert(name.to_owned(), value);
+            topic.reparse_policy();
         }
         self.log_topic(&state, arn);
         Ok(())
@@ -323,8 +304,9 @@ impl Sns {
         let mut state = self.lock();
         let topic = state.topic_mut(arn)?;
         let text = edit(&topic.policy())?;
-        super::access::check_policy(&text)?;
+        let parsed = super::access::check_policy(&text)?;
         topic.set.insert("Policy".to_owned(), text);
+        topic.parsed_policy = Some(std::sync::Arc::new(parsed));
         self.log_topic(&state, arn);
         Ok(())
     }
@@ -368,53 +350,4 @@ impl Sns {
         state.subscriptions.retain(|k, _| !k.starts_with(&lead));
         self.log_topic(&state, arn);
     }
-
-    /// TagResource: adds or replaces tags, 50 at most.
-    pub fn tag_topic(&self, arn: &str, tags: BTreeMap<String, String>) -> SnsResult<()> {
-        check_tags(&tags)?;
-        let mut state = self.lock();
-        let topic = state.topics.get_mut(arn).ok_or_else(resource_not_found)?;
-        let added = tags.keys().filter(|k| !topic.tags.contains_key(*k)).count();
-        if topic.tags.len() + added > MAX_TAGS {
-            return Err(tag_quota());
-        }
-        topic.tags.extend(tags);
-        self.log_topic(&state, arn);
-        Ok(())
-    }
-
-    /// UntagResource: removes the keys.
-    pub fn untag_topic(&self, arn: &str, keys: &[String]) -> SnsResult<()> {
-        let mut state = self.lock();
-        let topic = state.topics.get_mut(arn).ok_or_else(resource_not_found)?;
-        for key in keys {
-            topic.tags.remove(key);
-        }
-        self.log_topic(&state, arn);
-        Ok(())
-    }
-
-    /// ListTagsForResource: the topic's tags.
-    pub fn topic_tags(&self, arn: &str) -> SnsResult<BTreeMap<String, String>> {
-        let state = self.lock();
-        Ok(state
-            .topics
-            .get(arn)
-            .ok_or_else(resource_not_found)?
-            .tags
-            .clone())
-    }
-}
-
-/// [unverified] wording for tagging a topic that does not exist.
-fn resource_not_found() -> SnsError {
-    SnsError::new(SnsErrorKind::ResourceNotFound, "Resource does not exist")
-}
-
-/// SNS's error for a 51st tag.
-fn tag_quota() -> SnsError {
-    SnsError::new(
-        SnsErrorKind::TagLimitExceeded,
-        "Could not complete request: tag quota of per resource exceeded",
-    )
 }
