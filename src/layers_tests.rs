@@ -32,6 +32,7 @@ const LADDER: &[(&str, u8)] = &[
     ("admin", 8),
     ("support", 8),
     ("service", 9),
+    ("server", 10),
     ("drill", 9),
 ];
 

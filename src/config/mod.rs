@@ -8,6 +8,8 @@ mod hocon;
 mod render;
 mod roles;
 pub mod settings;
+mod settings_flags;
+mod settings_values;
 mod toml_file;
 mod topics_file;
 mod tree;

@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::ops::Range;
 
-use super::spec::{DrillFile, Expectation, Probe, Step, DRILL_KEYS};
+use super::check_parts::{check_expectation, check_steady, check_step};
+use super::spec::{DrillFile, Step, DRILL_KEYS};
 
 /// A drill file that cannot run: where and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,13 +68,17 @@ pub const ACTIONS: &[&str] = &[
 pub const RULES: &[&str] = &["json", "all", "none", "never-delete"];
 
 /// Where problems in one file are reported.
-struct Place<'a> {
+pub(super) struct Place<'a> {
     file: &'a str,
     text: &'a str,
 }
 
 impl Place<'_> {
-    fn error(&self, span: Option<Range<usize>>, message: impl Into<String>) -> FileError {
+    pub(super) fn error(
+        &self,
+        span: Option<Range<usize>>,
+        message: impl Into<String>,
+    ) -> FileError {
         FileError {
             file: self.file.to_owned(),
             at: span
@@ -182,7 +187,7 @@ pub fn step_name(step: &Step, index: usize) -> String {
 }
 
 /// `a`, `b` and `c`, or "none".
-fn listed(names: &BTreeSet<String>) -> String {
+pub(super) fn listed(names: &BTreeSet<String>) -> String {
     if names.is_empty() {
         return "none".into();
     }
@@ -194,7 +199,7 @@ fn listed(names: &BTreeSet<String>) -> String {
 }
 
 /// A sample consumer rule sqslite knows.
-fn rule(place: &Place<'_>, name: &toml::Spanned<String>) -> Result<(), FileError> {
+pub(super) fn rule(place: &Place<'_>, name: &toml::Spanned<String>) -> Result<(), FileError> {
     if RULES.contains(&name.get_ref().as_str()) {
         return Ok(());
     }
@@ -208,309 +213,6 @@ fn rule(place: &Place<'_>, name: &toml::Spanned<String>) -> Result<(), FileError
     ))
 }
 
-/// One probe: known, on a declared queue, with what its kind needs.
-fn check_probe(
-    place: &Place<'_>,
-    p: &Probe,
-    entry: Range<usize>,
-    queue: &dyn Fn(&toml::Spanned<String>) -> Result<(), FileError>,
-) -> Result<(), FileError> {
-    let kind = p.measure();
-    let at = p.measure.as_ref().map_or(entry, toml::Spanned::span);
-    if !PROBES.contains(&kind) {
-        return Err(place.error(
-            Some(at.clone()),
-            format!(
-                "unknown probe `{kind}`; expected one of {}",
-                PROBES.join(", ")
-            ),
-        ));
-    }
-    if kind == "fault_hits" {
-        if let Some(q) = &p.queue {
-            queue(q)?;
-        }
-        return tolerance_given(place, p, kind, at);
-    }
-    let Some(q) = &p.queue else {
-        return Err(place.error(Some(at.clone()), format!("probe `{kind}` needs a `queue`")));
-    };
-    queue(q)?;
-    if kind == "alarm" && (p.alarm.is_none() || p.state.is_none()) {
-        return Err(place.error(
-            Some(at.clone()),
-            "probe `alarm` needs `alarm` (dlq_depth, stall, oldest_message_age) and `state` (ALARM or OK)",
-        ));
-    }
-    if kind == "alarm" {
-        return Ok(());
-    }
-    tolerance_given(place, p, kind, at)
-}
-
-/// A counting probe's tolerance is there.
-fn tolerance_given(
-    place: &Place<'_>,
-    p: &Probe,
-    kind: &str,
-    at: Range<usize>,
-) -> Result<(), FileError> {
-    if p.min.is_none() && p.max.is_none() && p.equals.is_none() {
-        return Err(place.error(
-            Some(at),
-            format!("probe `{kind}` needs a tolerance: `min`, `max` or `equals`"),
-        ));
-    }
-    Ok(())
-}
-
-/// One steady-state entry: a probe and its tolerance, nothing an expectation alone takes.
-fn check_steady(
-    place: &Place<'_>,
-    spanned: &toml::Spanned<Probe>,
-    queue: &dyn Fn(&toml::Spanned<String>) -> Result<(), FileError>,
-) -> Result<(), FileError> {
-    let p = spanned.get_ref();
-    let at = Some(spanned.span());
-    let expectation_only = [
-        ("name", p.name.is_some()),
-        ("dead_lettered", p.dead_lettered.is_some()),
-        ("deleted", p.deleted.is_some()),
-        ("receives", p.receives.is_some()),
-        ("for_seconds", p.for_seconds.is_some()),
-        ("always", p.always),
-        ("after", p.after.is_some()),
-    ];
-    if let Some((key, _)) = expectation_only.iter().find(|(_, given)| *given) {
-        return Err(place.error(
-            at,
-            format!(
-                "`{key}` belongs in [[expect]]; [[steady_state]] takes a probe and its tolerance"
-            ),
-        ));
-    }
-    if p.measure.is_none() {
-        return Err(place.error(at, "a [[steady_state]] entry needs a `probe`"));
-    }
-    check_probe(place, p, spanned.span(), queue)
-}
-
-/// One step: a known action with what it needs.
-fn check_step(
-    place: &Place<'_>,
-    c: &Checked,
-    spanned: &toml::Spanned<Step>,
-    queue: &dyn Fn(&toml::Spanned<String>) -> Result<(), FileError>,
-) -> Result<(), FileError> {
-    let step = spanned.get_ref();
-    let action = step.action.get_ref().as_str();
-    let at = Some(step.action.span());
-    let need = |what: &str| place.error(at.clone(), format!("step `{action}` needs `{what}`"));
-    match action {
-        "send" | "redrive" => queue(step.queue.as_ref().ok_or_else(|| need("queue"))?)?,
-        "publish" => {
-            let topic = step.topic.as_ref().ok_or_else(|| need("topic"))?;
-            if !c.topics.contains(topic.get_ref()) {
-                return Err(place.error(
-                    Some(topic.span()),
-                    format!(
-                        "the drill declares no topic `{}`; it has {}",
-                        topic.get_ref(),
-                        listed(&c.topics)
-                    ),
-                ));
-            }
-        }
-        "fault" if step.rule.is_none() => return Err(need("rule")),
-        "advance"
-            if c.file
-                .drill
-                .clock
-                .as_ref()
-                .is_some_and(|k| k.get_ref() == "system") =>
-        {
-            return Err(place.error(
-                at,
-                "step `advance` moves a manual clock; this drill asks for clock = \"system\"",
-            ));
-        }
-        "advance" | "wait" if step.seconds.is_none() => return Err(need("seconds")),
-        "consumer" => {
-            let rule_name = step
-                .consumer_rule
-                .as_ref()
-                .ok_or_else(|| need("consumer_rule"))?;
-            rule(place, rule_name)?;
-            let sample = c.file.consumer.as_ref().and_then(|c| c.sample.as_ref());
-            if sample.is_none() {
-                return Err(place.error(at, "step `consumer` changes the sample consumer's rule: [consumer] sample is not set"));
-            }
-        }
-        "fault" | "advance" | "wait" | "clear_faults" => {}
-        _ => {
-            return Err(place.error(
-                at,
-                format!(
-                    "unknown step `{action}`; expected one of {}",
-                    ACTIONS.join(", ")
-                ),
-            ))
-        }
-    }
-    if let Some(destination) = &step.destination {
-        queue(destination)?;
-    }
-    Ok(())
-}
-
-/// One expectation: one thing to hold, a known step to count from, a budget the clock can meet.
-fn check_expectation(
-    place: &Place<'_>,
-    c: &Checked,
-    spanned: &toml::Spanned<Expectation>,
-    steps: &BTreeSet<String>,
-    queue: &dyn Fn(&toml::Spanned<String>) -> Result<(), FileError>,
-) -> Result<(), FileError> {
-    let e = spanned.get_ref();
-    let at = Some(spanned.span());
-    let name = e
-        .name
-        .as_deref()
-        .ok_or_else(|| place.error(at.clone(), "an expectation needs a `name`"))?;
-    let what = [
-        e.measure.is_some(),
-        e.dead_lettered.is_some(),
-        e.deleted.is_some(),
-    ];
-    if what.iter().filter(|w| **w).count() != 1 {
-        return Err(place.error(
-            at,
-            format!(
-                "expectation `{name}` needs exactly one of `probe`, `dead_lettered` or `deleted`"
-            ),
-        ));
-    }
-    if e.measure.is_some() {
-        check_probe(place, e, spanned.span(), queue)?;
-    } else if e.dead_lettered.is_some() {
-        let q = e.queue.as_ref().ok_or_else(|| {
-            place.error(
-                at.clone(),
-                format!("expectation `{name}`: `dead_lettered` needs the `queue` it reaches"),
-            )
-        })?;
-        queue(q)?;
-    }
-    check_timing(place, c, spanned, steps)
-}
-
-/// An expectation's timing: one kind at most, a step that exists, a budget the clock can meet.
-fn check_timing(
-    place: &Place<'_>,
-    c: &Checked,
-    spanned: &toml::Spanned<Expectation>,
-    steps: &BTreeSet<String>,
-) -> Result<(), FileError> {
-    let e = spanned.get_ref();
-    let name = e.name.as_deref().unwrap_or_default();
-    let at = Some(spanned.span());
-    let timings = [
-        e.within_seconds.is_some(),
-        e.for_seconds.is_some(),
-        e.always,
-    ];
-    if timings.iter().filter(|t| **t).count() > 1 {
-        return Err(place.error(
-            at.clone(),
-            format!(
-                "expectation `{name}`: give at most one of `within_seconds`, `for_seconds`, `always`"
-            ),
-        ));
-    }
-    if let Some(after) = &e.after {
-        if !steps.contains(after.get_ref()) {
-            return Err(place.error(
-                Some(after.span()),
-                format!(
-                    "no step is named `{}`; the steps are {}",
-                    after.get_ref(),
-                    listed(steps)
-                ),
-            ));
-        }
-    }
-    let system = c.file.drill.system_clock();
-    let budget = e.within_seconds.or(e.for_seconds).unwrap_or(0);
-    if system && budget > c.file.drill.timeout_seconds {
-        return Err(place.error(
-            at,
-            format!(
-                "expectation `{}`: a budget of {budget} s on the system clock cannot be met within the drill's timeout_seconds ({})",
-                name, c.file.drill.timeout_seconds
-            ),
-        ));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
-mod tests {
-    use super::read;
-
-    fn error(text: &str) -> String {
-        read("d.toml", text).map(|_| ()).unwrap_err().to_string()
-    }
-
-    const QUEUE: &str = "[drill]\nname = \"d\"\n\n[[queues]]\nname = \"q\"\n";
-
-    #[test]
-    fn errors_name_the_line_and_column() {
-        let unknown = format!("{QUEUE}\n[[method]]\naction = \"send\"\nqueue = \"q\"\ncuont = 3\n");
-        assert!(
-            error(&unknown).starts_with("d.toml:10:1: unknown field `cuont`"),
-            "{}",
-            error(&unknown)
-        );
-        let undeclared = format!("{QUEUE}\n[[method]]\naction = \"send\"\nqueue = \"r\"\n");
-        assert_eq!(
-            error(&undeclared),
-            "d.toml:9:9: the drill declares no queue `r` ([[queues]] or [requires] queues); it has `q`"
-        );
-        let step = format!("{QUEUE}\n[[method]]\naction = \"sned\"\n");
-        assert!(
-            error(&step).starts_with("d.toml:8:10: unknown step `sned`; expected one of send,"),
-            "{}",
-            error(&step)
-        );
-    }
-
-    #[test]
-    fn a_budget_or_step_the_clock_cannot_serve_is_refused() {
-        let system = QUEUE.replace("name = \"d\"", "name = \"d\"\nclock = \"system\"");
-        let advance = format!("{system}\n[[method]]\naction = \"advance\"\nseconds = 5\n");
-        assert!(
-            error(&advance).contains("step `advance` moves a manual clock"),
-            "{}",
-            error(&advance)
-        );
-        let ok = format!("{QUEUE}\n[[method]]\naction = \"advance\"\nseconds = 5\n");
-        assert!(read("d.toml", &ok).is_ok());
-    }
-
-    #[test]
-    fn an_expectation_needs_one_subject_and_a_known_step() {
-        let two = format!("{QUEUE}\n[[expect]]\nname = \"e\"\ndeleted = \"valid\"\ndead_lettered = \"x\"\nqueue = \"q\"\n");
-        assert!(
-            error(&two).contains("needs exactly one of `probe`, `dead_lettered` or `deleted`"),
-            "{}",
-            error(&two)
-        );
-        let after =
-            format!("{QUEUE}\n[[expect]]\nname = \"e\"\ndeleted = \"valid\"\nafter = \"nope\"\n");
-        assert!(
-            error(&after).contains("no step is named `nope`"),
-            "{}",
-            error(&after)
-        );
-    }
-}
+#[path = "check_tests.rs"]
+mod tests;

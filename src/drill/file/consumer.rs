@@ -131,3 +131,46 @@ impl Consumer {
         }
     }
 }
+
+/// The consumer the options or the file name, started.
+pub(super) fn start(
+    opts: &super::RunOptions,
+    c: &super::check::Checked,
+    endpoint: &str,
+    run: &str,
+    urls: &BTreeMap<String, String>,
+) -> Result<Consumer, super::CannotRun> {
+    let spec = c.file.consumer.as_ref();
+    let line = opts
+        .consumer
+        .clone()
+        .or_else(|| spec.and_then(|s| s.command.clone()));
+    if let Some(line) = line {
+        return Ok(command(&line, environment(endpoint, run, urls))?);
+    }
+    let Some(sample) = spec.and_then(|s| s.sample.as_ref()) else {
+        return Ok(Consumer::Outside);
+    };
+    let queue_urls = sample
+        .queues
+        .iter()
+        .filter_map(|q| urls.get(q.get_ref()).cloned())
+        .collect();
+    let retry = sample
+        .retry_queue
+        .as_ref()
+        .and_then(|q| urls.get(q.get_ref()))
+        .map(|url| (url.clone(), sample.retry_delay_seconds));
+    let behaviour = crate::drill::consumer::Behaviour {
+        rule: crate::drill::consumer::Rule::named(sample.rule.get_ref())
+            .unwrap_or(crate::drill::consumer::Rule::Json),
+        retry,
+    };
+    let pause = std::time::Duration::from_millis(c.file.drill.look_ms / 2 + 1);
+    Ok(self::sample(
+        Endpoint::new(endpoint),
+        queue_urls,
+        behaviour,
+        pause,
+    ))
+}

@@ -7,6 +7,7 @@
 
 pub mod builtin;
 mod check;
+mod check_parts;
 mod consumer;
 mod engine;
 mod look;
@@ -160,7 +161,7 @@ pub async fn run_text(
     let seconds = drill.wall.elapsed().as_secs_f64();
     let mut verdict = drill.verdict;
     verdict.run = drill.run;
-    finish(opts, &checked, &verdict, seconds, out)?;
+    verdict::finish(opts, &checked, &verdict, seconds, out)?;
     drop(server);
     Ok(verdict)
 }
@@ -205,7 +206,7 @@ async fn connect<'a>(
     if !checked.file.drill.description.is_empty() {
         let _ = writeln!(out, "  {}", checked.file.drill.description);
     }
-    let consumer = start_consumer(opts, checked, endpoint, &run, &urls)?;
+    let consumer = consumer::start(opts, checked, endpoint, &run, &urls)?;
     Ok(engine::Drill {
         ep,
         c: checked,
@@ -277,31 +278,6 @@ async fn rollback(drill: &mut engine::Drill<'_>, out: &mut dyn Write) {
             all.replacen(" from", " of this run's messages from", 1)
         );
     }
-}
-
-/// The verdict line and the JUnit file.
-fn finish(
-    opts: &RunOptions,
-    c: &check::Checked,
-    verdict: &Verdict,
-    seconds: f64,
-    out: &mut dyn Write,
-) -> Result<(), CannotRun> {
-    let failed = verdict.cases.iter().filter(|c| !c.passed).count();
-    let total = verdict.cases.len();
-    if failed == 0 {
-        let _ = writeln!(out, "drill passed ({total} checks, {seconds:.1} s)");
-    } else {
-        let _ = writeln!(
-            out,
-            "drill FAILED ({failed} of {total} checks, {seconds:.1} s)"
-        );
-    }
-    if let Some(path) = &opts.junit {
-        std::fs::write(path, verdict.junit(&c.file.drill.name, seconds))
-            .map_err(|e| CannotRun(format!("cannot write {}: {e}", path.display())))?;
-    }
-    Ok(())
 }
 
 /// A sqslite of the drill's own on a free loopback port, with the file's declarations, on a
@@ -404,50 +380,4 @@ async fn topic_arns(
         );
     }
     Ok(arns)
-}
-
-/// The consumer the options or the file name, started.
-fn start_consumer(
-    opts: &RunOptions,
-    c: &check::Checked,
-    endpoint: &str,
-    run: &str,
-    urls: &BTreeMap<String, String>,
-) -> Result<consumer::Consumer, CannotRun> {
-    let spec = c.file.consumer.as_ref();
-    let line = opts
-        .consumer
-        .clone()
-        .or_else(|| spec.and_then(|s| s.command.clone()));
-    if let Some(line) = line {
-        return Ok(consumer::command(
-            &line,
-            consumer::environment(endpoint, run, urls),
-        )?);
-    }
-    let Some(sample) = spec.and_then(|s| s.sample.as_ref()) else {
-        return Ok(consumer::Consumer::Outside);
-    };
-    let queue_urls = sample
-        .queues
-        .iter()
-        .filter_map(|q| urls.get(q.get_ref()).cloned())
-        .collect();
-    let retry = sample
-        .retry_queue
-        .as_ref()
-        .and_then(|q| urls.get(q.get_ref()))
-        .map(|url| (url.clone(), sample.retry_delay_seconds));
-    let behaviour = crate::drill::consumer::Behaviour {
-        rule: crate::drill::consumer::Rule::named(sample.rule.get_ref())
-            .unwrap_or(crate::drill::consumer::Rule::Json),
-        retry,
-    };
-    let pause = std::time::Duration::from_millis(c.file.drill.look_ms / 2 + 1);
-    Ok(consumer::sample(
-        Endpoint::new(endpoint),
-        queue_urls,
-        behaviour,
-        pause,
-    ))
 }

@@ -95,6 +95,31 @@ fn escape(text: &str) -> String {
     out
 }
 
+/// The verdict line and the JUnit file.
+pub(super) fn finish(
+    opts: &super::RunOptions,
+    c: &super::check::Checked,
+    verdict: &Verdict,
+    seconds: f64,
+    out: &mut dyn crate::drill::Write,
+) -> Result<(), super::CannotRun> {
+    let failed = verdict.cases.iter().filter(|c| !c.passed).count();
+    let total = verdict.cases.len();
+    if failed == 0 {
+        let _ = writeln!(out, "drill passed ({total} checks, {seconds:.1} s)");
+    } else {
+        let _ = writeln!(
+            out,
+            "drill FAILED ({failed} of {total} checks, {seconds:.1} s)"
+        );
+    }
+    if let Some(path) = &opts.junit {
+        std::fs::write(path, verdict.junit(&c.file.drill.name, seconds))
+            .map_err(|e| super::CannotRun(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Case, Verdict};

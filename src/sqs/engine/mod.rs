@@ -13,6 +13,7 @@ mod groups;
 pub mod limits;
 pub mod md5;
 pub mod message;
+pub mod message_rules;
 pub mod move_task;
 pub mod mutation;
 pub mod permissions;
