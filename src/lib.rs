@@ -141,7 +141,8 @@
 //!   `future_size_tests`, `wire_format_tests`), in the same places.
 //!
 //! The integration tests (`tests/it/`) are arranged like this tree: one folder per service,
-//! floor and observer, each saying in its `mod.rs` what it holds.
+//! floor and observer, each saying in its `mod.rs` what it holds. The SQS semantics users rely
+//! on run over both protocols, AWS JSON 1.0 and AWS Query (`tests/it/sqs/scenarios/`).
 //!
 //! # Glossary
 //!

@@ -7,7 +7,8 @@
 //! `triggers`; STS's few tests are `sts`), one per floor a user meets (`auth`, `http`,
 //! `durable`), the observers (`observe`), game days (`drills`), the settings (`config`) and
 //! the package around the library (`process`). A test goes where the code it proves lives;
-//! each folder's `mod.rs` says what it holds.
+//! each folder's `mod.rs` says what it holds. `sqs::scenarios` runs the SQS semantics users
+//! rely on over both wire protocols (`common::wire`).
 
 mod common;
 

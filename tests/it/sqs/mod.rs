@@ -19,6 +19,7 @@ mod queue_urls;
 mod queues;
 mod receipt_handles;
 mod recorded_go_cloud;
+mod scenarios;
 mod strict;
 mod validation_fidelity_messages;
 mod validation_fidelity_queues;
