@@ -49,7 +49,10 @@ fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
             }
             let rel = path.strip_prefix(src).expect("under src");
             let name = rel.to_string_lossy();
-            if !name.ends_with(".rs") || name.ends_with("_tests.rs") || name.contains("/tests/") {
+            let test_file = name.ends_with("_tests.rs")
+                || name.ends_with("/tests.rs")
+                || name.contains("/tests/");
+            if !name.ends_with(".rs") || test_file {
                 continue;
             }
             let top = rel.iter().next().expect("a first part").to_string_lossy();

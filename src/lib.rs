@@ -144,6 +144,23 @@
 //! A test that drives engine internals lives beside them as a unit test
 //! (`src/sqs/engine/tests/`) rather than widening the facade.
 //!
+//! ## Tests
+//!
+//! Unit tests sit beside the code they test, in one style:
+//!
+//! - a file's tests are its `#[cfg(test)] mod tests { ... }`, at its end, while the file stays
+//!   under 400 lines; past that they move beside it into `x_tests.rs`, which `x.rs` declares
+//!   as `#[cfg(test)] #[path = "x_tests.rs"] mod tests;`;
+//! - a folder's own tests (of its `mod.rs`, or of several of its files together) are its
+//!   `mod.rs`'s `#[cfg(test)] mod tests;`: `tests.rs`, or a `tests/` folder once they outgrow
+//!   one file (`sqs::engine`, `patterns`);
+//! - a second set with a theme of its own is named for it, `<theme>_tests` (`seal_tests`,
+//!   `future_size_tests`, `wire_format_tests`), in the same places.
+//!
+//! The integration tests (`tests/it/`) are arranged like this tree: one folder per service,
+//! floor and observer, each saying in its `mod.rs` what it holds. The SQS semantics users rely
+//! on run over both protocols, AWS JSON 1.0 and AWS Query (`tests/it/sqs/scenarios/`).
+//!
 //! # Glossary
 //!
 //! - **Queue**: one SQS queue, its attributes and messages behind one short-held mutex.

@@ -303,7 +303,7 @@ async fn main() -> ExitCode {
 /// The guide's table of subcommands and their flags is made from clap's own definition of them,
 /// as the settings table is from `settings::SETTINGS`, so neither can drift from the code.
 #[cfg(test)]
-mod reference {
+mod reference_tests {
     use clap::CommandFactory as _;
     use std::fmt::Write as _;
 

@@ -4,7 +4,7 @@
     SQSLITE_ENDPOINT=http://127.0.0.1:PORT .venv-json/bin/python capture_fixtures.py json
 
 writes fixtures/compat/<botocore version>/NN-<action>.http (request line, headers, blank line,
-body), replayed in order by tests/compat_regressions.rs. Run it against a fresh sqslite.
+body), replayed in order by tests/it/sqs/compat_regressions.rs. Run it against a fresh sqslite.
 """
 
 import os

@@ -269,7 +269,7 @@ impl<'a> From<&'a Config> for crate::http::guard::Exposure<'a> {
 
 /// The guide's table of the config file's tables names every key the readers accept.
 #[cfg(test)]
-mod documented {
+mod documented_tests {
     /// Each table's keys, as the readers list them.
     const TABLES: &[(&str, &[&str])] = &[
         ("the file", super::toml_file::TOP_KEYS),

@@ -163,5 +163,4 @@ fn roll() -> f64 {
 }
 
 #[cfg(test)]
-#[path = "faults_tests.rs"]
 mod tests;

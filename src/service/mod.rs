@@ -313,5 +313,4 @@ impl crate::http::server::Handler for App {
 }
 
 #[cfg(test)]
-#[path = "future_size_tests.rs"]
 mod future_size_tests;

@@ -1,85 +1,25 @@
-//! The integration tests, one crate: each module is one capability, driven through a real
-//! server on an ephemeral port (the harness is `common`). One crate links once, where one binary
-//! per file linked the SDK 40 times. `tests/decode_memory.rs` stays apart: it installs its own
-//! global allocator to count bytes.
+//! The integration tests, one crate: each test drives a real server on an ephemeral port (the
+//! harness is `common`). One crate links once, where one binary per file linked the SDK 40
+//! times. `tests/decode_memory.rs` stays apart: it installs its own global allocator to count
+//! bytes.
+//!
+//! The folders mirror the code (src/lib.rs's Layout): one per service (`sqs`, `sns`,
+//! `triggers`; STS's few tests are `sts`), one per floor a user meets (`auth`, `http`,
+//! `durable`), the observers (`observe`), game days (`drills`), the settings (`config`) and
+//! the package around the library (`process`). A test goes where the code it proves lives;
+//! each folder's `mod.rs` says what it holds. `sqs::scenarios` runs the SQS semantics users
+//! rely on over both wire protocols (`common::wire`).
 
 mod common;
 
-mod advisor;
-mod alarm_logs;
-mod alarms;
 mod auth;
-mod auth_accounts;
-mod bad_input;
-mod batches;
-mod bench_storage_lock;
-mod chart;
-mod cli;
-mod compat_regressions;
 mod config;
-mod connections;
-mod cross_account;
-mod dashboard;
-mod dead_letters;
-mod docker_context;
-mod drill_files;
 mod drills;
 mod durable;
-mod durable_integrity;
-mod durable_soak;
-mod every_action;
-mod fault_targets;
-mod fifo;
-mod fifo_groups;
-mod foreign_services;
-mod game_day;
-mod hostile_inputs;
-mod https_outbound;
-mod list_queues;
-mod localstack;
-mod long_poll;
-mod manual_clock;
-mod mappings_admin;
-mod messages_content;
-mod messages_delivery;
-mod move_tasks;
-mod policies;
+mod http;
+mod observe;
 mod process;
-mod query_protocol;
-mod queue_urls;
-mod queues;
-mod receipt_handles;
-mod recorded_go_cloud;
-mod router_metrics;
-mod rust_version;
-mod security;
-mod signatures;
 mod sns;
-mod sns_api;
-mod sns_declare;
-mod sns_durable;
-mod sns_faults;
-mod sns_fifo_standard;
-mod sns_http;
-mod sns_observe;
-mod sns_outbound;
-mod sns_outbound_bounds;
-mod sns_policies;
-mod sns_recorded;
-mod sns_recorded_attributes;
-mod sns_recorded_errors;
-mod sns_recorded_filters;
-mod sns_recorded_messages;
-mod sns_topics_api;
-mod strict;
+mod sqs;
 mod sts;
-mod trigger_commands;
-mod trigger_faults;
 mod triggers;
-mod triggers_api;
-mod triggers_api_errors;
-mod triggers_api_live;
-mod triggers_durable;
-mod triggers_kinds;
-mod validation_fidelity_messages;
-mod validation_fidelity_queues;

@@ -174,5 +174,4 @@ pub fn in_region(ctx: &Context, topic_arn: &str) -> SnsResult<()> {
 }
 
 #[cfg(test)]
-#[path = "decode_tests.rs"]
 mod decode_tests;

@@ -141,5 +141,4 @@ fn iso8601(millis: crate::clock::Millis) -> String {
 }
 
 #[cfg(test)]
-#[path = "decode_tests.rs"]
 mod decode_tests;

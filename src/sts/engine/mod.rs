@@ -203,5 +203,4 @@ pub fn refused(caller: &Caller, role: &str) -> StsError {
 const LONGEST: u32 = roles::LONGEST_SESSION_SECONDS;
 
 #[cfg(test)]
-#[path = "tests.rs"]
 mod tests;

@@ -14,6 +14,8 @@ mod raw;
 pub mod signing;
 pub mod sns;
 pub mod tls;
+pub mod wire;
+pub mod xml;
 
 pub mod accounts;
 pub mod durable;

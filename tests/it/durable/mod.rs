@@ -3,8 +3,10 @@
 //! and deduplication, dead letters) and the checks that the next process finds it all.
 
 mod failures;
+mod integrity;
 mod restart;
 mod snapshot;
+mod soak;
 
 use crate::common::durable::{attribute, queue_urls, receive};
 use aws_sdk_sqs::types::{

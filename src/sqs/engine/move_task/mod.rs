@@ -354,5 +354,4 @@ fn fail(task: &mut MoveTask, reason: &str) {
 }
 
 #[cfg(test)]
-#[path = "move_task_tests.rs"]
 mod tests;

@@ -371,5 +371,4 @@ struct Taken {
 }
 
 #[cfg(test)]
-#[path = "store_tests.rs"]
 mod tests;

@@ -1,5 +1,5 @@
 //! Property tests: receipt and move-task handles a client sends, changed or random, are
-//! refused and never panic (tests/it/hostile_inputs.rs covers the decoders and config readers).
+//! refused and never panic (tests/it/http/hostile_inputs.rs covers the decoders and config readers).
 
 use proptest::prelude::*;
 

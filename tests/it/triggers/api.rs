@@ -1,6 +1,6 @@
 //! Lambda's event-source-mapping API through the real `aws-sdk-lambda` client: create, get,
 //! list (with pagination), update, delete and the wire shapes; mappings made through the API
-//! driving the runtime in `triggers_api_live.rs`, the refusals in `triggers_api_errors.rs`.
+//! driving the runtime in `api_live.rs`, the refusals in `api_errors.rs`.
 
 use aws_sdk_lambda::types::{Filter, FilterCriteria, FunctionResponseType, ScalingConfig};
 

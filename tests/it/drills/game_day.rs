@@ -377,7 +377,7 @@ async fn metrics_are_prometheus_text_named_after_cloudwatch() {
         .contains("sqslite_request_duration_seconds_bucket{action=\"SendMessage\""));
     // Actions never called have no series (no wall of zeros), and every family is documented.
     assert!(!r.body.contains("action=\"DeleteQueue\""), "{}", r.body);
-    let guide = include_str!("../../docs/src/alarms-and-metrics.md");
+    let guide = include_str!("../../../docs/src/alarms-and-metrics.md");
     for family in r.body.lines().filter_map(|l| l.strip_prefix("# TYPE ")) {
         let name = family.split(' ').next().unwrap();
         assert!(

@@ -1,6 +1,6 @@
 //! Dead-letter queues: redrive policies, receive-time moves, source listing and move tasks.
 
-#[path = "../../examples/poison_drill.rs"]
+#[path = "../../../examples/poison_drill.rs"]
 mod poison_drill;
 
 use crate::common::{expect_code, expect_code_for, message, TestServer};

@@ -1,6 +1,8 @@
-//! FIFO queues: group ordering, deduplication, attempt ids, group blocking and FIFO DLQs; this
-//! module holds the queue, receive and body helpers its two halves share.
+//! FIFO queues: group ordering, deduplication, attempt ids, group blocking and FIFO DLQs
+//! (`sends`, `receives`), and which groups a receive serves and when (`groups`); this module
+//! holds the queue, receive and body helpers `sends` and `receives` share.
 
+mod groups;
 mod receives;
 mod sends;
 

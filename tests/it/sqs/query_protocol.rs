@@ -1,6 +1,6 @@
 //! AWS Query (XML) wire fixtures: each `fixtures/query/NN-*.req` is sent in order to one fresh
 //! server and its response compared with `NN-*.xml`, ids and timestamps normalised.
-//! `SQSLITE_BLESS=1 cargo test --test it query_protocol` rewrites the expected files.
+//! `SQSLITE_BLESS=1 cargo test --test it sqs::query_protocol` rewrites the expected files.
 
 use std::path::Path;
 

@@ -76,7 +76,7 @@ async fn a_drill_file_runs_against_a_running_server_and_its_own_consumer() {
         );
     let s = TestServer::start_with(config).await;
     let url = s.create_queue("orders").await;
-    let consumer = tokio::spawn(crate::drills::consume(
+    let consumer = tokio::spawn(crate::drills::builtin::consume(
         s.client.clone(),
         url,
         s.clock.clone(),

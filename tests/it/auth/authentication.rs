@@ -1,5 +1,5 @@
 //! Authentication through the real SDK: signatures, clock skew, presigned URLs, credentials
-//! from the config file and unforgeable receipt handles (another account's access: auth_accounts).
+//! from the config file and unforgeable receipt handles (another account's access: `accounts`).
 
 use crate::common::signed_server;
 use crate::common::signing::{send_signed, sign_query};

@@ -62,7 +62,7 @@ async fn a_urls_user_and_password_are_basic_authentication() {
 
 #[test]
 fn refused_endpoints_are_refused_at_subscribe() {
-    if !private_network("sns_outbound::refused_endpoints_are_refused_at_subscribe") {
+    if !private_network("sns::outbound::refused_endpoints_are_refused_at_subscribe") {
         return;
     }
     tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -117,7 +117,7 @@ async fn a_deny_entry_refuses_an_endpoint_at_subscribe() {
 #[test]
 fn declared_functions_and_webhooks_the_rule_refuses_stop_the_start() {
     // Refused addresses and a denied name: run where no packet can leave the machine.
-    let test = "sns_outbound::declared_functions_and_webhooks_the_rule_refuses_stop_the_start";
+    let test = "sns::outbound::declared_functions_and_webhooks_the_rule_refuses_stop_the_start";
     if !private_network(test) {
         return;
     }

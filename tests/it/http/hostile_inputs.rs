@@ -1,8 +1,8 @@
 //! Property tests: random and mutated input to every parser a client or a config file can
 //! reach (both protocol decoders, the config readers) never panics; tests/decode_memory.rs
-//! bounds what the decoders allocate, src/engine/tests/hostile.rs covers the handles.
+//! bounds what the decoders allocate, src/sqs/engine/tests/hostile.rs covers the handles.
 
-#[path = "../inputs/mod.rs"]
+#[path = "../../inputs/mod.rs"]
 mod inputs;
 
 use proptest::prelude::*;

@@ -1,6 +1,6 @@
 //! SNS seen from the side: `/metrics` under CloudWatch's SNS metric names and the advisor's
 //! findings for subscriptions, driven by the real `aws-sdk-sns` and `aws-sdk-sqs` clients
-//! (the dashboard's admin API is in `sns_topics_api`).
+//! (the dashboard's admin API is in `topics_api`).
 
 use crate::common::sns::{start, Sns};
 use serde_json::{json, Value};
@@ -364,7 +364,7 @@ async fn sqslite_doctor_prints_a_subscription_finding_as_topic_to_queue() {
     let topic = s.topic("orders", &[]).await;
     let (_, audit) = s.queue("audit", &[]).await;
     s.subscribe(&topic, &audit, &[]).await;
-    let (code, text) = crate::advisor::doctor(&s.t, &["--queue", "audit"]).await;
+    let (code, text) = crate::observe::advisor::doctor(&s.t, &["--queue", "audit"]).await;
     assert_eq!(code, Some(1), "an error finding fails CI: {text}");
     assert!(
         text.contains("ERROR  orders → audit  [sns_policy_refuses]"),

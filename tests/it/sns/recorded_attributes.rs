@@ -1,6 +1,6 @@
 //! Topic and subscription attributes as AWS records them: SubscriptionPrincipal and the
 //! recorded key sets, FilterPolicyScope's visibility (the refusals are in
-//! `sns_recorded_filters.rs`), idempotent CreateTopic and Subscribe, list tokens, tags, AddPermission's
+//! `recorded_filters.rs`), idempotent CreateTopic and Subscribe, list tokens, tags, AddPermission's
 //! statement, DeliveryPolicy as stored and effective, data protection policies. Sources:
 //! LocalStack's AWS-validated snapshots (`tests/aws/services/sns/test_sns.snapshot.json`,
 //! `test_sns_filter_policy.snapshot.json`), keys named per case.
