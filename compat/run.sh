@@ -14,7 +14,7 @@ ROOT="$(dirname "$COMPAT")"
 OUT="${COMPAT_OUT:-$ROOT/target/compat}"
 PYTHON="${PYTHON:-python3}"
 export PYTHONDONTWRITEBYTECODE=1
-ALL_CLIENTS=(boto3-json boto3-query awscli boto3-accounts kombu js-sdk sqs-consumer js-sts)
+ALL_CLIENTS=(boto3-json boto3-query awscli boto3-accounts boto3-sts awscli-sts kombu js-sdk sqs-consumer js-sts)
 # The Java clients (compat/java, one Maven build, Java 17+ and Maven): `java` names them all.
 JAVA_CLIENTS=(java-sdk2 java-sdk1-json java-sdk1-query spring-cloud-aws sqs-jms java-sts)
 ALL_CLIENTS+=("${JAVA_CLIENTS[@]}")
@@ -56,8 +56,9 @@ start_server() {
     local config=()
     # The CLI suite maps queues to the function this file declares (`aws lambda ...`).
     [[ $1 == awscli ]] && config=(--config "$COMPAT/python/cli.toml")
-    # The two-account suite signs with the two keys this file declares; the STS suites of the
-    # other SDKs use them too, on a manual clock so that they can move it past a key's expiry.
+    # The two-account suite signs with the two keys this file declares; the STS suites (boto3's,
+    # the CLI's and the other SDKs') use them too, on a manual clock so that they can move it
+    # past a key's expiry.
     [[ $1 == boto3-accounts ]] && config=(--config "$COMPAT/python/accounts.toml")
     [[ $1 == *-sts ]] && config=(--config "$COMPAT/python/accounts.toml" --clock manual)
     exec {fd}< <(NO_COLOR=1 SQSLITE_LOG=info exec "$SQSLITE_BIN" --port 0 "${config[@]}" 2>&1)
@@ -126,7 +127,7 @@ part_start "install clients"
 for client in "${CLIENTS[@]}"; do
     case $client in
         go-sdk | go-sts) go_modules ;;
-        boto3-json | awscli | boto3-accounts) venv json ;;
+        boto3-json | awscli | boto3-accounts | boto3-sts | awscli-sts) venv json ;;
         boto3-query) venv query ;;
         kombu) venv kombu ;;
         js-sdk | sqs-consumer | js-sts) node_modules ;;
@@ -214,8 +215,13 @@ run_client() {
                 "$COMPAT/python/test_cli.py" --junitxml="$report" -q ;;
         boto3-accounts)
             COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_accounts.py" "$COMPAT/python/test_sts.py" \
-                --junitxml="$report" -q ;;
+                "$COMPAT/python/test_accounts.py" --junitxml="$report" -q ;;
+        boto3-sts)
+            "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
+                "$COMPAT/python/test_sts.py" --junitxml="$report" -q ;;
+        awscli-sts)
+            "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
+                "$COMPAT/python/test_cli_sts.py" --junitxml="$report" -q ;;
         kombu)
             "$COMPAT/.venv-kombu/bin/python" -m pytest -p no:cacheprovider \
                 "$COMPAT/python/test_kombu.py" --junitxml="$report" -q ;;
@@ -237,6 +243,8 @@ describe() {
         boto3-query) echo "boto3 $(py_version query boto3) / botocore $(py_version query botocore), AWS Query" ;;
         awscli) echo "awscli $(py_version json awscli), AWS JSON 1.0" ;;
         boto3-accounts) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), two accounts ([[credentials]])" ;;
+        boto3-sts) echo "boto3 $(py_version json boto3) STS (Query), two accounts, manual clock" ;;
+        awscli-sts) echo "awscli $(py_version json awscli) sts (Query), two accounts, manual clock" ;;
         kombu) echo "kombu $(py_version kombu kombu) SQS transport, fanout through SNS, on boto3 $(py_version kombu boto3)" ;;
         js-sdk) echo "@aws-sdk/client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0; client-sns $(js_version @aws-sdk/client-sns) (Query)" ;;
         js-sts) echo "@aws-sdk/client-sts $(js_version @aws-sdk/client-sts) (Query), two accounts, manual clock" ;;

@@ -105,11 +105,10 @@ test("assumed role keys are refused after expiry on the manual clock", async () 
     await sqs(keys).send(new SendMessageCommand({ QueueUrl, MessageBody: "before expiry" }));
 
     await advanceClock(1200);
-    // Now the server is 20 minutes ahead of this machine: the first attempt is refused as a
-    // signature out of the 15-minute window (SignatureDoesNotMatch, "Signature expired"), with
-    // the server's time in its Date header; the SDK corrects its clock offset from it and
-    // retries, as an application's client does by default. So these clients keep the SDK's
-    // default attempts, and the refusal they end with is the expired token.
+    // Now the server is 20 minutes ahead of this machine: sqslite tells the expired token
+    // before it checks the signature's date, so the first attempt is already ExpiredToken.
+    // These clients keep the SDK's default attempts, as an application's client does; the
+    // refusal they end with is the expired token either way.
     await assert.rejects(
       sqs(keys, 3).send(new SendMessageCommand({ QueueUrl, MessageBody: "after expiry" })),
       (err) => {

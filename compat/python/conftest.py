@@ -1,11 +1,14 @@
 """Fixtures shared by the boto3, kombu and AWS CLI suites: the sqslite endpoint, SQS and SNS
-clients (the helpers take an access key, for the two-account suite), and throwaway queues.
+clients (the helpers take an access key, for the two-account suite), throwaway queues, and the
+manual clock of the STS suites' servers.
 
 `compat/run.sh` starts a fresh release build of sqslite and passes its URL in SQSLITE_ENDPOINT;
 COMPAT_PROTOCOL names the wire protocol this client is expected to speak (json or query).
 """
 
+import json
 import os
+import urllib.request
 import uuid
 
 import boto3
@@ -88,3 +91,23 @@ def queue_arn(sqs, url):
     return sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"][
         "QueueArn"
     ]
+
+
+def clock_now(endpoint):
+    """The server's manual clock (docs/src/clock-and-faults.md), in milliseconds since the epoch."""
+    with urllib.request.urlopen(f"{endpoint}/_sqslite/clock", timeout=10) as answer:
+        clock = json.load(answer)
+    assert clock["manual"], "this suite needs a server on --clock manual"
+    return clock["now"]
+
+
+def advance_clock(endpoint, seconds):
+    """Moves the server's manual clock on (POST /_sqslite/clock/advance)."""
+    request = urllib.request.Request(
+        f"{endpoint}/_sqslite/clock/advance",
+        data=json.dumps({"seconds": seconds}).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200

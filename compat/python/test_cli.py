@@ -13,17 +13,21 @@ import pytest
 import sqsmd5
 
 
-def aws(endpoint, *args, expect_ok=True, service="sqs"):
+def aws(endpoint, *args, expect_ok=True, service="sqs", keys=("test", "test")):
+    """Runs `aws SERVICE ARGS...` signing with keys: (access key, secret[, session token])."""
     exe = shutil.which("aws", path=os.path.dirname(sys.executable)) or "aws"
     env = dict(
         os.environ,
-        AWS_ACCESS_KEY_ID="test",
-        AWS_SECRET_ACCESS_KEY="test",
+        AWS_ACCESS_KEY_ID=keys[0],
+        AWS_SECRET_ACCESS_KEY=keys[1],
         AWS_DEFAULT_REGION="us-east-1",
         AWS_MAX_ATTEMPTS="1",
         AWS_CONFIG_FILE=os.devnull,
         AWS_SHARED_CREDENTIALS_FILE=os.devnull,
     )
+    env.pop("AWS_SESSION_TOKEN", None)
+    if len(keys) > 2:
+        env["AWS_SESSION_TOKEN"] = keys[2]
     proc = subprocess.run(
         [exe, "--endpoint-url", endpoint, "--output", "json", service, *args],
         capture_output=True,

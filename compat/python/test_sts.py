@@ -1,15 +1,20 @@
-"""STS through boto3 on the two-account server (python/accounts.toml): who each key is, account B
-assuming account A's role `deployer` (its trust policy names B) and using the temporary keys on
-SQS in A's account, a role B is not trusted with refused, and a forged session token refused."""
+"""STS through boto3 on the two-account server on a manual clock (compat/run.sh boto3-sts:
+python/accounts.toml and --clock manual): who each key is, account B assuming account A's role
+`deployer` (its trust policy names B) and using the temporary keys on SQS in A's account, a role
+B is not trusted with refused, a forged session token refused, and the temporary keys refused
+once the server's clock has passed their Expiration."""
 
+import datetime
 import uuid
 
 import boto3
+import botocore.auth
 import pytest
+from botocore.compat import get_current_datetime
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from conftest import sqs_client
+from conftest import advance_clock, clock_now, sqs_client
 
 A, B = "111111111111", "222222222222"
 KEYS = {A: ("AKIDTEAMA", "team-a-secret"), B: ("AKIDTEAMB", "team-b-secret")}
@@ -71,3 +76,57 @@ def test_untrusted_roles_and_forged_tokens_are_refused(endpoint):
     with pytest.raises(ClientError) as invalid:
         forged.get_caller_identity()
     assert invalid.value.response["Error"]["Code"] == "InvalidClientTokenId"
+
+
+def sign_on_server_time(monkeypatch, endpoint):
+    """Makes botocore sign with the server's time. botocore signs with this machine's clock and,
+    unlike the JavaScript, Java and Go SDKs, never corrects it from a refusal's Date header: once
+    the manual clock is ahead by more than the 15 minutes a signature's date may be off, every
+    request it signs is refused ("Signature expired"), a declared key's too."""
+    offset = datetime.datetime.fromtimestamp(clock_now(endpoint) / 1000, datetime.timezone.utc) \
+        - datetime.datetime.now(datetime.timezone.utc)
+    monkeypatch.setattr(botocore.auth, "get_current_datetime",
+                        lambda *args, **kwargs: get_current_datetime(*args, **kwargs) + offset)
+
+
+def assert_expired_token(call):
+    with pytest.raises(ClientError) as refused:
+        call()
+    error, meta = refused.value.response["Error"], refused.value.response["ResponseMetadata"]
+    assert (error["Code"], meta["HTTPStatusCode"]) == ("ExpiredToken", 403), error
+    assert error["Message"] == "The security token included in the request is expired"
+
+
+# Last in this file: it moves the clock on, past the 15 minutes a signature's date may be from
+# the server's, so a client signing with this machine's time is refused from then on.
+def test_assumed_role_keys_are_refused_after_expiry(endpoint, monkeypatch):
+    out = sts_client(endpoint, *KEYS[B]).assume_role(
+        RoleArn=f"arn:aws:iam::{A}:role/deployer", RoleSessionName="compat-expiry",
+        DurationSeconds=900)
+    c = out["Credentials"]
+    now = clock_now(endpoint)
+    assert abs(c["Expiration"].timestamp() * 1000 - (now + 900_000)) < 1000, (c["Expiration"], now)
+    keys = dict(aws_access_key_id=c["AccessKeyId"], aws_secret_access_key=c["SecretAccessKey"],
+                aws_session_token=c["SessionToken"])
+
+    def session(service):
+        # botocore's default retries, as an application has them: the refusal it ends with is
+        # the expired token whether or not a retry came before (sqslite tells ExpiredToken
+        # before the signature's date, so the first attempt already gets it).
+        return boto3.client(service, endpoint_url=endpoint, region_name="us-east-1", **keys)
+
+    url = sqs_client(endpoint, *KEYS[A]).create_queue(
+        QueueName=f"sts-{uuid.uuid4().hex[:8]}")["QueueUrl"]
+    try:
+        session("sqs").send_message(QueueUrl=url, MessageBody="before expiry")
+
+        advance_clock(endpoint, 1200)
+        assert_expired_token(lambda: session("sqs").send_message(QueueUrl=url, MessageBody="after expiry"))
+        assert_expired_token(lambda: session("sts").get_caller_identity())
+        # The declared key still works, and the queue holds only the message sent before expiry.
+        sign_on_server_time(monkeypatch, endpoint)
+        got = sqs_client(endpoint, *KEYS[A]).receive_message(QueueUrl=url, MaxNumberOfMessages=10)
+        assert [m["Body"] for m in got.get("Messages", [])] == ["before expiry"]
+    finally:
+        sign_on_server_time(monkeypatch, endpoint)
+        sqs_client(endpoint, *KEYS[A]).delete_queue(QueueUrl=url)
