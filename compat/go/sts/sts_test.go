@@ -229,11 +229,9 @@ func Test_assumed_role_keys_are_refused_after_expiry(t *testing.T) {
 	must(t, err)
 
 	admin(t, "POST", "/_sqslite/clock/advance", map[string]int{"seconds": 1200}, nil)
-	// Now the server is 20 minutes ahead of this machine: the first attempt is refused as a
-	// signature out of the 15-minute window (SignatureDoesNotMatch, "Signature expired"), with
-	// the server's time in its Date header; the SDK corrects its clock offset from it and
-	// retries, as an application's client does by default. So these clients keep the SDK's
-	// default attempts, and the refusal they end with is the expired token.
+	// Now the server is 20 minutes ahead of this machine: sqslite tells the expired token
+	// before it checks the signature's date, so the first attempt is already ExpiredToken.
+	// These clients keep the SDK's default attempts, as an application's client does.
 	_, err = sqsClient(t, session, 3).SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: url, MessageBody: aws.String("after expiry")})
 	refused(t, err, "ExpiredToken")
 	_, err = stsClient(t, session, 3).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})

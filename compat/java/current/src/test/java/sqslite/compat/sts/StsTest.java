@@ -159,11 +159,9 @@ class StsTest {
 
     /**
      * Last: it moves the clock on, past the 15 minutes a signature's date may be from the
-     * server's. The first attempt after that is refused as a signature out of that window
-     * (SignatureDoesNotMatch, "Signature expired") with the server's time in its Date header; the
-     * SDK corrects its clock offset from it and retries, as an application's client does by
-     * default. So the clients used after the advance keep the SDK's default retries, and the
-     * refusal they end with is the expired token.
+     * server's. sqslite tells the expired token before it checks the signature's date, so the
+     * first attempt after that is already refused ExpiredToken; the clients used after the
+     * advance keep the SDK's default retries, as an application's client does.
      */
     @Test
     @Order(3)
