@@ -43,6 +43,9 @@ pub const SNS_ACCESS: &[(&str, &str, &str)] = crate::sns::actions::Action::ACCES
 /// The IAM actions a topic Policy may grant another account.
 pub const SNS_GRANTABLE: &[&str] = crate::sns::actions::permissions::GRANTABLE;
 
+/// Every STS operation name, as `Action=` spells it.
+pub const STS_ACTION_NAMES: &[&str] = crate::sts::actions::Action::NAMES;
+
 /// Every SNS operation name, as `Action=` spells it.
 pub const SNS_ACTION_NAMES: &[&str] = crate::sns::actions::Action::NAMES;
 

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::common::accounts::{two_accounts, Accounts};
+use crate::common::accounts::{two_accounts, two_accounts_with, Accounts};
 use crate::common::lambda_api::{failure, function};
 use crate::common::{OTHER, OWNER};
 
@@ -452,4 +452,52 @@ async fn every_lambda_operation_on_the_owners_mapping_is_refused_to_another_acco
         };
         assert_eq!(refusal, want, "{name}");
     }
+}
+
+/// AssumeRole's parameters for `arn`.
+fn assume<'a>(version: (&'a str, &'a str), arn: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![version, ("RoleArn", arn), ("RoleSessionName", "visitor")]
+}
+
+/// STS: what acts on the caller's own identity answers with nothing of the owner's; assuming
+/// the owner's role is refused until the role's trust policy names the other account (the
+/// grant a role has, declared with it).
+#[tokio::test]
+async fn every_sts_action_is_refused_on_the_owners_role_until_its_trust_policy_grants_it() {
+    use sqslite::config::Role;
+    let trust = serde_json::json!({"Version": "2012-10-17", "Statement": [{"Effect": "Allow",
+        "Principal": {"AWS": format!("arn:aws:iam::{OTHER}:root")},
+        "Action": "sts:AssumeRole"}]});
+    let roles = vec![
+        Role::new("closed", OWNER),
+        Role::new("open", OWNER).trusting(&trust.to_string()),
+    ];
+    let a = two_accounts_with(Vec::new(), roles).await;
+    let version = ("Version", "2011-06-15");
+    let role = |name: &str| format!("arn:aws:iam::{OWNER}:role/{name}");
+    let (closed, open) = (role("closed"), role("open"));
+    let rows: Vec<Row<'_>> = vec![
+        ("GetCallerIdentity", vec![version], Want::Own),
+        ("GetSessionToken", vec![version], Want::Own),
+        (
+            "AssumeRole",
+            assume(version, &closed),
+            Want::Refused("AccessDenied"),
+        ),
+    ];
+    covers(
+        sqslite::support::STS_ACTION_NAMES,
+        &rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+    );
+    for (name, params, want) in &rows {
+        check(&a, "sts", name, params, *want).await;
+    }
+    check(
+        &a,
+        "sts",
+        "AssumeRole",
+        &assume(version, &open),
+        Want::Admitted("AccessDenied"),
+    )
+    .await;
 }

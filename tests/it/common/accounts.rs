@@ -19,11 +19,20 @@ pub struct Accounts {
 }
 
 pub async fn two_accounts(functions: Vec<sqslite::config::Function>) -> Accounts {
+    two_accounts_with(functions, Vec::new()).await
+}
+
+/// [`two_accounts`] with these roles declared (`[[roles]]`), for STS.
+pub async fn two_accounts_with(
+    functions: Vec<sqslite::config::Function>,
+    roles: Vec<sqslite::config::Role>,
+) -> Accounts {
     use sqslite::config::Credential;
     let mut config = sqslite::Config::ephemeral()
         .with_credential(Credential::new("AKIDEXAMPLE", "secret", OWNER))
         .with_credential(Credential::new("AKIDOTHER", "other-secret", OTHER));
     config.triggers.functions = functions;
+    config.roles = roles;
     let t = TestServer::start_with(config).await;
     let (e, clock) = (t.endpoint(), t.clock.clone());
     Accounts {
