@@ -59,9 +59,10 @@
 //! 3. The service decodes its typed action, checks the fault rules (`faults`, which know a
 //!    service only by its action names and error codes), authorizes the action by its
 //!    list's access column and applies it. Every SQS operation but ReceiveMessage answers
-//!    at once; a receive, which may park, comes back as a boxed future, as do requests with
-//!    faults armed or a data directory, so the future of a request that never waits stays
-//!    small (`service::future_size_tests` pins its size).
+//!    within the service's `handle` itself (`http::service::Handled::Now`, `Action::now`);
+//!    a receive, which may park, and a call a fault rule may delay run in one boxed future
+//!    (`Action::apply`), as does a request with a data directory, so the future of a
+//!    request that never waits stays small (`service::future_size_tests` pins its size).
 //! 4. The result (or the error) is encoded in the service's protocol.
 //!
 //! Observers read the services through narrow views: `observe::metrics` (exposition),

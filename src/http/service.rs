@@ -19,6 +19,9 @@ pub struct Answered {
     pub response: HttpResponse,
     /// The operation the request named, `""` when it named none the service knows.
     pub action: &'static str,
+    /// Its position in the service's `ACTIONS`, when the service found it already (so the
+    /// metrics need not look it up again).
+    pub index: Option<usize>,
     /// The failure's code and message, for the request log.
     pub error: Option<(&'static str, String)>,
 }
@@ -29,6 +32,7 @@ impl Answered {
         Answered {
             response,
             action,
+            index: None,
             error: None,
         }
     }
@@ -43,6 +47,7 @@ impl Answered {
         Answered {
             response,
             action,
+            index: None,
             error: Some((code, message.to_owned())),
         }
     }
@@ -57,6 +62,58 @@ pub enum Refusal {
     Body,
     /// A connection over the cap (503, or the service's retryable throttle).
     Busy,
+}
+
+/// A service's answer as a future that is often ready already: the calls that need not wait
+/// are answered within [`Service::handle`] itself, so their request carries no state machine
+/// of the service's; the others run boxed.
+// The ready answer inline on purpose: boxing it would allocate on every request, which is
+// what this type saves the hot path.
+#[allow(clippy::large_enum_variant)]
+pub enum Handled<'a> {
+    /// Answered already (taken by the first poll).
+    Now(Option<Result<Answered, DropConnection>>),
+    /// Still to run.
+    Later(std::pin::Pin<Box<dyn Future<Output = Result<Answered, DropConnection>> + Send + 'a>>),
+}
+
+impl<'a> Handled<'a> {
+    /// An answer made already.
+    pub fn now(answered: Answered) -> Self {
+        Handled::Now(Some(Ok(answered)))
+    }
+
+    /// An answer still to make.
+    pub fn later(
+        future: impl Future<Output = Result<Answered, DropConnection>> + Send + 'a,
+    ) -> Self {
+        Handled::Later(Box::pin(future))
+    }
+}
+
+impl Future for Handled<'_> {
+    type Output = Result<Answered, DropConnection>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        match self.get_mut() {
+            Handled::Now(answer) => {
+                std::task::Poll::Ready(answer.take().unwrap_or(Err(DropConnection)))
+            }
+            Handled::Later(future) => future.as_mut().poll(cx),
+        }
+    }
+}
+
+impl Answered {
+    /// The answer with its action's position in the service's `ACTIONS`.
+    #[must_use]
+    pub fn at(mut self, index: Option<usize>) -> Self {
+        self.index = index;
+        self
+    }
 }
 
 /// See the module docs. Dispatched statically: the router names each service once.

@@ -63,8 +63,10 @@ pub fn claim(parts: &Parts, body: &[u8], scope: Option<&Signed>) -> Claim {
                 |r| Claim::Served(r.served),
             );
     }
-    if let Some(other) = foreign_target(parts) {
-        return Claim::Foreign(other);
+    // A JSON request names its service in its target: SQS's, or one sqslite does not serve
+    // (the Query services and Lambda's REST paths send none).
+    if let Some(target) = parts.headers.get(crate::http::X_AMZ_TARGET) {
+        return foreign_target(target).map_or(Claim::Served(Served::Sqs), Claim::Foreign);
     }
     let served = TABLE
         .iter()
@@ -75,13 +77,8 @@ pub fn claim(parts: &Parts, body: &[u8], scope: Option<&Signed>) -> Claim {
 
 /// The service an `X-Amz-Target` of the form `<Service>.<Operation>` names when it is not
 /// SQS's; a bare or empty target is SQS's own UnknownOperationException.
-fn foreign_target(parts: &Parts) -> Option<String> {
-    let target = parts
-        .headers
-        .get(crate::sqs::protocol::X_AMZ_TARGET)?
-        .to_str()
-        .ok()?;
-    let (service, _) = target.split_once('.')?;
+fn foreign_target(target: &hyper::header::HeaderValue) -> Option<String> {
+    let (service, _) = target.to_str().ok()?.split_once('.')?;
     (!service.is_empty() && service != "AmazonSQS").then(|| service.to_owned())
 }
 

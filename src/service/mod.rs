@@ -28,16 +28,86 @@ pub async fn handle(
     req: Request<Incoming>,
     peer: Option<IpAddr>,
 ) -> Result<HttpResponse, DropConnection> {
+    let (req, origin) = match door(app, req) {
+        Door::Answered(response) => return Ok(response),
+        Door::Admin(req, origin) => {
+            let (method, path) = (req.method().clone(), req.uri().path().to_owned());
+            // Boxed, as every path but SQS's is: a future holds the largest of the futures it
+            // awaits, and the one each request moves into place would otherwise carry the
+            // admin API's, SNS's and the durable log's states (15 KB) on every SendMessage.
+            let mut response = Box::pin(crate::admin::handle(app.clone(), req)).await;
+            tracing::debug!(%method, %path, status = response.status().as_u16(), "admin request");
+            with_cors(&mut response, origin);
+            return Ok(response);
+        }
+        Door::Api(req, origin) => (req, origin),
+    };
+    // The services' own path is this function's, not a further one's: each async layer the
+    // request's future nests is one more copy of it on every request.
+    let started = Stopwatch::start();
+    let (parts, body) = req.into_parts();
+    let request_id = new_request_id();
+    let limit = app.config.connections.header_timeout;
+    let Some(body) = read_body(body, &parts.headers, limit).await else {
+        let message = format!(
+            "The request body is larger than {MAX_BODY_BYTES} bytes, or did not arrive in full \
+             within {limit:?} (--header-timeout)."
+        );
+        return Ok(refuse_as_named(&parts, Refusal::Body, &message));
+    };
+    // One reading of the signature serves the router, the context and the check alike.
+    let signed = crate::http::auth::read(&parts);
+    let scope = signed.as_ref().ok().and_then(Option::as_ref);
+    let claimed = claim::claim(&parts, &body, scope);
+    let ids = (request_id, &signed);
+    let at = (peer, started);
+    let mut response = match claimed {
+        Claim::Served(Served::Sqs) => {
+            further(app, &*app.sqs_service, &parts, &body, ids, at).await?
+        }
+        // Boxed, so the SQS path's future carries none of the other services' state.
+        Claim::Served(Served::Sns) => {
+            Box::pin(further(app, &*app.sns, &parts, &body, ids, at)).await?
+        }
+        Claim::Served(Served::Lambda) => {
+            Box::pin(further(app, &*app.triggers, &parts, &body, ids, at)).await?
+        }
+        Claim::Served(Served::Sts) => {
+            Box::pin(further(app, &*app.sts, &parts, &body, ids, at)).await?
+        }
+        Claim::Foreign(service) => {
+            tracing::debug!(%service, "request for a service sqslite does not serve");
+            crate::sqs::protocol::foreign::refuse(&parts, &service, &ids.0)
+        }
+    };
+    with_cors(&mut response, origin);
+    Ok(response)
+}
+
+/// Where a request goes once the guard has seen it.
+enum Door {
+    /// Answered already: health, the certificate, the dashboard's redirect, a refusal, a
+    /// browser's preflight.
+    Answered(HttpResponse),
+    /// The admin API, the dashboard or `/metrics`, with the origin to allow.
+    Admin(Request<Incoming>, Option<HeaderValue>),
+    /// A service's API, with the origin to allow.
+    Api(Request<Incoming>, Option<HeaderValue>),
+}
+
+/// What the request is for, and the guard's word on it (browser origins, the admin API's
+/// Host and token).
+fn door(app: &App, req: Request<Incoming>) -> Door {
     if req.uri().path() == "/health" && req.method() == Method::GET {
-        return Ok(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
+        return Door::Answered(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
     }
     // SNS's SigningCertURL: public, as AWS's certificates are.
     if req.uri().path() == crate::sns::engine::signing::CERT_PATH && req.method() == Method::GET {
-        return Ok(crate::sns::protocol::certificate());
+        return Door::Answered(crate::sns::protocol::certificate());
     }
     let accept = req.headers().get(ACCEPT).and_then(|v| v.to_str().ok());
     if app.config.admin.enabled && ui::wants_dashboard(req.method(), req.uri(), accept) {
-        return Ok(ui::redirect());
+        return Door::Answered(ui::redirect());
     }
     let route = if ui::is_asset(req.uri().path()) {
         Route::Page
@@ -48,30 +118,26 @@ pub async fn handle(
     };
     let origin = match guard::admit(&app.config, route, req.method(), req.headers()) {
         Ok(origin) => origin,
-        Err(refusal) => return Ok(refused(route, &req, &refusal)),
+        Err(refusal) => return Door::Answered(refused(route, &req, &refusal)),
     };
-    let mut response = match (&origin, req.method()) {
-        (Some(_), &Method::OPTIONS) => {
+    match (origin, req.method()) {
+        (Some(origin), &Method::OPTIONS) => {
             let mut r = Response::new(Bytes::new().into());
             *r.status_mut() = StatusCode::NO_CONTENT;
             guard::preflight(r.headers_mut(), req.headers());
-            r
+            guard::add_cors(r.headers_mut(), origin);
+            Door::Answered(r)
         }
-        _ if route != Route::Sqs => {
-            let (method, path) = (req.method().clone(), req.uri().path().to_owned());
-            // Boxed, as every path but SQS's is: a future holds the largest of the futures it
-            // awaits, and the one each request moves into place would otherwise carry the
-            // admin API's, SNS's and the durable log's states (15 KB) on every SendMessage.
-            let response = Box::pin(crate::admin::handle(app.clone(), req)).await;
-            tracing::debug!(%method, %path, status = response.status().as_u16(), "admin request");
-            response
-        }
-        _ => serve(app, req, peer).await?,
-    };
+        (origin, _) if route != Route::Sqs => Door::Admin(req, origin),
+        (origin, _) => Door::Api(req, origin),
+    }
+}
+
+/// The CORS headers of an allowed browser origin.
+fn with_cors(response: &mut HttpResponse, origin: Option<HeaderValue>) {
     if let Some(origin) = origin {
         guard::add_cors(response.headers_mut(), origin);
     }
-    Ok(response)
 }
 
 /// A refused request, answered in the caller's own terms: the admin API's JSON error, or the
@@ -138,52 +204,6 @@ fn log_outcome(service: &str, name: &str, err: Option<(&str, &str)>, took: Durat
     }
 }
 
-/// One API request, whatever its service: the bounded body, the one reading of the signature,
-/// the service it is for (one table, [`claim`]), then [`further`].
-async fn serve(
-    app: &Arc<App>,
-    req: Request<Incoming>,
-    peer: Option<IpAddr>,
-) -> Result<HttpResponse, DropConnection> {
-    let started = Stopwatch::start();
-    let (parts, body) = req.into_parts();
-    let request_id = new_request_id();
-    let limit = app.config.connections.header_timeout;
-    let Some(body) = read_body(body, &parts.headers, limit).await else {
-        let message = format!(
-            "The request body is larger than {MAX_BODY_BYTES} bytes, or did not arrive in full \
-             within {limit:?} (--header-timeout)."
-        );
-        return Ok(refuse_as_named(&parts, Refusal::Body, &message));
-    };
-    // One reading of the signature serves the router, the context and the check alike.
-    let signed = crate::http::auth::read(&parts);
-    let scope = signed.as_ref().ok().and_then(Option::as_ref);
-    let ids = (request_id.as_str(), &signed);
-    let at = (peer, started);
-    match claim::claim(&parts, &body, scope) {
-        Claim::Served(Served::Sqs) => further(app, &*app.sqs_service, &parts, &body, ids, at).await,
-        // Boxed, so the SQS path's future carries none of the other services' state.
-        Claim::Served(Served::Sns) => {
-            Box::pin(further(app, &*app.sns, &parts, &body, ids, at)).await
-        }
-        Claim::Served(Served::Lambda) => {
-            Box::pin(further(app, &*app.triggers, &parts, &body, ids, at)).await
-        }
-        Claim::Served(Served::Sts) => {
-            Box::pin(further(app, &*app.sts, &parts, &body, ids, at)).await
-        }
-        Claim::Foreign(service) => {
-            tracing::debug!(%service, "request for a service sqslite does not serve");
-            Ok(crate::sqs::protocol::foreign::refuse(
-                &parts,
-                &service,
-                &request_id,
-            ))
-        }
-    }
-}
-
 /// The front door's work for the service a request is for, the same for every service: the
 /// one signature reading verified for the service's signing name, the request's context, the
 /// durable scope (with `--data-dir` the answer waits until its records are stored; a write
@@ -195,7 +215,7 @@ async fn further<S: Service>(
     parts: &Parts,
     body: &Bytes,
     (request_id, signed): (
-        &str,
+        String,
         &crate::http::auth::AuthResult<Option<crate::http::auth::Signed>>,
     ),
     (peer, started): (Option<IpAddr>, Stopwatch),
@@ -209,34 +229,13 @@ async fn further<S: Service>(
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
         S::SIGNING_NAME,
     );
-    // Built in a block of its own: a local once borrowed keeps its place in the future after
-    // it is moved, and the context is a quarter of the request's future (the size test).
-    let ctx = {
-        let mut ctx = Context::new(
-            &app.config.defaults(),
-            &parts.headers,
-            scope,
-            request_id.to_owned(),
-        );
-        ctx.peer = peer;
-        unverified_issued(app, &mut ctx, scope);
-        ctx
-    };
-    let handled = service.handle(ctx, verdict, parts, body);
     let answered = if app.durable.is_none() {
-        handled.await?
+        let ctx = context(app, parts, scope, (peer, request_id));
+        service.handle(ctx, verdict, parts, body).await?
     } else {
         // Boxed: only a data directory pays for the log's scope in the request's future.
-        let stored = Box::pin(crate::durable::journal::durable(async {
-            Ok(handled.await)
-        }))
-        .await;
-        // A publish's deliveries and a mapping's change grow the log as sends do.
-        app.maybe_compact();
-        match stored {
-            Ok(answer) => answer?,
-            Err(e) => service.unstored(request_id, &e.message),
-        }
+        let at = (peer, request_id);
+        Box::pin(stored(app, service, (parts, body), at, (scope, verdict))).await?
     };
     let took = started.elapsed();
     let error = answered
@@ -245,10 +244,51 @@ async fn further<S: Service>(
         .map(|(code, message)| (*code, message.as_str()));
     log_outcome(S::NAME, answered.action, error, took);
     let mut response = answered.response;
-    (app.metrics).observe_service(S::NAME, answered.action, response.status().as_u16(), took);
+    let action = (answered.action, answered.index);
+    (app.metrics).observe_service(S::NAME, action, response.status().as_u16(), took);
     app.alarms.touch(&app.ticker);
     stamp_date(app, &mut response);
     Ok(response)
+}
+
+/// The request's context: the one reading of its signature, its peer and its id.
+fn context(
+    app: &App,
+    parts: &Parts,
+    scope: Option<&crate::http::auth::Signed>,
+    (peer, request_id): (Option<IpAddr>, String),
+) -> Context {
+    let mut ctx = Context::new(&app.config.defaults(), &parts.headers, scope, request_id);
+    ctx.peer = peer;
+    unverified_issued(app, &mut ctx, scope);
+    ctx
+}
+
+/// [`further`]'s run of the service with a data directory: inside the log's scope, so the
+/// answer waits until its records are stored (an SNS publish's deliveries into durable queues,
+/// a mapping the Lambda API changed); a write that failed is answered in the service's own
+/// terms. The log then compacts if it grew enough.
+async fn stored<S: Service>(
+    app: &Arc<App>,
+    service: &S,
+    (parts, body): (&Parts, &Bytes),
+    (peer, request_id): (Option<IpAddr>, String),
+    (scope, verdict): (
+        Option<&crate::http::auth::Signed>,
+        crate::http::auth::AuthResult<Option<crate::http::auth::Principal>>,
+    ),
+) -> Result<crate::http::service::Answered, DropConnection> {
+    let id = request_id.clone();
+    let ctx = context(app, parts, scope, (peer, request_id));
+    // Called inside the scope: a service may answer within `handle` itself (SQS does for
+    // every call that need not wait), and its records must be written there.
+    let run = async { Ok(service.handle(ctx, verdict, parts, body).await) };
+    let stored = crate::durable::journal::durable(run).await;
+    app.maybe_compact();
+    match stored {
+        Ok(answer) => answer,
+        Err(e) => Ok(service.unstored(&id, &e.message)),
+    }
 }
 
 /// Without declared credentials nothing is verified, yet a key STS issued still acts as whom

@@ -85,17 +85,21 @@ impl Metrics {
     }
 
     /// Counts one finished request of a service (`service` as the router names it), its
-    /// outcome told by its status.
-    pub fn observe_service(&self, service: &str, action: &str, status: u16, elapsed: Duration) {
+    /// outcome told by its status; `known` is the action's position in the service's list
+    /// when the service found it already.
+    pub fn observe_service(
+        &self,
+        service: &str,
+        (action, known): (&str, Option<usize>),
+        status: u16,
+        elapsed: Duration,
+    ) {
         let Some(i) = SERVICES.iter().position(|(s, _)| *s == service) else {
             return;
         };
         let actions = SERVICES[i].1;
-        let index = self.starts[i]
-            + actions
-                .iter()
-                .position(|n| *n == action)
-                .unwrap_or(actions.len());
+        let position = known.or_else(|| actions.iter().position(|n| *n == action));
+        let index = self.starts[i] + position.unwrap_or(actions.len());
         let outcome = match status {
             500.. => 2,
             400.. => 1,

@@ -20,8 +20,6 @@ pub mod tags;
 pub mod visibility;
 
 use std::fmt::Display;
-use std::future::Future;
-use std::pin::Pin;
 
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 use crate::sqs::protocol::{self, Context, Input, Protocol};
@@ -74,22 +72,34 @@ macro_rules! actions {
                 }
             }
 
-            /// Resolves and authorizes what the action acts on, runs it and renders its output
-            /// for the request's protocol: at once for all but the operations that may wait,
-            /// which come back as a boxed future. So the future of a request that never waits
-            /// carries no long poll's state, and nothing that large is moved from frame to
-            /// frame on every SendMessage.
-            pub fn start<'a>(self, sqs: &'a Sqs, ctx: &'a Context, protocol: Protocol) -> Started<'a> {
+            /// Whether the action may wait (a long poll): it is then run with [`Action::apply`]
+            /// in a boxed future, and every other with [`Action::now`].
+            pub fn may_wait(&self) -> bool {
                 match self {
-                    $(Action::$name(input) => started!(
+                    $(Action::$name(_) => waits!($($waits)?)),*
+                }
+            }
+
+            /// Resolves and authorizes what the action acts on, runs it and renders its output
+            /// for the request's protocol, at once: so the request of a call that never waits
+            /// carries no future of the action's. An action that may wait is not run here.
+            pub fn now(self, sqs: &Sqs, ctx: &Context, protocol: Protocol) -> SqsResult<Vec<u8>> {
+                match self {
+                    $(Action::$name(input) => now!(
                         $($waits)?; $kind $(($($field),+))?, $module::$func, $name, input, sqs, ctx, protocol
                     )),*
                 }
             }
 
-            /// [`Action::start`], awaited to its answer.
+            /// The action run to its answer in the caller's own future, nothing boxed: for a
+            /// caller that is boxed already (a receive that may park, a call a fault may
+            /// delay, the admin API).
             pub async fn apply(self, sqs: &Sqs, ctx: &Context, protocol: Protocol) -> SqsResult<Vec<u8>> {
-                self.start(sqs, ctx, protocol).finish().await
+                match self {
+                    $(Action::$name(input) => applied!(
+                        $($waits)?; $kind $(($($field),+))?, $module::$func, $name, input, sqs, ctx, protocol
+                    )),*
+                }
             }
         }
     };
@@ -157,40 +167,43 @@ macro_rules! resolve {
     };
 }
 
-/// One arm of [`Action::start`]: a call answered at once, or (`waits`) a boxed future.
-macro_rules! started {
+/// One arm of [`Action::now`]: the call answered at once; one that may wait is refused as an
+/// internal error (the service runs those with [`Action::apply`]).
+macro_rules! now {
     (; $kind:ident $(($($field:ident),+))?, $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {
-        Started::Done(
-            resolve!($input, $sqs, $ctx, $name, $kind $(, $($field),+)?)
-                .and_then(|on| $module::$func($input, on, $sqs, $ctx))
-                .and_then(|output| protocol::render($protocol, stringify!($name), &$ctx.request_id, &output)),
-        )
+        applied!(; $kind $(($($field),+))?, $module::$func, $name, $input, $sqs, $ctx, $protocol)
     };
-    (waits; $kind:ident $(($($field:ident),+))?, $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {
-        Started::Waiting(Box::pin(async move {
-            let on = resolve!($input, $sqs, $ctx, $name, $kind $(, $($field),+)?)?;
-            let output = $module::$func($input, on, $sqs, $ctx).await?;
-            protocol::render($protocol, stringify!($name), &$ctx.request_id, &output)
-        }))
+    (waits; $kind:ident $(($($field:ident),+))?, $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {{
+        let _ = $input;
+        Err(SqsError::new(
+            ErrorKind::InternalError,
+            concat!(stringify!($name), " may wait and cannot be answered at once"),
+        ))
+    }};
+}
+
+/// Whether a row is marked `[waits]`.
+macro_rules! waits {
+    () => {
+        false
+    };
+    (waits) => {
+        true
     };
 }
 
-/// An action's rendered answer, or the future that will give it.
-pub enum Started<'a> {
-    /// Answered at once.
-    Done(SqsResult<Vec<u8>>),
-    /// Still to wait for (a ReceiveMessage that may park).
-    Waiting(Pin<Box<dyn Future<Output = SqsResult<Vec<u8>>> + Send + 'a>>),
-}
-
-impl Started<'_> {
-    /// The answer, waiting for it if it has to.
-    pub async fn finish(self) -> SqsResult<Vec<u8>> {
-        match self {
-            Started::Done(answer) => answer,
-            Started::Waiting(waiting) => waiting.await,
-        }
-    }
+/// One arm of [`Action::apply`]: the call, awaited in place when it may wait.
+macro_rules! applied {
+    (; $kind:ident $(($($field:ident),+))?, $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {
+        resolve!($input, $sqs, $ctx, $name, $kind $(, $($field),+)?)
+            .and_then(|on| $module::$func($input, on, $sqs, $ctx))
+            .and_then(|output| protocol::render($protocol, stringify!($name), &$ctx.request_id, &output))
+    };
+    (waits; $kind:ident $(($($field:ident),+))?, $module:ident :: $func:ident, $name:ident, $input:ident, $sqs:ident, $ctx:ident, $protocol:ident) => {{
+        let on = resolve!($input, $sqs, $ctx, $name, $kind $(, $($field),+)?)?;
+        let output = $module::$func($input, on, $sqs, $ctx).await?;
+        protocol::render($protocol, stringify!($name), &$ctx.request_id, &output)
+    }};
 }
 
 actions! {

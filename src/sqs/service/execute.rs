@@ -1,14 +1,12 @@
 //! Running a decoded SQS action: decoded first (a malformed request gets its error whatever
 //! faults are armed), then a fault armed for it, then the action itself. Nearly every request
-//! is answered without waiting; only what must wait is boxed, so a request's own future stays
-//! small. (With a data directory the router runs the whole request inside the log's scope.)
-
-use std::future::Future;
-use std::pin::Pin;
+//! is answered at once, within the call to the service (no future of its own); only what must
+//! wait, a receive or a call a fault rule may delay, runs in a boxed future. (With a data
+//! directory the router runs the whole request inside the log's scope.)
 
 use super::Service;
 use crate::http::DropConnection;
-use crate::sqs::actions::{Action, Started};
+use crate::sqs::actions::Action;
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 use crate::sqs::protocol::{Context, Input, Params, Protocol};
 
@@ -19,17 +17,6 @@ const QUEUELESS: &[&str] = &["CreateQueue", "ListQueues"];
 
 /// An action's rendered answer, or a connection to drop (an injected fault's).
 pub(super) type Answer = Result<SqsResult<Vec<u8>>, DropConnection>;
-
-/// A request's answer, or what is left to await for it.
-pub(super) enum Ran<'a> {
-    /// Answered without waiting: the path of nearly every request.
-    Now(SqsResult<Vec<u8>>),
-    /// A receive that may park: boxed, as `Later` is, so that the request's own future stays
-    /// small (it is moved into place on every request).
-    Waiting(Pin<Box<dyn Future<Output = SqsResult<Vec<u8>>> + Send + 'a>>),
-    /// Faults armed.
-    Later(Pin<Box<dyn Future<Output = Answer> + Send + 'a>>),
-}
 
 /// One call as the router read it.
 #[derive(Clone, Copy)]
@@ -44,37 +31,35 @@ pub(super) struct Call<'a> {
     pub name: &'a str,
 }
 
-/// Runs a named action: decoded first (a malformed request gets its error whatever faults are
-/// armed), then a fault armed for it, then the action itself.
-#[inline]
-pub(super) fn execute<'a>(
-    service: &'a Service,
-    call: Call<'a>,
-    body: &[u8],
-    params: &Params<'_>,
-) -> Ran<'a> {
-    let action = match decode(call, body, params) {
-        Ok(action) => action,
-        Err(e) => return Ran::Now(Err(e)),
+/// Whether a decoded action must run where it can wait: a receive may park, and a fault
+/// rule's latency sleeps. Every other call is answered at once, without a future of its own.
+pub(super) fn must_wait(service: &Service, action: &Action) -> bool {
+    service.injector.faults.armed() || action.may_wait()
+}
+
+/// Runs a decoded action that answers at once ([`must_wait`] said no).
+pub(super) fn run_now(service: &Service, call: Call<'_>, action: Action) -> SqsResult<Vec<u8>> {
+    crate::sqs::declare::on_first_use(&service.sqs, &service.plan(), call.ctx, &action);
+    action.now(&service.sqs, call.ctx, call.protocol)
+}
+
+/// Runs a decoded action that may wait: a fault armed for it first, then the action.
+pub(super) async fn run_waiting(service: &Service, call: Call<'_>, action: Action) -> Answer {
+    let injected = if service.injector.faults.armed() {
+        inject(service, call.ctx, &action).await?
+    } else {
+        None
     };
-    if service.injector.faults.armed() {
-        return Ran::Later(Box::pin(execute_later(service, call, action)));
+    if let Some(err) = injected {
+        return Ok(Err(err));
     }
-    match run(service, call, action) {
-        Started::Done(answer) => Ran::Now(answer),
-        Started::Waiting(waiting) => Ran::Waiting(waiting),
-    }
+    // In this future's own state: it is boxed already, and a second box is one more
+    // allocation per receive.
+    crate::sqs::declare::on_first_use(&service.sqs, &service.plan(), call.ctx, &action);
+    Ok(action.apply(&service.sqs, call.ctx, call.protocol).await)
 }
 
-/// [`execute`] with faults armed.
-async fn execute_later(service: &Service, call: Call<'_>, action: Action) -> Answer {
-    Ok(match inject(service, call.ctx, &action).await? {
-        Some(err) => Err(err),
-        None => run(service, call, action).finish().await,
-    })
-}
-
-fn decode(call: Call<'_>, body: &[u8], params: &Params<'_>) -> SqsResult<Action> {
+pub(super) fn decode(call: Call<'_>, body: &[u8], params: &Params<'_>) -> SqsResult<Action> {
     let Call {
         path_queue,
         protocol,
@@ -103,11 +88,6 @@ fn decode(call: Call<'_>, body: &[u8], params: &Params<'_>) -> SqsResult<Action>
         ),
         _ => e,
     })
-}
-
-fn run<'a>(service: &'a Service, call: Call<'a>, action: Action) -> Started<'a> {
-    crate::sqs::declare::on_first_use(&service.sqs, &service.plan(), call.ctx, &action);
-    action.start(&service.sqs, call.ctx, call.protocol)
 }
 
 /// Applies the fault rule this call matches, if any, before the action runs: an injected

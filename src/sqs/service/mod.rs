@@ -11,13 +11,12 @@ use hyper::http::request::Parts;
 
 use crate::faults::inject::Injector;
 use crate::http::auth::{AuthResult, Principal};
-use crate::http::service::{Answered, Refusal};
+use crate::http::service::{Answered, Handled, Refusal};
 use crate::http::{Context, DropConnection, HttpResponse};
 use crate::sqs::actions::{Action, Sqs};
 use crate::sqs::declare::{Plan, QueueTemplate};
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 use crate::sqs::protocol::{self, Params, Protocol};
-use execute::{execute, Ran};
 
 /// The SQS service: the queues, the fault rules its calls meet, and how queues are made on
 /// first use.
@@ -89,13 +88,13 @@ impl crate::http::service::Service for Service {
         protocol::encode_error(protocol, request_id, &SqsError::new(kind, message))
     }
 
-    async fn handle<'a>(
+    fn handle<'a>(
         &'a self,
         mut ctx: Context,
         verdict: AuthResult<Option<Principal>>,
         parts: &'a Parts,
         body: &'a Bytes,
-    ) -> Result<Answered, DropConnection> {
+    ) -> impl std::future::Future<Output = Result<Answered, DropConnection>> + Send + 'a {
         let (params, protocol, named) = read_action(parts, body);
         let path_queue = path_queue(parts.uri.path());
         // A refused request is logged and counted under the action it named, when it named one.
@@ -111,39 +110,60 @@ impl crate::http::service::Service for Service {
             })
         });
         let no_action = matches!(&ready, Err(e) if e.kind == ErrorKind::InvalidAction);
-        let action = Action::NAMES.iter().find(|n| **n == name).map_or("", |n| n);
         if protocol.is_query() && no_action && path_queue.is_some() {
+            let (action, index) = named_action(&name);
             let response = protocol::unknown_operation(&ctx.request_id);
-            return Ok(Answered::failed(
-                response,
-                action,
-                "UnknownOperationException",
-                "",
-            ));
+            let answered = Answered::failed(response, action, "UnknownOperationException", "");
+            return Handled::now(answered.at(index));
         }
-        let result = match ready {
-            Ok(()) => {
-                let call = execute::Call {
-                    ctx: &ctx,
-                    path_queue,
-                    protocol,
-                    name: &name,
-                };
-                match execute(self, call, body, &params) {
-                    Ran::Now(answer) => answer,
-                    Ran::Waiting(waiting) => waiting.await,
-                    Ran::Later(pending) => pending.await?,
-                }
-            }
-            Err(e) => Err(e),
+        let call = execute::Call {
+            ctx: &ctx,
+            path_queue,
+            protocol,
+            name: &name,
         };
-        Ok(answered(protocol, &ctx.request_id, action, result))
+        let action = match ready.and_then(|()| execute::decode(call, body, &params)) {
+            Ok(action) => action,
+            Err(e) => return Handled::now(finished(protocol, &ctx.request_id, &name, Err(e))),
+        };
+        if !execute::must_wait(self, &action) {
+            let result = execute::run_now(self, call, action);
+            return Handled::now(finished(protocol, &ctx.request_id, &name, result));
+        }
+        Handled::later(async move {
+            let call = execute::Call {
+                ctx: &ctx,
+                path_queue,
+                protocol,
+                name: &name,
+            };
+            let result = execute::run_waiting(self, call, action).await?;
+            Ok(finished(protocol, &ctx.request_id, &name, result))
+        })
     }
 
     fn unstored(&self, request_id: &str, message: &str) -> Answered {
         let err = SqsError::new(ErrorKind::InternalError, message.to_owned());
         answered(Protocol::Json, request_id, "", Err(err))
     }
+}
+
+/// The action a request named, as the list spells it, and its place in the list: found once,
+/// for the log and the metrics.
+fn named_action(name: &str) -> (&'static str, Option<usize>) {
+    let index = Action::NAMES.iter().position(|n| *n == name);
+    (index.map_or("", |i| Action::NAMES[i]), index)
+}
+
+/// A call's encoded answer under the action it named.
+fn finished(
+    protocol: Protocol,
+    request_id: &str,
+    name: &str,
+    result: SqsResult<Vec<u8>>,
+) -> Answered {
+    let (action, index) = named_action(name);
+    answered(protocol, request_id, action, result).at(index)
 }
 
 /// The encoded answer, with what the router logs and counts of it.
