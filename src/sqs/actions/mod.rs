@@ -38,6 +38,12 @@ macro_rules! actions {
             $($name($module::$name)),*
         }
 
+        /// The operations in the list's order, so an action's place is a constant.
+        #[allow(dead_code)]
+        enum Place {
+            $($name),*
+        }
+
         impl Action {
             pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
 
@@ -52,6 +58,13 @@ macro_rules! actions {
                         ErrorKind::InvalidAction,
                         format!("The action {name} is not valid for this endpoint."),
                     )),
+                }
+            }
+
+            /// The operation's place in [`Action::NAMES`], without comparing a name.
+            pub fn index(&self) -> usize {
+                match self {
+                    $(Action::$name(_) => Place::$name as usize),*
                 }
             }
 

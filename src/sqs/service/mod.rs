@@ -126,9 +126,12 @@ impl crate::http::service::Service for Service {
             Ok(action) => action,
             Err(e) => return Handled::now(finished(protocol, &ctx.request_id, &name, Err(e))),
         };
+        // A decoded action knows its name and place: no name is compared for the log.
+        let named = (action.name(), Some(action.index()));
         if !execute::must_wait(self, &action) {
             let result = execute::run_now(self, call, action);
-            return Handled::now(finished(protocol, &ctx.request_id, &name, result));
+            let answer = answered(protocol, &ctx.request_id, named.0, result);
+            return Handled::now(answer.at(named.1));
         }
         Handled::later(async move {
             let call = execute::Call {
@@ -138,7 +141,7 @@ impl crate::http::service::Service for Service {
                 name: &name,
             };
             let result = execute::run_waiting(self, call, action).await?;
-            Ok(finished(protocol, &ctx.request_id, &name, result))
+            Ok(answered(protocol, &ctx.request_id, named.0, result).at(named.1))
         })
     }
 
