@@ -37,6 +37,31 @@ pub struct App {
     pub outbound: Arc<crate::http::outbound::Outbound>,
 }
 
+/// The Lambda API and the pollers over the declared functions and these mappings.
+fn triggers_service(
+    config: &Config,
+    mappings: crate::triggers::Mappings,
+    sqs: &Arc<Sqs>,
+    (faults, series): (
+        &Arc<crate::faults::Faults>,
+        &Arc<crate::observe::series::Recorder>,
+    ),
+) -> crate::triggers::Service {
+    let mut state =
+        crate::triggers::Triggers::with_mappings(config.triggers.functions.clone(), mappings);
+    state.max_mappings = config
+        .triggers
+        .max_mappings
+        .unwrap_or(crate::triggers::DEFAULT_MAX_MAPPINGS);
+    crate::triggers::Service::new(
+        state,
+        sqs.clone(),
+        (&config.region, &config.account_id),
+        faults.clone(),
+        series.clone(),
+    )
+}
+
 impl App {
     pub fn new(config: Config, clock: SharedClock) -> Self {
         let registry = Registry::with_strict(config.strict);
@@ -58,6 +83,8 @@ impl App {
         durable: Option<crate::durable::mode::Durable>,
     ) -> Self {
         sns.limits = config.sns_limits;
+        // Declared keys: callers are verified, and the instance is shared among accounts.
+        let verified = !config.credentials.is_empty();
         let ticker = Arc::new(tokio::sync::Notify::new());
         let series = Arc::new(crate::observe::series::Recorder::default());
         let faults = Arc::new(crate::faults::Faults::new(crate::config::FAULT_TARGETS));
@@ -72,28 +99,18 @@ impl App {
             crate::observe::alarms::Alarms::new(config.admin.alarms.clone(), series.clone());
         let registry = registry.with_max_queues(config.max_queues);
         let sqs = Arc::new(Sqs::new(registry, clock.clone(), ticker.clone()));
-        let outbound = Arc::new(crate::http::outbound::Outbound::new(&config.outbound));
+        let outbound = Arc::new(crate::http::outbound::Outbound::new(
+            &config.outbound,
+            verified,
+        ));
         alarms.outbound = outbound.clone();
         let mut sns = crate::sns::Service::new(sns, sqs.clone(), injector.clone(), config.strict);
         sns.outbound = outbound.clone();
-        let mut state =
-            crate::triggers::Triggers::with_mappings(config.triggers.functions.clone(), mappings);
-        state.max_mappings = config
-            .triggers
-            .max_mappings
-            .unwrap_or(crate::triggers::DEFAULT_MAX_MAPPINGS);
-        let mut triggers = crate::triggers::Service::new(
-            state,
-            sqs.clone(),
-            (&config.region, &config.account_id),
-            faults.clone(),
-            series.clone(),
-        );
+        let mut triggers = triggers_service(&config, mappings, &sqs, (&faults, &series));
         triggers.outbound = outbound.clone();
-        triggers.authenticated = !config.credentials.is_empty();
+        triggers.authenticated = verified;
         let sqs_service =
             crate::sqs::service::Service::new(sqs.clone(), injector.clone(), &config.plan());
-        let verified = !config.credentials.is_empty();
         let sts = Arc::new(crate::sts::Service::new(
             &config.roles,
             verified,

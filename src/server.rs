@@ -15,7 +15,7 @@ use crate::{ClockKind, Config, ManualClock, SystemClock};
 /// it can tell before they are called (a `deny` entry, a refused address): refused, the
 /// server does not start.
 fn outbound_endpoints(config: &Config) -> Result<(), String> {
-    let rule = http::outbound::Outbound::new(&config.outbound);
+    let rule = http::outbound::Outbound::new(&config.outbound, !config.credentials.is_empty());
     let functions = config
         .triggers
         .functions

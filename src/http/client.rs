@@ -10,7 +10,7 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::Uri;
 
-use crate::http::outbound::Outbound;
+use crate::http::outbound::{ChosenBy, Outbound};
 
 #[derive(Debug, Clone)]
 pub struct Reply {
@@ -44,6 +44,7 @@ pub async fn request(
         url,
         headers,
         outbound: None,
+        chosen_by: ChosenBy::Operator,
         max_reply: usize::MAX,
     };
     tokio::time::timeout(timeout, send(call, body))
@@ -63,6 +64,8 @@ pub struct Call<'a> {
     pub headers: &'a [(&'a str, &'a str)],
     /// The server's outbound rule; `None` connects anywhere.
     pub outbound: Option<&'a Outbound>,
+    /// Who chose the URL, which the rule weighs on a shared instance.
+    pub chosen_by: ChosenBy,
     /// The most of the answer's body read.
     pub max_reply: usize,
 }
@@ -95,7 +98,7 @@ async fn send(call: Call<'_>, body: Vec<u8>) -> Result<Reply, String> {
     );
     let stream = match call.outbound {
         Some(outbound) => {
-            let addrs = outbound.resolve(host, port).await?;
+            let addrs = outbound.resolve(host, port, call.chosen_by).await?;
             tokio::net::TcpStream::connect(&addrs[..]).await
         }
         None => tokio::net::TcpStream::connect((host, port)).await,

@@ -90,6 +90,7 @@ async fn post(url: &str, payload: Vec<u8>, function: &Function, outbound: &Outbo
         url,
         headers: &headers,
         outbound: Some(outbound),
+        chosen_by: crate::http::outbound::ChosenBy::Operator,
         max_reply: MAX_RESPONSE,
     };
     let reply = match crate::http::client::call(call, payload, function.timeout).await {

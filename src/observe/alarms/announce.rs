@@ -78,6 +78,7 @@ impl Webhook {
                 url,
                 headers: &headers,
                 outbound: Some(&self.outbound),
+                chosen_by: crate::http::outbound::ChosenBy::Operator,
                 max_reply: WEBHOOK_REPLY_BYTES,
             };
             match crate::http::client::call(call, body.clone(), timeout).await {

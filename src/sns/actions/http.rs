@@ -99,6 +99,7 @@ async fn attempt(app: &Arc<Service>, mut post: Post) {
         url: &post.url,
         headers: &headers(&post),
         outbound: Some(&app.outbound),
+        chosen_by: crate::http::outbound::ChosenBy::Caller,
         max_reply: MAX_REPLY,
     };
     let outcome = crate::http::client::call(call, post.body.clone().into_bytes(), TIMEOUT).await;

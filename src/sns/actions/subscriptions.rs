@@ -110,7 +110,15 @@ async fn reachable(app: &Service, new: &NewSubscription) -> SnsResult<()> {
         80
     };
     let port = authority.port_u16().unwrap_or(default_port);
-    match app.outbound.resolve(authority.host(), port).await {
+    match app
+        .outbound
+        .resolve(
+            authority.host(),
+            port,
+            crate::http::outbound::ChosenBy::Caller,
+        )
+        .await
+    {
         Err(why) if why.starts_with("sqslite does not connect") => {
             Err(SnsError::invalid(format_args!("Endpoint Reason: {why}")))
         }

@@ -18,4 +18,5 @@ mod recorded_attributes;
 mod recorded_errors;
 mod recorded_filters;
 mod recorded_messages;
+mod shared_outbound;
 mod topics_api;
