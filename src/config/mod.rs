@@ -189,6 +189,19 @@ impl Config {
         self
     }
 
+    /// How many accounts share the server: the distinct accounts of `[[credentials]]` and
+    /// `[[roles]]`, 1 without credentials (every request is the default account's). Each
+    /// gets an equal share of the server-wide bounds.
+    pub fn sharing_accounts(&self) -> usize {
+        if self.credentials.is_empty() {
+            return 1;
+        }
+        let keys = self.credentials.iter().map(|c| c.account_id.as_str());
+        let roles = self.roles.iter().map(|r| r.account_id.as_str());
+        let accounts: std::collections::BTreeSet<&str> = keys.chain(roles).collect();
+        accounts.len()
+    }
+
     /// Requires every request to be signed with one of these keys (see [`Credential`]).
     #[must_use]
     pub fn with_credential(mut self, credential: Credential) -> Self {

@@ -8,6 +8,7 @@
 //!   topic's owner (SNS API reference: "only the topic owner or the subscription owner");
 //! - Unsubscribe of an AuthenticateOnUnsubscribe subscription only as one of those two;
 //!   others are removed by whoever holds their ARN, as an UnsubscribeURL is;
+//! - a platform endpoint (Publish's TargetArn) only to its own account: it has no Policy;
 //! - ConfirmSubscription needs no identity: the token is the proof.
 
 use super::Service;
@@ -56,6 +57,7 @@ pub fn check(
     };
     let allowed = match rule {
         Access::Own | Access::Token => true,
+        Access::Topic if is_platform_endpoint(arn) => arn.split(':').nth(4) == Some(caller.account),
         Access::Topic => app.topics.topic(arn).map_or(true, |t| t.admits(&caller)),
         Access::Subscription => owns_subscription(app, arn, caller.account).unwrap_or(true),
         Access::Unsubscribe => match app.topics.subscription(arn) {
@@ -75,6 +77,13 @@ pub fn check(
             principal.arn
         ),
     ))
+}
+
+/// `arn:aws:sns:<region>:<account>:endpoint/<platform>/<app>/<id>`.
+fn is_platform_endpoint(arn: &str) -> bool {
+    arn.split(':')
+        .nth(5)
+        .is_some_and(|r| r.starts_with("endpoint/"))
 }
 
 /// Whether `account` owns the subscription or its topic; `None` when there is none.

@@ -104,9 +104,10 @@ pub fn send(app: &Service, kind: MessageType, c: &Confirmation) {
                 subscription_arn: c.subscription_arn.clone(),
                 raw: false,
                 content_type: delivery_policy::DEFAULT_CONTENT_TYPE.to_owned(),
-                body: body(),
+                body: body().into(),
                 retry: RetryPolicy::effective(None, None),
                 retries: 0,
+                since: None,
                 dead_letter: None,
             };
             super::http::enqueue(app, post, now);
@@ -126,7 +127,7 @@ pub fn send(app: &Service, kind: MessageType, c: &Confirmation) {
         endpoint: c.endpoint.clone(),
         message_type: kind,
         message_id,
-        payload,
+        payload: payload.into(),
         at: now,
     });
 }

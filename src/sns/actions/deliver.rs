@@ -56,6 +56,7 @@ fn post(d: Delivery) -> Post {
         body: d.body.clone(),
         retry: d.retry,
         retries: 0,
+        since: None,
         dead_letter: Some(d),
     }
 }
@@ -140,7 +141,7 @@ fn deliver(
         })
         .collect();
     let message = NewMessage {
-        body: d.body.clone(),
+        body: d.body.to_string(),
         attributes,
         delay_seconds: None,
         trace_header: d.trace_header.clone(),

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crate::clock::Millis;
 use crate::sns::engine::counts::Undeliverable;
-use crate::sns::engine::outbox::{MessageType, Post};
+use crate::sns::engine::outbox::{MessageType, Post, MAX_RETRY_MILLIS};
 use crate::sns::Service;
 
 /// How long SNS waits for an endpoint to answer ("about 15 seconds": SNS developer guide,
@@ -48,7 +48,7 @@ fn overflow(app: &Service, post: &Post, now: Millis) {
         url = %post.url,
         waiting,
         bytes,
-        "SNS HTTP delivery dropped: the deliveries waiting hold as much as sqslite keeps"
+        "SNS HTTP delivery dropped: the deliveries waiting hold as much as sqslite keeps (in total, for the topic's account, or for the subscription)"
     );
     if let Some(d) = &post.dead_letter {
         let reason = format!("{bytes} bytes were waiting for delivery, as much as sqslite keeps");
@@ -102,7 +102,7 @@ async fn attempt(app: &Arc<Service>, mut post: Post) {
         chosen_by: crate::http::outbound::ChosenBy::Caller,
         max_reply: MAX_REPLY,
     };
-    let outcome = crate::http::client::call(call, post.body.clone().into_bytes(), TIMEOUT).await;
+    let outcome = crate::http::client::call(call, post.body.as_bytes().to_vec(), TIMEOUT).await;
     let reason = match outcome {
         Err(e) if e.contains("the answer is longer than") => {
             // The status came in before the body: SNS counts it as answered.
@@ -122,7 +122,10 @@ async fn attempt(app: &Arc<Service>, mut post: Post) {
         Err(e) => e,
     };
     let retry = post.retries + 1;
-    if let Some(delay) = post.retry.delay_before(retry) {
+    let since = *post.since.get_or_insert(started);
+    let delay = (post.retry.delay_before(retry))
+        .filter(|delay| started.saturating_add(*delay).saturating_sub(since) <= MAX_RETRY_MILLIS);
+    if let Some(delay) = delay {
         tracing::debug!(url = %post.url, %reason, retry, delay_ms = delay, "SNS HTTP delivery failed; retrying");
         post.retries = retry;
         let at = started.saturating_add(delay);

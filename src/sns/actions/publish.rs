@@ -90,13 +90,13 @@ fn publish_direct(
         endpoint: endpoint.to_owned(),
         message_type: MessageType::Notification,
         message_id: message_id.clone(),
-        payload: p.message_for(key)?,
+        payload: p.message_for(key)?.into(),
         at: app.now(),
     });
     Ok(Published {
         message_id,
         sequence_number: None,
-        deliveries: Vec::new(),
+        fanout: crate::sns::engine::fanout::Fanout::default(),
     })
 }
 
@@ -115,16 +115,17 @@ fn publish_one(
     p: &Publication,
 ) -> SnsResult<Published> {
     let now = app.now();
-    let mut published = app.topics.publish(topic_arn, p, &origin(app), now)?;
-    for d in &mut published.deliveries {
-        d.trace_header.clone_from(&ctx.trace_header);
+    let mut published = app.topics.publish(topic_arn, p, now)?;
+    let origin = origin(app);
+    // A chunk is handed over before the next is built: a publish to thousands of
+    // subscriptions never holds all their bodies at once.
+    while !published.fanout.is_empty() {
+        let mut chunk = published.fanout.next_chunk(p, &origin);
+        for d in &mut chunk {
+            d.trace_header.clone_from(&ctx.trace_header);
+        }
+        deliver::deliver_all(app, topic_arn, chunk, now);
     }
-    deliver::deliver_all(
-        app,
-        topic_arn,
-        std::mem::take(&mut published.deliveries),
-        now,
-    );
     Ok(published)
 }
 
@@ -155,11 +156,11 @@ pub async fn publish(input: Publish, app: &Service, ctx: &Context) -> SnsResult<
 }
 
 impl Resource for Publish {
-    /// The topic published to; a phone number or an endpoint is the caller's own send.
+    /// The topic or platform endpoint published to; a phone number is the caller's own send.
     fn resource(&self) -> Option<&str> {
         match &self.target {
-            Target::Topic(arn) => Some(arn),
-            Target::Phone(_) | Target::Endpoint(_) => None,
+            Target::Topic(arn) | Target::Endpoint(arn) => Some(arn),
+            Target::Phone(_) => None,
         }
     }
 }

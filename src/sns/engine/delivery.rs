@@ -3,6 +3,7 @@
 //! Lambda event around it for `lambda`; with the HTTP/S retry policy that applies.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::delivery_policy::{content_type, RetryPolicy};
 use super::envelope::{self, Origin};
@@ -11,19 +12,20 @@ use super::Subscription;
 
 /// What one subscription receives of a publish: raw, SNS's JSON notification, the Lambda
 /// event around it, or (email, SMS, push) the bare message.
+/// A raw or bare body is the publish's text itself, shared (`text`), not a copy.
 pub(super) fn delivery(
     s: &Subscription,
     p: &Publication,
-    note: &envelope::Note<'_>,
+    (note, text): (&envelope::Note<'_>, &Arc<str>),
     origin: &Origin<'_>,
     deduplication_id: Option<&String>,
 ) -> Delivery {
     let raw = s.raw && matches!(s.protocol.as_str(), "sqs" | "http" | "https" | "firehose");
     let bare = matches!(s.protocol.as_str(), "email" | "sms" | "application");
     let (body, attributes) = if raw {
-        (note.message.to_owned(), p.attributes.clone())
+        (text.clone(), p.attributes.clone())
     } else if bare {
-        (note.message.to_owned(), BTreeMap::new())
+        (text.clone(), BTreeMap::new())
     } else {
         let json = envelope::notification(note, &s.arn, origin);
         let body = if s.protocol == "lambda" {
@@ -31,7 +33,7 @@ pub(super) fn delivery(
         } else {
             json
         };
-        (body, BTreeMap::new())
+        (Arc::from(body), BTreeMap::new())
     };
     let topic_policy = note.topic.attributes(0).remove("DeliveryPolicy");
     let policy = (topic_policy.as_deref(), s.delivery_policy());

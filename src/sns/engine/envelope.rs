@@ -37,7 +37,7 @@ pub struct Note<'a> {
     /// `Timestamp`, on the server's clock.
     pub now: Millis,
     /// The signature covers no per-subscription field: made once per publish, on first use.
-    pub signature: std::cell::OnceCell<String>,
+    pub signature: &'a std::cell::OnceCell<String>,
 }
 
 /// `2026-12-01T20:30:00.123Z`: ISO 8601 in UTC with milliseconds, as SNS stamps messages.

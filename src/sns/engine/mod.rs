@@ -13,6 +13,7 @@ mod delivery;
 pub mod delivery_policy;
 pub mod endpoints;
 pub mod envelope;
+pub mod fanout;
 pub mod outbox;
 pub mod paging;
 pub mod publish;

@@ -8,7 +8,7 @@ use base64::Engine;
 
 use super::counts::FilteredOut;
 use super::delivery_policy::RetryPolicy;
-use super::envelope::{self, Origin};
+use super::fanout::{Fanout, Stamped};
 use super::publish_checks::{check_attribute, check_fifo};
 use super::topics::FirstPublish;
 use super::{Sns, Subscription, Topic};
@@ -107,8 +107,9 @@ pub struct Delivery {
     pub content_type: String,
     /// The subscription's dead-letter queue, from its RedrivePolicy.
     pub dead_letter_arn: Option<String>,
-    /// What the endpoint receives: the JSON envelope, or the bare message when raw.
-    pub body: String,
+    /// What the endpoint receives: the JSON envelope, or the bare message when raw (then
+    /// shared by every delivery of the same text).
+    pub body: std::sync::Arc<str>,
     /// SQS message attributes: the published ones for raw delivery, none otherwise.
     pub attributes: BTreeMap<String, Attribute>,
     /// The MessageGroupId published: a FIFO queue's group, and a standard topic's group
@@ -125,14 +126,15 @@ pub struct Delivery {
 }
 
 /// Publish's answer.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Published {
     /// `MessageId`.
     pub message_id: String,
     /// `SequenceNumber`, on FIFO topics.
     pub sequence_number: Option<String>,
-    /// Empty for a FIFO duplicate, which SNS accepts and does not deliver again.
-    pub deliveries: Vec<Delivery>,
+    /// The deliveries still to make, a chunk at a time; none for a FIFO duplicate, which SNS
+    /// accepts and does not deliver again.
+    pub fanout: Fanout,
 }
 
 impl Publication {
@@ -222,16 +224,9 @@ impl Publication {
 /// A message's identity on its topic: a new one, or the first of a FIFO duplicate.
 enum Stamp {
     /// The first publish of its deduplication id.
-    New {
-        /// A fresh UUID.
-        message_id: String,
-        /// The topic's next sequence number, on FIFO topics.
-        sequence_number: Option<String>,
-        /// The id, given or computed from the body, on FIFO topics.
-        deduplication_id: Option<String>,
-    },
+    New(Stamped),
     /// A repeat within the 5-minute window: the first publish's answer, not delivered again.
-    Duplicate(Published),
+    Duplicate(Box<Published>),
 }
 
 impl Topic {
@@ -246,11 +241,11 @@ impl Topic {
             .as_ref()
             .and_then(|d| self.dedup.check("", d, scope, now))
         {
-            return Ok(Stamp::Duplicate(Published {
+            return Ok(Stamp::Duplicate(Box::new(Published {
                 message_id: first.message_id,
                 sequence_number: Some(first.sequence_number),
-                deliveries: Vec::new(),
-            }));
+                fanout: Fanout::default(),
+            })));
         }
         let message_id = uuid::Uuid::new_v4().to_string();
         let sequence_number = self.fifo.then(|| {
@@ -264,11 +259,11 @@ impl Topic {
             };
             self.dedup.record("", d.clone(), first, now);
         }
-        Ok(Stamp::New {
+        Ok(Stamp::New(Stamped {
             message_id,
             sequence_number,
             deduplication_id: dedup,
-        })
+        }))
     }
 }
 
@@ -298,73 +293,28 @@ impl Sns {
             .collect()
     }
 
-    /// Publishes one checked message to a topic: its id, its FIFO sequence number, and one
-    /// delivery per subscription whose filter policy matches.
-    pub fn publish(
-        &self,
-        topic_arn: &str,
-        p: &Publication,
-        origin: &Origin<'_>,
-        now: Millis,
-    ) -> SnsResult<Published> {
+    /// Publishes one checked message to a topic: its id, its FIFO sequence number, and the
+    /// deliveries to every subscription whose filter policy matches, still to be made.
+    pub fn publish(&self, topic_arn: &str, p: &Publication, now: Millis) -> SnsResult<Published> {
         p.validate()?;
         let sqs_message = p.message_for_sqs()?;
         let mut state = self.lock();
         let topic = state.topic_mut(topic_arn)?;
-        let (message_id, sequence_number, deduplication_id) = match topic.stamp(p, now)? {
-            Stamp::Duplicate(first) => return Ok(first),
-            Stamp::New {
-                message_id,
-                sequence_number,
-                deduplication_id,
-            } => (message_id, sequence_number, deduplication_id),
+        let stamped = match topic.stamp(p, now)? {
+            Stamp::Duplicate(first) => return Ok(*first),
+            Stamp::New(stamped) => stamped,
         };
-        if let Some(id) = &deduplication_id {
+        if let Some(id) = &stamped.deduplication_id {
             self.log_dedup(topic, id);
         }
         let topic = topic.clone();
         self.count_published(topic_arn, p.size());
         let matching = self.matching(&state, topic_arn, p, &sqs_message);
-        // Notifications are signed outside the lock: RSA is the slow part of a publish.
         drop(state);
-        let messages = matching
-            .iter()
-            .map(|s| p.message_for(&s.protocol))
-            .collect::<SnsResult<Vec<String>>>()?;
-        // One note (and so one signature) per distinct message text.
-        let notes: BTreeMap<&str, envelope::Note<'_>> = messages
-            .iter()
-            .map(|message| {
-                let note = envelope::Note {
-                    message_id: &message_id,
-                    topic: &topic,
-                    subject: p.subject.as_deref(),
-                    message,
-                    attributes: &p.attributes,
-                    sequence_number: sequence_number.as_deref(),
-                    now,
-                    signature: std::cell::OnceCell::new(),
-                };
-                (message.as_str(), note)
-            })
-            .collect();
-        let deliveries = matching
-            .iter()
-            .zip(&messages)
-            .map(|(s, m)| {
-                super::delivery::delivery(
-                    s,
-                    p,
-                    &notes[m.as_str()],
-                    origin,
-                    deduplication_id.as_ref(),
-                )
-            })
-            .collect();
         Ok(Published {
-            message_id,
-            sequence_number,
-            deliveries,
+            message_id: stamped.message_id.clone(),
+            sequence_number: stamped.sequence_number.clone(),
+            fanout: Fanout::new(&stamped, (topic, now), matching, p)?,
         })
     }
 }

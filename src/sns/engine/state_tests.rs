@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use super::envelope::Origin;
 use super::state::{SnsJournal, SnsRecord};
 use super::subscriptions::NewSubscription;
 use super::topics::NewTopic;
@@ -62,9 +61,6 @@ fn subscription(topic: &str, queue: &str) -> NewSubscription {
 fn replaying_the_records_rebuilds_the_state_whatever_it_starts_from() {
     let journal = Arc::new(Recorder::default());
     let sns = Sns::with_journal(journal.clone());
-    let origin = Origin {
-        base_url: "http://h",
-    };
     let standard = sns.create_topic(OWNER, new_topic("t", &[])).unwrap();
     let fifo_attrs = [("FifoTopic", "true"), ("ContentBasedDeduplication", "true")];
     let fifo = sns
@@ -84,14 +80,14 @@ fn replaying_the_records_rebuilds_the_state_whatever_it_starts_from() {
         group_id: Some("g".into()),
         ..Publication::default()
     };
-    sns.publish(&fifo, &message, &origin, 0).unwrap();
+    sns.publish(&fifo, &message, 0).unwrap();
     sns.unsubscribe(&sub).unwrap();
     sns.set_topic_attribute(&standard, "DisplayName", "T")
         .unwrap();
     sns.delete_topic(&fifo);
     sns.create_topic(OWNER, new_topic("f.fifo", &fifo_attrs))
         .unwrap();
-    sns.publish(&fifo, &message, &origin, 1).unwrap();
+    sns.publish(&fifo, &message, 1).unwrap();
     let want = snapshot(&sns, 2);
     let log = journal.0.lock().unwrap().clone();
 

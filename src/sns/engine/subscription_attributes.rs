@@ -17,13 +17,39 @@ pub const SETTABLE: &[&str] = &[
     "ReplayPolicy",
 ];
 
+/// The longest value of a subscription attribute, in bytes: a FilterPolicy's 256 KB (SNS's
+/// quota on a filter policy's size), 30 KB for the other documents and ARNs, which SNS
+/// records no limit for \[unverified\]: no attribute stores megabytes.
+fn max_value_bytes(name: &str) -> usize {
+    if name == "FilterPolicy" {
+        256 * 1024
+    } else {
+        30 * 1024
+    }
+}
+
 impl Subscription {
+    /// The dead-letter queue a RedrivePolicy names, or why it cannot be this one's.
+    fn dead_letter(&self, value: &str) -> Result<String, String> {
+        let dlq = dead_letter_arn(value)?;
+        // A FIFO queue's subscription to a FIFO topic dead-letters into a FIFO queue only; a
+        // standard queue's may use a standard one (recorded).
+        let fifo = super::topics::is_fifo_name;
+        if fifo(&self.topic_arn) && self.protocol == "sqs" && fifo(&self.endpoint) && !fifo(&dlq) {
+            return Err("RedrivePolicy: must use a FIFO queue as DLQ for a FIFO Subscription to a FIFO Topic.".into());
+        }
+        Ok(dlq)
+    }
+
     /// Applies one attribute after checking it; `via` words a filter-policy refusal.
     pub(super) fn apply(&mut self, name: &str, value: &str, via: SnsVia) -> SnsResult<()> {
         let reason = |detail: &str| match via {
             SnsVia::Subscribe => SnsError::invalid(format_args!("Attributes Reason: {detail}")),
             SnsVia::SetSubscriptionAttributes => SnsError::invalid(detail),
         };
+        if value.len() > max_value_bytes(name) {
+            return Err(reason(&format!("{name}: too long")));
+        }
         match name {
             "RawMessageDelivery" => {
                 self.raw = parse_bool(value).ok_or_else(|| {
@@ -58,18 +84,7 @@ impl Subscription {
                 })?);
             }
             "RedrivePolicy" => {
-                let dlq = dead_letter_arn(value).map_err(|d| reason(&d))?;
-                // A FIFO queue's subscription to a FIFO topic dead-letters into a FIFO queue
-                // only; a standard queue's may use a standard one (recorded).
-                let fifo = super::topics::is_fifo_name;
-                if fifo(&self.topic_arn)
-                    && self.protocol == "sqs"
-                    && fifo(&self.endpoint)
-                    && !fifo(&dlq)
-                {
-                    return Err(reason("RedrivePolicy: must use a FIFO queue as DLQ for a FIFO Subscription to a FIFO Topic."));
-                }
-                self.dead_letter_arn = Some(dlq);
+                self.dead_letter_arn = Some(self.dead_letter(value).map_err(|d| reason(&d))?);
             }
             "DeliveryPolicy" | "ReplayPolicy"
                 if serde_json::from_str::<serde_json::Value>(value).is_err() =>

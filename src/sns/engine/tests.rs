@@ -6,7 +6,8 @@ use super::envelope::Origin;
 use super::publish::{AttrData, Attribute};
 use super::subscriptions::NewSubscription;
 use super::topics::NewTopic;
-use super::{Owner, Publication, Sns};
+use super::{Delivery, Owner, Publication, Sns};
+use crate::clock::Millis;
 
 const OWNER: Owner<'static> = Owner {
     region: "eu-west-1",
@@ -57,6 +58,16 @@ fn message(text: &str, group: Option<&str>) -> Publication {
     }
 }
 
+/// Publishes `p` and makes every delivery, chunk by chunk.
+fn publish(sns: &Sns, arn: &str, p: &Publication, now: Millis) -> (String, Vec<Delivery>) {
+    let mut published = sns.publish(arn, p, now).unwrap();
+    let mut all = Vec::new();
+    while !published.fanout.is_empty() {
+        all.extend(published.fanout.next_chunk(p, &ORIGIN));
+    }
+    (published.message_id, all)
+}
+
 #[test]
 fn fifo_deduplication_lasts_five_minutes() {
     let sns = Sns::new();
@@ -66,24 +77,15 @@ fn fifo_deduplication_lasts_five_minutes() {
         &[("FifoTopic", "true"), ("ContentBasedDeduplication", "true")],
     );
     subscribe(&sns, &arn, "q.fifo", &[]);
-    let first = sns
-        .publish(&arn, &message("m", Some("g")), &ORIGIN, 0)
-        .unwrap();
-    assert_eq!(first.deliveries.len(), 1);
-    let dup = sns
-        .publish(&arn, &message("m", Some("g")), &ORIGIN, 299_999)
-        .unwrap();
-    assert_eq!(dup.message_id, first.message_id);
-    assert!(dup.deliveries.is_empty());
-    let later = sns
-        .publish(&arn, &message("m", Some("g")), &ORIGIN, 300_000)
-        .unwrap();
-    assert_ne!(later.message_id, first.message_id);
-    assert_eq!(later.deliveries.len(), 1);
-    assert_eq!(
-        later.deliveries[0].deduplication_id,
-        first.deliveries[0].deduplication_id
-    );
+    let first = publish(&sns, &arn, &message("m", Some("g")), 0);
+    assert_eq!(first.1.len(), 1);
+    let dup = publish(&sns, &arn, &message("m", Some("g")), 299_999);
+    assert_eq!(dup.0, first.0);
+    assert!(dup.1.is_empty());
+    let later = publish(&sns, &arn, &message("m", Some("g")), 300_000);
+    assert_ne!(later.0, first.0);
+    assert_eq!(later.1.len(), 1);
+    assert_eq!(later.1[0].deduplication_id, first.1[0].deduplication_id);
 }
 
 #[test]
@@ -105,27 +107,47 @@ fn a_filter_policy_chooses_the_deliveries() {
             data: AttrData::Text("3".into()),
         },
     );
-    let small = sns.publish(&arn, &p, &ORIGIN, 0).unwrap();
-    let queues: Vec<_> = small
-        .deliveries
-        .iter()
-        .map(|d| d.queue_arn.as_str())
-        .collect();
+    let (_, small) = publish(&sns, &arn, &p, 0);
+    let queues: Vec<_> = small.iter().map(|d| d.queue_arn.as_str()).collect();
     assert_eq!(queues, ["arn:aws:sqs:eu-west-1:123456789012:all"]);
-    assert_eq!(small.deliveries[0].body, "body");
-    assert_eq!(small.deliveries[0].attributes.len(), 1);
+    assert_eq!(&*small[0].body, "body");
+    assert_eq!(small[0].attributes.len(), 1);
     p.attributes.get_mut("n").unwrap().data = AttrData::Text("11".into());
-    assert_eq!(
-        sns.publish(&arn, &p, &ORIGIN, 0).unwrap().deliveries.len(),
-        2
-    );
+    assert_eq!(publish(&sns, &arn, &p, 0).1.len(), 2);
+}
+
+#[test]
+fn a_publish_to_many_subscriptions_is_delivered_a_chunk_at_a_time() {
+    let sns = Sns::new();
+    let arn = topic(&sns, "wide", &[]);
+    for i in 0..40 {
+        subscribe(
+            &sns,
+            &arn,
+            &format!("q{i}"),
+            &[("RawMessageDelivery", "true")],
+        );
+    }
+    let p = message(&"x".repeat(1000), None);
+    let mut published = sns.publish(&arn, &p, 0).unwrap();
+    let first = published.fanout.next_chunk(&p, &ORIGIN);
+    assert_eq!(first.len(), super::fanout::CHUNK);
+    // Raw bodies are the publish's one text, not a copy each.
+    assert!(first
+        .iter()
+        .all(|d| std::sync::Arc::ptr_eq(&d.body, &first[0].body)));
+    let mut made = first.len();
+    while !published.fanout.is_empty() {
+        made += published.fanout.next_chunk(&p, &ORIGIN).len();
+    }
+    assert_eq!(made, 40);
 }
 
 #[test]
 fn publish_checks_snss_rules() {
     let sns = Sns::new();
     let arn = topic(&sns, "t", &[]);
-    let refused = |p: &Publication| sns.publish(&arn, p, &ORIGIN, 0).unwrap_err().message;
+    let refused = |p: &Publication| sns.publish(&arn, p, 0).unwrap_err().message;
     assert_eq!(
         refused(&message("", None)),
         "Invalid parameter: Empty message"

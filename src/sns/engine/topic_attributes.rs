@@ -46,8 +46,26 @@ topic_attributes! {
     "DataProtectionPolicy" => Rule::Json,
 }
 
+/// The longest DisplayName, in characters (SNS's documented limit; a longer one is
+/// recorded refused as `Invalid parameter: Attributes Reason: DisplayName`).
+const MAX_DISPLAY_NAME: usize = 100;
+
+/// The longest value of any other topic attribute, in bytes: a Policy's 30 KB, which
+/// SNS documents; for the other JSON documents and ARNs SNS records no limit, and sqslite
+/// holds them to the same \[unverified\], so no attribute stores megabytes.
+const MAX_VALUE_BYTES: usize = 30 * 1024;
+
 /// One attribute's value against SNS's rules; `create` allows FifoTopic.
 pub(super) fn check_attribute(name: &str, value: &str, fifo: bool, create: bool) -> SnsResult<()> {
+    let too_long = match name {
+        "DisplayName" => value.chars().count() > MAX_DISPLAY_NAME,
+        // The Policy's own check words its refusal as SNS does.
+        "Policy" => false,
+        _ => value.len() > MAX_VALUE_BYTES,
+    };
+    if too_long {
+        return Err(SnsError::invalid(format_args!("{name}")));
+    }
     let rule = match name {
         "FifoTopic" if create => Rule::Bool,
         _ if is_feedback_attribute(name) => Rule::Any,

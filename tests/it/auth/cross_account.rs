@@ -243,3 +243,28 @@ async fn a_queue_policy_that_omits_its_own_accounts_topic_refuses_it() {
         "no Policy: the test-friendly default"
     );
 }
+
+/// Issue 50, L7: a platform endpoint has no Policy; only its own account publishes to it.
+#[tokio::test]
+async fn l7_a_platform_endpoint_takes_its_own_accounts_publish_only() {
+    let a = two_accounts(Vec::new()).await;
+    let topic = topic(&a.sns, "push").await;
+    let endpoint = format!("arn:aws:sns:us-east-1:{OWNER}:endpoint/GCM/app/1");
+    let call = a.sns.subscribe().topic_arn(&topic).protocol("application");
+    call.endpoint(&endpoint).send().await.unwrap();
+    let publish = a.other_sns.publish().target_arn(&endpoint).message("m");
+    let err = publish.send().await.unwrap_err();
+    assert_eq!(code(&err), "AuthorizationError");
+    let message = crate::common::message(&err);
+    assert!(
+        message.ends_with(&format!("SNS:Publish on resource: {endpoint}")),
+        "{message}"
+    );
+    a.sns
+        .publish()
+        .target_arn(&endpoint)
+        .message("m")
+        .send()
+        .await
+        .unwrap();
+}

@@ -2,10 +2,12 @@
 //! queues and to http/s endpoints, the API and its errors as recorded from AWS, declarations,
 //! policies, faults, durability, the outbound rule and what the observers show of topics.
 
+mod account_shares;
 mod api;
 mod declare;
 mod durable;
 mod fanout;
+mod fanout_bounds;
 mod faults;
 mod fifo_standard;
 mod http;
@@ -20,3 +22,4 @@ mod recorded_filters;
 mod recorded_messages;
 mod shared_outbound;
 mod topics_api;
+mod value_bounds;

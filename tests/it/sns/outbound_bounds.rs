@@ -9,13 +9,13 @@ use tokio::io::AsyncReadExt;
 use crate::common::sns::{start_with, Sns};
 
 /// An endpoint that reads each request and never answers, keeping the connection open.
-struct Silent {
-    url: String,
+pub(super) struct Silent {
+    pub(super) url: String,
     bodies: Arc<Mutex<Vec<String>>>,
 }
 
 impl Silent {
-    async fn start() -> Silent {
+    pub(super) async fn start() -> Silent {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/hook", listener.local_addr().unwrap());
         let bodies: Arc<Mutex<Vec<String>>> = Arc::default();
@@ -36,7 +36,7 @@ impl Silent {
         Silent { url, bodies }
     }
 
-    async fn wait_for(&self, n: usize) -> Vec<String> {
+    pub(super) async fn wait_for(&self, n: usize) -> Vec<String> {
         crate::common::lambda::within("the silent endpoint's requests", async {
             loop {
                 let got = self.bodies.lock().unwrap().clone();
