@@ -5,6 +5,7 @@
 //! expectation held, 1 when one did not, 2 when the drill could not run; `--junit` writes it
 //! for CI. The guide's Game days page (docs/src/game-days.md) lists every key.
 
+pub(crate) mod bounds;
 pub mod builtin;
 mod check;
 mod check_parts;
