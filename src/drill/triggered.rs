@@ -126,7 +126,8 @@ async fn watch(ep: &Endpoint, opts: &TriggerOptions, t0: u64) -> Result<[Option<
                 drained[i] = Some(secs(t0, now));
             }
         }
-        if drained.iter().all(Option::is_some) || now >= t0 + opts.give_up_seconds * 1000 {
+        let give_up = t0.saturating_add(opts.give_up_seconds.saturating_mul(1000));
+        if drained.iter().all(Option::is_some) || now >= give_up {
             return Ok(drained);
         }
         tokio::time::sleep(std::time::Duration::from_millis(opts.poll_ms)).await;

@@ -254,7 +254,7 @@ fn one() -> u64 {
 /// A steady-state probe (`[[steady_state]]`: a measure and its tolerance) or an expectation
 /// (`[[expect]]`: a probe, or a message-level subject, with a budget): one shape, so that a
 /// probe is written the same way in both.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Check {
     /// An expectation's name in the verdict.
