@@ -259,3 +259,28 @@ fn drill_check_refuses_numbers_past_their_bounds_with_exit_code_2() {
         assert!(stderr.contains(flag), "{args:?}: {stderr}");
     }
 }
+
+/// `drill run NAME` and `drill check NAME`: a shipped drill's bare name is that drill, a path
+/// is a file, and a bare name that is both is refused with how to pick each.
+#[test]
+fn a_name_that_is_both_a_shipped_drill_and_a_file_is_refused() {
+    let dir = drill_dir("names");
+    std::fs::write(dir.join("poison"), "[drill]\nname = \"mine\"\n").unwrap();
+    for command in ["check", "run"] {
+        let out = drill_in(&dir, &[command, "poison"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
+        assert!(
+            stderr.contains(
+                "`poison` is both a shipped drill and a file here; write `./poison` for the file"
+            ),
+            "{command}: {stderr}"
+        );
+    }
+    let file = drill_in(&dir, &["check", "./poison"]);
+    assert_eq!(file.status.code(), Some(0), "{file:?}");
+    assert!(String::from_utf8_lossy(&file.stdout).contains("./poison: ok"));
+    let shipped = drill_in(&std::env::temp_dir(), &["check", "stall"]);
+    assert_eq!(shipped.status.code(), Some(0), "{shipped:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
