@@ -1,9 +1,12 @@
-//! Drills that cannot crash or hang the runner (issue 50, L5 and L6): `timeout_seconds` ends
-//! a drill inside a `wait` or `advance` step longer than it. The bounds of a file's numbers
-//! are unit tests of `drill::file::check`.
+//! Drills that cannot crash or hang the runner (issue 50, L5 and L6, and L9's bounded
+//! answers): `timeout_seconds` ends a drill inside a `wait` or `advance` step longer than it,
+//! and a server that answers without end is an error to the drill and the doctor, not memory
+//! filled. The bounds of a file's numbers are unit tests of `drill::file::check`.
 
 use std::time::Duration;
 
+use bytes::Bytes;
+use http_body_util::Full;
 use sqslite::drill::file::{run, RunOptions, Verdict};
 
 use super::files::{drill_file, options};
@@ -64,4 +67,56 @@ async fn timeout_seconds_ends_a_longer_advance_step() {
     // 30 days of a manual clock, moved a second a look: millions of looks without the timeout.
     let (verdict, printed) = served(&long_step("advance", 30 * 24 * 3600)).await;
     assert_cut(&verdict, &printed, "the long advance");
+}
+
+/// A server answering every request with 129 MiB (past the 128 MiB the drill and doctor
+/// read) of JSON white space.
+async fn endless() -> (String, tokio::task::JoinHandle<()>) {
+    let body = Bytes::from(vec![b' '; 129 << 20]);
+    crate::common::listener::serve(move |_| {
+        let body = body.clone();
+        async move {
+            hyper::Response::builder()
+                .header("content-type", "application/json")
+                .body(Full::new(body))
+                .unwrap()
+        }
+    })
+    .await
+}
+
+/// The start of an error, so a failure does not print 129 MiB.
+fn head(e: &str) -> String {
+    e.chars().take(300).collect()
+}
+
+#[tokio::test]
+async fn an_answer_past_the_bound_is_an_error_to_the_drill_and_the_doctor() {
+    let (url, server) = endless().await;
+    let text = "[drill]\nname = \"d\"\n\n[requires]\nqueues = [\"q\"]\n";
+    let opts = options(drill_file(text), url.clone());
+    let err = run(&opts, &mut Vec::new()).await.map(|_| ()).unwrap_err().0;
+    assert!(
+        err.contains("the answer is longer than 134217728 bytes"),
+        "{}",
+        head(&err)
+    );
+    // The doctor is the binary's: a clean error and exit 2, never 129 MiB read.
+    let doctor = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sqslite"))
+            .args(["doctor", "--endpoint", &url])
+            .env_remove("SQSLITE_ADMIN_TOKEN")
+            .output()
+            .expect("binary runs")
+    })
+    .await
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&doctor.stderr);
+    assert_eq!(doctor.status.code(), Some(2), "{}", head(&stderr));
+    assert!(
+        stderr.contains("the answer is longer than 134217728 bytes"),
+        "{}",
+        head(&stderr)
+    );
+    server.abort();
 }
