@@ -64,7 +64,7 @@ enum DrillCommand {
     Run(sqslite::drill::file::RunOptions),
     /// Reads and checks a drill file without running it.
     Check {
-        /// The drill file.
+        /// The drill file (a path: `./poison`, `poison.toml`), or a shipped drill's name.
         file: std::path::PathBuf,
     },
     /// Prints a shipped drill file, to start your own from (`> my-drill.toml`).

@@ -20,8 +20,8 @@ pub struct ConsumerOptions {
     /// The queue to consume.
     #[arg(long)]
     pub queue: String,
-    /// Wall time to wait after an empty receive.
-    #[arg(long, default_value_t = 100)]
+    /// Wall time to wait after an empty receive (10 to 60000 ms).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(super::file::bounds::LOOK_MS))]
     pub poll_ms: u64,
 }
 

@@ -14,6 +14,7 @@ use std::io::Write;
 use serde_json::{json, Value};
 
 pub(crate) use crate::endpoint::Endpoint;
+use file::bounds::{LOOK_MS, MAX_COUNT, MAX_SECONDS};
 
 /// Every drill, for `sqslite drill` with no name.
 pub(crate) const DRILLS: &[(&str, &str)] = &[
@@ -115,22 +116,27 @@ pub struct Common {
     /// The queue the consumer under test reads.
     #[arg(long)]
     pub queue: String,
-    /// How many valid messages to send.
-    #[arg(long, default_value_t = 50)]
+    /// How many valid messages to send (1 to 100000).
+    #[arg(long, default_value_t = 50, value_parser = count())]
     pub batch: usize,
-    /// Give up after this much wall time.
-    #[arg(long, default_value_t = 300)]
+    /// Give up after this much wall time, in seconds (at most 30 days).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
     pub timeout_seconds: u64,
-    /// Wall time between looks at the server.
-    #[arg(long, default_value_t = 200)]
+    /// Wall time between looks at the server (10 to 60000 ms).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(LOOK_MS))]
     pub poll_ms: u64,
-    /// On a manual clock, seconds to advance it per look (the drill drives time).
-    #[arg(long, default_value_t = 1)]
+    /// On a manual clock, seconds to advance it per look (the drill drives time; at least 1).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
     pub step_seconds: u64,
     /// Run the sample consumer (see `sqslite drill consumer`) beside the drill, in this
     /// process: the drill then needs no application of yours.
     #[arg(long)]
     pub sample_consumer: bool,
+}
+
+/// A flag's count of messages, within what one step of a drill file sends.
+pub(crate) fn count() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_COUNT)
 }
 
 /// The queue's URL and whether it is FIFO.

@@ -48,7 +48,9 @@ pub async fn run(opts: &OutageOptions, out: &mut dyn Write) -> Result<Report, St
         ("@OUTAGE@", opts.outage_seconds.to_string()),
         (
             "@DRAIN_BUDGET@",
-            (opts.outage_seconds + opts.drain_seconds).to_string(),
+            opts.outage_seconds
+                .saturating_add(opts.drain_seconds)
+                .to_string(),
         ),
         ("@SAMPLE@", sample),
         ("@QUEUE@", queue),

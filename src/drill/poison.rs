@@ -52,7 +52,7 @@ pub async fn run(opts: &PoisonOptions, out: &mut dyn Write) -> Result<Report, St
     let c = &opts.common;
     let ep = Endpoint::new(&c.endpoint);
     let s = setup(&ep, &c.queue).await?;
-    let budget = s.max_receive_count * s.visibility;
+    let budget = s.max_receive_count.saturating_mul(s.visibility);
     let _ = writeln!(
         out,
         "poison drill on {}: dead-letter queue {}, retry budget {} x {} s = {budget} s",
@@ -85,8 +85,14 @@ fn drill_text(opts: &PoisonOptions, s: &Setup) -> String {
     let c = &opts.common;
     let q = |name: &str| toml::Value::String(name.to_owned()).to_string();
     let (queue, dlq) = (q(&c.queue), q(&s.dlq));
-    let budget = s.max_receive_count * s.visibility + opts.grace_seconds;
-    let give_up = s.max_receive_count * s.visibility * 2 + opts.grace_seconds + 60;
+    // The server's numbers and the flags are not trusted to be small: a budget past the drill
+    // file's bounds is refused by its check, never wrapped.
+    let retries = s.max_receive_count.saturating_mul(s.visibility);
+    let budget = retries.saturating_add(opts.grace_seconds);
+    let give_up = retries
+        .saturating_mul(2)
+        .saturating_add(opts.grace_seconds)
+        .saturating_add(60);
     let sample = if c.sample_consumer {
         format!("sample = {{ queues = [{queue}] }}\n")
     } else {
@@ -98,7 +104,7 @@ fn drill_text(opts: &PoisonOptions, s: &Setup) -> String {
         ("@STEP@", c.step_seconds.to_string()),
         (
             "@POLL_WITHIN@",
-            (s.visibility + opts.grace_seconds).to_string(),
+            s.visibility.saturating_add(opts.grace_seconds).to_string(),
         ),
         ("@BATCH@", c.batch.to_string()),
         ("@QUEUE@", queue),

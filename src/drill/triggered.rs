@@ -8,6 +8,7 @@
 
 use std::io::Write;
 
+use super::file::bounds::{LOOK_MS, MAX_SECONDS};
 use super::handler::{Handler, Tally};
 use super::{messages, queue_url, secs, send_batch, Endpoint, Report};
 use crate::config::{ClockKind, Config, QueueDecl};
@@ -16,8 +17,8 @@ use crate::triggers::{Function, MappingDecl, Target};
 /// The trigger drill's options (`sqslite drill trigger`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct TriggerOptions {
-    /// How many valid messages to send to each queue, after one poison message.
-    #[arg(long, default_value_t = 19)]
+    /// How many valid messages to send to each queue, after one poison message (1 to 100000).
+    #[arg(long, default_value_t = 19, value_parser = super::count())]
     pub batch: usize,
     /// The queues' RedrivePolicy maxReceiveCount.
     #[arg(long, default_value_t = 3)]
@@ -25,14 +26,14 @@ pub struct TriggerOptions {
     /// The queues' VisibilityTimeout, in seconds.
     #[arg(long, default_value_t = 30)]
     pub visibility_seconds: u64,
-    /// Server-clock seconds to advance per look.
-    #[arg(long, default_value_t = 1)]
+    /// Server-clock seconds to advance per look (at least 1).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
     pub step_seconds: u64,
-    /// Wall time between looks, so the pollers can invoke the handler.
-    #[arg(long, default_value_t = 20)]
+    /// Wall time between looks, so the pollers can invoke the handler (10 to 60000 ms).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(LOOK_MS))]
     pub poll_ms: u64,
-    /// Give up after this much server-clock time, in seconds.
-    #[arg(long, default_value_t = 600)]
+    /// Give up after this much server-clock time, in seconds (at most 30 days).
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
     pub give_up_seconds: u64,
 }
 
@@ -125,7 +126,8 @@ async fn watch(ep: &Endpoint, opts: &TriggerOptions, t0: u64) -> Result<[Option<
                 drained[i] = Some(secs(t0, now));
             }
         }
-        if drained.iter().all(Option::is_some) || now >= t0 + opts.give_up_seconds * 1000 {
+        let give_up = t0.saturating_add(opts.give_up_seconds.saturating_mul(1000));
+        if drained.iter().all(Option::is_some) || now >= give_up {
             return Ok(drained);
         }
         tokio::time::sleep(std::time::Duration::from_millis(opts.poll_ms)).await;

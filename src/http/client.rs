@@ -1,7 +1,7 @@
 //! A minimal HTTP/1.1 client over hyper, for alarm webhooks, the drill runner, SNS's http
 //! subscriptions and trigger invocations: plain `http://` only, one connection per request,
-//! every call bounded by a timeout; a call on a caller's behalf ([`Call`]) also by the
-//! server's outbound rule and a cap on the answer it reads.
+//! every call bounded by a timeout and a cap on the answer it reads; a call on a caller's
+//! behalf ([`Call`]) also by the server's outbound rule.
 
 use std::time::Duration;
 
@@ -30,8 +30,14 @@ impl Reply {
     }
 }
 
-/// Sends one request; `Err` says what went wrong (connect, timeout, bad URL). For requests
-/// sqslite makes to its own kind (the drills, the advisor's doctor): no outbound rule.
+/// The most of an answer [`request`] reads: 128 MiB, room for the admin API's listing of a
+/// queue holding the most messages one drill step sends (100,000 take about 72 MB) and more.
+pub const MAX_ANSWER: usize = 128 << 20;
+
+/// Sends one request; `Err` says what went wrong (connect, timeout, bad URL, an answer over
+/// [`MAX_ANSWER`]). For requests sqslite makes to its own kind (the drills, the advisor's
+/// doctor): no outbound rule, but a bound all the same, since the endpoint is whatever URL
+/// the user typed and a broken or hostile one must not fill the memory of the tool.
 pub async fn request(
     method: &str,
     url: &str,
@@ -45,7 +51,7 @@ pub async fn request(
         headers,
         outbound: None,
         chosen_by: ChosenBy::Operator,
-        max_reply: usize::MAX,
+        max_reply: MAX_ANSWER,
     };
     tokio::time::timeout(timeout, send(call, body))
         .await

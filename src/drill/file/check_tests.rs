@@ -58,3 +58,82 @@ fn an_expectation_needs_one_subject_and_a_known_step() {
         error(&after)
     );
 }
+
+/// A file with `line` in `[drill]` (as line 3).
+fn in_meta(line: &str) -> String {
+    QUEUE.replace("name = \"d\"", &format!("name = \"d\"\n{line}"))
+}
+
+/// A file with `line` in a `send` step (as line 10).
+fn in_step(line: &str) -> String {
+    format!("{QUEUE}\n[[method]]\naction = \"send\"\nqueue = \"q\"\n{line}\n")
+}
+
+/// A file with `line` in a `deleted` expectation (as line 10).
+fn in_expect(line: &str) -> String {
+    format!("{QUEUE}\n[[expect]]\nname = \"e\"\ndeleted = \"valid\"\n{line}\n")
+}
+
+/// Each file is refused with an error that starts as expected.
+fn refused(cases: &[(String, &str)]) {
+    for (text, expected) in cases {
+        let got = error(text);
+        assert!(got.starts_with(expected), "{text}\n{got}");
+    }
+}
+
+#[test]
+fn numbers_past_their_bounds_are_refused_at_their_line() {
+    let count = "`count` must be from 1 to 100000";
+    refused(&[
+        (
+            in_step("seconds = 9223372036854775807"),
+            "d.toml:10:11: `seconds` must be from 0 to 2592000",
+        ),
+        (
+            in_step("count = 9223372036854775807"),
+            &format!("d.toml:10:9: {count}"),
+        ),
+        (
+            in_step("count = 1000000000"),
+            &format!("d.toml:10:9: {count}"),
+        ),
+        (in_step("count = -1"), &format!("d.toml:10:9: {count}")),
+        (
+            in_step("delay_seconds = 901"),
+            "d.toml:10:17: `delay_seconds` must be from 0 to 900",
+        ),
+        (
+            in_meta("look_ms = 0"),
+            "d.toml:3:11: `look_ms` must be from 10 to 60000",
+        ),
+        (
+            in_meta("timeout_seconds = 0"),
+            "d.toml:3:19: `timeout_seconds` must be from 1 to",
+        ),
+    ]);
+}
+
+#[test]
+fn budgets_past_their_bounds_are_refused_at_their_line() {
+    let tolerance = "[[expect]]\nname = \"e\"\nprobe = \"depth\"\nqueue = \"q\"\nmax = nan\n";
+    let poll = "[consumer]\nmust_poll = \"q\"\nmust_poll_within_seconds = 99999999999\n";
+    refused(&[
+        (
+            in_expect("within_seconds = 9223372036854775000"),
+            "d.toml:10:18: `within_seconds` must be from 0 to 2592000",
+        ),
+        (
+            in_expect("for_seconds = 2592001"),
+            "d.toml:10:15: `for_seconds` must be from 0 to",
+        ),
+        (
+            format!("{QUEUE}\n{tolerance}"),
+            "d.toml:11:7: a tolerance must be a finite number",
+        ),
+        (
+            format!("{QUEUE}\n{poll}"),
+            "d.toml:9:28: `must_poll_within_seconds` must be from 0 to",
+        ),
+    ]);
+}

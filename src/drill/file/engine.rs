@@ -64,6 +64,13 @@ impl Drill<'_> {
     /// Looks at the server once and keeps the look.
     pub async fn look(&mut self) -> Result<(), String> {
         let look = look::take(&self.ep, &self.names).await?;
+        // Probes and expectations read the messages of the last look only; an older look keeps
+        // its counts, so the history does not hold a drill's messages once per look.
+        if let Some(previous) = self.history.last_mut() {
+            for q in previous.queues.values_mut() {
+                q.messages = Vec::new();
+            }
+        }
         self.history.push(look);
         Ok(())
     }
@@ -78,7 +85,7 @@ impl Drill<'_> {
     }
 
     /// Whether the drill's wall-time budget is spent.
-    fn out_of_time(&self) -> bool {
+    pub(super) fn out_of_time(&self) -> bool {
         self.wall.elapsed().as_secs() >= self.c.file.drill.timeout_seconds
     }
 
@@ -100,14 +107,14 @@ impl Drill<'_> {
         let mut all = true;
         for p in probes {
             let budget = if within {
-                p.within_seconds.unwrap_or(0) * 1000
+                p.within_seconds.unwrap_or(0).saturating_mul(1000)
             } else {
                 0
             };
             let held = loop {
                 let (held, words) = self.probe_holds(&p, start);
                 if held
-                    || self.now() >= start + budget
+                    || self.now() >= start.saturating_add(budget)
                     || self.out_of_time()
                     || !self.manual && budget == 0
                 {
@@ -129,10 +136,11 @@ impl Drill<'_> {
 
     /// Whether a probe holds at the last look, and the reading.
     fn probe_holds(&self, p: &Probe, since: u64) -> (bool, String) {
-        let last = self.history.last().cloned().unwrap_or_default();
+        let empty = Look::default();
+        let last = self.history.last().unwrap_or(&empty);
         let on = p.queue.as_ref().map_or("", |q| q.get_ref().as_str());
         if p.measure() == "alarm" {
-            let held = look::alarm_holds(p, &last, since);
+            let held = look::alarm_holds(p, last, since);
             return (
                 held,
                 format!(
@@ -142,7 +150,7 @@ impl Drill<'_> {
                 ),
             );
         }
-        let v = look::value(p, &last, &self.history, &self.run).unwrap_or(f64::NAN);
+        let v = look::value(p, last, &self.history, &self.run).unwrap_or(f64::NAN);
         (
             look::within(p, v),
             format!("{} of {on} was {v}", p.measure()),
@@ -211,12 +219,17 @@ impl Drill<'_> {
             self.step(step, i, &mut trackers).await?;
             self.look().await?;
             self.watch_all(&mut trackers, started);
+            if self.out_of_time() {
+                self.cut_short(out, &name, steps.len() - i - 1);
+                break;
+            }
         }
         self.settle(&mut trackers, started, out).await?;
-        let last = self.history.last().cloned().unwrap_or_default();
+        let empty = Look::default();
+        let last = self.history.last().unwrap_or(&empty);
         let cx = self.context();
         for t in &mut trackers {
-            t.finish(&last, &cx, started);
+            t.finish(last, &cx, started);
         }
         for t in trackers {
             if let Some((passed, detail)) = t.decided {
@@ -226,12 +239,29 @@ impl Drill<'_> {
         Ok(())
     }
 
+    /// The method stopped by `timeout_seconds` in or after step `name`: a failed case, since
+    /// what the drill was to show did not all happen.
+    fn cut_short(&mut self, out: &mut dyn Write, name: &str, not_run: usize) {
+        let timeout = self.c.file.drill.timeout_seconds;
+        let detail = format!(
+            "timeout_seconds ({timeout} s of wall time) ran out in step `{name}`; \
+             {not_run} later step(s) did not run"
+        );
+        self.decide(
+            out,
+            "the method ran within timeout_seconds".into(),
+            false,
+            detail,
+        );
+    }
+
     /// The queue `[consumer] must_poll` names, when its time is up and nobody polled it.
     fn unpolled(&self, started: u64) -> Option<String> {
         let consumer = self.c.file.consumer.as_ref()?;
         let queue = consumer.must_poll.as_ref()?.get_ref();
         let (first, last) = (self.history.first()?, self.history.last()?);
-        if last.t < started + consumer.must_poll_within_seconds * 1000 {
+        let within = consumer.must_poll_within_seconds.saturating_mul(1000);
+        if last.t < started.saturating_add(within) {
             return None;
         }
         let polls = |l: &Look| l.queues.get(queue).map_or(0, |q| q.polls);

@@ -24,7 +24,7 @@ pub struct QueueLook {
     pub deleted: u64,
     /// ReceiveMessage calls, empty ones included, so far.
     pub polls: u64,
-    /// Every message, as the admin API lists them.
+    /// Every message, as the admin API lists them; emptied once a later look is taken.
     pub messages: Vec<Value>,
 }
 
@@ -59,7 +59,9 @@ pub async fn take(ep: &Endpoint, queues: &[String]) -> Result<Look, String> {
                 delayed: n(&info["delayed"]),
                 oldest_age: n(&info["oldest_message_age_seconds"]),
                 deleted: n(&info["stats"]["deleted"]),
-                polls: n(&info["stats"]["received"]) + n(&info["stats"]["empty_receives"]),
+                // The server's counts are summed without trusting them to be small.
+                polls: n(&info["stats"]["received"])
+                    .saturating_add(n(&info["stats"]["empty_receives"])),
                 messages,
             },
         );
@@ -102,7 +104,10 @@ pub fn value(p: &Probe, look: &Look, history: &[Look], run: &str) -> Option<f64>
     let q = look.queues.get(name)?;
     let v = match p.measure() {
         "depth" => match (&p.kind, &p.group) {
-            (None, None) => q.visible + q.in_flight + q.delayed,
+            (None, None) => q
+                .visible
+                .saturating_add(q.in_flight)
+                .saturating_add(q.delayed),
             (kind, group) => q
                 .messages
                 .iter()
@@ -114,7 +119,7 @@ pub fn value(p: &Probe, look: &Look, history: &[Look], run: &str) -> Option<f64>
         "in_flight" => q.in_flight,
         "oldest_age" => q.oldest_age,
         "deletes" => {
-            let window = p.interval_seconds.unwrap_or(60) * 1000;
+            let window = p.interval_seconds.unwrap_or(60).saturating_mul(1000);
             let since = look.t.saturating_sub(window);
             let base = history
                 .iter()

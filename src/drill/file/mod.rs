@@ -5,6 +5,7 @@
 //! expectation held, 1 when one did not, 2 when the drill could not run; `--junit` writes it
 //! for CI. The guide's Game days page (docs/src/game-days.md) lists every key.
 
+pub(crate) mod bounds;
 pub mod builtin;
 mod check;
 mod check_parts;
@@ -31,7 +32,8 @@ use crate::drill::Endpoint;
 /// `sqslite drill run`'s options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct RunOptions {
-    /// The drill file, or the name of a shipped drill (`sqslite drill show` lists them).
+    /// The drill file (a path: `./poison`, `poison.toml`), or the name of a shipped drill
+    /// (`sqslite drill show` lists them); a name that is both is refused.
     pub file: PathBuf,
     /// A running sqslite to drill (admin API enabled) [default: http://127.0.0.1:9324].
     #[arg(long, conflicts_with = "serve")]
@@ -103,13 +105,11 @@ pub fn check_file(path: &std::path::Path) -> Result<(), CannotRun> {
     Ok(())
 }
 
-/// The file's name and text; a name that is no file but a shipped drill's reads that drill.
+/// The file's name and text; a shipped drill's name reads that drill (`builtin::resolve`).
 fn read(path: &std::path::Path) -> Result<(String, String), CannotRun> {
     let file = path.display().to_string();
-    if !path.exists() {
-        if let Some(text) = builtin::named(&file) {
-            return Ok((format!("{file}.toml (shipped)"), text.to_owned()));
-        }
+    if let Some(text) = builtin::resolve(path, std::path::Path::exists)? {
+        return Ok((format!("{file}.toml (shipped)"), text.to_owned()));
     }
     let text = std::fs::read_to_string(path).map_err(|e| {
         CannotRun(format!(

@@ -1,12 +1,14 @@
 //! A drill file as written: `[drill]`, what it needs, its consumer, the steady state, the
 //! method, the expectations and the rollback, beside the `sqslite.toml` tables (`[[queues]]`,
-//! `[[topics]]`, `[alarms]` ...) that `--serve` declares. Unknown keys are refused by serde
-//! with the file's line and column.
+//! `[[topics]]`, `[alarms]` ...) that `--serve` declares. Unknown keys, and numbers past their bounds
+//! (`bounds`), are refused by serde with the file's line and column.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use toml::Spanned;
+
+use super::bounds::{self as b, bounded, bounded_opt, finite_opt};
 
 /// The whole file.
 #[derive(Debug, Deserialize)]
@@ -88,13 +90,19 @@ pub struct Meta {
     #[serde(default)]
     pub clock: Option<Spanned<String>>,
     /// Wall-clock seconds after which the drill gives up.
-    #[serde(default = "default_timeout")]
+    #[serde(
+        default = "default_timeout",
+        deserialize_with = "bounded::<b::Timeout, _>"
+    )]
     pub timeout_seconds: u64,
     /// Wall-clock milliseconds between looks at the server.
-    #[serde(default = "default_look")]
+    #[serde(default = "default_look", deserialize_with = "bounded::<b::LookMs, _>")]
     pub look_ms: u64,
     /// On a manual clock, server seconds the drill moves per look while it waits.
-    #[serde(default = "default_step")]
+    #[serde(
+        default = "default_step",
+        deserialize_with = "bounded::<b::StepSeconds, _>"
+    )]
     pub step_seconds: u64,
 }
 
@@ -150,7 +158,10 @@ pub struct ConsumerSpec {
     #[serde(default)]
     pub must_poll: Option<Spanned<String>>,
     /// See `must_poll` (30 s by default).
-    #[serde(default = "default_poll_within")]
+    #[serde(
+        default = "default_poll_within",
+        deserialize_with = "bounded::<b::PollWithin, _>"
+    )]
     pub must_poll_within_seconds: u64,
 }
 
@@ -174,7 +185,7 @@ pub struct SampleSpec {
     #[serde(default)]
     pub retry_queue: Option<Spanned<String>>,
     /// The DelaySeconds of a re-sent message.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded::<b::RetryDelay, _>")]
     pub retry_delay_seconds: u64,
 }
 
@@ -200,7 +211,7 @@ pub struct Step {
     #[serde(default)]
     pub topic: Option<Spanned<String>>,
     /// `send`, `publish`: how many.
-    #[serde(default = "one")]
+    #[serde(default = "one", deserialize_with = "bounded::<b::Count, _>")]
     pub count: u64,
     /// `send`, `publish`: the body, with `{seq}` (0, 1, ...) and `{run}`.
     #[serde(default)]
@@ -215,7 +226,7 @@ pub struct Step {
     #[serde(default)]
     pub dedup: Option<String>,
     /// `send`: DelaySeconds.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded_opt::<b::Delay, _>")]
     pub delay_seconds: Option<u64>,
     /// `send`, `publish`: string message attributes.
     #[serde(default)]
@@ -225,7 +236,7 @@ pub struct Step {
     pub rule: Option<toml::Value>,
     /// `fault`: for how long (server seconds); without it, until the rollback.
     /// `advance`, `wait`: how long.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded_opt::<b::StepTime, _>")]
     pub seconds: Option<u64>,
     /// `redrive`: where to (default: the queue's source).
     #[serde(default)]
@@ -243,7 +254,7 @@ fn one() -> u64 {
 /// A steady-state probe (`[[steady_state]]`: a measure and its tolerance) or an expectation
 /// (`[[expect]]`: a probe, or a message-level subject, with a budget): one shape, so that a
 /// probe is written the same way in both.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Check {
     /// An expectation's name in the verdict.
@@ -269,22 +280,22 @@ pub struct Check {
     #[serde(default)]
     pub state: Option<String>,
     /// `deletes`: over how many server seconds.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded_opt::<b::Interval, _>")]
     pub interval_seconds: Option<u64>,
     /// The least the value may be.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "finite_opt")]
     pub min: Option<f64>,
     /// The most the value may be.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "finite_opt")]
     pub max: Option<f64>,
     /// Exactly this.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "finite_opt")]
     pub equals: Option<f64>,
     /// Every message of this kind reached `queue` (a dead-letter queue).
     #[serde(default)]
     pub dead_lettered: Option<String>,
     /// With `dead_lettered`: after exactly this many receives.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded_opt::<b::Receives, _>")]
     pub receives: Option<u64>,
     /// Every message of this kind was deleted: gone from every queue of the drill, and the
     /// queues' delete counts grew by at least as many.
@@ -292,10 +303,10 @@ pub struct Check {
     pub deleted: Option<String>,
     /// Holds at some look within this many server seconds (a steady-state probe after the
     /// method: may take this long to hold again).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded_opt::<b::Within, _>")]
     pub within_seconds: Option<u64>,
     /// Holds at every look for this many server seconds.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded_opt::<b::For, _>")]
     pub for_seconds: Option<u64>,
     /// Holds at every look until the drill ends.
     #[serde(default)]

@@ -2,6 +2,8 @@
 //! kind), add and clear fault rules, move or wait on the clock, start a move task, change the
 //! sample consumer's rule.
 
+use std::time::Duration;
+
 use serde_json::{json, Value};
 
 use super::engine::{Drill, Mark};
@@ -64,11 +66,15 @@ impl Drill<'_> {
         let fifo = queue.strip_suffix(".fifo").is_some();
         let kind = step.kind.clone().unwrap_or_else(|| "valid".into());
         let template = step.body.as_deref().unwrap_or(BODY);
-        let seqs: Vec<u64> = (0..step.count).collect();
-        for chunk in seqs.chunks(10) {
-            let entries: Vec<Value> = chunk
-                .iter()
-                .map(|&seq| self.entry(step, index, seq, (&kind, template, fifo)))
+        // Each batch's numbers are made as it goes, never a list of them all: the engine does
+        // not lean on the check to keep a count from asking for gigabytes.
+        for first in (0..step.count).step_by(10) {
+            if self.out_of_time() {
+                break;
+            }
+            let end = first.saturating_add(10).min(step.count);
+            let entries: Vec<Value> = (first..end)
+                .map(|seq| self.entry(step, index, seq, (&kind, template, fifo)))
                 .collect();
             let answer = self
                 .ep
@@ -82,8 +88,8 @@ impl Drill<'_> {
                     "SendMessageBatch to {queue} refused entries: {failed:?}"
                 ));
             }
+            self.count_sent(&kind, end - first);
         }
-        *self.sent.entry(kind).or_default() += step.count;
         Ok(())
     }
 
@@ -138,6 +144,9 @@ impl Drill<'_> {
         let kind = step.kind.clone().unwrap_or_else(|| "valid".into());
         let template = step.body.as_deref().unwrap_or(BODY);
         for seq in 0..step.count {
+            if self.out_of_time() {
+                break;
+            }
             let mut params = vec![
                 ("TopicArn".to_owned(), arn.clone()),
                 ("Message".to_owned(), fill(template, seq, &self.run)),
@@ -170,9 +179,16 @@ impl Drill<'_> {
                 ));
             }
             self.ep.sns("Publish", &params).await?;
+            self.count_sent(&kind, 1);
         }
-        *self.sent.entry(kind).or_default() += step.count;
         Ok(())
+    }
+
+    /// Counts messages of `kind` sent, as they go: a step cut short by the timeout counts
+    /// what it sent.
+    fn count_sent(&mut self, kind: &str, n: u64) {
+        let sent = self.sent.entry(kind.to_owned()).or_default();
+        *sent = sent.saturating_add(n);
     }
 
     /// Adds a fault rule, for `seconds` of server time if given.
@@ -209,38 +225,38 @@ impl Drill<'_> {
     }
 
     /// Lets `seconds` pass, looking as it goes: server time moved by the drill (`advance`,
-    /// manual clock only) or wall time waited (`wait`).
+    /// manual clock only) or wall time waited (`wait`). The drill's `timeout_seconds` ends
+    /// either early, since a step may ask for more time than the drill may take.
     async fn pass_time(
         &mut self,
         step: &Step,
         trackers: &mut [Tracker],
         advance: bool,
     ) -> Result<(), String> {
+        if advance && !self.manual {
+            return Err("an `advance` step needs the server's clock to be manual".into());
+        }
         let seconds = step.seconds.unwrap_or(0);
         let started = self.history.first().map_or(0, |l| l.t);
-        if advance {
-            if !self.manual {
-                return Err("an `advance` step needs the server's clock to be manual".into());
-            }
-            let per = self.c.file.drill.step_seconds.max(1);
-            let mut moved = 0;
-            while moved < seconds {
+        let per = self.c.file.drill.step_seconds.max(1);
+        let look = Duration::from_millis(self.c.file.drill.look_ms);
+        // Elapsed wall time, compared, never added to now: no wait can overflow the clock.
+        let waited = crate::clock::Stopwatch::start();
+        let mut moved = 0;
+        while !self.out_of_time() {
+            if advance {
+                if moved >= seconds {
+                    break;
+                }
                 let by = per.min(seconds - moved);
                 self.ep.advance(by).await?;
                 moved += by;
-                tokio::time::sleep(std::time::Duration::from_millis(self.c.file.drill.look_ms))
-                    .await;
-                self.look().await?;
-                self.watch_all(trackers, started);
+            } else if waited.elapsed() >= Duration::from_secs(seconds) {
+                break;
             }
-        } else {
-            let until = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
-            while std::time::Instant::now() < until {
-                tokio::time::sleep(std::time::Duration::from_millis(self.c.file.drill.look_ms))
-                    .await;
-                self.look().await?;
-                self.watch_all(trackers, started);
-            }
+            tokio::time::sleep(look).await;
+            self.look().await?;
+            self.watch_all(trackers, started);
         }
         Ok(())
     }

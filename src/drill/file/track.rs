@@ -72,7 +72,7 @@ pub struct Context<'a> {
 impl Tracker {
     /// The tracker of one expectation.
     pub fn new(e: &Expectation) -> Tracker {
-        let secs = |s: u64| s * 1000;
+        let secs = |s: u64| s.saturating_mul(1000);
         let timing = match (e.within_seconds, e.for_seconds, e.always) {
             (Some(s), _, _) => Timing::Within(secs(s)),
             (_, Some(s), _) => Timing::For(secs(s)),
@@ -164,13 +164,13 @@ impl Tracker {
         let elapsed = look.t.saturating_sub(start) as f64 / 1000.0;
         self.last.clone_from(&words);
         match self.timing {
-            Timing::Within(budget) if held && look.t <= start + budget => {
+            Timing::Within(budget) if held && look.t <= start.saturating_add(budget) => {
                 self.decided = Some((
                     true,
                     format!("{words} after {elapsed:.1} s (budget {} s)", budget / 1000),
                 ));
             }
-            Timing::Within(budget) if look.t > start + budget => {
+            Timing::Within(budget) if look.t > start.saturating_add(budget) => {
                 self.decided = Some((
                     false,
                     format!(
@@ -188,7 +188,7 @@ impl Tracker {
                     ),
                 ));
             }
-            Timing::For(budget) if look.t >= start + budget => {
+            Timing::For(budget) if look.t >= start.saturating_add(budget) => {
                 self.decided = Some((true, format!("held for {} s: {words}", budget / 1000)));
             }
             Timing::Always if !held => {
@@ -204,7 +204,7 @@ impl Tracker {
     /// The server time by which a timed expectation is settled, once armed.
     pub fn deadline(&self) -> Option<u64> {
         match self.timing {
-            Timing::Within(b) | Timing::For(b) => self.armed_at.map(|a| a + b),
+            Timing::Within(b) | Timing::For(b) => self.armed_at.map(|a| a.saturating_add(b)),
             Timing::Always | Timing::AtEnd => None,
         }
     }
@@ -296,4 +296,40 @@ fn deleted(look: &Look, cx: &Context<'_>, kind: &str) -> (bool, String) {
             "{left} of {sent} `{kind}` message(s) left in the drill's queues; {deletes} delete(s)"
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Look, Timing, Tracker};
+    use crate::drill::file::spec::Expectation;
+
+    /// A budget the check would refuse still neither wraps nor panics here: the engine does
+    /// not lean on the check for its arithmetic.
+    #[test]
+    fn a_budget_near_the_largest_number_saturates() {
+        let e = Expectation {
+            name: Some("e".into()),
+            deleted: Some("valid".into()),
+            within_seconds: Some(u64::MAX - 1),
+            ..Expectation::default()
+        };
+        let mut t = Tracker::new(&e);
+        assert_eq!(t.timing, Timing::Within(u64::MAX));
+        t.armed_at = Some(1_000);
+        assert_eq!(t.deadline(), Some(u64::MAX));
+        let sent = std::collections::BTreeMap::new();
+        let look = Look {
+            t: 2_000,
+            ..Look::default()
+        };
+        let cx = super::Context {
+            run: "r",
+            sent: &sent,
+            first: &look,
+            history: std::slice::from_ref(&look),
+            queues: &[],
+        };
+        t.watch(&look, &cx, 0);
+        assert!(t.decided.is_none(), "{:?}", t.decided);
+    }
 }

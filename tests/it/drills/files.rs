@@ -9,7 +9,7 @@ use sqslite::drill::file::{run, RunOptions};
 use sqslite::{Config, QueueDecl};
 
 /// A drill file in a fresh directory.
-fn drill_file(text: &str) -> std::path::PathBuf {
+pub(super) fn drill_file(text: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("sqslite-drill-{}", uuid::Uuid::new_v4().simple()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("drill.toml");
@@ -20,7 +20,7 @@ fn drill_file(text: &str) -> std::path::PathBuf {
     path
 }
 
-fn options(file: std::path::PathBuf, endpoint: String) -> RunOptions {
+pub(super) fn options(file: std::path::PathBuf, endpoint: String) -> RunOptions {
     RunOptions {
         junit: Some(file.with_extension("xml")),
         file,

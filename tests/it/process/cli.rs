@@ -193,3 +193,94 @@ fn sqslite_drill_trigger_runs_in_one_process_and_exits_0() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("drill passed (3 checks)"), "{stdout}");
 }
+
+/// `sqslite drill ARGS` run in `dir`, where a bare name may be a file.
+fn drill_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sqslite"))
+        .arg("drill")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("binary runs")
+}
+
+/// A fresh directory for one test's drill files.
+fn drill_dir(name: &str) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("sqslite-{name}-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Numbers that crashed or hung the runner (issue 50, L5) stop `drill check` with exit 2 at
+/// their file and line.
+#[test]
+fn drill_check_refuses_numbers_past_their_bounds_with_exit_code_2() {
+    let dir = drill_dir("bounds");
+    let head = "[drill]\nname = \"d\"\n";
+    let step = "\n[[queues]]\nname = \"q\"\n\n[[method]]\naction = \"send\"\nqueue = \"q\"\n";
+    let cases = [
+        (
+            format!("{head}look_ms = 0\n"),
+            "d.toml:3:11: `look_ms` must be from 10 to 60000",
+        ),
+        (
+            format!("{head}{step}count = 1000000000\n"),
+            "d.toml:10:9: `count` must be from 1 to 100000",
+        ),
+        (
+            format!("{head}{step}seconds = 9223372036854775807\n"),
+            "d.toml:10:11: `seconds` must be from 0 to 2592000",
+        ),
+    ];
+    for (text, expected) in cases {
+        std::fs::write(dir.join("d.toml"), &text).unwrap();
+        let out = drill_in(&dir, &["check", "d.toml"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert!(stderr.contains(expected), "{text}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    // The built-in drills' flags have the same bounds.
+    for (args, flag) in [
+        (&["trigger", "--poll-ms", "0"][..], "'--poll-ms <POLL_MS>'"),
+        (
+            &["poison", "--queue", "q", "--batch", "0"][..],
+            "'--batch <BATCH>'",
+        ),
+        (
+            &["consumer", "--queue", "q", "--poll-ms", "5"][..],
+            "'--poll-ms <POLL_MS>'",
+        ),
+    ] {
+        let out = drill_in(&std::env::temp_dir(), args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(flag), "{args:?}: {stderr}");
+    }
+}
+
+/// `drill run NAME` and `drill check NAME`: a shipped drill's bare name is that drill, a path
+/// is a file, and a bare name that is both is refused with how to pick each.
+#[test]
+fn a_name_that_is_both_a_shipped_drill_and_a_file_is_refused() {
+    let dir = drill_dir("names");
+    std::fs::write(dir.join("poison"), "[drill]\nname = \"mine\"\n").unwrap();
+    for command in ["check", "run"] {
+        let out = drill_in(&dir, &[command, "poison"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
+        assert!(
+            stderr.contains(
+                "`poison` is both a shipped drill and a file here; write `./poison` for the file"
+            ),
+            "{command}: {stderr}"
+        );
+    }
+    let file = drill_in(&dir, &["check", "./poison"]);
+    assert_eq!(file.status.code(), Some(0), "{file:?}");
+    assert!(String::from_utf8_lossy(&file.stdout).contains("./poison: ok"));
+    let shipped = drill_in(&std::env::temp_dir(), &["check", "stall"]);
+    assert_eq!(shipped.status.code(), Some(0), "{shipped:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
