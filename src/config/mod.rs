@@ -271,6 +271,7 @@ impl<'a> From<&'a Config> for crate::http::guard::Exposure<'a> {
             host: &config.host,
             public_url: config.public_url.as_deref(),
             access: &config.access,
+            verified: !config.credentials.is_empty(),
         }
     }
 }

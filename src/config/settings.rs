@@ -337,7 +337,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting::server("admin_require_token", Kind::Flag, "Refuse to start without admin_token, so the admin API always needs it (loopback too).")
         .cli("admin-require-token", "SQSLITE_ADMIN_REQUIRE_TOKEN")
         .via(|c, v| set(&mut c.access.require_admin_token, boolean(v)), |c| Some(c.access.require_admin_token.into())),
-    Setting::server("allow_hosts", Kind::List, "More Host names the admin API answers to without a token.")
+    Setting::server("allow_hosts", Kind::List, "More Host names a loopback server answers to (DNS rebinding): on every route without [[credentials]], on the admin API without a token.")
         .cli("allow-host", "SQSLITE_ALLOW_HOST")
         .via(|c, v| extend(&mut c.access.allow_hosts, v), |c| Some(c.access.allow_hosts.clone().into())),
     Setting::server("allow_origins", Kind::List, "Browser origins allowed to call the SQS and SNS APIs, e.g. http://localhost:3000 or *; not the admin API.")
