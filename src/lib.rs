@@ -28,8 +28,8 @@
 //! - `triggers`: Lambda-style event source mappings: the model (`mapping`, `registry`,
 //!   `functions`), one poller per enabled mapping (receiving through the SQS engine's
 //!   `receive_pass`, as its mapping's account when callers are verified), the invoker (URL,
-//!   Lambda Invoke API or command) with Lambda's event, and `triggers::api`, Lambda's
-//!   REST-JSON mapping operations.
+//!   Lambda Invoke API or command, whose descendants end with it: `triggers::sweep`) with
+//!   Lambda's event, and `triggers::api`, Lambda's REST-JSON mapping operations.
 //! - `sts`: AWS STS's GetCallerIdentity, AssumeRole and GetSessionToken (Query in, XML out):
 //!   its engine holds the declared `[[roles]]` (trust policies read by the SQS engine's policy
 //!   evaluator) and the temporary keys it issues, which the root hands to the auth floor as

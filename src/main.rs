@@ -238,6 +238,15 @@ fn effective_config(matches: &clap::ArgMatches) -> Result<Config, String> {
     Ok(config)
 }
 
+/// `--print-config`'s text: secrets hidden unless `--with-secrets`.
+fn printed(config: &Config, matches: &clap::ArgMatches) -> String {
+    if matches.get_flag("with-secrets") {
+        config.to_toml_with_secrets()
+    } else {
+        config.to_toml()
+    }
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let matches = Args::command()
@@ -275,7 +284,7 @@ async fn main() -> ExitCode {
         }
     };
     if print {
-        print!("{}", config.to_toml());
+        print!("{}", printed(&config, &matches));
         return ExitCode::SUCCESS;
     }
     let declared = config.queues.len();

@@ -12,7 +12,9 @@ pub(super) fn parse(src: &Source, node: &Node, table: &Table) -> Result<Credenti
     for e in &table.entries {
         match e.key.as_str() {
             "access_key_id" => c.access_key_id = src.string(e)?,
-            "secret_access_key" => c.secret_access_key = src.string(e)?,
+            "secret_access_key" => {
+                c.secret_access_key = src.read(e, super::settings_values::secret(&e.node.value))?;
+            }
             "account_id" => c.account_id = src.string(e)?,
             "user" => c.user = Some(src.string(e)?),
             _ => return Err(src.unknown_key(e, "[[credentials]]", KEYS)),

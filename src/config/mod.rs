@@ -242,9 +242,17 @@ impl Config {
         toml_file::load_beside(file, text, others)
     }
 
-    /// The effective configuration as a `sqslite.toml`, for `--print-config`.
+    /// The effective configuration as a `sqslite.toml`, for `--print-config`: each secret (the
+    /// admin token, a credential's secret key) as [`settings::HIDDEN`], which reading the text
+    /// back refuses.
     pub fn to_toml(&self) -> String {
-        render::to_toml(self)
+        render::to_toml(self, settings::Secrets::Hidden)
+    }
+
+    /// The same with the secrets as they are (`--print-config --with-secrets`): a working
+    /// config file, to be kept as carefully as the secrets.
+    pub fn to_toml_with_secrets(&self) -> String {
+        render::to_toml(self, settings::Secrets::Shown)
     }
 }
 
@@ -276,6 +284,7 @@ impl<'a> From<&'a Config> for crate::http::guard::Exposure<'a> {
             host: &config.host,
             public_url: config.public_url.as_deref(),
             access: &config.access,
+            verified: !config.credentials.is_empty(),
         }
     }
 }

@@ -2,14 +2,14 @@
 
 use toml::{Table, Value};
 
-use super::settings::{self, Section};
+use super::settings::{self, Secrets, Section};
 use super::{Config, QueueDecl};
 
-pub fn to_toml(config: &Config) -> String {
+pub fn to_toml(config: &Config, secrets: Secrets) -> String {
     let mut root = Table::new();
     root.insert(
         "server".into(),
-        settings::render(Section::Server, config).into(),
+        settings::render(Section::Server, config, secrets).into(),
     );
     let queues: Vec<Value> = config
         .queues
@@ -38,7 +38,7 @@ pub fn to_toml(config: &Config) -> String {
             root.insert("alarms".into(), alarms);
         }
     }
-    let outbound = settings::render(Section::Outbound, config);
+    let outbound = settings::render(Section::Outbound, config, secrets);
     if !outbound.is_empty() {
         root.insert("outbound".into(), outbound.into());
     }
@@ -54,7 +54,11 @@ pub fn to_toml(config: &Config) -> String {
     if !faults.is_empty() {
         root.insert("faults".into(), faults.into());
     }
-    let credentials: Vec<Value> = config.credentials.iter().map(credential).collect();
+    let credentials: Vec<Value> = config
+        .credentials
+        .iter()
+        .map(|c| credential(c, secrets))
+        .collect();
     if !credentials.is_empty() {
         root.insert("credentials".into(), credentials.into());
     }
@@ -66,14 +70,11 @@ pub fn to_toml(config: &Config) -> String {
     toml::to_string(&root).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
 }
 
-/// Written with its secret, so the output stays a working config file.
-fn credential(c: &super::Credential) -> Value {
+fn credential(c: &super::Credential, secrets: Secrets) -> Value {
     let mut t = Table::new();
     t.insert("access_key_id".into(), c.access_key_id.clone().into());
-    t.insert(
-        "secret_access_key".into(),
-        c.secret_access_key.clone().into(),
-    );
+    let secret = secrets.show(&c.secret_access_key);
+    t.insert("secret_access_key".into(), secret.into());
     t.insert("account_id".into(), c.account_id.clone().into());
     if let Some(user) = &c.user {
         t.insert("user".into(), user.clone().into());

@@ -91,7 +91,8 @@ pub struct Setting {
     pub help: &'static str,
     /// The default as words, when the printed default depends on the machine.
     pub default_text: Option<&'static str>,
-    /// Never printed, nor its environment value shown in `--help`.
+    /// Printed as [`HIDDEN`] unless `--with-secrets`, its environment value not shown in
+    /// `--help`.
     pub secret: bool,
     /// Sets it.
     pub apply: Apply,
@@ -180,7 +181,7 @@ impl Setting {
         }
     }
 
-    /// Never printed.
+    /// Printed as [`HIDDEN`] unless asked.
     const fn secret(self) -> Setting {
         Setting {
             secret: true,
@@ -216,12 +217,39 @@ pub fn keys(section: Section) -> Vec<&'static str> {
         .collect()
 }
 
+/// What `--print-config` writes in place of a secret. Read back, it is refused by name, so a
+/// printed file never runs with the placeholder as its secret.
+pub const HIDDEN: &str = "<hidden: --print-config --with-secrets shows it>";
+
+/// Whether `--print-config` writes secrets as they are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secrets {
+    /// As [`HIDDEN`]: the default, so a printed configuration can be pasted into an issue.
+    Hidden,
+    /// As they are (`--with-secrets`), so the output is a working config file.
+    Shown,
+}
+
+impl Secrets {
+    /// `secret` as printed.
+    pub fn show(self, secret: &str) -> String {
+        match self {
+            Secrets::Hidden => HIDDEN.to_owned(),
+            Secrets::Shown => secret.to_owned(),
+        }
+    }
+}
+
 /// The table of one section as `--print-config` writes it.
-pub fn render(section: Section, config: &Config) -> toml::Table {
+pub fn render(section: Section, config: &Config, secrets: Secrets) -> toml::Table {
+    let shown = |s: &Setting, v: toml::Value| match (s.secret, v) {
+        (true, toml::Value::String(text)) => secrets.show(&text).into(),
+        (_, v) => v,
+    };
     SETTINGS
         .iter()
-        .filter(|s| s.section == section && !s.secret)
-        .filter_map(|s| Some((s.key.to_owned(), (s.show)(config)?)))
+        .filter(|s| s.section == section)
+        .filter_map(|s| Some((s.key.to_owned(), shown(s, (s.show)(config)?))))
         .collect()
 }
 
@@ -234,6 +262,8 @@ pub static SETTINGS: &[Setting] = &[
         .default_is("none"),
     Setting::command("print-config", Kind::Flag, "Print the effective configuration as sqslite.toml and exit.")
         .flag_only("print-config"),
+    Setting::command("with-secrets", Kind::Flag, "With --print-config: print secrets (admin token, credentials' secret keys) as they are, not as a placeholder.")
+        .flag_only("with-secrets"),
     Setting::command("log-format", Kind::Choice(&["text", "json"]), "Log line format.")
         .cli("log-format", "SQSLITE_LOG_FORMAT")
         .default_is("`text`"),
@@ -301,13 +331,13 @@ pub static SETTINGS: &[Setting] = &[
         .via(|c, v| set(&mut c.repair, boolean(v)), |_| None),
     Setting::server("admin_token", Kind::Text, "Bearer token the admin API and /metrics require; needed beyond loopback.")
         .cli("admin-token", "SQSLITE_ADMIN_TOKEN")
-        .via(|c, v| set(&mut c.access.admin_token, text(v).map(Some)), |_| None)
+        .via(|c, v| set(&mut c.access.admin_token, secret(v).map(Some)), |c| c.access.admin_token.clone().map(Into::into))
         .default_is("none")
         .secret(),
     Setting::server("admin_require_token", Kind::Flag, "Refuse to start without admin_token, so the admin API always needs it (loopback too).")
         .cli("admin-require-token", "SQSLITE_ADMIN_REQUIRE_TOKEN")
         .via(|c, v| set(&mut c.access.require_admin_token, boolean(v)), |c| Some(c.access.require_admin_token.into())),
-    Setting::server("allow_hosts", Kind::List, "More Host names the admin API answers to without a token.")
+    Setting::server("allow_hosts", Kind::List, "More Host names a loopback server answers to (DNS rebinding): on every route without [[credentials]], on the admin API without a token.")
         .cli("allow-host", "SQSLITE_ALLOW_HOST")
         .via(|c, v| extend(&mut c.access.allow_hosts, v), |c| Some(c.access.allow_hosts.clone().into())),
     Setting::server("allow_origins", Kind::List, "Browser origins allowed to call the SQS and SNS APIs, e.g. http://localhost:3000 or *; not the admin API.")
@@ -352,8 +382,8 @@ pub static SETTINGS: &[Setting] = &[
 ];
 
 use super::settings_values::{
-    boolean, clock, clock_name, count, extend, integer, listed, positive, seconds, secs, set, text,
-    url_style, url_style_name,
+    boolean, clock, clock_name, count, extend, integer, listed, positive, seconds, secret, secs,
+    set, text, url_style, url_style_name,
 };
 
 pub use super::settings_flags::{apply_args, args, from_flag, reference};

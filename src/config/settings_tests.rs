@@ -1,6 +1,6 @@
 //! Unit tests of settings.rs.
 
-use super::{find, render, Section, SETTINGS};
+use super::{find, render, Secrets, Section, SETTINGS};
 use crate::config::Config;
 
 #[test]
@@ -55,14 +55,14 @@ fn printed_settings_read_back_the_same() {
     config.outbound.insecure = true;
     config.connections.header_timeout = std::time::Duration::from_millis(2500);
     for section in [Section::Server, Section::Outbound] {
-        let table = render(section, &config);
+        let table = render(section, &config, Secrets::Shown);
         let text = toml::to_string(&toml::Table::from_iter([(
             section.name().to_owned(),
             toml::Value::from(table.clone()),
         )]))
         .unwrap();
         let read = Config::from_text("p.toml", &text).unwrap().config;
-        assert_eq!(render(section, &read), table, "{text}");
+        assert_eq!(render(section, &read, Secrets::Shown), table, "{text}");
     }
     assert!(find(Section::Server, "admin_token").is_some_and(|s| s.secret));
     let mappings = find(Section::Server, "max_event_source_mappings").unwrap();

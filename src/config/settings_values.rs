@@ -24,6 +24,20 @@ pub(super) fn text<T: From<String>>(value: &Value) -> Result<T, String> {
     value.text().map(Into::into)
 }
 
+/// A secret's text; the placeholder `--print-config` writes is refused, not taken as the
+/// secret.
+pub(super) fn secret(value: &Value) -> Result<String, String> {
+    let text = value.text()?;
+    if text == super::settings::HIDDEN {
+        return Err(HIDDEN_READ_BACK.to_owned());
+    }
+    Ok(text)
+}
+
+/// Why a printed placeholder is refused where a secret belongs.
+pub(super) const HIDDEN_READ_BACK: &str = "is the placeholder --print-config writes in place of \
+    a secret: put the secret here, or print with --print-config --with-secrets";
+
 /// The value as `true` or `false`.
 pub(super) fn boolean(value: &Value) -> Result<bool, String> {
     value.boolean()

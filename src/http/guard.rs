@@ -1,7 +1,9 @@
 //! Who may reach what, checked before routing: no request from a web page whose origin is not
 //! named (`--allow-origin` for the SQS API, `--admin-allow-origin` for the admin API: cross-site
 //! requests), and the admin API only with its bearer token or, without one, on loopback for a
-//! loopback or configured Host (DNS rebinding).
+//! loopback or configured Host (DNS rebinding). On loopback without `[[credentials]]` that Host
+//! rule holds for every route: nothing there tells a page whose name was rebound to 127.0.0.1
+//! from a program on this machine but the name it sends.
 
 use std::net::IpAddr;
 
@@ -57,12 +59,16 @@ impl AccessConfig {
 /// What a request asks for, as far as access goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
+    /// A service's API: SQS, SNS, Lambda's mappings, STS.
     Sqs,
     /// `/_sqslite/...`, `/_aws/sqs/...` and `/metrics`.
     Admin,
     /// The dashboard's own files (`/_sqslite/ui`): checked as the admin API, but with no data
     /// in them they load without the token (the page then asks for it).
     Page,
+    /// What anyone may have, with nothing in it a page could use: `/health`, SNS's signing
+    /// certificate, the dashboard's redirect. Only the Host rule applies.
+    Open,
 }
 
 /// Why a request is refused, with a message naming the switch that would let it through.
@@ -91,6 +97,8 @@ pub struct Exposure<'a> {
     pub host: &'a str,
     pub public_url: Option<&'a str>,
     pub access: &'a AccessConfig,
+    /// Callers must sign with a declared key (`[[credentials]]`), which no page holds.
+    pub verified: bool,
 }
 
 /// The one-line warning for a server reachable from other machines with no admin token.
@@ -113,11 +121,25 @@ pub fn admit<'a>(
     headers: &HeaderMap,
 ) -> Result<Option<HeaderValue>, Refusal> {
     let config = config.into();
-    let origin = browser(config.access, route, headers)?;
-    if route != Route::Sqs {
-        admin(&config, route, method, headers)?;
+    let origin = match route {
+        Route::Open => None,
+        _ => browser(config.access, route, headers)?,
+    };
+    match route {
+        Route::Admin | Route::Page => admin(&config, route, method, headers)?,
+        Route::Sqs | Route::Open => rebinding(&config, headers)?,
     }
     Ok(origin)
+}
+
+/// The Host rule wherever a rebound page would be answered as a local program: on loopback
+/// without credentials (beyond loopback the name a caller uses is no evidence of anything,
+/// and with credentials every service's API wants a signature).
+fn rebinding(config: &Exposure<'_>, headers: &HeaderMap) -> Result<(), Refusal> {
+    if config.verified || !loopback_only(config.host) {
+        return Ok(());
+    }
+    host_rule(config, headers)
 }
 
 /// Browsers name the calling page in `Origin` (every POST, every CORS request) or at least say
@@ -204,8 +226,10 @@ fn admin(
         ));
     }
     if let Some(token) = &config.access.admin_token {
+        // The token, which no page holds, is better evidence than the Host; the dashboard's
+        // files (no data in them) load without it, under the rule of any route.
         return if route == Route::Page {
-            Ok(())
+            rebinding(config, headers)
         } else {
             bearer(token, headers)
         };
@@ -220,12 +244,18 @@ fn admin(
             ),
         ));
     }
+    host_rule(config, headers)
+}
+
+/// A request without `Host` comes from no browser (HTTP/1.1 browsers always send one).
+fn host_rule(config: &Exposure<'_>, headers: &HeaderMap) -> Result<(), Refusal> {
     match header(headers, &HOST) {
         Some(host) if !known_host(config, host) => Err(refuse(
             StatusCode::FORBIDDEN,
             format!(
-                "the admin API answers only loopback or configured host names, not `{host}`; \
-                 add it with --allow-host"
+                "sqslite on loopback answers only loopback or configured host names, not \
+                 `{host}` (a web page's own name may resolve to 127.0.0.1); add it with \
+                 --allow-host"
             ),
         )),
         _ => Ok(()),
@@ -247,20 +277,36 @@ fn bearer(token: &str, headers: &HeaderMap) -> Result<(), Refusal> {
     }
 }
 
-/// A `Host` header value (name or address, optional port) that may reach the admin API.
+/// A `Host` header value (name or address, optional port) that may reach a loopback server.
+/// Run on every request there, so it copies nothing (but the public URL's parse, past the
+/// loopback names SDKs send).
 fn known_host(config: &Exposure<'_>, host: &str) -> bool {
-    let name = host_name(host).to_ascii_lowercase();
-    if loopback_only(&name) || name.ends_with(".localhost") {
+    let name = host_name(host);
+    if loopback_only(name) || within(name, "localhost") {
         return true;
     }
+    // Its subdomains too: the region style mints `sqs.<region>.<public host>` itself, and a
+    // page cannot rebind a name inside a domain the operator chose.
     let public = config
         .public_url
         .and_then(|u| u.parse::<hyper::Uri>().ok())
-        .and_then(|u| u.host().map(str::to_owned));
-    std::iter::once(config.host)
-        .chain(public.as_deref())
-        .chain(config.access.allow_hosts.iter().map(String::as_str))
-        .any(|known| host_name(known).eq_ignore_ascii_case(&name))
+        .is_some_and(|u| u.host().is_some_and(|h| within(name, h)));
+    public
+        || std::iter::once(config.host)
+            .chain(config.access.allow_hosts.iter().map(String::as_str))
+            .any(|known| host_name(known).eq_ignore_ascii_case(name))
+}
+
+/// `name` is `domain` or a name below it, in any case.
+fn within(name: &str, domain: &str) -> bool {
+    let Some(split) = name.len().checked_sub(domain.len()) else {
+        return false;
+    };
+    let below = split == 0 || name.as_bytes()[split - 1] == b'.';
+    below
+        && name
+            .get(split..)
+            .is_some_and(|tail| tail.eq_ignore_ascii_case(domain))
 }
 
 /// `name:port`, `[v6]:port` or a bare name or address, without its port.

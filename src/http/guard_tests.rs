@@ -1,7 +1,7 @@
 //! Unit tests of guard.rs.
 
 use super::*;
-use crate::config::Config;
+use crate::config::{Config, Credential};
 
 #[test]
 fn host_names_lose_their_port() {
@@ -27,11 +27,19 @@ fn loopback_and_configured_hosts_are_known_others_are_not() {
         "[::1]:1",
         "a.localhost",
         "sqs.internal",
+        "sqs.eu-west-1.SQS.internal:9324",
     ] {
         assert!(known_host(&(&config).into(), host), "{host}");
     }
     assert!(known_host(&(&config).into(), "DEVBOX:9324"));
-    for host in ["evil.example:9324", "10.0.0.1", "localhost.evil.example"] {
+    for host in [
+        "evil.example:9324",
+        "10.0.0.1",
+        "localhost.evil.example",
+        "evilsqs.internal",
+        "evil-localhost",
+        "a.devbox",
+    ] {
         assert!(!known_host(&(&config).into(), host), "{host}");
     }
 }
@@ -90,4 +98,29 @@ fn with_a_token_the_page_loads_and_its_data_needs_the_token() {
 fn only_loopback_binds_count_as_loopback() {
     assert!(loopback_only("127.0.0.1") && loopback_only("::1") && loopback_only("localhost"));
     assert!(!loopback_only("0.0.0.0") && !loopback_only("::") && !loopback_only("myhost"));
+}
+
+#[test]
+fn on_loopback_without_credentials_every_route_keeps_the_host_rule() {
+    let rebound = headers(&[("host", "evil.example:9324")]);
+    let open = Config::default();
+    for route in [Route::Sqs, Route::Open, Route::Page, Route::Admin] {
+        assert!(
+            admit(&open, route, &Method::GET, &rebound).is_err(),
+            "{route:?}"
+        );
+    }
+    let verified = Config::default().with_credential(Credential::new("AKID", "s", "0"));
+    for route in [Route::Sqs, Route::Open] {
+        assert!(
+            admit(&verified, route, &Method::GET, &rebound).is_ok(),
+            "{route:?}"
+        );
+    }
+    assert!(admit(&verified, Route::Admin, &Method::GET, &rebound).is_err());
+    let beyond = Config {
+        host: "0.0.0.0".into(),
+        ..Config::default()
+    };
+    assert!(admit(&beyond, Route::Sqs, &Method::GET, &rebound).is_ok());
 }

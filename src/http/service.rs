@@ -56,7 +56,7 @@ impl Answered {
 /// A refusal the router makes before a service runs, answered in that service's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
-    /// A browser origin the settings do not name (403).
+    /// A browser origin, or on loopback a Host, the settings do not name (403).
     Origin,
     /// A body over the size bound, or one too slow to arrive (400).
     Body,

@@ -98,18 +98,10 @@ enum Door {
 /// What the request is for, and the guard's word on it (browser origins, the admin API's
 /// Host and token).
 fn door(app: &App, req: Request<Incoming>) -> Door {
-    if req.uri().path() == "/health" && req.method() == Method::GET {
-        return Door::Answered(plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
-    }
-    // SNS's SigningCertURL: public, as AWS's certificates are.
-    if req.uri().path() == crate::sns::engine::signing::CERT_PATH && req.method() == Method::GET {
-        return Door::Answered(crate::sns::protocol::certificate());
-    }
-    let accept = req.headers().get(ACCEPT).and_then(|v| v.to_str().ok());
-    if app.config.admin.enabled && ui::wants_dashboard(req.method(), req.uri(), accept) {
-        return Door::Answered(ui::redirect());
-    }
-    let route = if ui::is_asset(req.uri().path()) {
+    let open = open_answer(app, &req);
+    let route = if open.is_some() {
+        Route::Open
+    } else if ui::is_asset(req.uri().path()) {
         Route::Page
     } else if crate::admin::owns(req.uri().path()) {
         Route::Admin
@@ -120,6 +112,9 @@ fn door(app: &App, req: Request<Incoming>) -> Door {
         Ok(origin) => origin,
         Err(refusal) => return Door::Answered(refused(route, &req, &refusal)),
     };
+    if let Some(answer) = open {
+        return Door::Answered(answer());
+    }
     match (origin, req.method()) {
         (Some(origin), &Method::OPTIONS) => {
             let mut r = Response::new(Bytes::new().into());
@@ -131,6 +126,26 @@ fn door(app: &App, req: Request<Incoming>) -> Door {
         (origin, _) if route != Route::Sqs => Door::Admin(req, origin),
         (origin, _) => Door::Api(req, origin),
     }
+}
+
+/// The answers with nothing in them a page could use, which only the Host rule guards: the
+/// health probe, SNS's SigningCertURL (public, as AWS's certificates are), the dashboard's
+/// redirect.
+fn open_answer(app: &App, req: &Request<Incoming>) -> Option<fn() -> HttpResponse> {
+    if req.method() != Method::GET {
+        return None;
+    }
+    let path = req.uri().path();
+    if path == "/health" {
+        return Some(|| plain_json(StatusCode::OK, r#"{"status":"ok"}"#));
+    }
+    if path == crate::sns::engine::signing::CERT_PATH {
+        return Some(crate::sns::protocol::certificate);
+    }
+    let accept = req.headers().get(ACCEPT).and_then(|v| v.to_str().ok());
+    let dashboard =
+        app.config.admin.enabled && ui::wants_dashboard(req.method(), req.uri(), accept);
+    dashboard.then_some(ui::redirect as fn() -> HttpResponse)
 }
 
 /// The CORS headers of an allowed browser origin.

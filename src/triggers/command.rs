@@ -1,6 +1,7 @@
 //! A `command` function's invocation: the program runs in a process group of its own, with
 //! the event on stdin, and the whole group is killed when the invocation ends (returned,
-//! failed, timed out or dropped when its mapping is disabled or the server stops), so
+//! failed, timed out or dropped when its mapping is disabled or the server stops), then every
+//! process that left the group but carries the invocation's mark ([`super::sweep`]), so
 //! nothing it started outlives it, as nothing outlives a Lambda invocation's sandbox. Its
 //! stdout, the response, is read up to Lambda's 6 MB; its stderr up to a few KiB for the
 //! error message; the rest of each is read and dropped, so the program never blocks on a
@@ -24,13 +25,47 @@ impl Group {
     pub(crate) fn of(child: &tokio::process::Child) -> Group {
         Group(child.id().and_then(|id| i32::try_from(id).ok()))
     }
+
+    /// Once only: with its last member gone the group's id may be another's.
+    fn kill(&mut self) {
+        if let Some(group) = self.0.take().and_then(rustix::process::Pid::from_raw) {
+            // A group that is already gone answers ESRCH: nothing is left to kill.
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
+    }
 }
 
 impl Drop for Group {
     fn drop(&mut self) {
-        if let Some(group) = self.0.and_then(rustix::process::Pid::from_raw) {
-            // A group that is already gone answers ESRCH: nothing is left to kill.
-            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        self.kill();
+    }
+}
+
+/// Everything one invocation started: its group, and the processes carrying its mark.
+struct Descendants {
+    group: Group,
+    /// The invocation's value of [`super::sweep::MARK`]; taken once swept.
+    mark: Option<String>,
+}
+
+impl Descendants {
+    /// Ends them all as the invocation ends, the sweep on a blocking thread.
+    async fn end(mut self) {
+        let mark = self.mark.take();
+        drop(self);
+        if let Some(mark) = mark {
+            let _ = tokio::task::spawn_blocking(move || super::sweep::sweep(&mark)).await;
+        }
+    }
+}
+
+impl Drop for Descendants {
+    /// An invocation dropped (its mapping disabled, the server stopping) sweeps in place: it
+    /// is rare, and the runtime may be stopping too.
+    fn drop(&mut self) {
+        self.group.kill();
+        if let Some(mark) = self.mark.take() {
+            super::sweep::sweep(&mark);
         }
     }
 }
@@ -40,8 +75,10 @@ pub async fn run(argv: &[String], payload: Vec<u8>, timeout: Duration, max: usiz
     let Some((program, arguments)) = argv.split_first() else {
         return Outcome::Failed("the command is empty".into());
     };
+    let mark = uuid::Uuid::new_v4().simple().to_string();
     let child = tokio::process::Command::new(program)
         .args(arguments)
+        .env(super::sweep::MARK, &mark)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -52,12 +89,17 @@ pub async fn run(argv: &[String], payload: Vec<u8>, timeout: Duration, max: usiz
         Ok(c) => c,
         Err(e) => return Outcome::Failed(format!("cannot run {program}: {e}")),
     };
-    let _group = Group::of(&child);
-    match tokio::time::timeout(timeout, talk(&mut child, payload, max)).await {
+    let descendants = Descendants {
+        group: Group::of(&child),
+        mark: Some(mark),
+    };
+    let outcome = match tokio::time::timeout(timeout, talk(&mut child, payload, max)).await {
         Ok(Ok((status, out, err))) => finish(program, status, out, &err, max),
         Ok(Err(e)) => Outcome::Failed(format!("{program}: {e}")),
         Err(_) => Outcome::Failed(super::invoke::timed_out(timeout)),
-    }
+    };
+    descendants.end().await;
+    outcome
 }
 
 /// What the program answered: its exit, its stdout (`None` past `max`) and its stderr's

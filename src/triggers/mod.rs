@@ -18,6 +18,7 @@ pub mod registry;
 pub mod response;
 pub mod runtime;
 pub mod stats;
+pub(crate) mod sweep;
 
 use std::sync::Arc;
 

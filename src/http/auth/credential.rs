@@ -6,7 +6,8 @@
 pub struct Credential {
     /// The key's id, as a client sends it in the SigV4 `Credential=` scope.
     pub access_key_id: String,
-    /// The secret the signature is checked with; never logged or printed.
+    /// The secret the signature is checked with; never logged, printed only by
+    /// `--print-config --with-secrets`.
     pub secret_access_key: String,
     /// The 12-digit account the key acts as: its queues, its URLs, its policy principal.
     pub account_id: String,

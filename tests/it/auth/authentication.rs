@@ -221,10 +221,11 @@ user = "alice"
         "arn:aws:iam::111111111111:user/alice"
     );
     assert!(!format!("{:?}", config.credentials[1]).contains("alice-secret"));
-    let round_trip = Config::from_text("x.toml", &config.to_toml())
+    let round_trip = Config::from_text("x.toml", &config.to_toml_with_secrets())
         .unwrap()
         .config;
     assert_eq!(round_trip.credentials, config.credentials);
+    assert!(!config.to_toml().contains("alice-secret"));
     for (bad, says) in [
         (
             "access_key_id = \"A\"\nsecret_access_key = \"s\"\naccount_id = \"12\"",

@@ -92,16 +92,12 @@ fn print_config_round_trips_a_sqslite_toml() {
 
 #[test]
 fn print_config_keeps_alarms_and_faults() {
-    let dir = std::env::temp_dir().join(format!("sqslite-print-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("drill.toml");
-    std::fs::write(
-        &path,
+    let (dir, path) = config_file(
+        "print",
         "[alarms]\nstall_seconds = 30\nwebhook = \"http://127.0.0.1:1/hook\"\n\n\
          [[faults]]\naction = \"ReceiveMessage\"\nqueue = \"payments\"\n\
          error = \"ServiceUnavailable\"\nprobability = 0.5\n",
-    )
-    .unwrap();
+    );
     let out = sqslite(&["--config", path.to_str().unwrap(), "--print-config"]);
     assert!(out.status.success(), "{out:?}");
     let printed = Config::from_text("printed.toml", &String::from_utf8(out.stdout).unwrap())
@@ -115,11 +111,62 @@ fn print_config_keeps_alarms_and_faults() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `text` written as `sqslite.toml` in a directory of this test's own: the directory and the file.
+fn config_file(tag: &str, text: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("sqslite-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sqslite.toml");
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
 fn printed(out: &Output) -> Config {
     assert!(out.status.success(), "{out:?}");
     Config::from_text("printed.toml", &String::from_utf8_lossy(&out.stdout))
         .expect("printed config parses")
         .config
+}
+
+/// Secrets are printed as a placeholder unless `--with-secrets` asks; the placeholder read
+/// back stops the start by name instead of becoming the secret.
+#[test]
+fn print_config_hides_secrets_unless_asked() {
+    let (dir, path) = config_file(
+        "secrets",
+        "[[credentials]]\naccess_key_id = \"AKIDTEAM\"\nsecret_access_key = \"team-secret\"\n\
+         account_id = \"111111111111\"\n",
+    );
+    let path = path.to_str().unwrap();
+    let args = [
+        "--config",
+        path,
+        "--admin-token",
+        "admin-secret",
+        "--print-config",
+    ];
+    let hidden = sqslite(&args);
+    assert!(hidden.status.success(), "{hidden:?}");
+    let text = String::from_utf8(hidden.stdout).unwrap();
+    for secret in ["team-secret", "admin-secret"] {
+        assert!(!text.contains(secret), "{text}");
+    }
+    assert_eq!(text.matches("--with-secrets").count(), 2, "{text}");
+    let err = Config::from_text("printed.toml", &text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("placeholder") && err.contains("--with-secrets"),
+        "{err}"
+    );
+    let unhidden = ["--with-secrets"]
+        .iter()
+        .chain(&args)
+        .copied()
+        .collect::<Vec<_>>();
+    let shown = printed(&sqslite(&unhidden));
+    assert_eq!(shown.credentials[0].secret_access_key, "team-secret");
+    assert_eq!(shown.access.admin_token.as_deref(), Some("admin-secret"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The 60-second guards are off unless `--strict`, SQSLITE_STRICT or `strict = true` asks.

@@ -28,10 +28,14 @@ async fn subscribe_with_host(s: &Sns, topic: &str, endpoint: &str, host: &str) -
 
 #[tokio::test]
 async fn links_come_from_the_servers_address_not_from_host() {
-    let s = start().await;
+    let attacker = "attacker.example:8080/steal?x=";
+    // Named, or the loopback server's Host rule would refuse it before SNS saw it.
+    let mut config = sqslite::Config::ephemeral();
+    config.access.allow_hosts = vec![attacker.into()];
+    let s = crate::common::sns::start_with(config).await;
     let topic = s.topic("linked", &[]).await;
     let hook = Endpoint::start().await;
-    let answer = subscribe_with_host(&s, &topic, &hook.url, "attacker.example:8080/steal?x=").await;
+    let answer = subscribe_with_host(&s, &topic, &hook.url, attacker).await;
     assert!(answer.contains("pending confirmation"), "{answer}");
     let confirmation = hook.wait_for(1).await.remove(0).json();
     let link = confirmation["SubscribeURL"].as_str().unwrap();

@@ -343,7 +343,10 @@ async fn regions_and_accounts_are_separate_namespaces() {
 
 #[tokio::test]
 async fn queue_urls_follow_the_host_header_and_resolve_by_path() {
-    let t = TestServer::start().await;
+    // As a compose service's name, which a loopback server must be told to answer.
+    let mut config = sqslite::Config::ephemeral();
+    config.access.allow_hosts = vec!["sqs".into()];
+    let t = TestServer::start_with(config).await;
     let r = t
         .raw(
             "POST",
