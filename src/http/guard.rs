@@ -277,12 +277,17 @@ fn bearer(token: &str, headers: &HeaderMap) -> Result<(), Refusal> {
     }
 }
 
+/// LocalStack's name resolving to the loopback address, and its subdomains.
+const LOCALSTACK_HOST: &str = "localhost.localstack.cloud";
+
 /// A `Host` header value (name or address, optional port) that may reach a loopback server.
 /// Run on every request there, so it copies nothing (but the public URL's parse, past the
 /// loopback names SDKs send).
 fn known_host(config: &Exposure<'_>, host: &str) -> bool {
     let name = host_name(host);
-    if loopback_only(name) || within(name, "localhost") {
+    // LocalStack's public name for 127.0.0.1, which migrating SDK configurations keep: its
+    // owner's DNS, not a page's, decides where it points.
+    if loopback_only(name) || within(name, "localhost") || within(name, LOCALSTACK_HOST) {
         return true;
     }
     // Its subdomains too: the region style mints `sqs.<region>.<public host>` itself, and a

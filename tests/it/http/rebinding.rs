@@ -109,6 +109,9 @@ async fn on_loopback_without_credentials_every_route_wants_a_known_host() {
             format!("localhost:{port}"),
             format!("127.0.0.1:{port}"),
             format!("devbox:{port}"),
+            // LocalStack's name for the machine itself, which migrating SDK configs keep.
+            format!("localhost.localstack.cloud:{port}"),
+            format!("sqs.us-east-1.localhost.localstack.cloud:{port}"),
         ] {
             let r = send(&s, route, &host).await;
             assert!(
