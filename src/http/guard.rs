@@ -84,6 +84,11 @@ fn refuse(status: StatusCode, message: String) -> Refusal {
 
 /// Whether `host` (the `--host` value) is a loopback address, so only this machine can connect.
 pub fn loopback_only(host: &str) -> bool {
+    // Checked on every request on loopback (the configured host and the Host header's name):
+    // the names SDKs and the default `--host` send are told without parsing an address.
+    if matches!(host, "127.0.0.1" | "localhost" | "[::1]" | "::1") {
+        return true;
+    }
     let host = host.trim_start_matches('[').trim_end_matches(']');
     host.parse::<IpAddr>()
         .map_or(host.eq_ignore_ascii_case("localhost"), |ip| {
