@@ -98,7 +98,7 @@ impl App {
         });
         let mut alarms =
             crate::observe::alarms::Alarms::new(config.admin.alarms.clone(), series.clone());
-        let registry = registry.with_max_queues(config.max_queues);
+        let registry = registry.with_max_queues(config.quota(config.max_queues));
         let sqs = Arc::new(Sqs::new(registry, clock.clone(), ticker.clone()));
         let outbound = Arc::new(crate::http::outbound::Outbound::new(
             &config.outbound,

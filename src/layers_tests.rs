@@ -10,6 +10,7 @@ use std::path::Path;
 const LADDER: &[(&str, u8)] = &[
     // Floors.
     ("clock", 0),
+    ("quota", 0),
     ("http", 1),
     ("health", 2),
     ("endpoint", 2),

@@ -105,7 +105,9 @@
 //!   request ids, byte splitting); `patterns`, the SNS filter-policy and Lambda event-pattern
 //!   matcher; `endpoint` (a running sqslite seen from outside), `ticker` (the one background
 //!   task, sleeping on the server's clock until the next deadline of its jobs), `health`
-//!   (the container probe) and `clock`.
+//!   (the container probe), `clock`, and `quota`, the one rule for the counts a caller can
+//!   grow (a server-wide total and each declared account's share of it), which SQS's
+//!   queues, SNS's subscriptions and the event source mappings keep.
 //!
 //! A new service is a folder beside `sns` with its own protocol, actions and engine, a
 //! service type built in `app`, an `http::service::Service` implementation and one row in
@@ -225,6 +227,7 @@ pub(crate) mod http;
 pub(crate) mod observe;
 pub(crate) mod patterns;
 pub(crate) mod policy;
+pub(crate) mod quota;
 pub(crate) mod server;
 pub(crate) mod service;
 pub(crate) mod sns;

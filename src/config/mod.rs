@@ -164,6 +164,12 @@ impl Config {
         }
     }
 
+    /// A server-wide `total` (`max_queues`, `max_subscriptions`, `max_event_source_mappings`),
+    /// shared among [`Config::sharing_accounts`].
+    pub(crate) fn quota(&self, total: usize) -> crate::quota::Quota {
+        crate::quota::Quota::whole(total).among(self.sharing_accounts())
+    }
+
     /// The queues to declare at startup and on first use, for [`crate::sqs::declare`].
     pub(crate) fn plan(&self) -> crate::sqs::declare::Plan<'_> {
         crate::sqs::declare::Plan {

@@ -299,7 +299,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting::server("auto_create", Kind::Flag, "Create queues on first use by SendMessage(Batch), ReceiveMessage or GetQueueUrl.")
         .cli("auto-create", "SQSLITE_AUTO_CREATE")
         .via(|c, v| set(&mut c.auto_create, boolean(v)), |c| Some(c.auto_create.into())),
-    Setting::server("max_queues", Kind::Integer, "How many queues the server holds; CreateQueue past it is OverLimit.")
+    Setting::server("max_queues", Kind::Integer, "How many queues the server holds; with [[credentials]] declared, each account at most its share, this divided by the accounts of [[credentials]] and [[roles]]. CreateQueue past either is OverLimit.")
         .cli("max-queues", "SQSLITE_MAX_QUEUES")
         .via(|c, v| set(&mut c.max_queues, integer(v)), |c| Some(count(c.max_queues))),
     Setting::server("max_topics", Kind::Integer, "Standard SNS topics per account; CreateTopic past it is TopicLimitExceeded.")

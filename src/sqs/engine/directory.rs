@@ -104,6 +104,16 @@ impl Directory {
         self.map.len()
     }
 
+    /// How many queues `account` holds in every region, for its share of `max_queues`.
+    pub fn count_of(&self, account: &str) -> usize {
+        let index = self.index.read().unwrap_or_else(PoisonError::into_inner);
+        index
+            .values()
+            .filter_map(|accounts| accounts.get(account))
+            .map(BTreeSet::len)
+            .sum()
+    }
+
     /// The queue `key` names: an owned key or one borrowed from a request.
     pub fn get(&self, key: &dyn KeyParts) -> Option<Arc<Queue>> {
         self.map.get(key).map(|e| e.key().0.clone())

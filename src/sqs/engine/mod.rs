@@ -77,8 +77,9 @@ pub struct Registry {
     /// Message move tasks: here, not beside the registry, so their changes share the
     /// queues' journal and snapshots.
     tasks: MoveTasks,
-    /// CreateQueue past this many queues is OverLimit; `None` is [`DEFAULT_MAX_QUEUES`].
-    max_queues: Option<usize>,
+    /// CreateQueue past this many queues, or past the account's share, is OverLimit; `None`
+    /// is [`DEFAULT_MAX_QUEUES`] for one account.
+    max_queues: Option<crate::quota::Quota>,
     /// Bumped by every queue created, so the triggers runtime resumes a mapping whose
     /// queue was deleted once a queue of its ARN exists again.
     created: tokio::sync::watch::Sender<u64>,
@@ -109,9 +110,9 @@ impl Registry {
         }
     }
 
-    /// Caps the number of queues CreateQueue makes (`max_queues`).
+    /// Caps the number of queues CreateQueue makes (`max_queues`), and each account's.
     #[must_use]
-    pub fn with_max_queues(mut self, max: usize) -> Self {
+    pub fn with_max_queues(mut self, max: crate::quota::Quota) -> Self {
         self.max_queues = Some(max);
         self
     }
@@ -154,18 +155,19 @@ impl Registry {
         {
             return Err(SqsError::of(ErrorKind::QueueDeletedRecently));
         }
-        let max = self.max_queues.unwrap_or(DEFAULT_MAX_QUEUES);
+        let max = self
+            .max_queues
+            .unwrap_or(crate::quota::Quota::whole(DEFAULT_MAX_QUEUES));
         // Checked before the insert, so racing creates may pass it together: a bound on
         // memory, not an exact count.
-        if self.queues.len() >= max {
-            // SQS's quotas list no limit on the number of queues; OverLimit ("The specified
-            // action violates a limit") is its error for a quota reached (in-flight messages,
-            // SQS Developer Guide, standard queue quotas), which SDKs report with this message.
-            return Err(SqsError::new(
-                ErrorKind::OverLimit,
-                format!("sqslite holds its maximum of {max} queues (max_queues); delete queues or raise max_queues."),
-            ));
-        }
+        max.admit(self.queues.len(), || self.queues.count_of(&key.account))
+            .map_err(|over| {
+                // SQS's quotas list no limit on the number of queues; OverLimit ("The specified
+                // action violates a limit") is its error for a quota reached (in-flight
+                // messages, SQS Developer Guide, standard queue quotas).
+                let words = over.message("queues", "max_queues", "delete queues");
+                SqsError::new(ErrorKind::OverLimit, words)
+            })?;
         let mut attrs = QueueAttributes::new(fifo);
         attrs.apply(attributes, true)?;
         if let Some(policy) = &attrs.redrive_policy {

@@ -27,12 +27,19 @@ pub async fn two_accounts_with(
     functions: Vec<sqslite::config::Function>,
     roles: Vec<sqslite::config::Role>,
 ) -> Accounts {
-    use sqslite::config::Credential;
-    let mut config = sqslite::Config::ephemeral()
-        .with_credential(Credential::new("AKIDEXAMPLE", "secret", OWNER))
-        .with_credential(Credential::new("AKIDOTHER", "other-secret", OTHER));
+    let mut config = sqslite::Config::ephemeral();
     config.triggers.functions = functions;
     config.roles = roles;
+    two_accounts_from(config).await
+}
+
+/// [`two_accounts`] from this configuration (its bounds, functions, roles), with the two
+/// accounts' keys added.
+pub async fn two_accounts_from(config: sqslite::Config) -> Accounts {
+    use sqslite::config::Credential;
+    let config = config
+        .with_credential(Credential::new("AKIDEXAMPLE", "secret", OWNER))
+        .with_credential(Credential::new("AKIDOTHER", "other-secret", OTHER));
     let t = TestServer::start_with(config).await;
     let (e, clock) = (t.endpoint(), t.clock.clone());
     Accounts {

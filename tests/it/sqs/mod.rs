@@ -8,6 +8,7 @@ mod batches;
 mod compat_regressions;
 mod dead_letters;
 mod fifo;
+mod limits;
 mod list_queues;
 mod localstack;
 mod long_poll;
