@@ -84,6 +84,7 @@ impl App {
     ) -> Self {
         sns.limits = config.sns_limits;
         sns.limits.http = sns.limits.http.shared_by(config.sharing_accounts());
+        sns.accounts = config.sharing_accounts();
         // Declared keys: callers are verified, and the instance is shared among accounts.
         let verified = !config.credentials.is_empty();
         let ticker = Arc::new(tokio::sync::Notify::new());

@@ -83,12 +83,19 @@ pub struct Sns {
     counts: Mutex<counts::Counts>,
     /// How many topics and subscriptions may exist.
     pub limits: Limits,
+    /// The declared accounts that share `limits.subscriptions` (0 is one: no declared keys).
+    pub accounts: usize,
     /// Subscription records recovery skipped for want of their topic.
     orphans: std::sync::atomic::AtomicUsize,
 }
 
 /// SNS's quotas on counts (AWS General Reference, "Amazon SNS endpoints and quotas"), as
-/// defaults: an account's standard and FIFO topics, a topic's subscriptions.
+/// defaults: an account's standard and FIFO topics, a topic's subscriptions; and sqslite's
+/// own bound on subscriptions in all.
+///
+/// Topics need no server-wide total: SNS's quotas already are per account, and on a shared
+/// instance the accounts are the declared ones, so the server holds at most `topics` (and
+/// `fifo_topics`) times their number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Standard topics per account: 100,000.
@@ -97,6 +104,8 @@ pub struct Limits {
     pub fifo_topics: usize,
     /// Subscriptions per topic: 12,500,000.
     pub subscriptions_per_topic: usize,
+    /// Subscriptions of all topics, shared among the declared accounts: 100,000.
+    pub subscriptions: usize,
     /// The bounds on HTTP/S deliveries waiting and under way.
     pub http: outbox::Caps,
 }
@@ -107,6 +116,11 @@ impl Default for Limits {
             topics: 100_000,
             fifo_topics: 1_000,
             subscriptions_per_topic: 12_500_000,
+            // SNS documents no account-wide quota, only the per-topic one above, which alone
+            // would let one caller grow the server without end (each subscription holds its
+            // attributes and filter policy in memory). 100,000 is sqslite's bound, as
+            // `max_queues`: far more than a test suite makes, few enough for a laptop.
+            subscriptions: 100_000,
             http: outbox::Caps::default(),
         }
     }

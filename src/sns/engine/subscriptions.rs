@@ -11,6 +11,7 @@ pub use super::subscription_attributes::SETTABLE;
 use super::topics::is_fifo_name;
 use super::{Owner, Sns, State};
 use crate::patterns::{FilterPolicy, Scope, SnsVia};
+use crate::quota::Quota;
 use crate::sns::error::{SnsError, SnsResult};
 
 /// One subscription, its attributes parsed.
@@ -274,18 +275,35 @@ impl Sns {
             }
             return Ok(Subscribed::of(existing));
         }
-        if state.subscriptions_of(&sub.topic_arn).count() >= self.limits.subscriptions_per_topic {
-            // The code is SNS's; the message is sqslite's [unverified].
-            return Err(SnsError::new(
-                crate::sns::error::SnsErrorKind::SubscriptionLimitExceeded,
-                "Subscription limit exceeded",
-            ));
-        }
+        self.check_bounds(&state, &sub.topic_arn, owner.account)?;
         let subscribed = Subscribed::of(&sub);
         let arn = sub.arn.clone();
         state.subscriptions.insert(arn.clone(), sub);
         self.log_subscription(&state, &arn);
         Ok(subscribed)
+    }
+
+    /// Whether `account` may add a subscription to `topic_arn`: the topic's quota, then
+    /// `max_subscriptions` and the account's share of it. Both refusals are SNS's
+    /// SubscriptionLimitExceeded; the messages are sqslite's \[unverified\].
+    fn check_bounds(&self, state: &State, topic_arn: &str, account: &str) -> SnsResult<()> {
+        let limit = crate::sns::error::SnsErrorKind::SubscriptionLimitExceeded;
+        if state.subscriptions_of(topic_arn).count() >= self.limits.subscriptions_per_topic {
+            return Err(SnsError::new(limit, "Subscription limit exceeded"));
+        }
+        let quota = Quota::whole(self.limits.subscriptions).among(self.accounts);
+        // The subscriber pays: a subscription counts for the account that made it, whoever
+        // owns the topic.
+        let mine = || {
+            let all = state.subscriptions.values();
+            all.filter(|s| s.owner == account).count()
+        };
+        quota
+            .admit(state.subscriptions.len(), mine)
+            .map_err(|over| {
+                let words = over.message("subscriptions", "max_subscriptions", "unsubscribe");
+                SnsError::new(limit, words)
+            })
     }
 
     /// Unsubscribe; the topic counts it as deleted.

@@ -11,6 +11,7 @@ mod fanout_bounds;
 mod faults;
 mod fifo_standard;
 mod http;
+mod limits;
 mod observe;
 mod outbound;
 mod outbound_bounds;
