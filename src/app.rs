@@ -49,10 +49,12 @@ fn triggers_service(
 ) -> crate::triggers::Service {
     let mut state =
         crate::triggers::Triggers::with_mappings(config.triggers.functions.clone(), mappings);
-    state.max_mappings = config
-        .triggers
-        .max_mappings
-        .unwrap_or(crate::triggers::DEFAULT_MAX_MAPPINGS);
+    state.max_mappings = config.quota(
+        config
+            .triggers
+            .max_mappings
+            .unwrap_or(crate::triggers::DEFAULT_MAX_MAPPINGS),
+    );
     crate::triggers::Service::new(
         state,
         sqs.clone(),

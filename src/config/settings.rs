@@ -314,7 +314,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting::server("max_subscriptions", Kind::Integer, "SNS subscriptions of all topics the server holds, each account at most its share as with max_queues; Subscribe past either is SubscriptionLimitExceeded (SNS documents only the per-topic quota: sqslite's bound).")
         .cli("max-subscriptions", "SQSLITE_MAX_SUBSCRIPTIONS")
         .via(|c, v| set(&mut c.sns_limits.subscriptions, integer(v)), |c| Some(count(c.sns_limits.subscriptions))),
-    Setting::server("max_event_source_mappings", Kind::Integer, "Event source mappings the server holds; CreateEventSourceMapping past it is InvalidParameterValueException (Lambda documents no quota: sqslite's bound).")
+    Setting::server("max_event_source_mappings", Kind::Integer, "Event source mappings the server holds, each account at most its share as with max_queues; CreateEventSourceMapping past either is InvalidParameterValueException (Lambda documents no quota: sqslite's bound).")
         .cli("max-event-source-mappings", "SQSLITE_MAX_EVENT_SOURCE_MAPPINGS")
         .via(|c, v| set(&mut c.triggers.max_mappings, integer(v).map(Some)), |c| c.triggers.max_mappings.map(count))
         .default_is("`10000`"),

@@ -57,8 +57,8 @@ pub struct Triggers {
     pub functions: Functions,
     /// Each mapping's counters, by UUID.
     stats: DashMap<String, Arc<stats::Stats>>,
-    /// How many mappings CreateEventSourceMapping may make in all.
-    pub max_mappings: usize,
+    /// How many mappings CreateEventSourceMapping may make in all, and for each account.
+    pub max_mappings: crate::quota::Quota,
 }
 
 impl Default for Triggers {
@@ -74,7 +74,7 @@ impl Triggers {
             mappings,
             functions: Functions::new(functions),
             stats: DashMap::new(),
-            max_mappings: DEFAULT_MAX_MAPPINGS,
+            max_mappings: crate::quota::Quota::whole(DEFAULT_MAX_MAPPINGS),
         }
     }
 

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use super::error::{LambdaError, LambdaErrorKind, LambdaResult};
 use super::input::MappingRequest;
 use crate::patterns::PatternErrorKind;
+use crate::quota::Quota;
 use crate::sqs::engine::queue::Queue;
 use crate::triggers::functions::Function;
 use crate::triggers::mapping::{
@@ -152,15 +153,24 @@ pub fn listed_function(app: &Service, caller: &Caller<'_>, name: &str) -> Lambda
     ))
 }
 
-/// Adds `mapping` unless its queue already has a mapping to the same function.
-pub fn insert_unique(mappings: &Mappings, mapping: Mapping, max: usize) -> LambdaResult<Mapping> {
+/// Adds `mapping` unless its queue already has a mapping to the same function, or the server
+/// or the mapping's account holds as many as `max` allows.
+pub fn insert_unique(mappings: &Mappings, mapping: Mapping, max: Quota) -> LambdaResult<Mapping> {
     mappings.transact(|all| {
-        if all.len() >= max {
+        let mine = || {
+            all.values()
+                .filter(|m| m.account() == mapping.account())
+                .count()
+        };
+        max.admit(all.len(), mine).map_err(|over| {
             // [unverified] Lambda documents no such quota; the bound and its words are sqslite's.
-            return Err(LambdaError::invalid(format!(
-                "The server holds {max} event source mappings, as many as it keeps (max_event_source_mappings)."
-            )));
-        }
+            let words = over.message(
+                "event source mappings",
+                "max_event_source_mappings",
+                "delete mappings",
+            );
+            LambdaError::invalid(words)
+        })?;
         check_unique(all, &mapping)?;
         all.insert(mapping.clone());
         Ok(mapping)

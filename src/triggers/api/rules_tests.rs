@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::input::MappingRequest;
 use super::rules::{self, Caller};
+use crate::quota::Quota;
 use crate::sqs::engine::arn::QueueKey;
 use crate::triggers::functions::{Function, Target};
 use crate::triggers::mapping::{Mapping, State};
@@ -87,9 +88,9 @@ fn a_mapping_created_disabled_is_disabled_at_once() {
 fn one_mapping_per_queue_and_function() {
     let app = app();
     let first = rules::new_mapping(&app, &CALLER, &request(CREATE)).unwrap();
-    let first = rules::insert_unique(&app.model.mappings, first, 10).unwrap();
+    let first = rules::insert_unique(&app.model.mappings, first, Quota::whole(10)).unwrap();
     let second = rules::new_mapping(&app, &CALLER, &request(CREATE)).unwrap();
-    let err = rules::insert_unique(&app.model.mappings, second, 10).unwrap_err();
+    let err = rules::insert_unique(&app.model.mappings, second, Quota::whole(10)).unwrap_err();
     assert_eq!(err.status(), 409);
     assert!(err.message.ends_with(&first.uuid), "{}", err.message);
     assert_eq!(app.model.mappings.len(), 1);
@@ -99,9 +100,9 @@ fn one_mapping_per_queue_and_function() {
 fn past_the_servers_bound_a_mapping_is_refused() {
     let app = app();
     let first = rules::new_mapping(&app, &CALLER, &request(CREATE)).unwrap();
-    rules::insert_unique(&app.model.mappings, first, 1).unwrap();
+    rules::insert_unique(&app.model.mappings, first, Quota::whole(1)).unwrap();
     let second = rules::new_mapping(&app, &CALLER, &request(CREATE)).unwrap();
-    let err = rules::insert_unique(&app.model.mappings, second, 1).unwrap_err();
+    let err = rules::insert_unique(&app.model.mappings, second, Quota::whole(1)).unwrap_err();
     assert_eq!(err.kind.code(), "InvalidParameterValueException");
     assert!(
         err.message.contains("max_event_source_mappings"),

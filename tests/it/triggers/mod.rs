@@ -10,6 +10,7 @@ mod durable;
 mod events;
 mod faults;
 mod kinds;
+mod limits;
 mod mappings_admin;
 
 use aws_sdk_sqs::types::SendMessageBatchRequestEntry;
