@@ -46,13 +46,18 @@ impl Default for Caps {
 }
 
 impl Caps {
-    /// The caps with each of `accounts` given an equal share of the totals (at least one
-    /// POST under way, and one subscription's bytes at most).
+    /// The caps with each of `accounts` given its share of the totals (the one share rule,
+    /// [`crate::quota`]; at least one POST under way).
     pub fn shared_by(self, accounts: usize) -> Caps {
-        let accounts = accounts.max(1);
+        let share = |total| {
+            crate::quota::Quota::whole(total)
+                .among(accounts)
+                .share()
+                .max(1)
+        };
         Caps {
-            account_in_flight: (self.in_flight / accounts).max(1),
-            account_bytes: (self.waiting_bytes / accounts).max(1),
+            account_in_flight: share(self.in_flight),
+            account_bytes: share(self.waiting_bytes),
             ..self
         }
     }
