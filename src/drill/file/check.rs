@@ -164,6 +164,14 @@ fn check(place: &Place<'_>, c: &Checked) -> Result<(), FileError> {
         if let Some(q) = &consumer.must_poll {
             queue(q)?;
         }
+        if let Some(when) = &consumer.if_no_first_poll {
+            if !["stop", "start"].contains(&when.get_ref().as_str()) {
+                return Err(place.error(
+                    Some(when.span()),
+                    "`if_no_first_poll` must be \"stop\" or \"start\"",
+                ));
+            }
+        }
     }
     for probe in &c.file.steady_state {
         check_steady(place, probe, &queue)?;

@@ -137,3 +137,27 @@ fn budgets_past_their_bounds_are_refused_at_their_line() {
         ),
     ]);
 }
+
+#[test]
+fn the_first_poll_bound_and_what_happens_at_it_are_checked_at_their_line() {
+    let consumer = |keys: &str| format!("{QUEUE}\n[consumer]\ncommand = \"c\"\n{keys}\n");
+    refused(&[
+        (
+            consumer("first_poll_within_seconds = 0"),
+            "d.toml:9:29: `first_poll_within_seconds` must be from 1 to 3600 (wall seconds",
+        ),
+        (
+            consumer("first_poll_within_seconds = 3601"),
+            "d.toml:9:29: `first_poll_within_seconds` must be from 1 to 3600",
+        ),
+        (
+            consumer("if_no_first_poll = \"go\""),
+            "d.toml:9:20: `if_no_first_poll` must be \"stop\" or \"start\"",
+        ),
+    ]);
+    let ok = consumer("first_poll_within_seconds = 5\nif_no_first_poll = \"start\"");
+    let checked = read("d.toml", &ok).unwrap();
+    let spec = checked.file.consumer.unwrap();
+    assert_eq!(spec.first_poll_within_seconds, 5);
+    assert!(spec.start_without_first_poll());
+}

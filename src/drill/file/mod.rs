@@ -11,6 +11,7 @@ mod check;
 mod check_parts;
 mod consumer;
 mod engine;
+mod first_poll;
 mod look;
 mod report;
 mod spec;

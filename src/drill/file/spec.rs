@@ -163,6 +163,33 @@ pub struct ConsumerSpec {
         deserialize_with = "bounded::<b::PollWithin, _>"
     )]
     pub must_poll_within_seconds: u64,
+    /// Wall seconds the drill waits for the consumer it started to poll one of its queues
+    /// before anything else happens: a consumer takes a moment to start, and a manual clock
+    /// moved meanwhile spends budgets the consumer never had.
+    #[serde(
+        default = "default_first_poll",
+        deserialize_with = "bounded::<b::FirstPoll, _>"
+    )]
+    pub first_poll_within_seconds: u64,
+    /// What happens when `first_poll_within_seconds` passes with no poll: `stop` (the
+    /// default: the drill cannot run, exit 2, nothing sent) or `start` (the method starts
+    /// anyway, and the verdict shows what a consumer that is not there does).
+    #[serde(default)]
+    pub if_no_first_poll: Option<Spanned<String>>,
+}
+
+impl ConsumerSpec {
+    /// Whether the drill starts its method when the consumer has not polled in time.
+    pub fn start_without_first_poll(&self) -> bool {
+        self.if_no_first_poll
+            .as_ref()
+            .is_some_and(|k| k.get_ref() == "start")
+    }
+}
+
+/// 30 wall seconds: a JVM or a Python consumer with its imports starts well within it.
+pub fn default_first_poll() -> u64 {
+    30
 }
 
 /// 30 server seconds.

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::{check, consumer, engine, CannotRun, RunOptions, Verdict};
+use super::{check, consumer, engine, first_poll, CannotRun, RunOptions, Verdict};
 use crate::drill::Endpoint;
 
 /// The server reached and readied: its clock fit for the method, the drill's queues there,
@@ -19,21 +19,7 @@ pub(super) async fn connect<'a>(
     out: &mut dyn Write,
 ) -> Result<engine::Drill<'a>, CannotRun> {
     let ep = Endpoint::new(endpoint);
-    let (_, manual) = ep
-        .clock()
-        .await
-        .map_err(|e| format!("cannot reach sqslite's admin API at {endpoint}: {e}"))?;
-    let advances = checked
-        .file
-        .method
-        .iter()
-        .any(|s| s.get_ref().action.get_ref() == "advance");
-    if advances && !manual {
-        return Err(CannotRun(format!(
-            "{}: the method has `advance` steps and the server at {endpoint} runs on the system clock; nothing was sent",
-            opts.file.display()
-        )));
-    }
+    let manual = manual_clock(&ep, opts, checked, endpoint).await?;
     let urls = prepare(&ep, checked, opts.serve).await?;
     let topics = topic_arns(&ep, checked, &urls).await?;
     let run = uuid::Uuid::new_v4().simple().to_string();
@@ -50,13 +36,23 @@ pub(super) async fn connect<'a>(
     if !checked.file.drill.description.is_empty() {
         let _ = writeln!(out, "  {}", checked.file.drill.description);
     }
-    let consumer = consumer::start(opts, checked, endpoint, &run, &urls)?;
+    let names: Vec<String> = urls.keys().cloned().collect();
+    let before = first_poll::read(&ep, &names).await?;
+    let mut consumer = consumer::start(opts, checked, endpoint, &run, &urls)?;
+    let wait = first_poll::Wait {
+        ep: &ep,
+        names: &names,
+        before,
+        look_ms: checked.file.drill.look_ms,
+        spec: checked.file.consumer.as_ref(),
+    };
+    first_poll::wait(&wait, &mut consumer, out).await?;
     Ok(engine::Drill {
         ep,
         c: checked,
         run,
         manual,
-        names: urls.keys().cloned().collect(),
+        names,
         urls,
         topics,
         sent: BTreeMap::new(),
@@ -68,6 +64,31 @@ pub(super) async fn connect<'a>(
         consumer,
         wall: crate::clock::Stopwatch::start(),
     })
+}
+
+/// Whether the server's clock is manual; a method that moves the clock needs one.
+async fn manual_clock(
+    ep: &Endpoint,
+    opts: &RunOptions,
+    checked: &check::Checked,
+    endpoint: &str,
+) -> Result<bool, CannotRun> {
+    let (_, manual) = ep
+        .clock()
+        .await
+        .map_err(|e| format!("cannot reach sqslite's admin API at {endpoint}: {e}"))?;
+    let advances = checked
+        .file
+        .method
+        .iter()
+        .any(|s| s.get_ref().action.get_ref() == "advance");
+    if advances && !manual {
+        return Err(CannotRun(format!(
+            "{}: the method has `advance` steps and the server at {endpoint} runs on the system clock; nothing was sent",
+            opts.file.display()
+        )));
+    }
+    Ok(manual)
 }
 
 /// A sqslite of the drill's own on a free loopback port, with the file's declarations, on a
