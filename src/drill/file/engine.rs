@@ -56,12 +56,18 @@ pub struct Drill<'a> {
     pub verdict: Verdict,
     /// The consumer under test.
     pub consumer: Consumer,
+    /// The expectations, watched at every look from the method's start to the drill's last
+    /// look: an `always` that stopped being watched when the timed ones settled would pass
+    /// a drill whose later looks break it.
+    pub trackers: Vec<Tracker>,
+    /// Server ms when the method began.
+    pub started: u64,
     /// Wall time since the drill began.
     pub wall: Stopwatch,
 }
 
 impl Drill<'_> {
-    /// Looks at the server once and keeps the look.
+    /// Looks at the server once, keeps the look and lets the armed expectations read it.
     pub async fn look(&mut self) -> Result<(), String> {
         let look = look::take(&self.ep, &self.names).await?;
         // Probes and expectations read the messages of the last look only; an older look keeps
@@ -72,6 +78,7 @@ impl Drill<'_> {
             }
         }
         self.history.push(look);
+        self.watch_all();
         Ok(())
     }
 
@@ -181,17 +188,19 @@ impl Drill<'_> {
         );
     }
 
-    /// Runs the method, watching the expectations as it goes, then until each is settled.
+    /// Runs the method, watching the expectations as it goes, then until each timed one is
+    /// settled; the others are decided at the drill's last look (`finish`).
     pub async fn method(&mut self, out: &mut dyn Write) -> Result<(), String> {
-        let mut trackers: Vec<Tracker> = self
+        self.started = self.now();
+        let started = self.started;
+        self.trackers = self
             .c
             .file
             .expect
             .iter()
             .map(|e| Tracker::new(e.get_ref()))
             .collect();
-        let started = self.now();
-        for t in trackers.iter_mut().filter(|t| t.after.is_none()) {
+        for t in self.trackers.iter_mut().filter(|t| t.after.is_none()) {
             t.armed_at = Some(started);
         }
         let steps: Vec<Step> = self
@@ -210,33 +219,39 @@ impl Drill<'_> {
                 kind: "step",
                 label: name.clone(),
             });
-            for t in trackers
+            let now = self.now();
+            for t in self
+                .trackers
                 .iter_mut()
                 .filter(|t| t.after.as_deref() == Some(name.as_str()))
             {
-                t.armed_at = Some(self.now());
+                t.armed_at = Some(now);
             }
-            self.step(step, i, &mut trackers).await?;
+            self.step(step, i).await?;
             self.look().await?;
-            self.watch_all(&mut trackers, started);
             if self.out_of_time() {
                 self.cut_short(out, &name, steps.len() - i - 1);
                 break;
             }
         }
-        self.settle(&mut trackers, started, out).await?;
+        self.settle(out).await
+    }
+
+    /// At the drill's last look: every expectation not yet decided is read one last time
+    /// (an `always` that never broke held), then all are recorded in the file's order.
+    pub fn finish(&mut self, out: &mut dyn Write) {
+        let mut trackers = std::mem::take(&mut self.trackers);
         let empty = Look::default();
         let last = self.history.last().unwrap_or(&empty);
         let cx = self.context();
         for t in &mut trackers {
-            t.finish(last, &cx, started);
+            t.finish(last, &cx, self.started);
         }
         for t in trackers {
             if let Some((passed, detail)) = t.decided {
                 self.decide(out, t.name, passed, detail);
             }
         }
-        Ok(())
     }
 
     /// The method stopped by `timeout_seconds` in or after step `name`: a failed case, since
@@ -270,13 +285,9 @@ impl Drill<'_> {
 
     /// Looks (and on a manual clock moves time) until every timed expectation is settled, the
     /// consumer command exits, or `[consumer] must_poll` finds nobody polling.
-    async fn settle(
-        &mut self,
-        trackers: &mut [Tracker],
-        started: u64,
-        out: &mut dyn Write,
-    ) -> Result<(), String> {
-        while !self.settled(trackers) && !self.out_of_time() {
+    async fn settle(&mut self, out: &mut dyn Write) -> Result<(), String> {
+        let started = self.started;
+        while !self.settled() && !self.out_of_time() {
             if let Some(exit) = self.consumer.exited() {
                 let _ = writeln!(out, "{exit}");
                 break;
@@ -290,7 +301,6 @@ impl Drill<'_> {
                 break;
             }
             self.tick().await?;
-            self.watch_all(trackers, started);
         }
         Ok(())
     }
@@ -310,21 +320,22 @@ impl Drill<'_> {
     }
 
     /// Lets every armed tracker read the last look.
-    pub(super) fn watch_all(&self, trackers: &mut [Tracker], since: u64) {
-        let Some(last) = self.history.last() else {
-            return;
-        };
-        let cx = self.context();
-        for t in trackers.iter_mut() {
-            t.watch(last, &cx, since);
+    fn watch_all(&mut self) {
+        let mut trackers = std::mem::take(&mut self.trackers);
+        if let Some(last) = self.history.last() {
+            let cx = self.context();
+            for t in &mut trackers {
+                t.watch(last, &cx, self.started);
+            }
         }
+        self.trackers = trackers;
     }
 
     /// Whether nothing more can change: every timed expectation decided or past its
     /// deadline (the others are read at the end).
-    fn settled(&self, trackers: &[Tracker]) -> bool {
+    fn settled(&self) -> bool {
         let now = self.now();
-        trackers
+        self.trackers
             .iter()
             .all(|t| t.decided.is_some() || t.deadline().is_none_or(|d| now > d))
     }

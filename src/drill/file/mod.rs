@@ -175,6 +175,7 @@ async fn drive(drill: &mut engine::Drill<'_>, out: &mut dyn Write) -> Result<(),
     }
     drill.method(out).await?;
     drill.steady_state(out, "after", true).await?;
+    drill.finish(out);
     if let consumer::Consumer::Command { .. } = drill.consumer {
         let exited = drill.consumer.exited();
         let case = verdict::Case {

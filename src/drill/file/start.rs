@@ -62,6 +62,8 @@ pub(super) async fn connect<'a>(
         marks: Vec::new(),
         verdict: Verdict::default(),
         consumer,
+        trackers: Vec::new(),
+        started: 0,
         wall: crate::clock::Stopwatch::start(),
     })
 }

@@ -8,3 +8,4 @@ mod files;
 mod first_poll;
 mod game_day;
 mod manual_clock;
+mod verdicts;

@@ -1,0 +1,80 @@
+//! What a drill's verdict can be trusted to say (issue 52, item 2): an `always` expectation
+//! holds until the drill's last look, not only until the timed ones settle; a failed check
+//! says where the drill's messages are, how many receives they took, and the advisor's
+//! finding that explains it; every steady-state probe is listed, under a name of its own.
+
+use std::time::Duration;
+
+use sqslite::drill::file::{run, RunOptions, Verdict};
+
+use super::files::{drill_file, options};
+
+/// Runs `text` with `--serve`: the verdict and what the drill printed.
+pub(super) async fn served(text: &str) -> (Verdict, String) {
+    let opts = RunOptions {
+        serve: true,
+        endpoint: None,
+        junit: None,
+        ..options(drill_file(text), String::new())
+    };
+    let mut out = Vec::new();
+    let verdict = tokio::time::timeout(Duration::from_secs(60), run(&opts, &mut out))
+        .await
+        .expect("the drill ended within 60 s")
+        .map_err(|e| e.0)
+        .unwrap();
+    (verdict, String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Whether the case called `name` passed, and its detail.
+pub(super) fn case(verdict: &Verdict, name: &str, printed: &str) -> (bool, String) {
+    verdict.cases.iter().find(|c| c.name == name).map_or_else(
+        || panic!("no case `{name}`: {printed}"),
+        |c| (c.passed, c.detail.clone()),
+    )
+}
+
+/// A poison message in a queue with no RedrivePolicy, ahead of good ones: the sample
+/// consumer deletes the good ones at once and fails the poison for ever.
+const NO_REDRIVE: &str = r#"
+[drill]
+name = "no redrive"
+look_ms = 20
+
+[[queues]]
+name = "payments"
+VisibilityTimeout = 5
+
+[consumer]
+sample = { queues = ["payments"] }
+
+[[method]]
+action = "send"
+queue = "payments"
+kind = "poison"
+body = "<<not json>>"
+
+[[method]]
+action = "send"
+queue = "payments"
+count = 3
+"#;
+
+/// The timed expectation settles within a few server seconds; the steady state after the
+/// method then looks for 40 more, while the poison ages past the `always` bound of 20 s.
+#[tokio::test]
+async fn always_holds_until_the_drills_last_look() {
+    let text = format!(
+        "{NO_REDRIVE}\n[[steady_state]]\nprobe = \"depth\"\nqueue = \"payments\"\nmax = 0\nwithin_seconds = 40\n\n\
+         [[expect]]\nname = \"the good payments are deleted\"\ndeleted = \"valid\"\nwithin_seconds = 10\n\n\
+         [[expect]]\nname = \"no payment waits 20 s\"\nprobe = \"oldest_age\"\nqueue = \"payments\"\nmax = 20\nalways = true\n"
+    );
+    let (verdict, printed) = served(&text).await;
+    assert!(
+        case(&verdict, "the good payments are deleted", &printed).0,
+        "{printed}"
+    );
+    let (passed, detail) = case(&verdict, "no payment waits 20 s", &printed);
+    assert!(!passed, "{printed}");
+    assert!(detail.contains("oldest_age of payments was 21"), "{detail}");
+}
