@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use super::check::{step_name, Checked};
 use super::consumer::Consumer;
+use super::explain::{self, About, Whereabouts};
 use super::look::{self, Look};
-use super::spec::{Probe, Step};
+use super::spec::Step;
 use super::track::{Context, Tracker};
 use super::verdict::{Case, Verdict};
 use crate::clock::Stopwatch;
@@ -83,7 +84,7 @@ impl Drill<'_> {
     }
 
     /// Moves on: a look interval of wall time, and on a manual clock a step of server time.
-    async fn tick(&mut self) -> Result<(), String> {
+    pub(super) async fn tick(&mut self) -> Result<(), String> {
         tokio::time::sleep(Duration::from_millis(self.c.file.drill.look_ms)).await;
         if self.manual {
             self.ep.advance(self.c.file.drill.step_seconds).await?;
@@ -96,81 +97,19 @@ impl Drill<'_> {
         self.wall.elapsed().as_secs() >= self.c.file.drill.timeout_seconds
     }
 
-    /// Checks the steady state; `within` true lets each probe take its `within_seconds`.
-    pub async fn steady_state(
-        &mut self,
-        out: &mut dyn Write,
-        when: &str,
-        within: bool,
-    ) -> Result<bool, String> {
-        let probes: Vec<Probe> = self
-            .c
-            .file
-            .steady_state
-            .iter()
-            .map(|p| p.get_ref().clone())
-            .collect();
-        let start = self.now();
-        let mut all = true;
-        for p in probes {
-            let budget = if within {
-                p.within_seconds.unwrap_or(0).saturating_mul(1000)
-            } else {
-                0
-            };
-            let held = loop {
-                let (held, words) = self.probe_holds(&p, start);
-                if held
-                    || self.now() >= start.saturating_add(budget)
-                    || self.out_of_time()
-                    || !self.manual && budget == 0
-                {
-                    break (held, words);
-                }
-                self.tick().await?;
-            };
-            let on = p
-                .queue
-                .as_ref()
-                .map_or(String::new(), |q| q.get_ref().clone());
-            let name = format!("steady state {when}: {} of {on}", p.measure());
-            let detail = format!("{} (tolerance {})", held.1, look::tolerance(&p));
-            all &= held.0;
-            self.decide(out, name, held.0, detail);
-        }
-        Ok(all)
-    }
-
-    /// Whether a probe holds at the last look, and the reading.
-    fn probe_holds(&self, p: &Probe, since: u64) -> (bool, String) {
-        let empty = Look::default();
-        let last = self.history.last().unwrap_or(&empty);
-        let on = p.queue.as_ref().map_or("", |q| q.get_ref().as_str());
-        if p.measure() == "alarm" {
-            let held = look::alarm_holds(p, last, since);
-            return (
-                held,
-                format!(
-                    "alarm {} on {on}: {}",
-                    p.alarm.as_deref().unwrap_or(""),
-                    if held { "held" } else { "did not hold" }
-                ),
-            );
-        }
-        let v = look::value(p, last, &self.history, &self.run).unwrap_or(f64::NAN);
-        (
-            look::within(p, v),
-            format!("{} of {on} was {v}", p.measure()),
-        )
-    }
-
     /// The server time of the last look.
-    fn now(&self) -> u64 {
+    pub(super) fn now(&self) -> u64 {
         self.history.last().map_or(0, |l| l.t)
     }
 
     /// Records one decided case.
-    fn decide(&mut self, out: &mut dyn Write, name: String, passed: bool, detail: String) {
+    pub(super) fn decide(
+        &mut self,
+        out: &mut dyn Write,
+        name: String,
+        passed: bool,
+        detail: String,
+    ) {
         let at = self.now();
         self.marks.push(Mark {
             t: at,
@@ -230,7 +169,7 @@ impl Drill<'_> {
             self.step(step, i).await?;
             self.look().await?;
             if self.out_of_time() {
-                self.cut_short(out, &name, steps.len() - i - 1);
+                self.cut_short(out, &name, steps.len() - i - 1).await;
                 break;
             }
         }
@@ -238,8 +177,9 @@ impl Drill<'_> {
     }
 
     /// At the drill's last look: every expectation not yet decided is read one last time
-    /// (an `always` that never broke held), then all are recorded in the file's order.
-    pub fn finish(&mut self, out: &mut dyn Write) {
+    /// (an `always` that never broke held), then all are recorded in the file's order, a
+    /// failed one with where its messages were when it failed.
+    pub async fn finish(&mut self, out: &mut dyn Write) {
         let mut trackers = std::mem::take(&mut self.trackers);
         let empty = Look::default();
         let last = self.history.last().unwrap_or(&empty);
@@ -248,20 +188,42 @@ impl Drill<'_> {
             t.finish(last, &cx, self.started);
         }
         for t in trackers {
-            if let Some((passed, detail)) = t.decided {
-                self.decide(out, t.name, passed, detail);
-            }
+            let about = t.about();
+            let Some((passed, detail)) = t.decided else {
+                continue;
+            };
+            let detail = if passed {
+                detail
+            } else {
+                self.why(detail, &about, t.seen).await
+            };
+            self.decide(out, t.name, passed, detail);
         }
+    }
+
+    /// Where the messages `about` concerns are at the last look.
+    fn seen_now(&self, about: &About) -> Whereabouts {
+        let empty = Look::default();
+        let last = self.history.last().unwrap_or(&empty);
+        explain::whereabouts(last, &self.run, about)
+    }
+
+    /// A failed check's detail with where its messages were (`seen`, else at the last look)
+    /// and the advisor's findings on their queues.
+    pub async fn why(&self, detail: String, about: &About, seen: Option<Whereabouts>) -> String {
+        let seen = seen.unwrap_or_else(|| self.seen_now(about));
+        explain::failure(&self.ep, &detail, &seen).await
     }
 
     /// The method stopped by `timeout_seconds` in or after step `name`: a failed case, since
     /// what the drill was to show did not all happen.
-    fn cut_short(&mut self, out: &mut dyn Write, name: &str, not_run: usize) {
+    async fn cut_short(&mut self, out: &mut dyn Write, name: &str, not_run: usize) {
         let timeout = self.c.file.drill.timeout_seconds;
         let detail = format!(
             "timeout_seconds ({timeout} s of wall time) ran out in step `{name}`; \
              {not_run} later step(s) did not run"
         );
+        let detail = self.why(detail, &About::default(), None).await;
         self.decide(
             out,
             "the method ran within timeout_seconds".into(),
@@ -326,6 +288,9 @@ impl Drill<'_> {
             let cx = self.context();
             for t in &mut trackers {
                 t.watch(last, &cx, self.started);
+                if matches!(t.decided, Some((false, _))) && t.seen.is_none() {
+                    t.seen = Some(explain::whereabouts(last, &self.run, &t.about()));
+                }
             }
         }
         self.trackers = trackers;

@@ -11,11 +11,13 @@ mod check;
 mod check_parts;
 mod consumer;
 mod engine;
+mod explain;
 mod first_poll;
 mod look;
 mod report;
 mod spec;
 mod start;
+mod steady;
 mod steps;
 mod track;
 mod verdict;
@@ -175,17 +177,24 @@ async fn drive(drill: &mut engine::Drill<'_>, out: &mut dyn Write) -> Result<(),
     }
     drill.method(out).await?;
     drill.steady_state(out, "after", true).await?;
-    drill.finish(out);
+    drill.finish(out).await;
     if let consumer::Consumer::Command { .. } = drill.consumer {
-        let exited = drill.consumer.exited();
-        let case = verdict::Case {
-            name: "the consumer ran through the drill".into(),
-            passed: exited.is_none(),
-            detail: exited
-                .unwrap_or_else(|| "still running at the end (budget: the whole drill)".into()),
-            at: drill.history.last().map_or(0, |l| l.t),
+        let (passed, detail) = match drill.consumer.exited() {
+            Some(exit) => (
+                false,
+                drill.why(exit, &explain::About::default(), None).await,
+            ),
+            None => (
+                true,
+                "still running at the end (budget: the whole drill)".into(),
+            ),
         };
-        drill.verdict.decide(out, case);
+        drill.decide(
+            out,
+            "the consumer ran through the drill".into(),
+            passed,
+            detail,
+        );
     }
     Ok(())
 }

@@ -78,3 +78,36 @@ async fn always_holds_until_the_drills_last_look() {
     assert!(!passed, "{printed}");
     assert!(detail.contains("oldest_age of payments was 21"), "{detail}");
 }
+
+/// The sabotage the guide's teams run: the DLQ is declared but never wired as `payments`'
+/// RedrivePolicy. The failure says where the poison is, how often it was received, and the
+/// advisor's finding on `payments`.
+#[tokio::test]
+async fn a_failed_check_says_where_the_message_is_and_the_advisors_finding() {
+    let text = format!(
+        "{NO_REDRIVE}\n[[queues]]\nname = \"payments-dlq\"\n\n\
+         [[expect]]\nname = \"the poison is dead-lettered\"\ndead_lettered = \"poison\"\nqueue = \"payments-dlq\"\nreceives = 3\nwithin_seconds = 30\n"
+    );
+    let (verdict, printed) = served(&text).await;
+    let (passed, detail) = case(&verdict, "the poison is dead-lettered", &printed);
+    assert!(!passed, "{printed}");
+    assert!(
+        detail.starts_with(
+            "not within the budget of 30 s: 0 of 1 `poison` message(s) in payments-dlq at"
+        ),
+        "{detail}"
+    );
+    assert!(!detail.contains("[]"), "{detail}");
+    let receives: u64 = detail
+        .split("where: 1 `poison` message(s) in `payments`, received ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no whereabouts of the poison: {detail}"));
+    assert!(receives >= 5, "30 s of 5 s visibility timeouts: {detail}");
+    assert!(
+        detail.contains("advisor on `payments`: ") && detail.contains("no RedrivePolicy"),
+        "{detail}"
+    );
+    assert!(detail.contains("(redrive_policy_missing)"), "{detail}");
+}
