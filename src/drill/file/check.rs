@@ -173,9 +173,7 @@ fn check(place: &Place<'_>, c: &Checked) -> Result<(), FileError> {
             }
         }
     }
-    for probe in &c.file.steady_state {
-        check_steady(place, probe, &queue)?;
-    }
+    steady_state(place, c, &queue)?;
     let mut names = BTreeSet::new();
     for (i, step) in c.file.method.iter().enumerate() {
         check_step(place, c, step, &queue)?;
@@ -183,6 +181,27 @@ fn check(place: &Place<'_>, c: &Checked) -> Result<(), FileError> {
     }
     for expectation in &c.file.expect {
         check_expectation(place, c, expectation, &names, &queue)?;
+    }
+    Ok(())
+}
+
+/// Each steady-state probe, and no two of one name: each is a check of its own.
+fn steady_state(
+    place: &Place<'_>,
+    c: &Checked,
+    queue: &dyn Fn(&toml::Spanned<String>) -> Result<(), FileError>,
+) -> Result<(), FileError> {
+    let mut names = BTreeSet::new();
+    for probe in &c.file.steady_state {
+        check_steady(place, probe, queue)?;
+        if let Some(name) = &probe.get_ref().name {
+            if !names.insert(name) {
+                return Err(place.error(
+                    Some(probe.span()),
+                    format!("two [[steady_state]] probes are called `{name}`: each is a check of its own"),
+                ));
+            }
+        }
     }
     Ok(())
 }

@@ -284,11 +284,12 @@ fn one() -> u64 {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Check {
-    /// An expectation's name in the verdict.
+    /// Its name in the verdict (an expectation needs one; a steady-state probe is named
+    /// for what it reads if not).
     #[serde(default)]
     pub name: Option<String>,
     /// What is measured (`probe`): `depth`, `visible`, `in_flight`, `oldest_age`, `deletes`,
-    /// `alarm`.
+    /// `alarm`, `fault_hits` (`check::PROBES`).
     #[serde(default, rename = "probe")]
     pub measure: Option<Spanned<String>>,
     /// The queue it is measured on, or where `dead_lettered` messages must arrive.
@@ -300,7 +301,7 @@ pub struct Check {
     /// `depth` of one FIFO message group only.
     #[serde(default)]
     pub group: Option<String>,
-    /// `alarm`: its kind (`dlq_depth`, `stall`, ...).
+    /// `alarm`: its kind (`dlq_depth`, `stall`, `oldest_message_age`, `receive_count`).
     #[serde(default)]
     pub alarm: Option<String>,
     /// `alarm`: `ALARM` or `OK`.

@@ -25,14 +25,14 @@ impl Drill<'_> {
             .collect();
         let start = self.now();
         let mut all = true;
-        for p in probes {
+        for (p, name) in probes.iter().zip(names(&probes)) {
             let budget = if within {
                 p.within_seconds.unwrap_or(0).saturating_mul(1000)
             } else {
                 0
             };
             let held = loop {
-                let (held, words) = self.probe_holds(&p, start);
+                let (held, words) = self.probe_holds(p, start);
                 if held
                     || self.now() >= start.saturating_add(budget)
                     || self.out_of_time()
@@ -42,17 +42,13 @@ impl Drill<'_> {
                 }
                 self.tick().await?;
             };
-            let on = p
-                .queue
-                .as_ref()
-                .map_or(String::new(), |q| q.get_ref().clone());
-            let name = format!("steady state {when}: {} of {on}", p.measure());
-            let detail = format!("{} (tolerance {})", held.1, look::tolerance(&p));
+            let name = format!("steady state {when}: {name}");
+            let detail = format!("{} (tolerance {})", held.1, look::tolerance(p));
             all &= held.0;
             let detail = if held.0 {
                 detail
             } else {
-                self.why(detail, &about(&p), None).await
+                self.why(detail, &about(p), None).await
             };
             self.decide(out, name, held.0, detail);
         }
@@ -81,6 +77,43 @@ impl Drill<'_> {
             format!("{} of {on} was {v}", p.measure()),
         )
     }
+}
+
+/// Each probe's name in the verdict: its own, or what it reads (`depth of payments, kind
+/// `valid``); two that read alike get their place too (`#2`), so that every probe is a case of
+/// its own: JUnit readers merge cases of one name.
+fn names(probes: &[Probe]) -> Vec<String> {
+    let read: Vec<String> = probes.iter().map(reads).collect();
+    probes
+        .iter()
+        .zip(&read)
+        .enumerate()
+        .map(|(i, (p, r))| match &p.name {
+            Some(name) => name.clone(),
+            None if read.iter().filter(|o| *o == r).count() > 1 => format!("{r} #{}", i + 1),
+            None => r.clone(),
+        })
+        .collect()
+}
+
+/// What a probe reads, in words.
+fn reads(p: &Probe) -> String {
+    let on = p.queue.as_ref().map(|q| q.get_ref().as_str());
+    let mut words = match (p.measure(), on) {
+        ("alarm", Some(q)) => format!(
+            "alarm {} {} on {q}",
+            p.alarm.as_deref().unwrap_or_default(),
+            p.state.as_deref().unwrap_or_default()
+        ),
+        (measure, Some(q)) => format!("{measure} of {q}"),
+        (measure, None) => measure.to_owned(),
+    };
+    for (key, value) in [("kind", &p.kind), ("group", &p.group)] {
+        if let Some(value) = value {
+            words = format!("{words}, {key} `{value}`");
+        }
+    }
+    words
 }
 
 /// What a probe is about, for the words of its failure.

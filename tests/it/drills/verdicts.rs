@@ -111,3 +111,24 @@ async fn a_failed_check_says_where_the_message_is_and_the_advisors_finding() {
     );
     assert!(detail.contains("(redrive_policy_missing)"), "{detail}");
 }
+
+/// Two probes of one queue's depth and a named one: three cases, none sharing a name.
+#[tokio::test]
+async fn every_steady_state_probe_is_listed_under_a_name_of_its_own() {
+    let text = "[drill]\nname = \"named\"\n\n[[queues]]\nname = \"payments\"\n\n\
+        [[steady_state]]\nname = \"payments is empty\"\nprobe = \"depth\"\nqueue = \"payments\"\nmax = 0\n\n\
+        [[steady_state]]\nprobe = \"depth\"\nqueue = \"payments\"\nmax = 0\n\n\
+        [[steady_state]]\nprobe = \"depth\"\nqueue = \"payments\"\nmax = 5\n\n\
+        [[steady_state]]\nprobe = \"alarm\"\nqueue = \"payments\"\nalarm = \"receive_count\"\nstate = \"OK\"\n";
+    let (verdict, printed) = served(text).await;
+    assert!(verdict.passed(), "{printed}");
+    let names: Vec<&str> = verdict.cases.iter().map(|c| c.name.as_str()).collect();
+    let before = [
+        "steady state before: payments is empty",
+        "steady state before: depth of payments #2",
+        "steady state before: depth of payments #3",
+        "steady state before: alarm receive_count OK on payments",
+    ];
+    assert_eq!(&names[..4], before, "{printed}");
+    assert_eq!(names.len(), 8, "before and after: {printed}");
+}
