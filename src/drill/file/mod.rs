@@ -2,8 +2,8 @@
 //! topics, its consumer, a steady state, a method of sends, faults and time, expectations
 //! with budgets on the server's clock, a rollback), runs it against a running sqslite
 //! (`--endpoint`) or one of its own (`--serve`), and gives a verdict: exit 0 when every
-//! expectation held, 1 when one did not, 2 when the drill could not run; `--junit` writes it
-//! for CI. The guide's Game days page (docs/src/game-days.md) lists every key.
+//! expectation held, 1 when one did not, 2 when the drill could not run (a bad file, no
+//! server, a consumer not found or gone before its first poll); `--junit` writes it for CI. The guide's Game days page (docs/src/game-days.md) lists every key.
 
 pub(crate) mod bounds;
 pub mod builtin;
@@ -40,7 +40,8 @@ pub struct RunOptions {
     /// Start a sqslite of the drill's own, in this process, with the file's declarations.
     #[arg(long)]
     pub serve: bool,
-    /// The consumer under test, a command line run with `sh -c` (wins over `[consumer]`).
+    /// The consumer under test, a command line run with `sh -c` from the current directory
+    /// (wins over `[consumer]`, whose `command` runs from the drill file's).
     #[arg(long)]
     pub consumer: Option<String>,
     /// Write the verdict here as JUnit XML.
