@@ -118,17 +118,24 @@ pub fn sample(ep: Endpoint, urls: Vec<String>, behaviour: Behaviour, pause: Dura
 impl Consumer {
     /// The exit of a command that ended, as words; `None` while it runs (or for the others).
     pub fn exited(&mut self) -> Option<String> {
+        let (line, status) = self.ended()?;
+        Some(format!(
+            "the consumer `{line}` exited during the drill ({status})"
+        ))
+    }
+
+    /// A command that is gone: its line and its status (`exit status: 2`; `cannot be
+    /// watched: ...` when its status cannot be read); `None` while it runs, or for the others.
+    pub fn ended(&mut self) -> Option<(String, String)> {
         let Consumer::Command { child, line, .. } = self else {
             return None;
         };
-        match child.try_wait() {
-            Ok(Some(status)) => Some(format!(
-                "the consumer `{line}` exited during the drill ({})",
-                status_words(status)
-            )),
-            Ok(None) => None,
-            Err(e) => Some(format!("the consumer `{line}` cannot be watched: {e}")),
-        }
+        let how = match child.try_wait() {
+            Ok(Some(status)) => status_words(status),
+            Ok(None) => return None,
+            Err(e) => format!("cannot be watched: {e}"),
+        };
+        Some((line.clone(), how))
     }
 
     /// Changes the sample consumer's rule (a "fix" step); false for the others.

@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use super::consumer::{status_words, Consumer};
+use super::consumer::Consumer;
 use super::spec::{default_first_poll, ConsumerSpec};
 use super::CannotRun;
 use crate::clock::Stopwatch;
@@ -119,22 +119,12 @@ pub async fn wait(
 
 /// Why a command consumer is gone before its first poll, if it is.
 fn died(consumer: &mut Consumer) -> Option<String> {
-    let Consumer::Command {
-        child, line, dir, ..
-    } = consumer
-    else {
-        return None;
+    let (line, status) = consumer.ended()?;
+    let at = match consumer {
+        Consumer::Command { dir: Some(d), .. } => d.display().to_string(),
+        _ => "the current directory".to_owned(),
     };
-    let at = dir.as_ref().map_or_else(
-        || "the current directory".to_owned(),
-        |d| d.display().to_string(),
-    );
-    match child.try_wait() {
-        Ok(Some(status)) => Some(format!(
-            "the consumer `{line}` exited before its first poll ({}; it ran in {at}): nothing was sent",
-            status_words(status)
-        )),
-        Ok(None) => None,
-        Err(e) => Some(format!("the consumer `{line}` cannot be watched: {e}")),
-    }
+    Some(format!(
+        "the consumer `{line}` exited before its first poll ({status}; it ran in {at}): nothing was sent"
+    ))
 }

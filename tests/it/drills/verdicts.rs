@@ -3,28 +3,9 @@
 //! says where the drill's messages are, how many receives they took, and the advisor's
 //! finding that explains it; every steady-state probe is listed, under a name of its own.
 
-use std::time::Duration;
+use sqslite::drill::file::Verdict;
 
-use sqslite::drill::file::{run, RunOptions, Verdict};
-
-use super::files::{drill_file, options};
-
-/// Runs `text` with `--serve`: the verdict and what the drill printed.
-pub(super) async fn served(text: &str) -> (Verdict, String) {
-    let opts = RunOptions {
-        serve: true,
-        endpoint: None,
-        junit: None,
-        ..options(drill_file(text), String::new())
-    };
-    let mut out = Vec::new();
-    let verdict = tokio::time::timeout(Duration::from_secs(60), run(&opts, &mut out))
-        .await
-        .expect("the drill ended within 60 s")
-        .map_err(|e| e.0)
-        .unwrap();
-    (verdict, String::from_utf8_lossy(&out).into_owned())
-}
+use super::bounds::served;
 
 /// Whether the case called `name` passed, and its detail.
 pub(super) fn case(verdict: &Verdict, name: &str, printed: &str) -> (bool, String) {
