@@ -81,8 +81,10 @@
 //!   Only these name `App`. [`drill`] sits beside them: it runs the game-day drills against
 //!   any endpoint through `http::client`, and its `trigger` drill starts a whole [`Server`]
 //!   from a [`Config`], as the binary does; `drill::file` is the engine of drills written as
-//!   files (a file's check, its looks at the server, the expectations' tracking, the JUnit
-//!   verdict and the HTML report, which embeds the dashboard's `chart.js` from `admin::ui`).
+//!   files (a file's check, its start and the wait for its consumer's first poll, its looks
+//!   at the server, the expectations' tracking, a failure's explanation with the advisor's
+//!   findings, the JUnit verdict and the HTML report, which embeds the dashboard's `chart.js`
+//!   from `admin::ui`).
 //! - **Settings**: [`config`] reads flags, `sqslite.toml` and ElasticMQ files into one
 //!   [`Config`]; each setting's type lives in its own module and nothing below imports
 //!   `config`; they get a view (`http::context::Defaults`, `sqs::declare::Plan`,

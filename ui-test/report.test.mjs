@@ -100,6 +100,63 @@ test('a failed drill\'s report names the failed expectation with its measured va
   await page.close();
 });
 
+/** The boxes of what each mark draws above its line (head and name), per mark. */
+function markBoxes(svgEl) {
+  return [...svgEl.querySelectorAll('g.mark')].map((g) => [...g.children]
+    .filter((c) => !['title', 'line'].includes(c.tagName))
+    .map((c) => { const b = c.getBoundingClientRect(); return { l: b.left, r: b.right, t: b.top, b: b.bottom }; }));
+}
+
+/** Pairs of marks whose heads or names overlap. */
+function overlaps(marks) {
+  const hit = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+  const found = [];
+  marks.forEach((m, i) => marks.slice(i + 1).forEach((o, j) => {
+    if (m.some((a) => o.some((b) => hit(a, b)))) found.push([i, i + 1 + j]);
+  }));
+  return found;
+}
+
+test('each alarm mark names its alarm on its own queue\'s chart, and marks at one moment stay readable', async () => {
+  const { out, status } = report('examples/game-days/poison.toml');
+  assert.equal(status, 0);
+  const page = await open(out);
+  const figures = await page.locator('figure[data-queue]').evaluateAll((figs) => figs.map((f) => ({
+    queue: f.dataset.queue,
+    alarms: [...f.querySelectorAll('g[data-event="alarm"]')].map((g) => ({
+      title: g.querySelector('title').textContent, name: g.querySelector('text.mark-name')?.textContent })),
+  })));
+  const named = figures.flatMap((f) => f.alarms);
+  assert.ok(named.some((a) => a.name === 'dlq_depth ALARM'), JSON.stringify(figures));
+  for (const f of figures) {
+    for (const a of f.alarms) {
+      assert.ok(a.title.endsWith(` on ${f.queue}`), `${a.title} drawn on ${f.queue}'s chart`);
+      assert.ok(a.name && a.title.includes(a.name), `${a.title} shows its name: ${a.name}`);
+    }
+  }
+  // The drill's two steps run at one moment of its clock: their marks must not cover each other.
+  const clashes = await page.locator('svg.chart').evaluateAll((svgs, src) => {
+    const f = new Function(`return (${src})`)();
+    return svgs.map((s) => f(s));
+  }, `(s) => (${overlaps.toString()})((${markBoxes.toString()})(s))`);
+  assert.deepEqual(clashes.filter((c) => c.length), [], 'marks overlapping in a chart');
+  // A firing and its clearing at one moment: both heads and names readable, both lines seen.
+  const one = await page.evaluate((src) => {
+    const f = new Function(`return (${src})`)();
+    const at = DRILL.from + 1000;
+    const marks = [{ kind: 'alarm', t: at, alarm: 'stall', state: 'ALARM', queue: 'q' },
+      { kind: 'alarm', t: at, alarm: 'stall', state: 'OK', queue: 'q' },
+      { kind: 'step', t: at, label: 'a step' }];
+    const panel = chartPanel('one moment', [], marks, DRILL.from, DRILL.from + 60000);
+    document.body.append(panel);
+    const lines = [...panel.querySelectorAll('g.mark line')].map((l) => getComputedStyle(l).strokeDashoffset);
+    return { clashes: f(panel), lines };
+  }, `(s) => (${overlaps.toString()})((${markBoxes.toString()})(s))`);
+  assert.deepEqual(one.clashes, [], 'marks at one moment overlap');
+  assert.equal(new Set(one.lines).size, 3, `each line dashed in its turn: ${one.lines}`);
+  await page.close();
+});
+
 test('the report pages log no console error and fetch nothing', () => {
   assert.deepEqual(errors, []);
   assert.deepEqual(requests, []);

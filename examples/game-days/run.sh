@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The game-day examples, so they cannot rot: each drill passes against a sqslite of its own
 # (--serve), each sabotaged variant fails with exactly the expectations its `# expect-fail:`
-# lines name, each bad file stops with exit 2 naming its line and column, one drill runs
+# lines name, each bad file stops with exit 2 saying what its `# expect:` line says (a file's
+# error at its line and column, a consumer that is not there), one drill runs
 # against a separately started server with the consumer as a child command (--endpoint,
 # --consumer), and every --junit file is read back by junitparser (pinned in requirements.txt).
 #   SQSLITE_BIN=path examples/game-days/run.sh      (default: target/release/sqslite)

@@ -48,6 +48,36 @@ function markClass(e) {
   return e.state === 'ALARM' ? 'mark alarm' : 'mark ok';
 }
 
+const MARK_ROW = 15;
+
+/// An alarm mark's name on the chart; its title says the rest.
+function markName(e) { return `${e.alarm} ${e.state}`; }
+
+/// Each mark's row, the side its name is written on and, when others share its moment, its
+/// place among them. A mark drawn where another is (the same moment, or a name running into
+/// the next mark) would hide it: a green "back to OK" over the red firing. So a mark takes the
+/// first row where it meets no other, a name that would leave the chart is written to the
+/// left of its mark, and marks at one x dash their lines in turn, so each colour shows.
+function placeMarks(marks, x) {
+  const edge = CHART.width - CHART.right;
+  const extents = marks.map((e) => {
+    const px = Number(x(e.t));
+    const text = e.kind === 'alarm' ? 9 + 6.5 * markName(e).length : 0;
+    const left = text > 0 && px + 5 + text > edge;
+    return { e, px, left, l: px - 5 - (left ? text : 0), r: px + 5 + (left ? 0 : text) };
+  });
+  const ends = [];
+  for (const m of [...extents].sort((a, b) => a.l - b.l)) {
+    m.row = ends.findIndex((end) => end < m.l);
+    if (m.row < 0) m.row = ends.length;
+    ends[m.row] = m.r;
+  }
+  return extents.map((m) => {
+    const same = extents.filter((o) => Math.round(o.px) === Math.round(m.px));
+    return { ...m, shared: same.length > 1 ? same.indexOf(m) : null };
+  });
+}
+
 /// One panel: `lines` ({key, label, cls, points: [{t, v}]}) over [from, to], with the marks.
 function chartPanel(title, lines, marks, from, to) {
   const { width, height, left, right, top, bottom } = CHART;
@@ -64,12 +94,18 @@ function chartPanel(title, lines, marks, from, to) {
   const paths = lines.filter((l) => l.points.length).map((l) => svg('path', {
     class: `line ${l.cls}`, d: stepPath(l.points, x, y), 'data-series': l.key,
     'data-points': l.points.length }, svg('title', {}, l.label)));
-  const pins = marks.map((e) => svg('g', { class: markClass(e), 'data-event': e.kind, 'data-t': e.t, 'data-x': x(e.t) },
-    svg('title', {}, markLabel(e)),
-    svg('line', { x1: x(e.t), x2: x(e.t), y1: top, y2: height - bottom }),
-    e.kind === 'fault' || e.kind === 'step'
-      ? svg('rect', { x: x(e.t) - 4, y: top - 4, width: 8, height: 8 })
-      : svg('path', { d: `M${x(e.t) - 5},${top - 5}h10l-5,8z` })));
+  const pins = placeMarks(marks, x).map(({ e, px, row, left, shared }) => {
+    const py = top + row * MARK_ROW;
+    const cls = `${markClass(e)}${shared === null ? '' : ` shared r${shared % 4}`}`;
+    return svg('g', { class: cls, 'data-event': e.kind, 'data-t': e.t, 'data-x': x(e.t), 'data-row': row },
+      svg('title', {}, markLabel(e)),
+      svg('line', { x1: px, x2: px, y1: py, y2: height - bottom }),
+      e.kind === 'fault' || e.kind === 'step'
+        ? svg('rect', { x: px - 4, y: py - 4, width: 8, height: 8 })
+        : svg('path', { d: `M${px - 5},${py - 5}h10l-5,8z` }),
+      e.kind === 'alarm' ? svg('text', { class: 'mark-name', x: left ? px - 7 : px + 7, y: py, dy: '0.32em',
+        'text-anchor': left ? 'end' : 'start' }, markName(e)) : null);
+  });
   const latest = lines.map((l) => `${l.label} ${l.points.length ? l.points.at(-1).v : '–'}`).join(', ');
   return svg('svg', { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img',
     'aria-label': `${title}: ${latest}`, 'data-chart': title },

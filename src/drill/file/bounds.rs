@@ -52,6 +52,8 @@ bounds! {
     StepSeconds: "step_seconds", 1..=MAX_SECONDS, "a manual clock must move while the drill waits";
     /// `[consumer] must_poll_within_seconds`.
     PollWithin: "must_poll_within_seconds", 0..=MAX_SECONDS, "at most 30 days";
+    /// `[consumer] first_poll_within_seconds`.
+    FirstPoll: "first_poll_within_seconds", 1..=3600, "wall seconds, at most an hour";
     /// A step's `seconds` (`advance`, `wait`, `fault`).
     StepTime: "seconds", 0..=MAX_SECONDS, "at most 30 days";
     /// A probe's `interval_seconds`.

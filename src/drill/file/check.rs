@@ -164,10 +164,16 @@ fn check(place: &Place<'_>, c: &Checked) -> Result<(), FileError> {
         if let Some(q) = &consumer.must_poll {
             queue(q)?;
         }
+        if let Some(when) = &consumer.if_no_first_poll {
+            if !["stop", "start"].contains(&when.get_ref().as_str()) {
+                return Err(place.error(
+                    Some(when.span()),
+                    "`if_no_first_poll` must be \"stop\" or \"start\"",
+                ));
+            }
+        }
     }
-    for probe in &c.file.steady_state {
-        check_steady(place, probe, &queue)?;
-    }
+    steady_state(place, c, &queue)?;
     let mut names = BTreeSet::new();
     for (i, step) in c.file.method.iter().enumerate() {
         check_step(place, c, step, &queue)?;
@@ -175,6 +181,27 @@ fn check(place: &Place<'_>, c: &Checked) -> Result<(), FileError> {
     }
     for expectation in &c.file.expect {
         check_expectation(place, c, expectation, &names, &queue)?;
+    }
+    Ok(())
+}
+
+/// Each steady-state probe, and no two of one name: each is a check of its own.
+fn steady_state(
+    place: &Place<'_>,
+    c: &Checked,
+    queue: &dyn Fn(&toml::Spanned<String>) -> Result<(), FileError>,
+) -> Result<(), FileError> {
+    let mut names = BTreeSet::new();
+    for probe in &c.file.steady_state {
+        check_steady(place, probe, queue)?;
+        if let Some(name) = &probe.get_ref().name {
+            if !names.insert(name) {
+                return Err(place.error(
+                    Some(probe.span()),
+                    format!("two [[steady_state]] probes are called `{name}`: each is a check of its own"),
+                ));
+            }
+        }
     }
     Ok(())
 }

@@ -35,16 +35,36 @@ pub(super) fn check_probe(
         return Err(place.error(Some(at.clone()), format!("probe `{kind}` needs a `queue`")));
     };
     queue(q)?;
-    if kind == "alarm" && (p.alarm.is_none() || p.state.is_none()) {
-        return Err(place.error(
-            Some(at.clone()),
-            "probe `alarm` needs `alarm` (dlq_depth, stall, oldest_message_age) and `state` (ALARM or OK)",
-        ));
-    }
     if kind == "alarm" {
-        return Ok(());
+        return alarm_named(place, p, at);
     }
     tolerance_given(place, p, kind, at)
+}
+
+/// An `alarm` probe names an alarm sqslite raises and a state it can be in: a misspelt one
+/// would never hold, and the drill would blame the system for the typo.
+fn alarm_named(place: &Place<'_>, p: &Probe, at: Range<usize>) -> Result<(), FileError> {
+    let kinds = crate::observe::alarms::Kind::ALL.map(crate::observe::alarms::Kind::as_str);
+    let list = kinds.join(", ");
+    let (Some(alarm), Some(state)) = (&p.alarm, &p.state) else {
+        return Err(place.error(
+            Some(at),
+            format!("probe `alarm` needs `alarm` ({list}) and `state` (ALARM or OK)"),
+        ));
+    };
+    if !kinds.contains(&alarm.as_str()) {
+        return Err(place.error(
+            Some(at),
+            format!("unknown alarm `{alarm}`; sqslite's alarms are {list}"),
+        ));
+    }
+    if !["ALARM", "OK"].contains(&state.as_str()) {
+        return Err(place.error(
+            Some(at),
+            format!("an alarm's `state` is ALARM or OK; got `{state}`"),
+        ));
+    }
+    Ok(())
 }
 
 /// A counting probe's tolerance is there.
@@ -72,7 +92,6 @@ pub(super) fn check_steady(
     let p = spanned.get_ref();
     let at = Some(spanned.span());
     let expectation_only = [
-        ("name", p.name.is_some()),
         ("dead_lettered", p.dead_lettered.is_some()),
         ("deleted", p.deleted.is_some()),
         ("receives", p.receives.is_some()),

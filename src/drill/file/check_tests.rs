@@ -137,3 +137,61 @@ fn budgets_past_their_bounds_are_refused_at_their_line() {
         ),
     ]);
 }
+
+#[test]
+fn the_first_poll_bound_and_what_happens_at_it_are_checked_at_their_line() {
+    let consumer = |keys: &str| format!("{QUEUE}\n[consumer]\ncommand = \"c\"\n{keys}\n");
+    refused(&[
+        (
+            consumer("first_poll_within_seconds = 0"),
+            "d.toml:9:29: `first_poll_within_seconds` must be from 1 to 3600 (wall seconds",
+        ),
+        (
+            consumer("first_poll_within_seconds = 3601"),
+            "d.toml:9:29: `first_poll_within_seconds` must be from 1 to 3600",
+        ),
+        (
+            consumer("if_no_first_poll = \"go\""),
+            "d.toml:9:20: `if_no_first_poll` must be \"stop\" or \"start\"",
+        ),
+    ]);
+    let ok = consumer("first_poll_within_seconds = 5\nif_no_first_poll = \"start\"");
+    let checked = read("d.toml", &ok).unwrap();
+    let spec = checked.file.consumer.unwrap();
+    assert_eq!(spec.first_poll_within_seconds, 5);
+    assert!(spec.start_without_first_poll());
+}
+
+#[test]
+fn a_steady_state_probe_takes_a_name_of_its_own() {
+    let probe = |name: &str| {
+        format!("[[steady_state]]\nname = \"{name}\"\nprobe = \"depth\"\nqueue = \"q\"\nmax = 0\n")
+    };
+    let named = format!("{QUEUE}\n{}", probe("empty"));
+    let checked = read("d.toml", &named).unwrap();
+    assert_eq!(
+        checked.file.steady_state[0].get_ref().name.as_deref(),
+        Some("empty")
+    );
+    let twice = format!("{QUEUE}\n{}\n{}", probe("empty"), probe("empty"));
+    assert_eq!(
+        error(&twice),
+        "d.toml:13:1: two [[steady_state]] probes are called `empty`: each is a check of its own"
+    );
+}
+
+#[test]
+fn an_alarm_probe_names_one_of_sqslites_alarms_and_a_state() {
+    let alarm = |kind: &str, state: &str| {
+        format!("{QUEUE}\n[[steady_state]]\nprobe = \"alarm\"\nqueue = \"q\"\nalarm = \"{kind}\"\nstate = \"{state}\"\n")
+    };
+    assert!(read("d.toml", &alarm("receive_count", "OK")).is_ok());
+    assert_eq!(
+        error(&alarm("dlq-depth", "OK")),
+        "d.toml:8:9: unknown alarm `dlq-depth`; sqslite's alarms are receive_count, stall, oldest_message_age, dlq_depth"
+    );
+    assert_eq!(
+        error(&alarm("stall", "alarm")),
+        "d.toml:8:9: an alarm's `state` is ALARM or OK; got `alarm`"
+    );
+}

@@ -4,6 +4,7 @@
 //! a command that exits before then is part of the verdict.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -23,6 +24,8 @@ pub enum Consumer {
         _group: Group,
         /// The command line, for the verdict.
         line: String,
+        /// Where it runs, when not the current directory.
+        dir: Option<std::path::PathBuf>,
     },
     /// The sample consumer, with its behaviour to change.
     Sample {
@@ -71,21 +74,31 @@ pub fn environment(
     env
 }
 
-/// Starts `line` with `sh -c`.
-pub fn command(line: &str, env: Vec<(String, String)>) -> Result<Consumer, String> {
-    let child = tokio::process::Command::new("sh")
-        .arg("-c")
+/// Starts `line` with `sh -c`, in `dir` when given.
+pub fn command(
+    line: &str,
+    env: Vec<(String, String)>,
+    dir: Option<&Path>,
+) -> Result<Consumer, String> {
+    let mut cmd = tokio::process::Command::new("sh");
+    cmd.arg("-c")
         .arg(line)
         .envs(env)
         .stdin(Stdio::null())
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| format!("cannot start the consumer `{line}`: {e}"))?;
+        .kill_on_drop(true);
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
+    let child = cmd.spawn().map_err(|e| {
+        let at = dir.map_or(String::new(), |d| format!(" in {}", d.display()));
+        format!("cannot start the consumer `{line}`{at}: {e}")
+    })?;
     Ok(Consumer::Command {
         _group: Group::of(&child),
         child: Box::new(child),
         line: line.to_owned(),
+        dir: dir.map(Path::to_path_buf),
     })
 }
 
@@ -105,16 +118,24 @@ pub fn sample(ep: Endpoint, urls: Vec<String>, behaviour: Behaviour, pause: Dura
 impl Consumer {
     /// The exit of a command that ended, as words; `None` while it runs (or for the others).
     pub fn exited(&mut self) -> Option<String> {
+        let (line, status) = self.ended()?;
+        Some(format!(
+            "the consumer `{line}` exited during the drill ({status})"
+        ))
+    }
+
+    /// A command that is gone: its line and its status (`exit status: 2`; `cannot be
+    /// watched: ...` when its status cannot be read); `None` while it runs, or for the others.
+    pub fn ended(&mut self) -> Option<(String, String)> {
         let Consumer::Command { child, line, .. } = self else {
             return None;
         };
-        match child.try_wait() {
-            Ok(Some(status)) => Some(format!(
-                "the consumer `{line}` exited during the drill ({status})"
-            )),
-            Ok(None) => None,
-            Err(e) => Some(format!("the consumer `{line}` cannot be watched: {e}")),
-        }
+        let how = match child.try_wait() {
+            Ok(Some(status)) => status_words(status),
+            Ok(None) => return None,
+            Err(e) => format!("cannot be watched: {e}"),
+        };
+        Some((line.clone(), how))
     }
 
     /// Changes the sample consumer's rule (a "fix" step); false for the others.
@@ -132,6 +153,23 @@ impl Consumer {
     }
 }
 
+/// An exit status with what the shell's own codes mean: a consumer that is not found is the
+/// commonest first failure, and `exit status: 127` alone does not say it.
+pub fn status_words(status: std::process::ExitStatus) -> String {
+    match status.code() {
+        Some(127) => format!("{status}: the shell found no such command"),
+        Some(126) => format!("{status}: the command is not executable"),
+        _ => status.to_string(),
+    }
+}
+
+/// Where a file's `[consumer] command` runs: the drill file's directory, so that a drill
+/// and its consumer (`python consumer.py`) travel together and run from anywhere. A shipped
+/// drill, or one in the current directory, runs it here.
+fn file_dir(opts: &super::RunOptions) -> Option<&Path> {
+    opts.file.parent().filter(|d| !d.as_os_str().is_empty())
+}
+
 /// The consumer the options or the file name, started.
 pub(super) fn start(
     opts: &super::RunOptions,
@@ -141,12 +179,12 @@ pub(super) fn start(
     urls: &BTreeMap<String, String>,
 ) -> Result<Consumer, super::CannotRun> {
     let spec = c.file.consumer.as_ref();
-    let line = opts
-        .consumer
-        .clone()
-        .or_else(|| spec.and_then(|s| s.command.clone()));
-    if let Some(line) = line {
-        return Ok(command(&line, environment(endpoint, run, urls))?);
+    let env = || environment(endpoint, run, urls);
+    if let Some(line) = &opts.consumer {
+        return Ok(command(line, env(), None)?);
+    }
+    if let Some(line) = spec.and_then(|s| s.command.as_ref()) {
+        return Ok(command(line, env(), file_dir(opts))?);
     }
     let Some(sample) = spec.and_then(|s| s.sample.as_ref()) else {
         return Ok(Consumer::Outside);

@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use super::check::{step_name, Checked};
 use super::consumer::Consumer;
+use super::explain::{self, About, Whereabouts};
 use super::look::{self, Look};
-use super::spec::{Probe, Step};
+use super::spec::Step;
 use super::track::{Context, Tracker};
 use super::verdict::{Case, Verdict};
 use crate::clock::Stopwatch;
@@ -56,12 +57,18 @@ pub struct Drill<'a> {
     pub verdict: Verdict,
     /// The consumer under test.
     pub consumer: Consumer,
+    /// The expectations, watched at every look from the method's start to the drill's last
+    /// look: an `always` that stopped being watched when the timed ones settled would pass
+    /// a drill whose later looks break it.
+    pub trackers: Vec<Tracker>,
+    /// Server ms when the method began.
+    pub started: u64,
     /// Wall time since the drill began.
     pub wall: Stopwatch,
 }
 
 impl Drill<'_> {
-    /// Looks at the server once and keeps the look.
+    /// Looks at the server once, keeps the look and lets the armed expectations read it.
     pub async fn look(&mut self) -> Result<(), String> {
         let look = look::take(&self.ep, &self.names).await?;
         // Probes and expectations read the messages of the last look only; an older look keeps
@@ -72,11 +79,12 @@ impl Drill<'_> {
             }
         }
         self.history.push(look);
+        self.watch_all();
         Ok(())
     }
 
     /// Moves on: a look interval of wall time, and on a manual clock a step of server time.
-    async fn tick(&mut self) -> Result<(), String> {
+    pub(super) async fn tick(&mut self) -> Result<(), String> {
         tokio::time::sleep(Duration::from_millis(self.c.file.drill.look_ms)).await;
         if self.manual {
             self.ep.advance(self.c.file.drill.step_seconds).await?;
@@ -89,81 +97,19 @@ impl Drill<'_> {
         self.wall.elapsed().as_secs() >= self.c.file.drill.timeout_seconds
     }
 
-    /// Checks the steady state; `within` true lets each probe take its `within_seconds`.
-    pub async fn steady_state(
-        &mut self,
-        out: &mut dyn Write,
-        when: &str,
-        within: bool,
-    ) -> Result<bool, String> {
-        let probes: Vec<Probe> = self
-            .c
-            .file
-            .steady_state
-            .iter()
-            .map(|p| p.get_ref().clone())
-            .collect();
-        let start = self.now();
-        let mut all = true;
-        for p in probes {
-            let budget = if within {
-                p.within_seconds.unwrap_or(0).saturating_mul(1000)
-            } else {
-                0
-            };
-            let held = loop {
-                let (held, words) = self.probe_holds(&p, start);
-                if held
-                    || self.now() >= start.saturating_add(budget)
-                    || self.out_of_time()
-                    || !self.manual && budget == 0
-                {
-                    break (held, words);
-                }
-                self.tick().await?;
-            };
-            let on = p
-                .queue
-                .as_ref()
-                .map_or(String::new(), |q| q.get_ref().clone());
-            let name = format!("steady state {when}: {} of {on}", p.measure());
-            let detail = format!("{} (tolerance {})", held.1, look::tolerance(&p));
-            all &= held.0;
-            self.decide(out, name, held.0, detail);
-        }
-        Ok(all)
-    }
-
-    /// Whether a probe holds at the last look, and the reading.
-    fn probe_holds(&self, p: &Probe, since: u64) -> (bool, String) {
-        let empty = Look::default();
-        let last = self.history.last().unwrap_or(&empty);
-        let on = p.queue.as_ref().map_or("", |q| q.get_ref().as_str());
-        if p.measure() == "alarm" {
-            let held = look::alarm_holds(p, last, since);
-            return (
-                held,
-                format!(
-                    "alarm {} on {on}: {}",
-                    p.alarm.as_deref().unwrap_or(""),
-                    if held { "held" } else { "did not hold" }
-                ),
-            );
-        }
-        let v = look::value(p, last, &self.history, &self.run).unwrap_or(f64::NAN);
-        (
-            look::within(p, v),
-            format!("{} of {on} was {v}", p.measure()),
-        )
-    }
-
     /// The server time of the last look.
-    fn now(&self) -> u64 {
+    pub(super) fn now(&self) -> u64 {
         self.history.last().map_or(0, |l| l.t)
     }
 
     /// Records one decided case.
-    fn decide(&mut self, out: &mut dyn Write, name: String, passed: bool, detail: String) {
+    pub(super) fn decide(
+        &mut self,
+        out: &mut dyn Write,
+        name: String,
+        passed: bool,
+        detail: String,
+    ) {
         let at = self.now();
         self.marks.push(Mark {
             t: at,
@@ -181,17 +127,19 @@ impl Drill<'_> {
         );
     }
 
-    /// Runs the method, watching the expectations as it goes, then until each is settled.
+    /// Runs the method, watching the expectations as it goes, then until each timed one is
+    /// settled; the others are decided at the drill's last look (`finish`).
     pub async fn method(&mut self, out: &mut dyn Write) -> Result<(), String> {
-        let mut trackers: Vec<Tracker> = self
+        self.started = self.now();
+        let started = self.started;
+        self.trackers = self
             .c
             .file
             .expect
             .iter()
             .map(|e| Tracker::new(e.get_ref()))
             .collect();
-        let started = self.now();
-        for t in trackers.iter_mut().filter(|t| t.after.is_none()) {
+        for t in self.trackers.iter_mut().filter(|t| t.after.is_none()) {
             t.armed_at = Some(started);
         }
         let steps: Vec<Step> = self
@@ -210,43 +158,72 @@ impl Drill<'_> {
                 kind: "step",
                 label: name.clone(),
             });
-            for t in trackers
+            let now = self.now();
+            for t in self
+                .trackers
                 .iter_mut()
                 .filter(|t| t.after.as_deref() == Some(name.as_str()))
             {
-                t.armed_at = Some(self.now());
+                t.armed_at = Some(now);
             }
-            self.step(step, i, &mut trackers).await?;
+            self.step(step, i).await?;
             self.look().await?;
-            self.watch_all(&mut trackers, started);
             if self.out_of_time() {
-                self.cut_short(out, &name, steps.len() - i - 1);
+                self.cut_short(out, &name, steps.len() - i - 1).await;
                 break;
             }
         }
-        self.settle(&mut trackers, started, out).await?;
+        self.settle(out).await
+    }
+
+    /// At the drill's last look: every expectation not yet decided is read one last time
+    /// (an `always` that never broke held), then all are recorded in the file's order, a
+    /// failed one with where its messages were when it failed.
+    pub async fn finish(&mut self, out: &mut dyn Write) {
+        let mut trackers = std::mem::take(&mut self.trackers);
         let empty = Look::default();
         let last = self.history.last().unwrap_or(&empty);
         let cx = self.context();
         for t in &mut trackers {
-            t.finish(last, &cx, started);
+            t.finish(last, &cx, self.started);
         }
         for t in trackers {
-            if let Some((passed, detail)) = t.decided {
-                self.decide(out, t.name, passed, detail);
-            }
+            let about = t.about();
+            let Some((passed, detail)) = t.decided else {
+                continue;
+            };
+            let detail = if passed {
+                detail
+            } else {
+                self.why(detail, &about, t.seen).await
+            };
+            self.decide(out, t.name, passed, detail);
         }
-        Ok(())
+    }
+
+    /// Where the messages `about` concerns are at the last look.
+    fn seen_now(&self, about: &About) -> Whereabouts {
+        let empty = Look::default();
+        let last = self.history.last().unwrap_or(&empty);
+        explain::whereabouts(last, &self.run, about)
+    }
+
+    /// A failed check's detail with where its messages were (`seen`, else at the last look)
+    /// and the advisor's findings on their queues.
+    pub async fn why(&self, detail: String, about: &About, seen: Option<Whereabouts>) -> String {
+        let seen = seen.unwrap_or_else(|| self.seen_now(about));
+        explain::failure(&self.ep, &detail, &seen).await
     }
 
     /// The method stopped by `timeout_seconds` in or after step `name`: a failed case, since
     /// what the drill was to show did not all happen.
-    fn cut_short(&mut self, out: &mut dyn Write, name: &str, not_run: usize) {
+    async fn cut_short(&mut self, out: &mut dyn Write, name: &str, not_run: usize) {
         let timeout = self.c.file.drill.timeout_seconds;
         let detail = format!(
             "timeout_seconds ({timeout} s of wall time) ran out in step `{name}`; \
              {not_run} later step(s) did not run"
         );
+        let detail = self.why(detail, &About::default(), None).await;
         self.decide(
             out,
             "the method ran within timeout_seconds".into(),
@@ -270,13 +247,9 @@ impl Drill<'_> {
 
     /// Looks (and on a manual clock moves time) until every timed expectation is settled, the
     /// consumer command exits, or `[consumer] must_poll` finds nobody polling.
-    async fn settle(
-        &mut self,
-        trackers: &mut [Tracker],
-        started: u64,
-        out: &mut dyn Write,
-    ) -> Result<(), String> {
-        while !self.settled(trackers) && !self.out_of_time() {
+    async fn settle(&mut self, out: &mut dyn Write) -> Result<(), String> {
+        let started = self.started;
+        while !self.settled() && !self.out_of_time() {
             if let Some(exit) = self.consumer.exited() {
                 let _ = writeln!(out, "{exit}");
                 break;
@@ -290,7 +263,6 @@ impl Drill<'_> {
                 break;
             }
             self.tick().await?;
-            self.watch_all(trackers, started);
         }
         Ok(())
     }
@@ -310,21 +282,25 @@ impl Drill<'_> {
     }
 
     /// Lets every armed tracker read the last look.
-    pub(super) fn watch_all(&self, trackers: &mut [Tracker], since: u64) {
-        let Some(last) = self.history.last() else {
-            return;
-        };
-        let cx = self.context();
-        for t in trackers.iter_mut() {
-            t.watch(last, &cx, since);
+    fn watch_all(&mut self) {
+        let mut trackers = std::mem::take(&mut self.trackers);
+        if let Some(last) = self.history.last() {
+            let cx = self.context();
+            for t in &mut trackers {
+                t.watch(last, &cx, self.started);
+                if matches!(t.decided, Some((false, _))) && t.seen.is_none() {
+                    t.seen = Some(explain::whereabouts(last, &self.run, &t.about()));
+                }
+            }
         }
+        self.trackers = trackers;
     }
 
     /// Whether nothing more can change: every timed expectation decided or past its
     /// deadline (the others are read at the end).
-    fn settled(&self, trackers: &[Tracker]) -> bool {
+    fn settled(&self) -> bool {
         let now = self.now();
-        trackers
+        self.trackers
             .iter()
             .all(|t| t.decided.is_some() || t.deadline().is_none_or(|d| now > d))
     }

@@ -84,6 +84,11 @@ fn attribute(m: &Value, name: &str) -> Option<String> {
     crate::drill::attribute_of(&m["message_attributes"], &m["body"], name)
 }
 
+/// The kind a drill's message was sent as (`valid`, `poison`, ...).
+pub fn kind_of(m: &Value) -> Option<String> {
+    attribute(m, KIND_ATTRIBUTE)
+}
+
 /// Whether `m` is one of this run's messages of `kind` (`*`: any kind).
 pub fn is_ours(m: &Value, run: &str, kind: &str) -> bool {
     attribute(m, RUN_ATTRIBUTE).as_deref() == Some(run)

@@ -2,8 +2,8 @@
 //! topics, its consumer, a steady state, a method of sends, faults and time, expectations
 //! with budgets on the server's clock, a rollback), runs it against a running sqslite
 //! (`--endpoint`) or one of its own (`--serve`), and gives a verdict: exit 0 when every
-//! expectation held, 1 when one did not, 2 when the drill could not run; `--junit` writes it
-//! for CI. The guide's Game days page (docs/src/game-days.md) lists every key.
+//! expectation held, 1 when one did not, 2 when the drill could not run (a bad file, no
+//! server, a consumer not found or gone before its first poll); `--junit` writes it for CI. The guide's Game days page (docs/src/game-days.md) lists every key.
 
 pub(crate) mod bounds;
 pub mod builtin;
@@ -11,23 +11,22 @@ mod check;
 mod check_parts;
 mod consumer;
 mod engine;
+mod explain;
+mod first_poll;
 mod look;
 mod report;
 mod spec;
+mod start;
+mod steady;
 mod steps;
 mod track;
 mod verdict;
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use serde_json::json;
-
 pub use check::FileError;
 pub use verdict::Verdict;
-
-use crate::drill::Endpoint;
 
 /// `sqslite drill run`'s options.
 #[derive(Debug, Clone, clap::Args)]
@@ -41,7 +40,8 @@ pub struct RunOptions {
     /// Start a sqslite of the drill's own, in this process, with the file's declarations.
     #[arg(long)]
     pub serve: bool,
-    /// The consumer under test, a command line run with `sh -c` (wins over `[consumer]`).
+    /// The consumer under test, a command line run with `sh -c` from the current directory
+    /// (wins over `[consumer]`, whose `command` runs from the drill file's).
     #[arg(long)]
     pub consumer: Option<String>,
     /// Write the verdict here as JUnit XML.
@@ -136,7 +136,7 @@ pub async fn run_text(
 ) -> Result<Verdict, CannotRun> {
     let checked = check::read(file, text)?;
     let server = if opts.serve {
-        Some(serve(&checked).await?)
+        Some(start::serve(&checked).await?)
     } else {
         None
     };
@@ -145,7 +145,7 @@ pub async fn run_text(
         (None, Some(e)) => e.clone(),
         (None, None) => "http://127.0.0.1:9324".to_owned(),
     };
-    let mut drill = connect(opts, &checked, &endpoint, out).await?;
+    let mut drill = start::connect(opts, &checked, &endpoint, out).await?;
     let result = drive(&mut drill, out).await;
     let dead_letters = if opts.report.is_some() {
         report::dead_letters(&drill).await
@@ -166,66 +166,6 @@ pub async fn run_text(
     Ok(verdict)
 }
 
-/// The server reached and readied: its clock fit for the method, the drill's queues there,
-/// the consumer started. Nothing is sent before the clock is checked.
-async fn connect<'a>(
-    opts: &RunOptions,
-    checked: &'a check::Checked,
-    endpoint: &str,
-    out: &mut dyn Write,
-) -> Result<engine::Drill<'a>, CannotRun> {
-    let ep = Endpoint::new(endpoint);
-    let (_, manual) = ep
-        .clock()
-        .await
-        .map_err(|e| format!("cannot reach sqslite's admin API at {endpoint}: {e}"))?;
-    let advances = checked
-        .file
-        .method
-        .iter()
-        .any(|s| s.get_ref().action.get_ref() == "advance");
-    if advances && !manual {
-        return Err(CannotRun(format!(
-            "{}: the method has `advance` steps and the server at {endpoint} runs on the system clock; nothing was sent",
-            opts.file.display()
-        )));
-    }
-    let urls = prepare(&ep, checked, opts.serve).await?;
-    let topics = topic_arns(&ep, checked, &urls).await?;
-    let run = uuid::Uuid::new_v4().simple().to_string();
-    let clock = if manual {
-        ", manual clock: the drill moves it"
-    } else {
-        ""
-    };
-    let _ = writeln!(
-        out,
-        "drill {} (run {run}) against {endpoint}{clock}",
-        checked.file.drill.name
-    );
-    if !checked.file.drill.description.is_empty() {
-        let _ = writeln!(out, "  {}", checked.file.drill.description);
-    }
-    let consumer = consumer::start(opts, checked, endpoint, &run, &urls)?;
-    Ok(engine::Drill {
-        ep,
-        c: checked,
-        run,
-        manual,
-        names: urls.keys().cloned().collect(),
-        urls,
-        topics,
-        sent: BTreeMap::new(),
-        step_at: BTreeMap::new(),
-        faults: Vec::new(),
-        history: Vec::new(),
-        marks: Vec::new(),
-        verdict: Verdict::default(),
-        consumer,
-        wall: crate::clock::Stopwatch::start(),
-    })
-}
-
 /// Steady state, method and expectations, steady state again, and the consumer's health.
 async fn drive(drill: &mut engine::Drill<'_>, out: &mut dyn Write) -> Result<(), String> {
     drill.look().await?;
@@ -238,16 +178,24 @@ async fn drive(drill: &mut engine::Drill<'_>, out: &mut dyn Write) -> Result<(),
     }
     drill.method(out).await?;
     drill.steady_state(out, "after", true).await?;
+    drill.finish(out).await;
     if let consumer::Consumer::Command { .. } = drill.consumer {
-        let exited = drill.consumer.exited();
-        let case = verdict::Case {
-            name: "the consumer ran through the drill".into(),
-            passed: exited.is_none(),
-            detail: exited
-                .unwrap_or_else(|| "still running at the end (budget: the whole drill)".into()),
-            at: drill.history.last().map_or(0, |l| l.t),
+        let (passed, detail) = match drill.consumer.exited() {
+            Some(exit) => (
+                false,
+                drill.why(exit, &explain::About::default(), None).await,
+            ),
+            None => (
+                true,
+                "still running at the end (budget: the whole drill)".into(),
+            ),
         };
-        drill.verdict.decide(out, case);
+        drill.decide(
+            out,
+            "the consumer ran through the drill".into(),
+            passed,
+            detail,
+        );
     }
     Ok(())
 }
@@ -278,106 +226,4 @@ async fn rollback(drill: &mut engine::Drill<'_>, out: &mut dyn Write) {
             all.replacen(" from", " of this run's messages from", 1)
         );
     }
-}
-
-/// A sqslite of the drill's own on a free loopback port, with the file's declarations, on a
-/// manual clock unless `[drill] clock = "system"`.
-async fn serve(c: &check::Checked) -> Result<crate::Server, CannotRun> {
-    let mut config = c.config.clone();
-    config.port = 0;
-    config.host = "127.0.0.1".into();
-    let system = c.file.drill.system_clock();
-    config.clock = if system {
-        crate::ClockKind::System
-    } else {
-        crate::ClockKind::Manual
-    };
-    crate::Server::start(config)
-        .await
-        .map_err(|e| CannotRun(format!("cannot start the drill's sqslite: {e}")))
-}
-
-/// Each queue's URL; on a server the drill did not start, declared queues are created first
-/// (dead-letter queues before their sources) and required ones must exist.
-async fn prepare(
-    ep: &Endpoint,
-    c: &check::Checked,
-    served: bool,
-) -> Result<BTreeMap<String, String>, CannotRun> {
-    if !served {
-        let mut decls = c.config.queues.clone();
-        // A queue that is some other's dead-letter target is created first.
-        decls.sort_by_key(|q| {
-            !c.config
-                .queues
-                .iter()
-                .any(|o| o.dead_letter.as_ref().is_some_and(|d| d.target == q.name))
-        });
-        for q in &decls {
-            create_queue(ep, q).await?;
-        }
-    }
-    let mut urls = BTreeMap::new();
-    for name in &c.queues {
-        let (url, _) = crate::drill::queue_url(ep, name)
-            .await
-            .map_err(|e| CannotRun(format!("the drill needs queue `{name}`: {e}")))?;
-        urls.insert(name.clone(), url);
-    }
-    Ok(urls)
-}
-
-/// CreateQueue for one declaration, its dead-letter wiring as a RedrivePolicy.
-async fn create_queue(ep: &Endpoint, q: &crate::config::QueueDecl) -> Result<(), CannotRun> {
-    let mut attributes = serde_json::Map::new();
-    for (k, v) in &q.attributes {
-        attributes.insert(k.clone(), json!(v));
-    }
-    if let Some(dl) = &q.dead_letter {
-        let target = ep
-            .get(&format!("/_sqslite/queues/{}", dl.target))
-            .await
-            .map_err(|e| {
-                CannotRun(format!(
-                    "queue `{}`'s dead-letter queue `{}`: {e}",
-                    q.name, dl.target
-                ))
-            })?;
-        let policy =
-            json!({"deadLetterTargetArn": target["arn"], "maxReceiveCount": dl.max_receive_count});
-        attributes.insert("RedrivePolicy".into(), json!(policy.to_string()));
-    }
-    ep.sqs(
-        "CreateQueue",
-        &json!({"QueueName": q.name, "Attributes": attributes}),
-    )
-    .await
-    .map_err(|e| CannotRun(format!("cannot create queue `{}`: {e}", q.name)))?;
-    Ok(())
-}
-
-/// Topic ARNs in the region and account of the drill's queues.
-async fn topic_arns(
-    ep: &Endpoint,
-    c: &check::Checked,
-    urls: &BTreeMap<String, String>,
-) -> Result<BTreeMap<String, String>, CannotRun> {
-    let mut arns = BTreeMap::new();
-    let Some(first) = urls.keys().next() else {
-        return Ok(arns);
-    };
-    let info = ep.get(&format!("/_sqslite/queues/{first}")).await?;
-    let queue_arn = info["arn"].as_str().unwrap_or_default();
-    let parts: Vec<&str> = queue_arn.split(':').collect();
-    let (region, account) = (
-        parts.get(3).copied().unwrap_or("us-east-1"),
-        parts.get(4).copied().unwrap_or("000000000000"),
-    );
-    for name in &c.topics {
-        arns.insert(
-            name.clone(),
-            format!("arn:aws:sns:{region}:{account}:{name}"),
-        );
-    }
-    Ok(arns)
 }

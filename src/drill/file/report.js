@@ -56,7 +56,9 @@ function render(d) {
     ` ${d.cases.filter((c) => c.passed).length} of ${d.cases.length} checks held · run ${d.run} · `,
     `server clock ${d.manual ? '(manual, moved by the drill) ' : ''}${clockTime(d.from)} – ${clockTime(to)} UTC`);
   document.getElementById('checks').replaceChildren(casesTable(d.cases));
-  document.getElementById('timeline').replaceChildren(...d.queues.flatMap((q) => queueFigures(q, marks, d.from, to)));
+  // An alarm belongs to its queue: on another queue's chart it would say that queue paged.
+  const own = (q) => marks.filter((m) => m.kind !== 'alarm' || m.queue === q.name);
+  document.getElementById('timeline').replaceChildren(...d.queues.flatMap((q) => queueFigures(q, own(q), d.from, to)));
   document.getElementById('dead-letters').replaceChildren(...[deadLetters(d.dead_letters)].flat());
 }
 

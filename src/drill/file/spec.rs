@@ -163,6 +163,33 @@ pub struct ConsumerSpec {
         deserialize_with = "bounded::<b::PollWithin, _>"
     )]
     pub must_poll_within_seconds: u64,
+    /// Wall seconds the drill waits for the consumer it started to poll one of its queues
+    /// before anything else happens: a consumer takes a moment to start, and a manual clock
+    /// moved meanwhile spends budgets the consumer never had.
+    #[serde(
+        default = "default_first_poll",
+        deserialize_with = "bounded::<b::FirstPoll, _>"
+    )]
+    pub first_poll_within_seconds: u64,
+    /// What happens when `first_poll_within_seconds` passes with no poll: `stop` (the
+    /// default: the drill cannot run, exit 2, nothing sent) or `start` (the method starts
+    /// anyway, and the verdict shows what a consumer that is not there does).
+    #[serde(default)]
+    pub if_no_first_poll: Option<Spanned<String>>,
+}
+
+impl ConsumerSpec {
+    /// Whether the drill starts its method when the consumer has not polled in time.
+    pub fn start_without_first_poll(&self) -> bool {
+        self.if_no_first_poll
+            .as_ref()
+            .is_some_and(|k| k.get_ref() == "start")
+    }
+}
+
+/// 30 wall seconds: a JVM or a Python consumer with its imports starts well within it.
+pub fn default_first_poll() -> u64 {
+    30
 }
 
 /// 30 server seconds.
@@ -257,11 +284,12 @@ fn one() -> u64 {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Check {
-    /// An expectation's name in the verdict.
+    /// Its name in the verdict (an expectation needs one; a steady-state probe is named
+    /// for what it reads if not).
     #[serde(default)]
     pub name: Option<String>,
     /// What is measured (`probe`): `depth`, `visible`, `in_flight`, `oldest_age`, `deletes`,
-    /// `alarm`.
+    /// `alarm`, `fault_hits` (`check::PROBES`).
     #[serde(default, rename = "probe")]
     pub measure: Option<Spanned<String>>,
     /// The queue it is measured on, or where `dead_lettered` messages must arrive.
@@ -273,7 +301,7 @@ pub struct Check {
     /// `depth` of one FIFO message group only.
     #[serde(default)]
     pub group: Option<String>,
-    /// `alarm`: its kind (`dlq_depth`, `stall`, ...).
+    /// `alarm`: its kind (`dlq_depth`, `stall`, `oldest_message_age`, `receive_count`).
     #[serde(default)]
     pub alarm: Option<String>,
     /// `alarm`: `ALARM` or `OK`.

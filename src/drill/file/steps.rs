@@ -8,7 +8,6 @@ use serde_json::{json, Value};
 
 use super::engine::{Drill, Mark};
 use super::spec::Step;
-use super::track::Tracker;
 use crate::drill::{KIND_ATTRIBUTE, RUN_ATTRIBUTE};
 
 /// `{seq}` and `{run}` filled in.
@@ -23,19 +22,14 @@ const BODY: &str = r#"{"drill":"{run}","seq":{seq}}"#;
 
 impl Drill<'_> {
     /// Runs one step; `index` names its default deduplication ids.
-    pub(super) async fn step(
-        &mut self,
-        step: &Step,
-        index: usize,
-        trackers: &mut [Tracker],
-    ) -> Result<(), String> {
+    pub(super) async fn step(&mut self, step: &Step, index: usize) -> Result<(), String> {
         match step.action.get_ref().as_str() {
             "send" => self.send(step, index).await,
             "publish" => self.publish(step, index).await,
             "fault" => self.fault(step).await,
             "clear_faults" => self.clear_faults().await,
-            "advance" => self.pass_time(step, trackers, true).await,
-            "wait" => self.pass_time(step, trackers, false).await,
+            "advance" => self.pass_time(step, true).await,
+            "wait" => self.pass_time(step, false).await,
             "redrive" => self.redrive(step).await,
             "consumer" => {
                 let rule = step
@@ -227,17 +221,11 @@ impl Drill<'_> {
     /// Lets `seconds` pass, looking as it goes: server time moved by the drill (`advance`,
     /// manual clock only) or wall time waited (`wait`). The drill's `timeout_seconds` ends
     /// either early, since a step may ask for more time than the drill may take.
-    async fn pass_time(
-        &mut self,
-        step: &Step,
-        trackers: &mut [Tracker],
-        advance: bool,
-    ) -> Result<(), String> {
+    async fn pass_time(&mut self, step: &Step, advance: bool) -> Result<(), String> {
         if advance && !self.manual {
             return Err("an `advance` step needs the server's clock to be manual".into());
         }
         let seconds = step.seconds.unwrap_or(0);
-        let started = self.history.first().map_or(0, |l| l.t);
         let per = self.c.file.drill.step_seconds.max(1);
         let look = Duration::from_millis(self.c.file.drill.look_ms);
         // Elapsed wall time, compared, never added to now: no wait can overflow the clock.
@@ -256,7 +244,6 @@ impl Drill<'_> {
             }
             tokio::time::sleep(look).await;
             self.look().await?;
-            self.watch_all(trackers, started);
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! An expectation being watched: armed when its step has run, decided at the look that
 //! settles it (held within its budget, broken during its `for_seconds`, or at the end).
 
+use super::explain::{About, Whereabouts};
 use super::look::{self, Look};
 use super::spec::{Expectation, Probe};
 
@@ -52,6 +53,8 @@ pub struct Tracker {
     pub last: String,
     /// Decided: whether it held and what was measured.
     pub decided: Option<(bool, String)>,
+    /// Where the drill's messages were at the look that failed it.
+    pub seen: Option<Whereabouts>,
 }
 
 /// What the drill counts reads against: this run, how many of each kind it sent, and each
@@ -102,6 +105,25 @@ impl Tracker {
             armed_at: None,
             last: "not measured yet".into(),
             decided: None,
+            seen: None,
+        }
+    }
+
+    /// What the expectation is about, for the words of its failure.
+    pub fn about(&self) -> About {
+        match &self.subject {
+            Subject::Probe(p) => About {
+                kind: p.kind.clone(),
+                queue: p.queue.as_ref().map(|q| q.get_ref().clone()),
+            },
+            Subject::DeadLettered { kind, queue, .. } => About {
+                kind: Some(kind.clone()),
+                queue: Some(queue.clone()),
+            },
+            Subject::Deleted(kind) => About {
+                kind: Some(kind.clone()),
+                queue: None,
+            },
         }
     }
 
@@ -263,10 +285,16 @@ fn dead_lettered(
         .collect();
     let right = receives.is_none_or(|r| counts.iter().all(|c| *c == r));
     let held = sent > 0 && there.len() as u64 == sent && right;
+    let taken = if counts.is_empty() {
+        String::new()
+    } else {
+        let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
+        format!(", received {} time(s)", counts.join(", "))
+    };
     (
         held,
         format!(
-            "{} of {sent} `{kind}` message(s) in {queue}, received {counts:?} time(s)",
+            "{} of {sent} `{kind}` message(s) in {queue}{taken}",
             there.len()
         ),
     )

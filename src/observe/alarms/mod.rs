@@ -35,6 +35,14 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every alarm, for the lists that name them (a drill's `alarm` probe).
+    pub const ALL: [Kind; 4] = [
+        Kind::ReceiveCount,
+        Kind::Stall,
+        Kind::OldestMessageAge,
+        Kind::DlqDepth,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::ReceiveCount => "receive_count",

@@ -22,7 +22,7 @@ fn long_step(action: &str, seconds: u64) -> String {
 }
 
 /// Runs `text` with `--serve`; the drill must end well within the test's own bound.
-async fn served(text: &str) -> (Verdict, String) {
+pub(super) async fn served(text: &str) -> (Verdict, String) {
     let opts = RunOptions {
         serve: true,
         endpoint: None,
@@ -32,7 +32,7 @@ async fn served(text: &str) -> (Verdict, String) {
     let mut out = Vec::new();
     let verdict = tokio::time::timeout(Duration::from_secs(30), run(&opts, &mut out))
         .await
-        .expect("the drill ended within 30 s, its timeout_seconds being 1")
+        .expect("the drill ended within 30 s")
         .map_err(|e| e.0)
         .unwrap();
     (verdict, String::from_utf8_lossy(&out).into_owned())

@@ -5,5 +5,7 @@ mod bounds;
 mod builtin;
 mod fault_targets;
 mod files;
+mod first_poll;
 mod game_day;
 mod manual_clock;
+mod verdicts;
