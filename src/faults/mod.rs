@@ -163,4 +163,5 @@ fn roll() -> f64 {
 }
 
 #[cfg(test)]
+#[path = "faults_tests.rs"]
 mod tests;
