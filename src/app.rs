@@ -19,6 +19,8 @@ pub struct App {
     pub triggers: Arc<crate::triggers::Service>,
     /// The STS service: the declared roles and the temporary keys it issues.
     pub sts: Arc<crate::sts::Service>,
+    /// The S3 service: buckets and objects in memory.
+    pub s3: Arc<crate::s3::Service>,
     /// STS's issued keys, which the auth floor accepts for every service.
     pub temporary_keys: Arc<dyn crate::http::auth::TemporaryKeys>,
     pub clock: SharedClock,
@@ -62,6 +64,21 @@ fn triggers_service(
         faults.clone(),
         series.clone(),
     )
+}
+
+/// S3 over the settings, on the server's clock, accepting STS's keys.
+fn s3_service(
+    config: &Config,
+    clock: &SharedClock,
+    temporary: Arc<dyn crate::http::auth::TemporaryKeys>,
+) -> Arc<crate::s3::Service> {
+    let settings = crate::s3::Settings {
+        max_bytes: config.s3.max_bytes,
+        public_url: config.public_url.as_deref(),
+        credentials: &config.credentials,
+        idle: config.connections.idle_timeout,
+    };
+    Arc::new(crate::s3::Service::new(&settings, clock.clone(), temporary))
 }
 
 impl App {
@@ -120,7 +137,9 @@ impl App {
             verified,
             clock.clone(),
         ));
+        let s3 = s3_service(&config, &clock, sts.temporary_keys());
         App {
+            s3,
             temporary_keys: sts.temporary_keys(),
             sts,
             outbound,

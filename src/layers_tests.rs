@@ -18,10 +18,12 @@ const LADDER: &[(&str, u8)] = &[
     ("patterns", 2),
     ("policy", 2),
     ("ticker", 2),
-    // Services: SNS, STS and the triggers reach SQS through its operations.
+    // Services: SNS, STS and the triggers reach SQS through its operations; S3 stands beside
+    // them.
     ("sqs", 3),
     ("sns", 4),
     ("sts", 4),
+    ("s3", 4),
     ("triggers", 4),
     // Observers and the durable log read the services.
     ("durable", 5),

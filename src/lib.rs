@@ -230,6 +230,7 @@ pub(crate) mod observe;
 pub(crate) mod patterns;
 pub(crate) mod policy;
 pub(crate) mod quota;
+pub(crate) mod s3;
 pub(crate) mod server;
 pub(crate) mod service;
 pub(crate) mod sns;

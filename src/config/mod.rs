@@ -37,6 +37,7 @@ pub use crate::http::guard::AccessConfig;
 pub use crate::http::server::Limits;
 pub use crate::observe::advisor::Thresholds;
 pub use crate::observe::alarms::AlarmConfig;
+pub use crate::s3::S3Config;
 pub use crate::sqs::declare::{DeadLetter, QueueDecl, QueueTemplate};
 pub use crate::sts::engine::Role;
 pub use crate::triggers::{Function, MappingDecl, Target, TriggersConfig};
@@ -111,6 +112,8 @@ pub struct Config {
     /// `max_topics`, `max_fifo_topics`, `max_subscriptions_per_topic` in `[server]`: SNS's
     /// quotas by default.
     pub sns_limits: crate::sns::engine::Limits,
+    /// `s3_max_bytes` in `[server]`: what S3's in-memory storage holds.
+    pub s3: S3Config,
 }
 
 impl Default for Config {
@@ -141,6 +144,7 @@ impl Default for Config {
             triggers: crate::triggers::TriggersConfig::default(),
             outbound: OutboundConfig::default(),
             sns_limits: crate::sns::engine::Limits::default(),
+            s3: S3Config::default(),
         }
     }
 }

@@ -1,10 +1,9 @@
-//! Response bodies: one buffer (every SQS answer, sent with its Content-Length), or chunks a
-//! producer writes on a blocking thread while the first ones are already on the wire. With
-//! 10,000 queues a `/metrics` scrape is 13 MB and the alarm list 8 MB: streamed, neither sits
-//! in memory whole (no fresh 13 MB to fault in on every scrape) and the client reads while
-//! the rest is written.
+//! Response bodies: one buffer (every SQS answer, sent with its Content-Length), chunks a
+//! producer writes on a blocking thread while the first ones are already on the wire, or
+//! another body passed through as it comes (an S3 object's). With 10,000 queues a `/metrics`
+//! scrape is 13 MB and the alarm list 8 MB: streamed, neither sits in memory whole (no fresh
+//! 13 MB to fault in on every scrape) and the client reads while the rest is written.
 
-use std::convert::Infallible;
 use std::fmt;
 use std::io;
 use std::pin::Pin;
@@ -20,10 +19,26 @@ const CHUNK: usize = 128 * 1024;
 /// Chunks written ahead of the connection: the memory a stream holds at most.
 const AHEAD: usize = 4;
 
-#[derive(Debug)]
+/// Why a passed-through body stopped: the connection is dropped mid-answer.
+pub type BodyError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A body passed through as it comes.
+type Passed = Pin<Box<dyn HttpBody<Data = Bytes, Error = BodyError> + Send>>;
+
 pub enum Body {
     Full(Full<Bytes>),
     Chunks(mpsc::Receiver<Bytes>),
+    Passed(Passed),
+}
+
+impl fmt::Debug for Body {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Body::Full(full) => f.debug_tuple("Full").field(full).finish(),
+            Body::Chunks(rx) => f.debug_tuple("Chunks").field(rx).finish(),
+            Body::Passed(_) => f.write_str("Passed"),
+        }
+    }
 }
 
 impl From<Bytes> for Body {
@@ -50,19 +65,29 @@ impl Body {
         });
         Body::Chunks(rx)
     }
+
+    /// `body`, sent as it comes: its frames as they are ready, its length if it knows it.
+    pub fn passed<B>(body: B) -> Body
+    where
+        B: HttpBody<Data = Bytes> + Send + 'static,
+        B::Error: Into<BodyError>,
+    {
+        Body::Passed(Box::pin(http_body_util::BodyExt::map_err(body, Into::into)))
+    }
 }
 
 impl HttpBody for Body {
     type Data = Bytes;
-    type Error = Infallible;
+    type Error = BodyError;
 
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+    ) -> Poll<Option<Result<Frame<Bytes>, BodyError>>> {
         match self.get_mut() {
-            Body::Full(full) => Pin::new(full).poll_frame(cx),
+            Body::Full(full) => Pin::new(full).poll_frame(cx).map_err(|e| match e {}),
             Body::Chunks(rx) => rx.poll_recv(cx).map(|c| c.map(|b| Ok(Frame::data(b)))),
+            Body::Passed(body) => body.as_mut().poll_frame(cx),
         }
     }
 
@@ -70,6 +95,7 @@ impl HttpBody for Body {
         match self {
             Body::Full(full) => full.is_end_stream(),
             Body::Chunks(_) => false,
+            Body::Passed(body) => body.is_end_stream(),
         }
     }
 
@@ -77,6 +103,7 @@ impl HttpBody for Body {
         match self {
             Body::Full(full) => full.size_hint(),
             Body::Chunks(_) => SizeHint::default(),
+            Body::Passed(body) => body.size_hint(),
         }
     }
 }

@@ -1,15 +1,18 @@
 //! What the router asks of every service on the port: its signing name, how an unsigned
-//! request names it, its operations' names, one request handled past the front door, and its
-//! words for the refusals made before it runs. The router does the rest once for every
-//! service: which service a request is for (one table, `service::claim`), the bounded body,
-//! the one reading and verification of the signature, the context, the durable scope, the
-//! request log and the metrics.
+//! request names it, how it takes its bodies, its operations' names, one request handled past
+//! the front door, and its words for the refusals made before it runs. The router does the
+//! rest once for every service: which service a request is for (one table, `service::claim`),
+//! the bounded body (or, for a service whose bodies stream, the connection's), the one reading
+//! and verification of the signature, the context, the durable scope, the request log and the
+//! metrics.
 
 use std::future::Future;
 
 use bytes::Bytes;
+use hyper::body::Incoming;
 use hyper::http::request::Parts;
 
+use super::auth::sigv4::Payload;
 use super::auth::{AuthResult, Principal};
 use super::{Context, DropConnection, HttpResponse};
 
@@ -116,6 +119,47 @@ impl Answered {
     }
 }
 
+/// A request's body as the router hands it to a service: by reference, taken by value (a
+/// body borrowed in the router's generic path would stay in every request's future).
+pub trait RequestBody<'a>: Copy + Send {
+    /// What the signature's payload hash is checked against.
+    fn payload(self) -> Payload<'a>;
+}
+
+/// The whole body, read within the router's bound before the service is chosen.
+impl<'a> RequestBody<'a> for &'a Bytes {
+    fn payload(self) -> Payload<'a> {
+        Payload::Read(self)
+    }
+}
+
+/// The connection's body, unread, for a service whose bodies are gigabytes (S3): it takes the
+/// body once, reads it as it arrives and holds it to the hash the signature covers. Handed
+/// over by reference, as every body is, so the router's generic path moves no body of a type
+/// that may need dropping (which would cost every SQS request's future a flag).
+pub struct Streamed(std::sync::Mutex<Option<Incoming>>);
+
+impl Streamed {
+    /// `body`, to be taken once.
+    pub fn new(body: Incoming) -> Self {
+        Streamed(std::sync::Mutex::new(Some(body)))
+    }
+
+    /// The body, the first time.
+    pub fn take(&self) -> Option<Incoming> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+    }
+}
+
+impl<'a> RequestBody<'a> for &'a Streamed {
+    fn payload(self) -> Payload<'a> {
+        Payload::Streamed
+    }
+}
+
 /// See the module docs. Dispatched statically: the router names each service once.
 pub trait Service: Send + Sync {
     /// The service's name in logs and metrics (`sqs`, `sns`, `lambda`).
@@ -124,6 +168,14 @@ pub trait Service: Send + Sync {
     const SIGNING_NAME: &'static str;
     /// Its operations, in the action list its dispatch is generated from.
     const ACTIONS: &'static [&'static str];
+    /// Whether its bodies stream: it is claimed by the request's head, before any of the body
+    /// is read, and handed the connection's body ([`Streamed`]) instead of a bounded buffer.
+    const STREAMS: bool = false;
+
+    /// The body it is handed: `&Bytes`, or `&Streamed` when it [streams](Self::STREAMS).
+    type Body<'a>: RequestBody<'a>
+    where
+        Self: 'a;
 
     /// Whether an unsigned request names this service (its `Version`, its actions' names, its
     /// paths); `body` is empty when the router asks before reading it. A signed request is
@@ -140,7 +192,7 @@ pub trait Service: Send + Sync {
         ctx: Context,
         verdict: AuthResult<Option<Principal>>,
         parts: &'a Parts,
-        body: &'a Bytes,
+        body: Self::Body<'a>,
     ) -> impl Future<Output = Result<Answered, DropConnection>> + Send + 'a;
 
     /// The answer to a request whose changes could not be stored (`--data-dir`), in the

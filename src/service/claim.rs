@@ -1,8 +1,13 @@
 //! Which service a request is for: one table of the services on the port, read once per
 //! request. A signed request is the service its credential scope names (a name no row has is
 //! a service sqslite does not serve); an unsigned one is the first whose own rule it meets
-//! (Lambda's path, SNS's `Version` or actions, STS's `Version` and actions), else SQS's, which takes what no other names.
-//! Another service's `X-Amz-Target` (`DynamoDB_20120810.*`) is not served either.
+//! (Lambda's path, S3's bucket in the Host or the path, SNS's `Version` or actions, STS's
+//! `Version` and actions), else SQS's, which takes what no other names. Another service's
+//! `X-Amz-Target` (`DynamoDB_20120810.*`) is not served either.
+//!
+//! A service whose bodies stream (S3) is claimed by the request's head alone, before the
+//! router reads any of the body ([`streamed`]): the rows before it read the head alone too,
+//! so the order holds for both readings.
 
 use hyper::http::request::Parts;
 
@@ -16,6 +21,7 @@ pub enum Served {
     Sns,
     Lambda,
     Sts,
+    S3,
 }
 
 /// Who a request is for.
@@ -33,11 +39,15 @@ struct Row {
     served: Served,
     signing_name: &'static str,
     names: fn(&Parts, &[u8]) -> bool,
+    /// Claimed by the head, its body handed over unread.
+    streams: bool,
 }
 
-/// The table, in the order an unsigned request is tried: SQS last.
+/// The table, in the order an unsigned request is tried: the rules that read the head alone
+/// first, SQS last.
 const TABLE: &[Row] = &[
     row::<crate::triggers::Service>(Served::Lambda),
+    row::<crate::s3::Service>(Served::S3),
     row::<crate::sns::Service>(Served::Sns),
     row::<crate::sts::Service>(Served::Sts),
     row::<crate::sqs::service::Service>(Served::Sqs),
@@ -48,7 +58,29 @@ const fn row<S: Service>(served: Served) -> Row {
         served,
         signing_name: S::SIGNING_NAME,
         names: S::names,
+        streams: S::STREAMS,
     }
+}
+
+/// The service whose bodies stream that `parts` is for, by its head alone: the one its scope
+/// names, or unsigned, the one whose rule it meets before any other row's does.
+pub fn streamed(parts: &Parts, scope: Option<&Signed>) -> Option<Served> {
+    if let Some(service) = scope.map(|s| s.service.as_str()).filter(|s| !s.is_empty()) {
+        return TABLE
+            .iter()
+            .find(|r| r.streams && r.signing_name == service)
+            .map(|r| r.served);
+    }
+    if parts.headers.contains_key(crate::http::X_AMZ_TARGET) {
+        return None;
+    }
+    TABLE
+        .iter()
+        .take_while(|r| !r.streams)
+        .all(|r| !(r.names)(parts, &[]))
+        .then(|| TABLE.iter().find(|r| r.streams && (r.names)(parts, &[])))
+        .flatten()
+        .map(|r| r.served)
 }
 
 /// Who `parts` (with `body`, empty before it is read) is for, by the request's one reading of
@@ -114,7 +146,8 @@ mod tests {
     fn the_scope_decides_then_the_target_then_each_services_rule() {
         let plain = parts(None, "/");
         let by_scope = |s: &str| claim(&plain, &[], Some(&signed(s)));
-        assert_eq!(by_scope("s3"), Claim::Foreign("s3".into()));
+        assert_eq!(by_scope("s3"), Claim::Served(Served::S3));
+        assert_eq!(by_scope("dynamodb"), Claim::Foreign("dynamodb".into()));
         assert_eq!(by_scope("sqs"), Claim::Served(Served::Sqs));
         assert_eq!(by_scope("sns"), Claim::Served(Served::Sns));
         assert_eq!(by_scope("lambda"), Claim::Served(Served::Lambda));
@@ -135,5 +168,26 @@ mod tests {
         assert_eq!(claim(&plain, sns, None), Claim::Served(Served::Sns));
         let lambda = parts(None, "/2015-03-31/event-source-mappings/");
         assert_eq!(claim(&lambda, &[], None), Claim::Served(Served::Lambda));
+    }
+
+    #[test]
+    fn s3_is_claimed_by_the_head_before_any_body_is_read() {
+        let get = |path: &str| {
+            let builder = hyper::Request::builder().method("GET").uri(path);
+            builder.body(()).unwrap().into_parts().0
+        };
+        let bucket = get("/orders/o-1.json");
+        assert_eq!(streamed(&bucket, None), Some(Served::S3));
+        assert_eq!(claim(&bucket, &[], None), Claim::Served(Served::S3));
+        let plain = parts(None, "/");
+        assert_eq!(streamed(&plain, Some(&signed("s3"))), Some(Served::S3));
+        for other in ["sqs", "sns", "sts", "lambda", "dynamodb"] {
+            assert_eq!(streamed(&plain, Some(&signed(other))), None, "{other}");
+        }
+        let mapping = get("/2015-03-31/event-source-mappings/");
+        assert_eq!(streamed(&mapping, None), None);
+        assert_eq!(streamed(&get("/?Action=ListQueues"), None), None);
+        let target = parts(Some("AmazonSQS.ListQueues"), "/bucket/key");
+        assert_eq!(streamed(&target, None), None);
     }
 }

@@ -21,7 +21,9 @@ use crate::http::{Context, DropConnection, HttpResponse};
 use hyper::http::request::Parts;
 
 mod claim;
+mod refuse;
 use claim::{Claim, Served};
+use refuse::{head_of, refuse_as_named, refused};
 
 pub async fn handle(
     app: &Arc<App>,
@@ -47,6 +49,15 @@ pub async fn handle(
     let started = Stopwatch::start();
     let (parts, body) = req.into_parts();
     let request_id = new_request_id();
+    // One reading of the signature serves the router, the context and the check alike.
+    let signed = crate::http::auth::read(&parts);
+    if let Some(Served::S3) = claim::streamed(&parts, signed.as_ref().ok().and_then(Option::as_ref))
+    {
+        // Claimed by its head: the body streams to S3 unread. Boxed, as the services but
+        // SQS's are.
+        let ids = (request_id, signed);
+        return Box::pin(s3(app, (parts, body), ids, (peer, started), origin)).await;
+    }
     let limit = app.config.connections.header_timeout;
     let Some(body) = read_body(body, &parts.headers, limit).await else {
         let message = format!(
@@ -55,8 +66,6 @@ pub async fn handle(
         );
         return Ok(refuse_as_named(&parts, Refusal::Body, &message));
     };
-    // One reading of the signature serves the router, the context and the check alike.
-    let signed = crate::http::auth::read(&parts);
     let scope = signed.as_ref().ok().and_then(Option::as_ref);
     let claimed = claim::claim(&parts, &body, scope);
     let ids = (request_id, &signed);
@@ -75,11 +84,34 @@ pub async fn handle(
         Claim::Served(Served::Sts) => {
             Box::pin(further(app, &*app.sts, &parts, &body, ids, at)).await?
         }
+        // Never: S3's rule reads the head alone, which `claim::streamed` read above.
+        Claim::Served(Served::S3) => {
+            let message = "sqslite read the body of a request it should have streamed.";
+            crate::s3::Service::refuse(&parts, &ids.0, Refusal::Busy, message)
+        }
         Claim::Foreign(service) => {
             tracing::debug!(%service, "request for a service sqslite does not serve");
             crate::sqs::protocol::foreign::refuse(&parts, &service, &ids.0)
         }
     };
+    with_cors(&mut response, origin);
+    Ok(response)
+}
+
+/// S3's request through [`further`], its body handed over unread.
+async fn s3(
+    app: &Arc<App>,
+    (parts, body): (Parts, Incoming),
+    (request_id, signed): (
+        String,
+        crate::http::auth::AuthResult<Option<crate::http::auth::Signed>>,
+    ),
+    at: (Option<IpAddr>, Stopwatch),
+    origin: Option<HeaderValue>,
+) -> Result<HttpResponse, DropConnection> {
+    let body = crate::http::service::Streamed::new(body);
+    let ids = (request_id, &signed);
+    let mut response = further(app, &*app.s3, &parts, &body, ids, at).await?;
     with_cors(&mut response, origin);
     Ok(response)
 }
@@ -155,48 +187,6 @@ fn with_cors(response: &mut HttpResponse, origin: Option<HeaderValue>) {
     }
 }
 
-/// A refused request, answered in the caller's own terms: the admin API's JSON error, or the
-/// error of the service the request names.
-fn refused(route: Route, req: &Request<Incoming>, refusal: &guard::Refusal) -> HttpResponse {
-    tracing::debug!(status = %refusal.status, reason = %refusal.message, "request refused");
-    if route != Route::Sqs {
-        return crate::admin::error_response(refusal.status, &refusal.message);
-    }
-    refuse_as_named(&head_of(req), Refusal::Origin, &refusal.message)
-}
-
-/// The request line and headers of `req`, for a refusal made before its body is read.
-fn head_of<B>(req: &Request<B>) -> Parts {
-    let (mut parts, ()) = Request::new(()).into_parts();
-    parts.method = req.method().clone();
-    parts.uri = req.uri().clone();
-    parts.headers = req.headers().clone();
-    parts
-}
-
-/// `refusal` in the words of the service the request's head names (a form's `Action` is in
-/// its body, so an unsigned Query request gets SQS's words).
-fn refuse_as_named(parts: &Parts, refusal: Refusal, message: &str) -> HttpResponse {
-    use crate::http::service::Service as _;
-    let request_id = new_request_id();
-    let signed = crate::http::auth::read(parts);
-    let scope = signed.as_ref().ok().and_then(Option::as_ref);
-    match claim::claim(parts, &[], scope) {
-        Claim::Served(Served::Sns) => {
-            crate::sns::Service::refuse(parts, &request_id, refusal, message)
-        }
-        Claim::Served(Served::Lambda) => {
-            crate::triggers::Service::refuse(parts, &request_id, refusal, message)
-        }
-        Claim::Served(Served::Sts) => {
-            crate::sts::Service::refuse(parts, &request_id, refusal, message)
-        }
-        Claim::Served(Served::Sqs) | Claim::Foreign(_) => {
-            crate::sqs::service::Service::refuse(parts, &request_id, refusal, message)
-        }
-    }
-}
-
 /// A request id as AWS writes them (a UUID).
 fn new_request_id() -> String {
     crate::http::request_id()
@@ -224,11 +214,11 @@ fn log_outcome(service: &str, name: &str, err: Option<(&str, &str)>, took: Durat
 /// durable scope (with `--data-dir` the answer waits until its records are stored; a write
 /// that failed is answered in the service's own terms), the request log and the metrics. The
 /// service authenticates by the verdict and authorizes each operation by its action list.
-async fn further<S: Service>(
-    app: &Arc<App>,
-    service: &S,
-    parts: &Parts,
-    body: &Bytes,
+async fn further<'a, S: Service>(
+    app: &'a Arc<App>,
+    service: &'a S,
+    parts: &'a Parts,
+    body: S::Body<'a>,
     (request_id, signed): (
         String,
         &crate::http::auth::AuthResult<Option<crate::http::auth::Signed>>,
@@ -240,7 +230,7 @@ async fn further<S: Service>(
         &app.keys(),
         || app.now(),
         parts,
-        body,
+        crate::http::service::RequestBody::payload(body),
         signed.as_ref().map_err(Clone::clone).map(Option::as_ref),
         S::SIGNING_NAME,
     );
@@ -283,10 +273,10 @@ fn context(
 /// answer waits until its records are stored (an SNS publish's deliveries into durable queues,
 /// a mapping the Lambda API changed); a write that failed is answered in the service's own
 /// terms. The log then compacts if it grew enough.
-async fn stored<S: Service>(
-    app: &Arc<App>,
-    service: &S,
-    (parts, body): (&Parts, &Bytes),
+async fn stored<'a, S: Service>(
+    app: &'a Arc<App>,
+    service: &'a S,
+    (parts, body): (&'a Parts, S::Body<'a>),
     (peer, request_id): (Option<IpAddr>, String),
     (scope, verdict): (
         Option<&crate::http::auth::Signed>,

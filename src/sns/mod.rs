@@ -32,6 +32,7 @@ impl crate::http::service::Service for Service {
     const NAME: &'static str = "sns";
     const SIGNING_NAME: &'static str = "sns";
     const ACTIONS: &'static [&'static str] = Action::NAMES;
+    type Body<'a> = &'a Bytes;
 
     fn names(parts: &Parts, body: &[u8]) -> bool {
         protocol::names_sns(parts, body)

@@ -56,6 +56,7 @@ impl crate::http::service::Service for Service {
     const NAME: &'static str = "sts";
     const SIGNING_NAME: &'static str = "sts";
     const ACTIONS: &'static [&'static str] = Action::NAMES;
+    type Body<'a> = &'a Bytes;
 
     fn names(parts: &Parts, body: &[u8]) -> bool {
         protocol::names_sts(parts, body)

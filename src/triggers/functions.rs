@@ -6,7 +6,7 @@ use std::time::Duration;
 /// Lambda's default function timeout (3 seconds).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(3);
 /// Lambda's longest function timeout (900 seconds).
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(900);
+pub const MAX_TIMEOUT: Duration = Duration::from_mins(15);
 
 /// How a function is invoked with an event.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,6 +19,7 @@ mod durable;
 mod http;
 mod observe;
 mod process;
+mod s3;
 mod sns;
 mod sqs;
 mod sts;

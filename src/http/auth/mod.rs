@@ -46,7 +46,7 @@ pub fn verify_for(
     keys: &Keys<'_>,
     now: impl FnOnce() -> Millis,
     parts: &Parts,
-    body: &[u8],
+    body: sigv4::Payload<'_>,
     signed: AuthResult<Option<&Signed>>,
     service: &str,
 ) -> AuthResult<Option<Principal>> {
@@ -91,6 +91,13 @@ pub fn verify_for(
             "{SIGNATURE_MISMATCH}\n\nThe Canonical String for this request should have been\n'{canonical}'\n\nThe String-to-Sign should have been\n'{to_sign}'\n"
         ),
     ))
+}
+
+/// The chain of a streamed body's chunk signatures, from the request's own signature, which
+/// [`verify_for`] has verified with the same key.
+pub fn chain(keys: &Keys<'_>, signed: &Signed, parts: &Parts) -> AuthResult<sigv4::Chain> {
+    let key = signing_key(keys, signed, parts)?;
+    Ok(sigv4::Chain::new(&key.secret, signed))
 }
 
 /// The key a request is signed with: its secret, whom it acts as and, for a temporary key,

@@ -11,6 +11,7 @@ use hyper::header::HeaderMap;
 use hyper::Method;
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
 
 use super::error::{AuthError, AuthErrorKind, AuthResult};
 pub use super::parse::{query_pairs, Signed, ALGORITHM};
@@ -31,7 +32,19 @@ pub struct Request<'a> {
     pub path: &'a str,
     pub query: Option<&'a str>,
     pub headers: &'a HeaderMap,
-    pub body: &'a [u8],
+    pub body: Payload<'a>,
+}
+
+/// What the signature's payload hash is checked against.
+#[derive(Debug, Clone, Copy)]
+pub enum Payload<'a> {
+    /// The whole body, read before the check (every service but S3).
+    Read(&'a [u8]),
+    /// A body that streams past the check (S3's, gigabytes at most): the signature covers the
+    /// hash the request declares (`x-amz-content-sha256`; a presigned URL's
+    /// `X-Amz-Content-Sha256`, else `UNSIGNED-PAYLOAD`), and the service holds the body to that
+    /// declaration as it arrives.
+    Streamed,
 }
 
 /// Every header that decides what a request does must be signed, as AWS requires of
@@ -62,26 +75,29 @@ pub fn check_signed_headers(headers: &HeaderMap, signed: &Signed) -> AuthResult<
 /// for a presigned URL without a body also `UNSIGNED-PAYLOAD`, as the Query-era SDKs presign
 /// (AWS accepts it there and nowhere else: elsewhere it would leave the body unsigned). A
 /// declared hash (`x-amz-content-sha256`, or a presigned `X-Amz-Content-Sha256`) must be one
-/// of these, or the body could be swapped under a valid signature.
+/// of these, or the body could be swapped under a valid signature. A streamed body's hash is
+/// the one declared ([`Payload::Streamed`]).
 pub fn payload_hashes(req: &Request<'_>, signed: &Signed) -> AuthResult<Vec<String>> {
-    let actual = hex(&Sha256::digest(req.body));
+    let declared = declared_hash(req, signed);
+    let body = match req.body {
+        Payload::Read(body) => body,
+        Payload::Streamed => {
+            return match (declared, signed.presigned) {
+                (Some((hash, _)), _) => Ok(vec![hash]),
+                (None, true) => Ok(vec![UNSIGNED_PAYLOAD.to_owned()]),
+                // S3's words [aws-recorded, e.g. minio/minio#7040].
+                (None, false) => Err(AuthError::new(
+                    AuthErrorKind::IncompleteSignature,
+                    "Missing required header for this request: x-amz-content-sha256",
+                )),
+            };
+        }
+    };
+    let actual = hex(&Sha256::digest(body));
     let mut allowed = vec![actual];
-    if signed.presigned && req.body.is_empty() {
+    if signed.presigned && body.is_empty() {
         allowed.push(UNSIGNED_PAYLOAD.to_owned());
     }
-    let declared = if signed.presigned {
-        query_pairs(req.query.unwrap_or(""))
-            .into_iter()
-            .find(|(k, _)| k == "X-Amz-Content-Sha256")
-            .map(|(_, v)| (v, "'X-Amz-Content-Sha256' parameter"))
-    } else {
-        req.headers.get("x-amz-content-sha256").map(|v| {
-            (
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                "'x-amz-content-sha256' header",
-            )
-        })
-    };
     let Some((declared, what)) = declared else {
         return Ok(allowed);
     };
@@ -97,12 +113,33 @@ pub fn payload_hashes(req: &Request<'_>, signed: &Signed) -> AuthResult<Vec<Stri
     }
 }
 
+/// The payload hash the request declares, and where.
+fn declared_hash(req: &Request<'_>, signed: &Signed) -> Option<(String, &'static str)> {
+    if signed.presigned {
+        query_pairs(req.query.unwrap_or(""))
+            .into_iter()
+            .find(|(k, _)| k == "X-Amz-Content-Sha256")
+            .map(|(_, v)| (v, "'X-Amz-Content-Sha256' parameter"))
+    } else {
+        req.headers.get("x-amz-content-sha256").map(|v| {
+            (
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                "'x-amz-content-sha256' header",
+            )
+        })
+    }
+}
+
 /// The canonical request over `payload_hash` (one of [`payload_hashes`]).
 pub fn canonical_request(req: &Request<'_>, signed: &Signed, payload_hash: &str) -> String {
     let mut out = String::with_capacity(256 + req.path.len());
     out.push_str(req.method.as_str());
     out.push('\n');
-    out.push_str(&canonical_path(req.path));
+    if signed.service == "s3" {
+        out.push_str(&s3_path(req.path));
+    } else {
+        out.push_str(&canonical_path(req.path));
+    }
     out.push('\n');
     out.push_str(&canonical_query(req.query.unwrap_or(""), signed.presigned));
     out.push('\n');
@@ -144,6 +181,14 @@ fn canonical_path(path: &str) -> String {
     utf8_percent_encode(&normalized, PATH).to_string()
 }
 
+/// S3's canonical path: each byte of the decoded path but `/` and the unreserved ones
+/// percent-encoded once, with no `.` or `..` resolved (SigV4's one exception, as a key may
+/// hold such segments).
+fn s3_path(path: &str) -> String {
+    let decoded = percent_encoding::percent_decode_str(path).collect::<Vec<u8>>();
+    percent_encoding::percent_encode(&decoded, PATH).to_string()
+}
+
 fn canonical_query(query: &str, presigned: bool) -> String {
     let mut pairs: Vec<(String, String)> = query_pairs(query)
         .into_iter()
@@ -171,6 +216,14 @@ pub fn string_to_sign(signed: &Signed, canonical_request: &str) -> String {
 
 /// The hex signature `secret` gives `string_to_sign` under the request's scope.
 pub fn signature(secret: &str, signed: &Signed, string_to_sign: &str) -> String {
+    hex(&hmac(
+        &signing_key(secret, signed),
+        string_to_sign.as_bytes(),
+    ))
+}
+
+/// The key `secret` derives for the request's scope (its date, region and service).
+fn signing_key(secret: &str, signed: &Signed) -> Vec<u8> {
     let mut key = hmac(
         format!("AWS4{secret}").as_bytes(),
         signed.scope_date.as_bytes(),
@@ -178,7 +231,65 @@ pub fn signature(secret: &str, signed: &Signed, string_to_sign: &str) -> String 
     for part in [&signed.region, &signed.service, &signed.terminator] {
         key = hmac(&key, part.as_bytes());
     }
-    hex(&hmac(&key, string_to_sign.as_bytes()))
+    key
+}
+
+/// The signatures of a streamed (`aws-chunked`) body's chunks and trailer, each chained to
+/// the one before from the request's own signature (SigV4 streaming: "Transferring Payload in
+/// Multiple Chunks" and "... with trailing headers").
+pub struct Chain {
+    key: Vec<u8>,
+    /// `<amz date>\n<scope>\n`, which every link's string to sign holds.
+    dated_scope: String,
+    /// The last signature checked: the request's, then each chunk's.
+    previous: String,
+}
+
+/// The SHA-256 of nothing, which a chunk's string to sign holds where headers would be.
+const EMPTY_SHA256: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+impl Chain {
+    /// The chain that starts from `signed`'s (verified) signature, made with `secret`.
+    pub fn new(secret: &str, signed: &Signed) -> Chain {
+        Chain {
+            key: signing_key(secret, signed),
+            dated_scope: format!("{}\n{}\n", signed.amz_date, signed.scope),
+            previous: signed.signature.clone(),
+        }
+    }
+
+    /// Whether `signature` is the next chunk's, whose data hashes to `data_sha256`; the chain
+    /// moves on past it when it is.
+    pub fn chunk(&mut self, data_sha256: &[u8], signature: &str) -> bool {
+        let to_sign = format!(
+            "AWS4-HMAC-SHA256-PAYLOAD\n{}{}\n{EMPTY_SHA256}\n{}",
+            self.dated_scope,
+            self.previous,
+            hex(data_sha256)
+        );
+        self.link(&to_sign, signature)
+    }
+
+    /// Whether `signature` is the trailer's, over its `name:value\n` lines.
+    pub fn trailer(&mut self, lines: &[u8], signature: &str) -> bool {
+        let to_sign = format!(
+            "AWS4-HMAC-SHA256-TRAILER\n{}{}\n{}",
+            self.dated_scope,
+            self.previous,
+            hex(&Sha256::digest(lines))
+        );
+        self.link(&to_sign, signature)
+    }
+
+    fn link(&mut self, to_sign: &str, signature: &str) -> bool {
+        let expected = hex(&hmac(&self.key, to_sign.as_bytes()));
+        // Constant time, as the request's own signature is compared.
+        let ok = bool::from(expected.as_bytes().ct_eq(signature.as_bytes()));
+        if ok {
+            self.previous = expected;
+        }
+        ok
+    }
 }
 
 fn hmac(key: &[u8], data: &[u8]) -> Vec<u8> {

@@ -1,4 +1,4 @@
-//! Requests for a service sqslite does not serve (an S3 call, another service's
+//! Requests for a service sqslite does not serve (a Route 53 call, another service's
 //! `X-Amz-Target`): answered with an error that names sqslite and what it serves, in the shape
 //! the caller's SDK reads (JSON for the JSON protocols, Query's `<ErrorResponse>` for a form,
 //! REST-XML's root `<Error>` otherwise), instead of an SQS error or an empty 404 that an SDK
@@ -11,7 +11,7 @@ use hyper::StatusCode;
 use super::{respond, HttpResponse, X_AMZ_TARGET};
 
 /// What the error says is served.
-const SERVES: &str = "Amazon SQS (AWS JSON 1.0 and AWS Query), Amazon SNS (AWS Query), Lambda's event source mappings (REST-JSON) and AWS STS (AWS Query)";
+const SERVES: &str = "Amazon SQS (AWS JSON 1.0 and AWS Query), Amazon SNS (AWS Query), Amazon S3 (REST-XML), Lambda's event source mappings (REST-JSON) and AWS STS (AWS Query)";
 /// The error code SDKs show.
 const CODE: &str = "UnknownService";
 
@@ -33,7 +33,7 @@ pub fn refuse(parts: &Parts, service: &str, request_id: &str) -> HttpResponse {
     super::xml::escape_into(&mut escaped, &message);
     let error = format!("<Code>{CODE}</Code><Message>{escaped}</Message>");
     // The Query SDKs (IAM's, STS's, SNS's) read the code only inside `<ErrorResponse><Error>`;
-    // the REST-XML ones (S3's) read it from an `<Error>` at the root.
+    // the REST-XML ones (Route 53's) read it from an `<Error>` at the root.
     let body = if is_query(parts) {
         format!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ErrorResponse><Error><Type>Sender</Type>{error}</Error><RequestId>{request_id}</RequestId></ErrorResponse>"

@@ -71,6 +71,7 @@ impl crate::http::service::Service for Service {
     const NAME: &'static str = "sqs";
     const SIGNING_NAME: &'static str = "sqs";
     const ACTIONS: &'static [&'static str] = Action::NAMES;
+    type Body<'a> = &'a Bytes;
 
     /// SQS takes what no other service names: it is the port's first service, and
     /// ElasticMQ's and LocalStack's clients send it unsigned requests of every shape.

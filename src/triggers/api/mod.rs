@@ -38,6 +38,7 @@ impl crate::http::service::Service for Service {
     const NAME: &'static str = "lambda";
     const SIGNING_NAME: &'static str = "lambda";
     const ACTIONS: &'static [&'static str] = Operation::NAMES;
+    type Body<'a> = &'a Bytes;
 
     fn names(parts: &Parts, _: &[u8]) -> bool {
         parts.uri.path().starts_with(route::VERSION_PREFIX)

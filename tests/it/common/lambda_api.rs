@@ -28,7 +28,7 @@ pub const ORDERS_ARN: &str = "arn:aws:lambda:us-east-1:000000000000:function:ord
 /// A server declaring `orders`, `audit` (Lambda's default 3 s timeout) and `slow` (60 s).
 pub async fn server() -> Lambda {
     let mut slow = function("slow");
-    slow.timeout = Duration::from_secs(60);
+    slow.timeout = Duration::from_mins(1);
     start(vec![function("orders"), function("audit"), slow]).await
 }
 

@@ -11,6 +11,7 @@ pub mod lambda_api;
 pub mod listener;
 pub mod netns;
 mod raw;
+pub mod s3;
 pub mod signing;
 pub mod sns;
 pub mod tls;

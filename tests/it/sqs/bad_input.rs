@@ -249,16 +249,19 @@ async fn health_answers() {
 }
 
 /// A request for another service gets an error naming sqslite and what it serves, in its own
-/// SDK's shape (before: an S3 call got an empty 404, which SDKs report as `UnknownError`).
+/// SDK's shape (before: a REST call got an empty 404, which SDKs report as `UnknownError`).
 #[tokio::test]
 async fn a_request_for_another_service_says_what_sqslite_serves() {
     let t = TestServer::start().await;
-    let s3 = "AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=00";
+    let route53 = "AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/route53/aws4_request, SignedHeaders=host;x-amz-date, Signature=00";
     let r = t
         .raw(
-            "PUT",
-            "/my-bucket/key.txt",
-            &[("authorization", s3), ("x-amz-date", "20240101T000000Z")],
+            "POST",
+            "/2013-04-01/hostedzone",
+            &[
+                ("authorization", route53),
+                ("x-amz-date", "20240101T000000Z"),
+            ],
             "hello",
         )
         .await;
@@ -269,7 +272,7 @@ async fn a_request_for_another_service_says_what_sqslite_serves() {
         message.starts_with("sqslite serves Amazon SQS"),
         "{message}"
     );
-    assert!(message.contains("'s3'"), "{message}");
+    assert!(message.contains("'route53'"), "{message}");
 
     let r = t
         .raw(

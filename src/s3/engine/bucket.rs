@@ -1,0 +1,199 @@
+//! One bucket: who owns it, where, and behind one short-held lock its objects, multipart
+//! uploads, Policy and tags. Every change is one method here, made under the lock.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::conditions::Write;
+use super::error::{Refusal, Result};
+use super::listing::{self, Page, Query};
+use super::multipart::{Named, Part, Upload};
+use super::object::Object;
+use super::tags::{self, Tags};
+use crate::clock::Millis;
+use crate::policy::Policy;
+
+/// A bucket.
+#[derive(Debug)]
+pub struct Bucket {
+    /// Its name.
+    pub name: String,
+    /// The account that created it.
+    pub owner: String,
+    /// Its region (GetBucketLocation).
+    pub region: String,
+    /// When it was created.
+    pub created: Millis,
+    state: Mutex<State>,
+}
+
+/// What a bucket holds.
+#[derive(Debug, Default)]
+struct State {
+    /// Deleted: a call that found the bucket before finds nothing now.
+    gone: bool,
+    objects: BTreeMap<String, Arc<Object>>,
+    uploads: BTreeMap<String, Upload>,
+    policy: Option<Arc<Policy>>,
+    tags: Option<Tags>,
+}
+
+impl Bucket {
+    /// A new, empty bucket.
+    pub fn new(name: &str, owner: &str, region: &str, created: Millis) -> Bucket {
+        Bucket {
+            name: name.to_owned(),
+            owner: owner.to_owned(),
+            region: region.to_owned(),
+            created,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    /// The bucket's state, while it exists.
+    fn state(&self) -> Result<MutexGuard<'_, State>> {
+        // A panic elsewhere cannot leave a half-made change: every change is one assignment.
+        let state = self
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if state.gone {
+            return Err(Refusal::NoSuchBucket);
+        }
+        Ok(state)
+    }
+
+    /// Marks it deleted if it holds nothing: no object, no upload.
+    pub(super) fn retire(&self) -> Result<()> {
+        let mut state = self.state()?;
+        if !state.objects.is_empty() || !state.uploads.is_empty() {
+            return Err(Refusal::BucketNotEmpty);
+        }
+        state.gone = true;
+        Ok(())
+    }
+
+    /// The object at `key`.
+    pub fn object(&self, key: &str) -> Result<Arc<Object>> {
+        self.state()?
+            .objects
+            .get(key)
+            .cloned()
+            .ok_or(Refusal::NoSuchKey)
+    }
+
+    /// Writes `object` at `key` if `condition` holds against what is there.
+    pub fn put(&self, key: &str, object: Object, condition: &Write) -> Result<Arc<Object>> {
+        let mut state = self.state()?;
+        condition.check(state.objects.get(key).map(AsRef::as_ref))?;
+        let object = Arc::new(object);
+        state.objects.insert(key.to_owned(), object.clone());
+        Ok(object)
+    }
+
+    /// Deletes the object at `key`, if any (S3 answers the same either way).
+    pub fn delete(&self, key: &str) -> Result<Option<Arc<Object>>> {
+        Ok(self.state()?.objects.remove(key))
+    }
+
+    /// Replaces the tags of the object at `key`.
+    pub fn tag_object(&self, key: &str, tags: Tags) -> Result<()> {
+        let tags = tags::check(tags, tags::OBJECT_TAGS)?;
+        let mut state = self.state()?;
+        let object = state.objects.get_mut(key).ok_or(Refusal::NoSuchKey)?;
+        Arc::make_mut(object).meta.tags = tags;
+        Ok(())
+    }
+
+    /// A page of its keys.
+    pub fn list(&self, query: &Query<'_>) -> Result<Page> {
+        Ok(listing::list(&self.state()?.objects, query))
+    }
+
+    /// Its Policy.
+    pub fn policy(&self) -> Result<Option<Arc<Policy>>> {
+        Ok(self.state()?.policy.clone())
+    }
+
+    /// Sets or (`None`) deletes its Policy.
+    pub fn set_policy(&self, policy: Option<Policy>) -> Result<()> {
+        self.state()?.policy = policy.map(Arc::new);
+        Ok(())
+    }
+
+    /// Its tags; a bucket that never had any has no tag set.
+    pub fn tags(&self) -> Result<Tags> {
+        self.state()?.tags.clone().ok_or(Refusal::NoSuchTagSet)
+    }
+
+    /// Sets or (`None`) deletes its tags.
+    pub fn set_tags(&self, tags: Option<Tags>) -> Result<()> {
+        let tags = tags
+            .map(|t| tags::check(t, tags::BUCKET_TAGS))
+            .transpose()?;
+        self.state()?.tags = tags;
+        Ok(())
+    }
+
+    /// Starts an upload.
+    pub fn start_upload(&self, upload: Upload) -> Result<()> {
+        self.state()?.uploads.insert(upload.id.clone(), upload);
+        Ok(())
+    }
+
+    /// The upload `id` of `key`, as it is now.
+    pub fn upload(&self, id: &str, key: &str) -> Result<Upload> {
+        let state = self.state()?;
+        let upload = state.uploads.get(id).filter(|u| u.key == key);
+        upload.cloned().ok_or(Refusal::NoSuchUpload)
+    }
+
+    /// Stores part `number` of the upload `id` of `key`.
+    pub fn put_part(&self, (id, key): (&str, &str), number: u32, part: Part) -> Result<()> {
+        let mut state = self.state()?;
+        let upload = state.uploads.get_mut(id).filter(|u| u.key == key);
+        upload
+            .ok_or(Refusal::NoSuchUpload)?
+            .parts
+            .insert(number, part);
+        Ok(())
+    }
+
+    /// Ends the upload `id` of `key` without an object.
+    pub fn abort(&self, id: &str, key: &str) -> Result<()> {
+        let mut state = self.state()?;
+        match state.uploads.get(id) {
+            Some(u) if u.key == key => {
+                state.uploads.remove(id);
+                Ok(())
+            }
+            _ => Err(Refusal::NoSuchUpload),
+        }
+    }
+
+    /// Completes the upload `id` of `key` from the `named` parts, if `condition` holds
+    /// against the object it replaces.
+    pub fn complete(
+        &self,
+        (id, key): (&str, &str),
+        named: &[Named],
+        condition: &Write,
+        now: Millis,
+    ) -> Result<Arc<Object>> {
+        let mut state = self.state()?;
+        let upload = state.uploads.get(id).filter(|u| u.key == key);
+        let object = upload.ok_or(Refusal::NoSuchUpload)?.complete(named, now)?;
+        condition.check(state.objects.get(key).map(AsRef::as_ref))?;
+        let object = Arc::new(object);
+        state.objects.insert(key.to_owned(), object.clone());
+        state.uploads.remove(id);
+        Ok(object)
+    }
+
+    /// Its uploads in progress, by key, then by when each started.
+    pub fn uploads(&self) -> Result<Vec<Upload>> {
+        let mut all: Vec<Upload> = self.state()?.uploads.values().cloned().collect();
+        all.sort_by(|a, b| (&a.key, a.initiated, &a.id).cmp(&(&b.key, b.initiated, &b.id)));
+        Ok(all)
+    }
+}

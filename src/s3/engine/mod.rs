@@ -1,0 +1,111 @@
+//! S3's storage, in memory, knowing nothing of HTTP: the buckets by name (one namespace for
+//! every account, as S3's is global), each bucket's objects, uploads, Policy and tags
+//! ([`bucket`]), objects' bytes shared rather than copied and counted against one bound
+//! ([`data`]), listing ([`listing`]), multipart completion ([`multipart`]), conditional
+//! requests ([`conditions`]), tag and bucket-name rules ([`tags`], [`names`]). Every function
+//! that needs the time receives `now`.
+
+pub mod bucket;
+pub mod conditions;
+pub mod data;
+pub mod error;
+pub mod listing;
+pub mod multipart;
+pub mod names;
+pub mod object;
+pub mod tags;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+
+use crate::clock::Millis;
+pub use bucket::Bucket;
+use data::Budget;
+pub use error::{Refusal, Result};
+
+/// The region whose CreateBucket of a bucket the caller owns already answers 200, as S3
+/// keeps it there for legacy compatibility (S3 API reference, CreateBucket's errors).
+const LEGACY_REGION: &str = "us-east-1";
+
+/// Every bucket, and the bound on the object data they hold.
+#[derive(Debug)]
+pub struct Store {
+    buckets: RwLock<BTreeMap<String, Arc<Bucket>>>,
+    /// The object data held, against `--s3-max-bytes`.
+    pub budget: Arc<Budget>,
+}
+
+/// What CreateBucket did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Created {
+    /// Made the bucket.
+    New,
+    /// The caller's own bucket in us-east-1, left as it was.
+    Again,
+}
+
+impl Store {
+    /// An empty store holding at most `max_bytes` of object data.
+    pub fn new(max_bytes: u64) -> Store {
+        Store {
+            buckets: RwLock::default(),
+            budget: Budget::new(max_bytes),
+        }
+    }
+
+    /// Creates the bucket `name` for `owner` in `region`.
+    pub fn create(&self, name: &str, owner: &str, region: &str, now: Millis) -> Result<Created> {
+        if !names::valid_bucket(name) {
+            return Err(Refusal::InvalidBucketName);
+        }
+        let mut buckets = self
+            .buckets
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match buckets.get(name) {
+            Some(b) if b.owner != owner => Err(Refusal::BucketAlreadyExists),
+            Some(b) if b.region == LEGACY_REGION => Ok(Created::Again),
+            Some(_) => Err(Refusal::BucketAlreadyOwnedByYou),
+            None => {
+                let bucket = Bucket::new(name, owner, region, now);
+                buckets.insert(name.to_owned(), Arc::new(bucket));
+                Ok(Created::New)
+            }
+        }
+    }
+
+    /// The bucket `name`.
+    pub fn bucket(&self, name: &str) -> Result<Arc<Bucket>> {
+        self.buckets
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(name)
+            .cloned()
+            .ok_or(Refusal::NoSuchBucket)
+    }
+
+    /// Deletes the bucket `name`, which must hold nothing.
+    pub fn delete(&self, name: &str) -> Result<()> {
+        let mut buckets = self
+            .buckets
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        buckets.get(name).ok_or(Refusal::NoSuchBucket)?.retire()?;
+        buckets.remove(name);
+        Ok(())
+    }
+
+    /// `owner`'s buckets, by name.
+    pub fn owned_by(&self, owner: &str) -> Vec<Arc<Bucket>> {
+        self.buckets
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .values()
+            .filter(|b| b.owner == owner)
+            .cloned()
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,174 @@
+//! Reading a PUT's or a part's body into the engine as it arrives, and holding it to the
+//! digests its request declares: `Content-MD5` (BadDigest, or InvalidDigest when it is no
+//! MD5) and one additional checksum, sent as a header (`x-amz-checksum-<algorithm>`) or in the
+//! streamed body's trailer (named by `x-amz-trailer`), each BadDigest when it does not match.
+
+use std::future::poll_fn;
+use std::pin::Pin;
+
+use base64::Engine as _;
+use s3s::checksum::ChecksumHasher;
+use s3s::dto::StreamingBlob;
+use s3s::{S3Error, S3ErrorCode, S3Result};
+
+use crate::s3::call::Call;
+use crate::s3::engine::data::{Builder, Data};
+use crate::s3::engine::object::Checksum;
+use crate::s3::error::{error, refused};
+
+/// What a body must match.
+#[derive(Debug, Default)]
+pub struct Declared {
+    /// `Content-MD5`, base64.
+    pub md5: Option<String>,
+    /// The checksum algorithm (`CRC32`…), and its value when a header carries it (else the
+    /// trailer does, or none: then it is computed and kept).
+    pub checksum: Option<(&'static str, Option<String>)>,
+}
+
+/// The algorithms S3 knows, by the name its headers use.
+pub const ALGORITHMS: &[&str] = &["CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA256"];
+
+/// The algorithm named `name` (any case), as S3 writes it.
+pub fn algorithm(name: &str) -> S3Result<&'static str> {
+    ALGORITHMS
+        .iter()
+        .find(|a| a.eq_ignore_ascii_case(name))
+        .copied()
+        .ok_or_else(|| {
+            error(
+                S3ErrorCode::InvalidRequest,
+                "Value for x-amz-checksum-algorithm header is invalid.",
+            )
+        })
+}
+
+/// A hasher for `algorithm`.
+fn hasher(algorithm: &str) -> ChecksumHasher {
+    let mut h = ChecksumHasher::default();
+    match algorithm {
+        "CRC32" => h.crc32 = Some(s3s::crypto::Crc32::default()),
+        "CRC32C" => h.crc32c = Some(s3s::crypto::Crc32c::default()),
+        "CRC64NVME" => h.crc64nvme = Some(s3s::crypto::Crc64Nvme::default()),
+        "SHA1" => h.sha1 = Some(s3s::crypto::Sha1::default()),
+        _ => h.sha256 = Some(s3s::crypto::Sha256::default()),
+    }
+    h
+}
+
+/// The value `hasher` computed.
+fn value(hasher: ChecksumHasher) -> Option<String> {
+    let sums = hasher.finalize();
+    sums.checksum_crc32
+        .or(sums.checksum_crc32c)
+        .or(sums.checksum_crc64nvme)
+        .or(sums.checksum_sha1)
+        .or(sums.checksum_sha256)
+}
+
+/// Reads `blob` into `builder` and checks it against `declared`: the data, its MD5 and the
+/// checksum it carries.
+pub async fn read(
+    blob: Option<StreamingBlob>,
+    mut builder: Builder,
+    declared: &Declared,
+    call: &Call,
+) -> S3Result<(Data, [u8; 16], Option<Checksum>)> {
+    let mut sum = declared.checksum.as_ref().map(|(a, _)| hasher(a));
+    if let Some(mut blob) = blob {
+        while let Some(chunk) =
+            poll_fn(|cx| futures_core::Stream::poll_next(Pin::new(&mut blob), cx)).await
+        {
+            let chunk = chunk.map_err(|e| body_error(&e))?;
+            if let Some(sum) = &mut sum {
+                sum.update(&chunk);
+            }
+            builder.push(&chunk).map_err(refused)?;
+        }
+    }
+    let (data, md5) = builder.finish();
+    if let Some(expected) = &declared.md5 {
+        check_md5(expected, &md5)?;
+    }
+    let checksum = match (&declared.checksum, sum) {
+        (Some((algorithm, header)), Some(sum)) => {
+            let computed = value(sum).unwrap_or_default();
+            let sent = header.clone().or_else(|| {
+                call.trailers.get(&format!(
+                    "x-amz-checksum-{}",
+                    algorithm.to_ascii_lowercase()
+                ))
+            });
+            if sent.as_ref().is_some_and(|s| *s != computed) {
+                return Err(error(
+                    S3ErrorCode::BadDigest,
+                    format!("The {algorithm} you specified did not match the calculated checksum."),
+                ));
+            }
+            Some(Checksum {
+                algorithm,
+                value: computed,
+            })
+        }
+        _ => None,
+    };
+    Ok((data, md5, checksum))
+}
+
+/// `Content-MD5` against the body's MD5.
+fn check_md5(expected: &str, md5: &[u8; 16]) -> S3Result<()> {
+    let given = base64::engine::general_purpose::STANDARD
+        .decode(expected.trim())
+        .ok()
+        .filter(|d| d.len() == 16)
+        .ok_or_else(|| {
+            error(
+                S3ErrorCode::InvalidDigest,
+                "The Content-MD5 you specified was invalid.",
+            )
+        })?;
+    if given == md5 {
+        Ok(())
+    } else {
+        Err(error(
+            S3ErrorCode::BadDigest,
+            "The Content-MD5 you specified did not match what we received.",
+        ))
+    }
+}
+
+/// A body that broke off: the error its stream gave (S3's own from the decoding and checks),
+/// else IncompleteBody.
+fn body_error(e: &s3s::StdError) -> S3Error {
+    match e.downcast_ref::<S3Error>() {
+        Some(own) => {
+            let mut copy =
+                S3Error::with_message(own.code().clone(), own.message().unwrap_or("").to_owned());
+            if let Some(status) = own.status_code() {
+                copy.set_status_code(status);
+            }
+            copy
+        }
+        None => error(
+            S3ErrorCode::IncompleteBody,
+            "You did not provide the number of bytes specified by the Content-Length HTTP header",
+        ),
+    }
+}
+
+/// The checksum a request declares: its algorithm and, from a header, its value.
+pub fn declared_checksum(
+    algorithm: Option<&str>,
+    headers: [(&'static str, Option<&String>); 5],
+    trailer: Option<&str>,
+) -> S3Result<Option<(&'static str, Option<String>)>> {
+    if let Some((name, value)) = headers.iter().find_map(|(n, v)| v.map(|v| (*n, v))) {
+        return Ok(Some((name, Some(value.clone()))));
+    }
+    if let Some(named) = trailer.and_then(|t| t.trim().strip_prefix("x-amz-checksum-")) {
+        return Ok(Some((self::algorithm(named)?, None)));
+    }
+    algorithm
+        .map(|a| self::algorithm(a).map(|a| (a, None)))
+        .transpose()
+}

@@ -1,0 +1,258 @@
+//! PutObject, GetObject, HeadObject and DeleteObject: an object's bytes and what its request
+//! said of it, conditional requests, ranges.
+
+use std::sync::Arc;
+
+use s3s::dto::{
+    ChecksumAlgorithm, ChecksumMode, DeleteObjectInput, DeleteObjectOutput, ETag, ETagCondition,
+    GetObjectInput, GetObjectOutput, HeadObjectInput, HeadObjectOutput, Metadata, PutObjectInput,
+    PutObjectOutput, StreamingBlob,
+};
+use s3s::{S3ErrorCode, S3Request, S3Response, S3Result};
+
+use super::body::{self, Declared};
+use super::{call, millis, timestamp, Ops};
+use crate::s3::engine::conditions::{Read, Tag, Write};
+use crate::s3::engine::data::{Builder, Data};
+use crate::s3::engine::multipart::MAX_PART;
+use crate::s3::engine::object::{etag_of, Meta, Object};
+use crate::s3::engine::tags;
+use crate::s3::error::{error, refused};
+
+/// An ETag condition as the engine reads it.
+pub fn tag(condition: Option<ETagCondition>) -> Option<Tag> {
+    condition.map(|c| match c {
+        ETagCondition::Any => Tag::Any,
+        ETagCondition::ETag(etag) => Tag::Is(etag.value().to_owned()),
+    })
+}
+
+/// User metadata, names lower-case, in a stable order.
+pub fn metadata(given: Option<Metadata>) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = given
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.to_ascii_lowercase(), v))
+        .collect();
+    pairs.sort();
+    pairs
+}
+
+/// What a PutObject says of its object.
+fn meta_of(input: &mut PutObjectInput) -> S3Result<Meta> {
+    Ok(Meta {
+        content_type: input.content_type.take(),
+        content_encoding: input.content_encoding.take().filter(|e| !e.is_empty()),
+        content_disposition: input.content_disposition.take(),
+        content_language: input.content_language.take(),
+        cache_control: input.cache_control.take(),
+        expires: input.expires.take().map(|t| millis(&t)),
+        metadata: metadata(input.metadata.take()),
+        checksum: None,
+        tags: match input.tagging.take() {
+            Some(text) => tags::from_query(&text).map_err(refused)?,
+            None => Vec::new(),
+        },
+    })
+}
+
+/// A write's conditions: `If-None-Match` may only be `*`.
+pub fn write_condition(
+    if_match: Option<ETagCondition>,
+    if_none_match: Option<ETagCondition>,
+) -> S3Result<Write> {
+    if if_none_match.as_ref().is_some_and(|c| !c.is_any()) {
+        return Err(error(
+            S3ErrorCode::NotImplemented,
+            "A header you provided implies functionality that is not implemented",
+        ));
+    }
+    Ok(Write {
+        if_match: tag(if_match),
+        if_none_match: tag(if_none_match),
+    })
+}
+
+impl Ops {
+    pub(super) async fn put_object(
+        &self,
+        req: S3Request<PutObjectInput>,
+    ) -> S3Result<S3Response<PutObjectOutput>> {
+        let call = call(&req)?.clone();
+        let trailer = req
+            .headers
+            .get("x-amz-trailer")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let mut input = req.input;
+        let bucket = self.store.bucket(&input.bucket).map_err(refused)?;
+        let condition = write_condition(input.if_match.take(), input.if_none_match.take())?;
+        let declared = Declared {
+            md5: input.content_md5.take(),
+            checksum: body::declared_checksum(
+                input
+                    .checksum_algorithm
+                    .as_ref()
+                    .map(ChecksumAlgorithm::as_str),
+                [
+                    ("CRC32", input.checksum_crc32.as_ref()),
+                    ("CRC32C", input.checksum_crc32c.as_ref()),
+                    ("CRC64NVME", input.checksum_crc64nvme.as_ref()),
+                    ("SHA1", input.checksum_sha1.as_ref()),
+                    ("SHA256", input.checksum_sha256.as_ref()),
+                ],
+                trailer.as_deref(),
+            )?,
+        };
+        let mut meta = meta_of(&mut input)?;
+        let length = input.content_length.and_then(|n| u64::try_from(n).ok());
+        let builder = Builder::new(&self.store.budget, length, MAX_PART).map_err(refused)?;
+        let (data, md5, checksum) =
+            body::read(input.body.take(), builder, &declared, &call).await?;
+        meta.checksum = checksum;
+        let object = Object {
+            data,
+            etag: etag_of(&md5),
+            modified: self.clock.now(),
+            meta,
+            parts: None,
+        };
+        let stored = bucket
+            .put(&input.key, object, &condition)
+            .map_err(refused)?;
+        let mut output = PutObjectOutput {
+            e_tag: Some(ETag::Strong(stored.etag.clone())),
+            size: i64::try_from(stored.size()).ok(),
+            ..PutObjectOutput::default()
+        };
+        super::checksums::put(&mut output, stored.meta.checksum.as_ref());
+        Ok(S3Response::new(output))
+    }
+
+    /// The object `key` of `bucket`, if `conditions` let it be read.
+    fn readable(&self, bucket: &str, key: &str, conditions: &Read) -> S3Result<Arc<Object>> {
+        let object = self
+            .store
+            .bucket(bucket)
+            .and_then(|b| b.object(key))
+            .map_err(refused)?;
+        conditions.check(&object).map_err(refused)?;
+        Ok(object)
+    }
+
+    pub(super) async fn get_object(
+        &self,
+        req: S3Request<GetObjectInput>,
+    ) -> S3Result<S3Response<GetObjectOutput>> {
+        let input = req.input;
+        let conditions = Read {
+            matching: tag(input.if_match),
+            not_matching: tag(input.if_none_match),
+            modified_since: input.if_modified_since.as_ref().map(millis),
+            unmodified_since: input.if_unmodified_since.as_ref().map(millis),
+        };
+        let object = self.readable(&input.bucket, &input.key, &conditions)?;
+        let size = object.size();
+        let (range, content_range) = match &input.range {
+            None => (0..size, None),
+            Some(asked) => {
+                let range = asked
+                    .check(size)
+                    .map_err(|_| refused(crate::s3::engine::Refusal::InvalidRange))?;
+                let text = format!("bytes {}-{}/{size}", range.start, range.end - 1);
+                (range, Some(text))
+            }
+        };
+        let whole = content_range.is_none();
+        let mut output = GetObjectOutput {
+            body: Some(blob(&object.data, range.start, range.end)),
+            content_length: i64::try_from(range.end - range.start).ok(),
+            content_range,
+            accept_ranges: Some("bytes".into()),
+            e_tag: Some(ETag::Strong(object.etag.clone())),
+            last_modified: Some(timestamp(object.modified)),
+            parts_count: object.parts.and_then(|n| i32::try_from(n).ok()),
+            tag_count: i32::try_from(object.meta.tags.len())
+                .ok()
+                .filter(|n| *n > 0),
+            ..GetObjectOutput::default()
+        };
+        super::headers::get(&mut output, &object.meta);
+        super::headers::overrides(
+            &mut output,
+            input.response_content_type.as_ref(),
+            [
+                input.response_cache_control.as_ref(),
+                input.response_content_disposition.as_ref(),
+                input.response_content_encoding.as_ref(),
+                input.response_content_language.as_ref(),
+            ],
+        );
+        if whole && enabled(input.checksum_mode.as_ref().map(ChecksumMode::as_str)) {
+            super::checksums::get(&mut output, object.meta.checksum.as_ref());
+        }
+        Ok(S3Response::new(output))
+    }
+
+    pub(super) async fn head_object(
+        &self,
+        req: S3Request<HeadObjectInput>,
+    ) -> S3Result<S3Response<HeadObjectOutput>> {
+        let input = req.input;
+        let conditions = Read {
+            matching: tag(input.if_match),
+            not_matching: tag(input.if_none_match),
+            modified_since: input.if_modified_since.as_ref().map(millis),
+            unmodified_since: input.if_unmodified_since.as_ref().map(millis),
+        };
+        let object = self.readable(&input.bucket, &input.key, &conditions)?;
+        let mut output = HeadObjectOutput {
+            content_length: i64::try_from(object.size()).ok(),
+            accept_ranges: Some("bytes".into()),
+            e_tag: Some(ETag::Strong(object.etag.clone())),
+            last_modified: Some(timestamp(object.modified)),
+            parts_count: object.parts.and_then(|n| i32::try_from(n).ok()),
+            ..HeadObjectOutput::default()
+        };
+        super::headers::head(&mut output, &object.meta);
+        if enabled(input.checksum_mode.as_ref().map(ChecksumMode::as_str)) {
+            super::checksums::head(&mut output, object.meta.checksum.as_ref());
+        }
+        Ok(S3Response::new(output))
+    }
+
+    pub(super) async fn delete_object(
+        &self,
+        req: S3Request<DeleteObjectInput>,
+    ) -> S3Result<S3Response<DeleteObjectOutput>> {
+        let input = req.input;
+        let bucket = self.store.bucket(&input.bucket).map_err(refused)?;
+        bucket.delete(&input.key).map_err(refused)?;
+        Ok(S3Response::new(DeleteObjectOutput::default()))
+    }
+}
+
+/// Whether `x-amz-checksum-mode` asks for the checksum.
+fn enabled(mode: Option<&str>) -> bool {
+    mode.is_some_and(|m| m.eq_ignore_ascii_case("ENABLED"))
+}
+
+/// The bytes from `start` to `end` as a response body, sharing the object's buffers.
+pub fn blob(data: &Data, start: u64, end: u64) -> StreamingBlob {
+    let chunks = Chunks(data.chunks(start, end).into());
+    StreamingBlob::wrap(chunks)
+}
+
+/// An object's buffers, handed to the connection one by one.
+struct Chunks(std::collections::VecDeque<bytes::Bytes>);
+
+impl futures_core::Stream for Chunks {
+    type Item = Result<bytes::Bytes, std::convert::Infallible>;
+
+    fn poll_next(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        std::task::Poll::Ready(self.get_mut().0.pop_front().map(Ok))
+    }
+}

@@ -1,0 +1,11 @@
+//! Amazon S3 (src/s3) through the real `aws-sdk-s3` on the SQS port: buckets, objects,
+//! listings, copies, multipart uploads, tags and Policies, and their errors, as S3 answers
+//! them.
+
+mod buckets;
+mod conditions;
+mod config;
+mod copies;
+mod listing;
+mod multipart;
+mod objects;
