@@ -49,6 +49,10 @@ pub const STS_ACTION_NAMES: &[&str] = crate::sts::actions::Action::NAMES;
 /// Every SNS operation name, as `Action=` spells it.
 pub const SNS_ACTION_NAMES: &[&str] = crate::sns::actions::Action::NAMES;
 
+/// Each S3 operation with its access rule (`Own`, `Bucket`, `Object`, `Owner`, `Keys`,
+/// `Copy`) and IAM action (`s3:<action>`).
+pub const S3_ACCESS: &[(&str, &str, &str)] = crate::s3::actions::TABLE;
+
 /// Every operation of the Lambda API sqslite serves.
 pub const LAMBDA_OPERATION_NAMES: &[&str] = crate::triggers::api::route::Operation::NAMES;
 

@@ -43,6 +43,9 @@ macro_rules! actions {
         pub const NAMES: &[&str] = &[$(stringify!($name)),*];
         /// Each operation's IAM action (`s3:<action>`) and rule, in the order of [`NAMES`].
         pub const ACCESS: &[(&str, Access)] = &[$((stringify!($iam), Access::$access)),*];
+        /// Each operation's name, rule and IAM action as text, for the tests' tables.
+        pub const TABLE: &[(&str, &str, &str)] =
+            &[$((stringify!($name), stringify!($access), stringify!($iam))),*];
     };
 }
 

@@ -6,5 +6,6 @@ mod accounts;
 mod authentication;
 mod cross_account;
 mod every_action;
+mod every_s3_action;
 mod policies;
 mod signatures;

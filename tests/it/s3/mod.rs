@@ -2,10 +2,13 @@
 //! listings, copies, multipart uploads, tags and Policies, and their errors, as S3 answers
 //! them.
 
+mod addressing;
 mod buckets;
 mod conditions;
 mod config;
 mod copies;
+mod integrity;
 mod listing;
 mod multipart;
 mod objects;
+mod signatures;
