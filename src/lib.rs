@@ -34,6 +34,16 @@
 //!   its engine holds the declared `[[roles]]` (trust policies read by the SQS engine's policy
 //!   evaluator) and the temporary keys it issues, which the root hands to the auth floor as
 //!   its `http::auth::TemporaryKeys`, so every service accepts them without importing STS.
+//! - `s3`: Amazon S3's buckets and objects, in memory. Its REST protocol is the `s3s`
+//!   adapter's (routing into typed inputs generated from S3's model, XML, error documents);
+//!   `s3::ops` implements the adapter's operations on `s3::engine` (buckets, objects, multipart
+//!   uploads, listing, conditions, tags; objects' buffers shared, not copied, and counted
+//!   against `--s3-max-bytes`; nothing of HTTP), `s3::actions` is its action list, whose gate
+//!   checks each operation's row before its input is read (`s3::ops`'s DeleteObjects asks it
+//!   per key), `s3::wire` hands requests to the adapter unsigned with their bodies streaming
+//!   through its checks (a declared SHA-256, `aws-chunked` chunk signatures and trailers) and
+//!   answers back, `s3::host` says where a request names its bucket (path or virtual host)
+//!   and `s3::error` is S3's error table.
 //!
 //! A request takes these hops:
 //!
@@ -44,12 +54,15 @@
 //!    `/metrics` go to `admin`, as does the user guide the dashboard links to: `docs/src`,
 //!    compiled in and rendered by `admin::ui::guide`.
 //! 2. The router is the one front door of every service, and one path for all of them: it
-//!    reads the body within its bounds (`http::request_body`) and the signature once
-//!    (`http::auth`), picks the service from one table (`service::claim`: a signed request
-//!    is the service its scope names, an unsigned one the first whose rule it meets, Lambda's
-//!    path, SNS's or STS's `Version`, else SQS; another service's is refused in its SDK's shape,
-//!    `sqs::protocol::foreign`), verifies the signature for that service's signing name
-//!    (with a declared key or one STS issued), builds the request's `http::Context` (region, account, principal, request id, URL
+//!    reads the signature once (`http::auth`) and the body within its bounds
+//!    (`http::request_body`), picks the service from one table (`service::claim`: a signed
+//!    request is the service its scope names, an unsigned one the first whose rule it meets,
+//!    Lambda's path, S3's bucket in the Host or the path, SNS's or STS's `Version`, else SQS;
+//!    another service's is refused in its SDK's shape, `sqs::protocol::foreign`); a service
+//!    whose bodies stream (S3's, gigabytes) is claimed by the head before any of the body is
+//!    read and handed the body unread (`http::service::Streamed`), boxed off SQS's path. It
+//!    verifies the signature for that service's signing name (with a declared key or one STS
+//!    issued; S3's canonical path and a streamed body's declared hash included), builds the request's `http::Context` (region, account, principal, request id, URL
 //!    base), runs the service inside the durable log's scope and writes one log line and the
 //!    request metrics. Every service implements `http::service::Service` (SQS's is
 //!    `sqs::service`); a refusal made before a service runs (a browser origin, a body over
@@ -99,7 +112,7 @@
 //!   log; it imports the engines' states and records, never a service's protocol or actions,
 //!   and no service imports it).
 //! - **Services**: `triggers`, `sns` and `sts` above `sqs` (they reach it through its
-//!   operations).
+//!   operations); `s3` beside them.
 //! - **Floors**: `faults` (the rules and what a hit does); `policy`, the IAM policy
 //!   evaluator SQS, SNS and STS share; `http` (the accept loop, the context and "who is this
 //!   caller", SigV4, the body reader, the guard, the outbound client and its rule, the

@@ -3,7 +3,7 @@
 //! times. `tests/decode_memory.rs` stays apart: it installs its own global allocator to count
 //! bytes.
 //!
-//! The folders mirror the code (src/lib.rs's Layout): one per service (`sqs`, `sns`,
+//! The folders mirror the code (src/lib.rs's Layout): one per service (`sqs`, `sns`, `s3`,
 //! `triggers`; STS's few tests are `sts`), one per floor a user meets (`auth`, `http`,
 //! `durable`), the observers (`observe`), game days (`drills`), the settings (`config`) and
 //! the package around the library (`process`). A test goes where the code it proves lives;
