@@ -112,11 +112,18 @@ impl S3Access for Gate {
             S3Path::Bucket { bucket } => (Some(&**bucket), None),
             S3Path::Object { bucket, key } => (Some(&**bucket), Some(&**key)),
         };
-        let copy_source = cx
-            .headers()
-            .get("x-amz-copy-source")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+        let header = |name: &str| {
+            cx.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        let copy_source = header("x-amz-copy-source");
+        if let (Some(expected), Some(b)) = (header("x-amz-expected-bucket-owner"), bucket) {
+            if !self.owned_by(b, &expected) {
+                return Err(access_denied());
+            }
+        }
         let ask = Ask { call: &call, iam };
         let allowed = match (rule, bucket) {
             (Access::Own | Access::Keys, _) | (_, None) => true,
@@ -152,6 +159,14 @@ impl Gate {
                 .store
                 .bucket(bucket)
                 .map_or(true, |b| b.owner == call.account)
+    }
+
+    /// Whether `bucket` belongs to `account`, as `x-amz-expected-bucket-owner` asks (a bucket
+    /// that does not exist is left to the operation's NoSuchBucket).
+    fn owned_by(&self, bucket: &str, account: &str) -> bool {
+        self.store
+            .bucket(bucket)
+            .map_or(true, |b| b.owner == account)
     }
 
     /// Whether the caller may do `ask.iam` on `bucket` (or on its `key`): an explicit Deny

@@ -53,6 +53,10 @@ const SERVICES: &[(&str, &[&str])] = &[
         <crate::sts::Service as crate::http::service::Service>::NAME,
         <crate::sts::Service as crate::http::service::Service>::ACTIONS,
     ),
+    (
+        <crate::s3::Service as crate::http::service::Service>::NAME,
+        <crate::s3::Service as crate::http::service::Service>::ACTIONS,
+    ),
 ];
 
 impl Default for Metrics {

@@ -198,3 +198,23 @@ async fn the_server_holds_at_most_its_bound() {
         .unwrap();
     put("b", 60_000).send().await.unwrap();
 }
+
+/// A body that ends before its Content-Length says (the client closes its side): S3's
+/// IncompleteBody, nothing stored.
+#[tokio::test]
+async fn a_content_length_that_lies_is_incomplete_body() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let t = TestServer::start().await;
+    t.bucket("short").await;
+    let addr = t.endpoint().trim_start_matches("http://").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let head = format!("PUT /short/k HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 10\r\n\r\nabc");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.shutdown().await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains("<Code>IncompleteBody</Code>"), "{answer}");
+    let r = t.raw("GET", "/short/k", &[], "").await;
+    assert_eq!(r.xml("Code").as_deref(), Some("NoSuchKey"));
+}

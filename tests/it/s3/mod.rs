@@ -11,4 +11,5 @@ mod integrity;
 mod listing;
 mod multipart;
 mod objects;
+mod observed;
 mod signatures;
