@@ -149,12 +149,13 @@ fn message(m: &Message, now: Millis) -> Value {
     })
 }
 
-/// Back to the started state: every queue, SNS topic and event source mapping gone, declared
-/// ones recreated empty, move tasks and runtime fault rules dropped, configured rules
-/// re-armed, alarms forgotten.
+/// Back to the started state: every queue, SNS topic, event source mapping and S3 bucket
+/// gone, declared ones recreated empty, move tasks and runtime fault rules dropped,
+/// configured rules re-armed, alarms forgotten.
 pub fn reset(app: &App) -> Answer {
     app.sqs.registry.reset();
     app.sns.topics.reset();
+    app.s3.reset();
     // Declared mappings are added again below; their pollers restart on the new queues.
     app.triggers.model.mappings.clear();
     app.sqs.registry.clear_move_tasks();

@@ -70,6 +70,7 @@ pub struct Settings<'a> {
 
 /// The S3 service: its store and the adapter that speaks S3's protocol over it.
 pub struct Service {
+    store: Arc<engine::Store>,
     adapter: s3s::service::S3Service,
     credentials: Vec<Credential>,
     temporary: Arc<dyn TemporaryKeys>,
@@ -89,7 +90,7 @@ impl Service {
             clock: clock.clone(),
         };
         let ops = ops::Ops {
-            store,
+            store: store.clone(),
             clock,
             gate: gate.clone(),
         };
@@ -104,11 +105,17 @@ impl Service {
         builder.set_access(gate);
         builder.set_validation(BucketNames);
         Service {
+            store,
             adapter: builder.build(),
             credentials: settings.credentials.to_vec(),
             temporary,
             idle: settings.idle,
         }
+    }
+
+    /// Every bucket and object gone (the admin API's reset).
+    pub fn reset(&self) {
+        self.store.reset();
     }
 
     /// The chain a verified, chunk-signed body's signatures are checked against.

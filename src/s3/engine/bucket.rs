@@ -73,6 +73,18 @@ impl Bucket {
         Ok(())
     }
 
+    /// Marks it deleted with everything in it (a reset of the whole server).
+    pub(super) fn discard(&self) {
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *state = State {
+            gone: true,
+            ..State::default()
+        };
+    }
+
     /// The object at `key`.
     pub fn object(&self, key: &str) -> Result<Arc<Object>> {
         self.state()?

@@ -95,6 +95,18 @@ impl Store {
         Ok(())
     }
 
+    /// Every bucket gone with what it holds (the admin API's reset).
+    pub fn reset(&self) {
+        let mut buckets = self
+            .buckets
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for bucket in buckets.values() {
+            bucket.discard();
+        }
+        buckets.clear();
+    }
+
     /// `owner`'s buckets, by name.
     pub fn owned_by(&self, owner: &str) -> Vec<Arc<Bucket>> {
         self.buckets

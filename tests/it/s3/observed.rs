@@ -1,4 +1,5 @@
-//! S3's requests in `/metrics`, by operation and outcome, as every service's are.
+//! S3 as the admin API and the observers see it: its requests in `/metrics` by operation and
+//! outcome, as every service's, and its buckets gone with a reset.
 
 use aws_sdk_s3::primitives::ByteStream;
 
@@ -29,4 +30,26 @@ async fn s3_requests_are_counted_by_operation_and_outcome() {
     ] {
         assert!(metrics.contains(line), "{line} not in:\n{metrics}");
     }
+}
+
+#[tokio::test]
+async fn the_admin_reset_empties_s3_too() {
+    let t = TestServer::start().await;
+    let s3 = t.bucket("reset").await;
+    let put = s3.put_object().bucket("reset").key("k");
+    put.body(ByteStream::from(vec![0u8; 1000]))
+        .send()
+        .await
+        .unwrap();
+    let r = t.raw("POST", "/_sqslite/reset", &[], "").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(s3.list_buckets().send().await.unwrap().buckets().is_empty());
+    let err = s3
+        .get_object()
+        .bucket("reset")
+        .key("k")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(crate::common::code(&err), "NoSuchBucket");
 }
