@@ -156,6 +156,41 @@ fn body_error(e: &s3s::StdError) -> S3Error {
     }
 }
 
+/// The trailer a streamed body announces (`x-amz-trailer`).
+pub fn trailer(headers: &hyper::HeaderMap) -> Option<String> {
+    headers
+        .get("x-amz-trailer")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// What a PutObject's or an UploadPart's input declares of its body (the two share these
+/// fields' names): its Content-MD5 and its checksum, whose algorithm defaults to `fallback`
+/// (an upload's, chosen at its start).
+macro_rules! declared {
+    ($input:expr, $trailer:expr, $fallback:expr) => {
+        $crate::s3::ops::body::Declared {
+            md5: $input.content_md5.take(),
+            checksum: $crate::s3::ops::body::declared_checksum(
+                $input
+                    .checksum_algorithm
+                    .as_ref()
+                    .map(s3s::dto::ChecksumAlgorithm::as_str)
+                    .or($fallback),
+                [
+                    ("CRC32", $input.checksum_crc32.as_ref()),
+                    ("CRC32C", $input.checksum_crc32c.as_ref()),
+                    ("CRC64NVME", $input.checksum_crc64nvme.as_ref()),
+                    ("SHA1", $input.checksum_sha1.as_ref()),
+                    ("SHA256", $input.checksum_sha256.as_ref()),
+                ],
+                $trailer,
+            )?,
+        }
+    };
+}
+pub(super) use declared;
+
 /// The checksum a request declares: its algorithm and, from a header, its value.
 pub fn declared_checksum(
     algorithm: Option<&str>,

@@ -11,7 +11,7 @@ use s3s::dto::{
 };
 use s3s::{S3ErrorCode, S3Request, S3Response, S3Result};
 
-use super::objects::tag;
+use super::objects::read_condition;
 use super::{millis, timestamp, Ops};
 use crate::s3::engine::conditions::{Read, Write};
 use crate::s3::engine::multipart::MAX_PART;
@@ -43,12 +43,16 @@ pub fn named(source: &CopySource) -> S3Result<(&str, &str)> {
 
 /// The source's conditions (`x-amz-copy-source-if-*`).
 pub fn source_conditions(input: &mut CopyObjectInput) -> Read {
-    Read {
-        matching: tag(input.copy_source_if_match.take()),
-        not_matching: tag(input.copy_source_if_none_match.take()),
-        modified_since: input.copy_source_if_modified_since.as_ref().map(millis),
-        unmodified_since: input.copy_source_if_unmodified_since.as_ref().map(millis),
-    }
+    read_condition(
+        (
+            input.copy_source_if_match.take(),
+            input.copy_source_if_none_match.take(),
+        ),
+        (
+            input.copy_source_if_modified_since.as_ref(),
+            input.copy_source_if_unmodified_since.as_ref(),
+        ),
+    )
 }
 
 /// The copy's metadata: the source's (`COPY`, the default) or the request's (`REPLACE`);

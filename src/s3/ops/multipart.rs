@@ -12,10 +12,9 @@ use s3s::dto::{
 };
 use s3s::{S3ErrorCode, S3Request, S3Response, S3Result};
 
-use super::body::{self, Declared};
-use super::objects::{metadata, tag, write_condition};
+use super::body;
+use super::objects::{metadata, read_condition, write_condition};
 use super::{call, millis, timestamp, Ops};
-use crate::s3::engine::conditions::Read;
 use crate::s3::engine::data::Builder;
 use crate::s3::engine::multipart::{Named, Part, Upload, MAX_PART, MAX_PARTS};
 use crate::s3::engine::object::{etag_of, Meta};
@@ -91,35 +90,14 @@ impl Ops {
         req: S3Request<UploadPartInput>,
     ) -> S3Result<S3Response<UploadPartOutput>> {
         let call = call(&req)?.clone();
-        let trailer = req
-            .headers
-            .get("x-amz-trailer")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+        let trailer = body::trailer(&req.headers);
         let mut input = req.input;
         let number = part_number(input.part_number)?;
         let bucket = self.store.bucket(&input.bucket).map_err(refused)?;
         let upload = bucket
             .upload(&input.upload_id, &input.key)
             .map_err(refused)?;
-        let declared = Declared {
-            md5: input.content_md5.take(),
-            checksum: body::declared_checksum(
-                input
-                    .checksum_algorithm
-                    .as_ref()
-                    .map(s3s::dto::ChecksumAlgorithm::as_str)
-                    .or(upload.algorithm),
-                [
-                    ("CRC32", input.checksum_crc32.as_ref()),
-                    ("CRC32C", input.checksum_crc32c.as_ref()),
-                    ("CRC64NVME", input.checksum_crc64nvme.as_ref()),
-                    ("SHA1", input.checksum_sha1.as_ref()),
-                    ("SHA256", input.checksum_sha256.as_ref()),
-                ],
-                trailer.as_deref(),
-            )?,
-        };
+        let declared = body::declared!(input, trailer.as_deref(), upload.algorithm);
         let length = input.content_length.and_then(|n| u64::try_from(n).ok());
         let builder = Builder::new(&self.store.budget, length, MAX_PART).map_err(refused)?;
         let (data, md5, checksum) =
@@ -150,12 +128,13 @@ impl Ops {
         bucket
             .upload(&input.upload_id, &input.key)
             .map_err(refused)?;
-        let conditions = Read {
-            matching: tag(input.copy_source_if_match),
-            not_matching: tag(input.copy_source_if_none_match),
-            modified_since: input.copy_source_if_modified_since.as_ref().map(millis),
-            unmodified_since: input.copy_source_if_unmodified_since.as_ref().map(millis),
-        };
+        let conditions = read_condition(
+            (input.copy_source_if_match, input.copy_source_if_none_match),
+            (
+                input.copy_source_if_modified_since.as_ref(),
+                input.copy_source_if_unmodified_since.as_ref(),
+            ),
+        );
         let source = self.copy_source(super::copy::named(&input.copy_source)?, &conditions)?;
         let (start, end) = match &input.copy_source_range {
             Some(range) => copy_range(range, source.size())?,

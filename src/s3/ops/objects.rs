@@ -4,13 +4,13 @@
 use std::sync::Arc;
 
 use s3s::dto::{
-    ChecksumAlgorithm, ChecksumMode, DeleteObjectInput, DeleteObjectOutput, ETag, ETagCondition,
-    GetObjectInput, GetObjectOutput, HeadObjectInput, HeadObjectOutput, Metadata, PutObjectInput,
-    PutObjectOutput, StreamingBlob,
+    ChecksumMode, DeleteObjectInput, DeleteObjectOutput, ETag, ETagCondition, GetObjectInput,
+    GetObjectOutput, HeadObjectInput, HeadObjectOutput, Metadata, PutObjectInput, PutObjectOutput,
+    StreamingBlob, Timestamp,
 };
 use s3s::{S3ErrorCode, S3Request, S3Response, S3Result};
 
-use super::body::{self, Declared};
+use super::body;
 use super::{call, millis, timestamp, Ops};
 use crate::s3::engine::conditions::{Read, Tag, Write};
 use crate::s3::engine::data::{Builder, Data};
@@ -73,37 +73,49 @@ pub fn write_condition(
     })
 }
 
+/// A read's conditions: its ETags (`If-Match`, `If-None-Match`) and dates
+/// (`If-Modified-Since`, `If-Unmodified-Since`), or a copy source's.
+pub fn read_condition(
+    (matching, not_matching): (Option<ETagCondition>, Option<ETagCondition>),
+    (modified, unmodified): (Option<&Timestamp>, Option<&Timestamp>),
+) -> Read {
+    Read {
+        matching: tag(matching),
+        not_matching: tag(not_matching),
+        modified_since: modified.map(millis),
+        unmodified_since: unmodified.map(millis),
+    }
+}
+
+/// The object a GetObject or HeadObject names, if its conditions let it be read (the two
+/// inputs share these fields' names).
+macro_rules! readable {
+    ($ops:expr, $input:expr) => {
+        $ops.readable(
+            &$input.bucket,
+            &$input.key,
+            &read_condition(
+                ($input.if_match.take(), $input.if_none_match.take()),
+                (
+                    $input.if_modified_since.as_ref(),
+                    $input.if_unmodified_since.as_ref(),
+                ),
+            ),
+        )
+    };
+}
+
 impl Ops {
     pub(super) async fn put_object(
         &self,
         req: S3Request<PutObjectInput>,
     ) -> S3Result<S3Response<PutObjectOutput>> {
         let call = call(&req)?.clone();
-        let trailer = req
-            .headers
-            .get("x-amz-trailer")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+        let trailer = body::trailer(&req.headers);
         let mut input = req.input;
         let bucket = self.store.bucket(&input.bucket).map_err(refused)?;
         let condition = write_condition(input.if_match.take(), input.if_none_match.take())?;
-        let declared = Declared {
-            md5: input.content_md5.take(),
-            checksum: body::declared_checksum(
-                input
-                    .checksum_algorithm
-                    .as_ref()
-                    .map(ChecksumAlgorithm::as_str),
-                [
-                    ("CRC32", input.checksum_crc32.as_ref()),
-                    ("CRC32C", input.checksum_crc32c.as_ref()),
-                    ("CRC64NVME", input.checksum_crc64nvme.as_ref()),
-                    ("SHA1", input.checksum_sha1.as_ref()),
-                    ("SHA256", input.checksum_sha256.as_ref()),
-                ],
-                trailer.as_deref(),
-            )?,
-        };
+        let declared = body::declared!(input, trailer.as_deref(), None);
         let mut meta = meta_of(&mut input)?;
         let length = input.content_length.and_then(|n| u64::try_from(n).ok());
         let builder = Builder::new(&self.store.budget, length, MAX_PART).map_err(refused)?;
@@ -144,14 +156,8 @@ impl Ops {
         &self,
         req: S3Request<GetObjectInput>,
     ) -> S3Result<S3Response<GetObjectOutput>> {
-        let input = req.input;
-        let conditions = Read {
-            matching: tag(input.if_match),
-            not_matching: tag(input.if_none_match),
-            modified_since: input.if_modified_since.as_ref().map(millis),
-            unmodified_since: input.if_unmodified_since.as_ref().map(millis),
-        };
-        let object = self.readable(&input.bucket, &input.key, &conditions)?;
+        let mut input = req.input;
+        let object = readable!(self, input)?;
         let size = object.size();
         let (range, content_range) = match &input.range {
             None => (0..size, None),
@@ -198,14 +204,8 @@ impl Ops {
         &self,
         req: S3Request<HeadObjectInput>,
     ) -> S3Result<S3Response<HeadObjectOutput>> {
-        let input = req.input;
-        let conditions = Read {
-            matching: tag(input.if_match),
-            not_matching: tag(input.if_none_match),
-            modified_since: input.if_modified_since.as_ref().map(millis),
-            unmodified_since: input.if_unmodified_since.as_ref().map(millis),
-        };
-        let object = self.readable(&input.bucket, &input.key, &conditions)?;
+        let mut input = req.input;
+        let object = readable!(self, input)?;
         let mut output = HeadObjectOutput {
             content_length: i64::try_from(object.size()).ok(),
             accept_ranges: Some("bytes".into()),
