@@ -66,19 +66,23 @@ fn triggers_service(
     )
 }
 
-/// S3 over the settings, on the server's clock, accepting STS's keys.
+/// S3 over the settings, on the server's clock, accepting STS's keys, its buckets' events
+/// into SQS's queues.
 fn s3_service(
     config: &Config,
     clock: &SharedClock,
     temporary: Arc<dyn crate::http::auth::TemporaryKeys>,
+    sqs: &Arc<Sqs>,
 ) -> Arc<crate::s3::Service> {
     let settings = crate::s3::Settings {
         max_bytes: config.s3.max_bytes,
         public_url: config.public_url.as_deref(),
         credentials: &config.credentials,
         idle: config.connections.idle_timeout,
+        strict: config.strict,
     };
-    Arc::new(crate::s3::Service::new(&settings, clock.clone(), temporary))
+    let service = crate::s3::Service::new(&settings, clock.clone(), temporary, sqs.clone());
+    Arc::new(service)
 }
 
 impl App {
@@ -137,7 +141,7 @@ impl App {
             verified,
             clock.clone(),
         ));
-        let s3 = s3_service(&config, &clock, sts.temporary_keys());
+        let s3 = s3_service(&config, &clock, sts.temporary_keys(), &sqs);
         App {
             s3,
             temporary_keys: sts.temporary_keys(),

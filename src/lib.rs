@@ -42,8 +42,10 @@
 //!   checks each operation's row before its input is read (`s3::ops`'s DeleteObjects asks it
 //!   per key), `s3::wire` hands requests to the adapter unsigned with their bodies streaming
 //!   through its checks (a declared SHA-256, `aws-chunked` chunk signatures and trailers) and
-//!   answers back, `s3::host` says where a request names its bucket (path or virtual host)
-//!   and `s3::error` is S3's error table.
+//!   answers back, `s3::host` says where a request names its bucket (path or virtual host),
+//!   `s3::notify` sends a bucket's events into SQS queues through the SQS engine's own send,
+//!   as the `s3.amazonaws.com` service principal their Policy must allow, and `s3::error` is
+//!   S3's error table.
 //!
 //! A request takes these hops:
 //!

@@ -79,6 +79,8 @@ actions! {
     AbortMultipartUpload => AbortMultipartUpload, Object;
     ListParts => ListMultipartUploadParts, Object;
     ListMultipartUploads => ListBucketMultipartUploads, Bucket;
+    PutBucketNotificationConfiguration => PutBucketNotification, Bucket;
+    GetBucketNotificationConfiguration => GetBucketNotification, Bucket;
 }
 
 /// The gate: checks each request by its operation's row.

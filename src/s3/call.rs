@@ -13,6 +13,10 @@ pub struct Call {
     pub account: String,
     /// The caller's principal ARN, which bucket Policies name.
     pub arn: String,
+    /// The caller's unique id (`AIDA…`, or an account id), as events name it.
+    pub principal: Arc<str>,
+    /// The request's id.
+    pub request_id: String,
     /// Whether the caller was verified (`[[credentials]]` declared): only then do owners and
     /// Policies decide.
     pub verified: bool,

@@ -67,6 +67,7 @@ pub fn refused(refusal: Refusal) -> S3Error {
         ),
         Refusal::EntityTooLarge(message) => return error(C::EntityTooLarge, message),
         Refusal::InvalidTag(message) => return error(C::InvalidTag, message),
+        Refusal::InvalidArgument(message) => return error(C::InvalidArgument, message),
     };
     error(code, message)
 }

@@ -21,6 +21,7 @@ pub mod call;
 pub mod engine;
 pub mod error;
 pub mod host;
+pub mod notify;
 pub mod ops;
 pub mod wire;
 
@@ -66,6 +67,8 @@ pub struct Settings<'a> {
     pub credentials: &'a [Credential],
     /// How long a body may stall before the request is cut off.
     pub idle: Duration,
+    /// AWS's rule for a queue without a Policy: it takes no bucket's events.
+    pub strict: bool,
 }
 
 /// The S3 service: its store and the adapter that speaks S3's protocol over it.
@@ -78,11 +81,13 @@ pub struct Service {
 }
 
 impl Service {
-    /// The service from `settings`, on the server's clock, accepting STS's keys.
+    /// The service from `settings`, on the server's clock, accepting STS's keys, sending its
+    /// buckets' events into `sqs`'s queues.
     pub fn new(
         settings: &Settings<'_>,
         clock: SharedClock,
         temporary: Arc<dyn TemporaryKeys>,
+        sqs: Arc<crate::sqs::actions::Sqs>,
     ) -> Self {
         let store = Arc::new(engine::Store::new(settings.max_bytes));
         let gate = actions::Gate {
@@ -93,6 +98,7 @@ impl Service {
             store: store.clone(),
             clock,
             gate: gate.clone(),
+            notifier: Arc::new(notify::Notifier::new(sqs, settings.strict)),
         };
         let mut builder = s3s::service::S3ServiceBuilder::new(ops);
         builder.set_host(Hosts {
@@ -235,6 +241,8 @@ impl crate::http::service::Service for Service {
         };
         let call = Call {
             arn: ctx.caller_arn().into_owned(),
+            principal: ctx.sender_id.clone(),
+            request_id: ctx.request_id.clone(),
             account: ctx.account.clone(),
             verified,
             region: ctx.region.clone(),

@@ -8,6 +8,7 @@ use super::conditions::Write;
 use super::error::{Refusal, Result};
 use super::listing::{self, Page, Query};
 use super::multipart::{Named, Part, Upload};
+use super::notifications::{self, Rule};
 use super::object::Object;
 use super::tags::{self, Tags};
 use crate::clock::Millis;
@@ -36,6 +37,7 @@ struct State {
     uploads: BTreeMap<String, Upload>,
     policy: Option<Arc<Policy>>,
     tags: Option<Tags>,
+    notifications: Arc<[Rule]>,
 }
 
 impl Bucket {
@@ -144,6 +146,18 @@ impl Bucket {
             .map(|t| tags::check(t, tags::BUCKET_TAGS))
             .transpose()?;
         self.state()?.tags = tags;
+        Ok(())
+    }
+
+    /// Its notification rules (none by default).
+    pub fn notifications(&self) -> Result<Arc<[Rule]>> {
+        Ok(self.state()?.notifications.clone())
+    }
+
+    /// Replaces its notification rules, once S3's checks of them pass.
+    pub fn set_notifications(&self, rules: Vec<Rule>) -> Result<()> {
+        notifications::check(&rules)?;
+        self.state()?.notifications = rules.into();
         Ok(())
     }
 

@@ -42,6 +42,8 @@ pub enum Refusal {
     EntityTooLarge(String),
     /// Tags S3 does not accept, with why.
     InvalidTag(String),
+    /// An argument S3 refuses, with why.
+    InvalidArgument(String),
 }
 
 /// A result of the engine.

@@ -2,7 +2,8 @@
 //! every account, as S3's is global), each bucket's objects, uploads, Policy and tags
 //! ([`bucket`]), objects' bytes shared rather than copied and counted against one bound
 //! ([`data`]), listing ([`listing`]), multipart completion ([`multipart`]), conditional
-//! requests ([`conditions`]), tag and bucket-name rules ([`tags`], [`names`]). Every function
+//! requests ([`conditions`]), tag and bucket-name rules ([`tags`], [`names`]), notification
+//! configurations ([`notifications`]). Every function
 //! that needs the time receives `now`.
 
 pub mod bucket;
@@ -12,6 +13,7 @@ pub mod error;
 pub mod listing;
 pub mod multipart;
 pub mod names;
+pub mod notifications;
 pub mod object;
 pub mod tags;
 

@@ -125,6 +125,7 @@ impl Ops {
         &self,
         req: S3Request<CopyObjectInput>,
     ) -> S3Result<S3Response<CopyObjectOutput>> {
+        let call = super::call(&req)?.clone();
         let mut input = req.input;
         let target = self.store.bucket(&input.bucket).map_err(refused)?;
         let conditions = source_conditions(&mut input);
@@ -159,6 +160,8 @@ impl Ops {
         let stored = target
             .put(&input.key, object, &Write::default())
             .map_err(refused)?;
+        let created = Some((stored.size(), stored.etag.as_str()));
+        self.notify(&target, &call, ("ObjectCreated:Copy", &input.key), created);
         Ok(S3Response::new(CopyObjectOutput {
             copy_object_result: Some(CopyObjectResult {
                 e_tag: Some(ETag::Strong(stored.etag.clone())),

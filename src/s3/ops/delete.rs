@@ -40,7 +40,9 @@ impl Ops {
                 });
                 continue;
             }
-            bucket.delete(&object.key).map_err(refused)?;
+            if bucket.delete(&object.key).map_err(refused)?.is_some() {
+                self.notify(&bucket, call, ("ObjectRemoved:Delete", &object.key), None);
+            }
             if !quiet {
                 deleted.push(DeletedObject {
                     key: Some(object.key.clone()),

@@ -12,6 +12,7 @@ mod delete;
 mod headers;
 mod listing;
 mod multipart;
+mod notifications;
 mod objects;
 mod uploads;
 
@@ -35,6 +36,8 @@ pub struct Ops {
     pub clock: SharedClock,
     /// The gate, which DeleteObjects asks per key.
     pub gate: Gate,
+    /// What sends the buckets' events.
+    pub notifier: Arc<super::notify::Notifier>,
 }
 
 /// The front door's word on the request.
@@ -100,4 +103,6 @@ served! {
     abort_multipart_upload: AbortMultipartUploadInput => AbortMultipartUploadOutput;
     list_parts: ListPartsInput => ListPartsOutput;
     list_multipart_uploads: ListMultipartUploadsInput => ListMultipartUploadsOutput;
+    put_bucket_notification_configuration: PutBucketNotificationConfigurationInput => PutBucketNotificationConfigurationOutput;
+    get_bucket_notification_configuration: GetBucketNotificationConfigurationInput => GetBucketNotificationConfigurationOutput;
 }

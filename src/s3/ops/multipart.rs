@@ -176,6 +176,7 @@ impl Ops {
         &self,
         req: S3Request<CompleteMultipartUploadInput>,
     ) -> S3Result<S3Response<CompleteMultipartUploadOutput>> {
+        let call = call(&req)?.clone();
         let input = req.input;
         let bucket = self.store.bucket(&input.bucket).map_err(refused)?;
         let condition = write_condition(input.if_match, input.if_none_match)?;
@@ -184,13 +185,11 @@ impl Ops {
             .and_then(|m| m.parts)
             .unwrap_or_default()
             .into_iter()
-            .map(|p| {
-                Ok(Named {
-                    number: u32::try_from(p.part_number.unwrap_or(0)).unwrap_or(0),
-                    etag: p.e_tag.map(ETag::into_value).unwrap_or_default(),
-                })
+            .map(|p| Named {
+                number: u32::try_from(p.part_number.unwrap_or(0)).unwrap_or(0),
+                etag: p.e_tag.map(ETag::into_value).unwrap_or_default(),
             })
-            .collect::<S3Result<Vec<_>>>()?;
+            .collect::<Vec<_>>();
         let object = bucket
             .complete(
                 (&input.upload_id, &input.key),
@@ -199,6 +198,9 @@ impl Ops {
                 self.clock.now(),
             )
             .map_err(refused)?;
+        let created = Some((object.size(), object.etag.as_str()));
+        let event = ("ObjectCreated:CompleteMultipartUpload", input.key.as_str());
+        self.notify(&bucket, &call, event, created);
         Ok(S3Response::new(CompleteMultipartUploadOutput {
             bucket: Some(input.bucket.clone()),
             key: Some(input.key.clone()),

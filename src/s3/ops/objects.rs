@@ -132,6 +132,8 @@ impl Ops {
         let stored = bucket
             .put(&input.key, object, &condition)
             .map_err(refused)?;
+        let created = Some((stored.size(), stored.etag.as_str()));
+        self.notify(&bucket, &call, ("ObjectCreated:Put", &input.key), created);
         let mut output = PutObjectOutput {
             e_tag: Some(ETag::Strong(stored.etag.clone())),
             size: i64::try_from(stored.size()).ok(),
@@ -225,9 +227,13 @@ impl Ops {
         &self,
         req: S3Request<DeleteObjectInput>,
     ) -> S3Result<S3Response<DeleteObjectOutput>> {
-        let input = req.input;
+        let call = call(&req)?;
+        let input = &req.input;
         let bucket = self.store.bucket(&input.bucket).map_err(refused)?;
-        bucket.delete(&input.key).map_err(refused)?;
+        // An event for what was there to delete [unverified: S3 may send one either way].
+        if bucket.delete(&input.key).map_err(refused)?.is_some() {
+            self.notify(&bucket, call, ("ObjectRemoved:Delete", &input.key), None);
+        }
         Ok(S3Response::new(DeleteObjectOutput::default()))
     }
 }

@@ -136,6 +136,16 @@ async fn call(s3: &Client, name: &str, uploads: (&str, &str)) -> Got {
             .send()
             .await),
         "ListMultipartUploads" => got(s3.list_multipart_uploads().bucket(b).send().await),
+        "PutBucketNotificationConfiguration" => {
+            let none = aws_sdk_s3::types::NotificationConfiguration::builder().build();
+            let call = s3.put_bucket_notification_configuration().bucket(b);
+            got(call.notification_configuration(none).send().await)
+        }
+        "GetBucketNotificationConfiguration" => got(s3
+            .get_bucket_notification_configuration()
+            .bucket(b)
+            .send()
+            .await),
         other => panic!("no call for {other}: add one"),
     }
 }

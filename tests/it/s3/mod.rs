@@ -10,6 +10,7 @@ mod copies;
 mod integrity;
 mod listing;
 mod multipart;
+mod notifications;
 mod objects;
 mod observed;
 mod signatures;
