@@ -67,22 +67,35 @@ fn triggers_service(
 }
 
 /// S3 over the settings, on the server's clock, accepting STS's keys, its buckets' events
-/// into SQS's queues.
+/// into SQS's queues, SNS's topics and the declared functions.
 fn s3_service(
     config: &Config,
     clock: &SharedClock,
     temporary: Arc<dyn crate::http::auth::TemporaryKeys>,
-    sqs: &Arc<Sqs>,
+    (sqs, sns, triggers): (
+        &Arc<Sqs>,
+        &Arc<crate::sns::Service>,
+        &Arc<crate::triggers::Service>,
+    ),
 ) -> Arc<crate::s3::Service> {
     let settings = crate::s3::Settings {
         max_bytes: config.s3.max_bytes,
         public_url: config.public_url.as_deref(),
         credentials: &config.credentials,
         idle: config.connections.idle_timeout,
+    };
+    let destinations = crate::s3::notify::destinations::Destinations {
+        sqs: sqs.clone(),
+        sns: sns.clone(),
+        triggers: triggers.clone(),
         strict: config.strict,
     };
-    let service = crate::s3::Service::new(&settings, clock.clone(), temporary, sqs.clone());
-    Arc::new(service)
+    Arc::new(crate::s3::Service::new(
+        &settings,
+        clock.clone(),
+        temporary,
+        destinations,
+    ))
 }
 
 impl App {
@@ -141,7 +154,13 @@ impl App {
             verified,
             clock.clone(),
         ));
-        let s3 = s3_service(&config, &clock, sts.temporary_keys(), &sqs);
+        let (sns, triggers) = (Arc::new(sns), Arc::new(triggers));
+        let s3 = s3_service(
+            &config,
+            &clock,
+            sts.temporary_keys(),
+            (&sqs, &sns, &triggers),
+        );
         App {
             s3,
             temporary_keys: sts.temporary_keys(),
@@ -149,8 +168,8 @@ impl App {
             outbound,
             sqs_service: Arc::new(sqs_service),
             sqs,
-            sns: Arc::new(sns),
-            triggers: Arc::new(triggers),
+            sns,
+            triggers,
             clock,
             config,
             ticker,
@@ -213,6 +232,7 @@ impl App {
             alarms: &self.alarms,
             sns: &self.sns.topics,
             triggers: &self.triggers.model,
+            s3: self.s3.deliveries(),
             now: self.now(),
         }
     }

@@ -18,25 +18,25 @@ const LADDER: &[(&str, u8)] = &[
     ("patterns", 2),
     ("policy", 2),
     ("ticker", 2),
-    // Services: SNS, STS and the triggers reach SQS through its operations; S3 stands beside
-    // them.
+    // Services: SNS, STS and the triggers reach SQS through its operations; S3's bucket
+    // notifications reach SQS, SNS and the triggers through theirs.
     ("sqs", 3),
     ("sns", 4),
     ("sts", 4),
-    ("s3", 4),
     ("triggers", 4),
+    ("s3", 5),
     // Observers and the durable log read the services.
-    ("durable", 5),
-    ("observe", 5),
+    ("durable", 6),
+    ("observe", 6),
     // Settings: each module owns its settings type; config gathers them.
-    ("config", 6),
+    ("config", 7),
     // The root: the composition root, then what serves it.
-    ("app", 7),
-    ("admin", 8),
-    ("support", 8),
-    ("service", 9),
-    ("server", 10),
-    ("drill", 9),
+    ("app", 8),
+    ("admin", 9),
+    ("support", 9),
+    ("service", 10),
+    ("server", 11),
+    ("drill", 10),
 ];
 
 /// The top-level modules each module's sources name, tests left out.

@@ -43,9 +43,10 @@
 //!   per key), `s3::wire` hands requests to the adapter unsigned with their bodies streaming
 //!   through its checks (a declared SHA-256, `aws-chunked` chunk signatures and trailers) and
 //!   answers back, `s3::host` says where a request names its bucket (path or virtual host),
-//!   `s3::notify` sends a bucket's events into SQS queues through the SQS engine's own send,
-//!   as the `s3.amazonaws.com` service principal their Policy must allow, and `s3::error` is
-//!   S3's error table.
+//!   `s3::notify` sends a bucket's events into SQS queues (the SQS engine's own send), SNS
+//!   topics (SNS's publish for a service) and declared functions (the triggers' invoke), as
+//!   the `s3.amazonaws.com` service principal a queue's or topic's Policy must allow, and
+//!   keeps the recent deliveries for the dashboard; `s3::error` is S3's error table.
 //!
 //! A request takes these hops:
 //!
@@ -114,7 +115,8 @@
 //!   log; it imports the engines' states and records, never a service's protocol or actions,
 //!   and no service imports it).
 //! - **Services**: `triggers`, `sns` and `sts` above `sqs` (they reach it through its
-//!   operations); `s3` beside them.
+//!   operations); `s3` above those (its bucket notifications reach SQS, SNS and the triggers
+//!   through their operations).
 //! - **Floors**: `faults` (the rules and what a hit does); `policy`, the IAM policy
 //!   evaluator SQS, SNS and STS share; `http` (the accept loop, the context and "who is this
 //!   caller", SigV4, the body reader, the guard, the outbound client and its rule, the

@@ -3,7 +3,8 @@
 // page's own button must empty the dead-letter queue, a queue's chart must draw its series and
 // marks, an SNS topic's page must show its subscriptions and explain why a sample message
 // is filtered out, the Triggers page must show a mapping's figures and switch it off and
-// on, and a view's link must open the guide's page that explains it, with no console error.
+// on, the Buckets page must show a bucket's rule and a failed event delivery with why, and
+// a view's link must open the guide's page that explains it, with no console error.
 //
 //   SQSLITE_BIN=target/release/sqslite node --test ui-test/
 //   UI_SCREENSHOTS=docs/src/images ...   also refreshes the guide's screenshots
@@ -401,6 +402,45 @@ batch_size = 5
   await page.getByRole('button', { name: 'Enable' }).click();
   await row.locator('td[data-state="Enabled"]').waitFor({ timeout: 10000 });
   assert.equal(await lambdaState(), 'Enabled');
+  await page.close();
+});
+
+test('the buckets page shows a bucket, its rule and its deliveries, a failed one with why', async () => {
+  const srv = await startServer([], `
+[[queues]]
+name = "uploads"
+`);
+  const s3 = async (method, path, body) => {
+    const r = await fetch(`${srv}${path}`, { method, body });
+    assert.ok(r.ok, `${method} ${path}: ${r.status} ${await r.text()}`);
+  };
+  const rule = '<NotificationConfiguration><QueueConfiguration><Id>incoming</Id>' +
+    '<Queue>arn:aws:sqs:us-east-1:000000000000:uploads</Queue><Event>s3:ObjectCreated:*</Event>' +
+    '<Filter><S3Key><FilterRule><Name>prefix</Name><Value>in/</Value></FilterRule></S3Key></Filter>' +
+    '</QueueConfiguration></NotificationConfiguration>';
+  await s3('PUT', '/inbox');
+  await s3('PUT', '/inbox?notification', rule);
+  await s3('PUT', '/inbox/in/photo.jpg', 'twelve bytes');
+  // The queue goes: the next upload's event has nowhere to go, and the page says why.
+  const deleted = await fetch(srv, { method: 'POST', body: JSON.stringify({ QueueUrl: `${srv}/000000000000/uploads` }),
+    headers: { 'X-Amz-Target': 'AmazonSQS.DeleteQueue', 'Content-Type': 'application/x-amz-json-1.0' } });
+  assert.ok(deleted.ok);
+  await s3('PUT', '/inbox/in/second.jpg', 'x');
+  const page = await newPage();
+  await page.goto(`${srv}/_sqslite/ui`);
+  await page.getByRole('link', { name: 'Buckets', exact: true }).click();
+  const row = page.locator('tr[data-bucket="inbox"]');
+  await row.waitFor({ timeout: 10000 });
+  const cells = await row.locator('td').allInnerTexts();
+  assert.match(cells[0], /^inbox/);
+  assert.deepEqual(cells.slice(1, 4), ['2', '13 B', '0'], 'objects, size, uploads');
+  assert.match(cells[4], /queue\s+arn:aws:sqs:us-east-1:000000000000:uploads/);
+  assert.match(cells[4], /prefix in\//);
+  const failed = page.locator('tr[data-delivery="failed"]');
+  assert.equal(await failed.count(), 1);
+  assert.match(await failed.innerText(), /in\/second\.jpg[\s\S]*does not exist/);
+  assert.equal(await page.locator('tr[data-delivery="delivered"]').count(), 2, 'the test event and the first upload');
+  await page.screenshot({ path: join(shots, 'dashboard-buckets.png'), fullPage: true });
   await page.close();
 });
 

@@ -5,6 +5,7 @@
 //! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
 
 mod advice;
+mod buckets;
 mod inspect;
 mod localstack;
 mod mappings;
@@ -172,6 +173,7 @@ async fn route(app: &Arc<App>, call: &AdminRequest) -> Answer {
         (&Method::POST, ["_sqslite", "topics", "test"]) => topics::test(&app, body),
         (&Method::GET, ["_sqslite", "alarms"]) => Ok(alarms(app.clone())),
         (&Method::GET, ["_sqslite", "mappings"]) => Ok(mappings::list(&app)),
+        (&Method::GET, ["_sqslite", "buckets"]) => Ok(buckets::list(&app)),
         (&Method::GET, ["_sqslite", "mappings", uuid]) => mappings::one(&app, uuid),
         (&Method::POST, ["_sqslite", "mappings", uuid]) => mappings::switch(&app, uuid, body),
         _ => Err(Problem::not_found(format!(

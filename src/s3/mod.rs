@@ -67,13 +67,13 @@ pub struct Settings<'a> {
     pub credentials: &'a [Credential],
     /// How long a body may stall before the request is cut off.
     pub idle: Duration,
-    /// AWS's rule for a queue without a Policy: it takes no bucket's events.
-    pub strict: bool,
 }
 
 /// The S3 service: its store and the adapter that speaks S3's protocol over it.
 pub struct Service {
     store: Arc<engine::Store>,
+    /// Sends the buckets' events, and remembers how they went.
+    notifier: Arc<notify::Notifier>,
     adapter: s3s::service::S3Service,
     credentials: Vec<Credential>,
     temporary: Arc<dyn TemporaryKeys>,
@@ -82,14 +82,15 @@ pub struct Service {
 
 impl Service {
     /// The service from `settings`, on the server's clock, accepting STS's keys, sending its
-    /// buckets' events into `sqs`'s queues.
+    /// buckets' events to `destinations`.
     pub fn new(
         settings: &Settings<'_>,
         clock: SharedClock,
         temporary: Arc<dyn TemporaryKeys>,
-        sqs: Arc<crate::sqs::actions::Sqs>,
+        destinations: notify::destinations::Destinations,
     ) -> Self {
         let store = Arc::new(engine::Store::new(settings.max_bytes));
+        let notifier = Arc::new(notify::Notifier::new(destinations));
         let gate = actions::Gate {
             store: store.clone(),
             clock: clock.clone(),
@@ -98,7 +99,7 @@ impl Service {
             store: store.clone(),
             clock,
             gate: gate.clone(),
-            notifier: Arc::new(notify::Notifier::new(sqs, settings.strict)),
+            notifier: notifier.clone(),
         };
         let mut builder = s3s::service::S3ServiceBuilder::new(ops);
         builder.set_host(Hosts {
@@ -112,6 +113,7 @@ impl Service {
         builder.set_validation(BucketNames);
         Service {
             store,
+            notifier,
             adapter: builder.build(),
             credentials: settings.credentials.to_vec(),
             temporary,
@@ -122,6 +124,17 @@ impl Service {
     /// Every bucket and object gone (the admin API's reset).
     pub fn reset(&self) {
         self.store.reset();
+        self.notifier.deliveries.clear();
+    }
+
+    /// Every bucket, for observers (the dashboard).
+    pub fn buckets(&self) -> Vec<Arc<engine::Bucket>> {
+        self.store.all()
+    }
+
+    /// What became of the buckets' events.
+    pub fn deliveries(&self) -> &notify::deliveries::Deliveries {
+        &self.notifier.deliveries
     }
 
     /// The chain a verified, chunk-signed body's signatures are checked against.
@@ -178,9 +191,24 @@ impl s3s::validation::NameValidation for BucketNames {
 }
 
 /// An S3 error as its XML answer, with the request's id.
-fn answer(request_id: &str, mut e: s3s::S3Error) -> HttpResponse {
+fn answer(request_id: &str, e: s3s::S3Error) -> HttpResponse {
+    answer_with(request_id, e, &[])
+}
+
+/// An S3 error as its XML answer, with the request's id and the `arguments` it names.
+fn answer_with(
+    request_id: &str,
+    mut e: s3s::S3Error,
+    arguments: &[(String, String)],
+) -> HttpResponse {
     e.set_request_id(request_id);
     if let Ok(response) = e.to_http_response() {
+        let (parts, body) = response.into_parts();
+        let body = match body.bytes() {
+            Some(document) => s3s::Body::from(wire::with_arguments(document, arguments)),
+            None => body,
+        };
+        let response = s3s::HttpResponse::from_parts(parts, body);
         return stamped(wire::response(response).0, request_id);
     }
     // An error document s3s cannot write: its status alone.
@@ -256,7 +284,7 @@ impl crate::http::service::Service for Service {
             .call(request)
             .await
             .map_err(|_| DropConnection)?;
-        let (response, error) = wire::response(answered);
+        let (mut response, error) = wire::response(answered);
         let index = call.action.get().copied();
         let name = index.map_or("", |i| actions::NAMES[i]);
         let response = match &error {
@@ -264,7 +292,8 @@ impl crate::http::service::Service for Service {
             Some((code, message)) => {
                 let mut e = error::worded(code, message);
                 e.set_status_code(response.status());
-                answer(&ctx.request_id, e)
+                let arguments = wire::arguments(response.headers_mut());
+                answer_with(&ctx.request_id, e, &arguments)
             }
             None => stamped(response, &ctx.request_id),
         };

@@ -392,6 +392,7 @@ function route() {
   else if (parts[0] === 'advice') refreshView = adviceView();
   else if (parts[0] === 'topics') refreshView = topicsView();
   else if (parts[0] === 'triggers') refreshView = triggersView();
+  else if (parts[0] === 'buckets') refreshView = bucketsView();
   else refreshView = queuesView();
   say('');
   refresh();

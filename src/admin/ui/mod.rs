@@ -1,5 +1,5 @@
 //! The dashboard at `/_sqslite/ui`: one HTML page, its scripts (`app.js`, the SNS views'
-//! `sns.js`, the trigger mappings' `triggers.js`, the queue chart's `chart.js`) and
+//! `sns.js`, the trigger mappings' `triggers.js`, the S3 buckets' `buckets.js`, the queue chart's `chart.js`) and
 //! stylesheets (`app.css`, `chart.css`), compiled into the binary (no CDN, no build step),
 //! which read and act only through the admin API; and the user guide its views link to
 //! (`guide`, at `/_sqslite/guide/`).
@@ -16,6 +16,7 @@ const INDEX: &str = include_str!("index.html");
 const SCRIPT: &str = include_str!("app.js");
 const SNS_SCRIPT: &str = include_str!("sns.js");
 const TRIGGERS_SCRIPT: &str = include_str!("triggers.js");
+const BUCKETS_SCRIPT: &str = include_str!("buckets.js");
 const STYLE: &str = include_str!("app.css");
 /// The chart, also drawn in a drill's report (`drill::file::report`): one copy of its code.
 pub(crate) const CHART_SCRIPT: &str = include_str!("chart.js");
@@ -42,6 +43,7 @@ fn asset(path: &str) -> Option<(&'static str, &'static str)> {
         "/app.js" => Some((SCRIPT, "text/javascript; charset=utf-8")),
         "/sns.js" => Some((SNS_SCRIPT, "text/javascript; charset=utf-8")),
         "/triggers.js" => Some((TRIGGERS_SCRIPT, "text/javascript; charset=utf-8")),
+        "/buckets.js" => Some((BUCKETS_SCRIPT, "text/javascript; charset=utf-8")),
         "/app.css" => Some((STYLE, "text/css; charset=utf-8")),
         "/chart.js" => Some((CHART_SCRIPT, "text/javascript; charset=utf-8")),
         "/chart.css" => Some((CHART_STYLE, "text/css; charset=utf-8")),

@@ -18,6 +18,7 @@ mod alarms;
 mod processing;
 mod queues;
 mod requests;
+mod s3;
 mod sns;
 mod triggers;
 
@@ -136,6 +137,7 @@ impl Metrics {
         queues::write_series(&all, now, out)?;
         sns::write_series(&from.sns.view(), out)?;
         triggers::write(&from.triggers.observe(), out)?;
+        s3::write(from.s3, out)?;
         // Last, so the series above are already on their way while alarms are evaluated.
         let alarms = from.alarms.evaluate_ordered(from.queues, &all, now);
         alarms::write_metric(&alarms, out)
@@ -151,6 +153,8 @@ pub struct Sources<'a> {
     pub sns: &'a crate::sns::engine::Sns,
     /// The trigger mappings and their counters, read through their view.
     pub triggers: &'a crate::triggers::Triggers,
+    /// What became of the buckets' events.
+    pub s3: &'a crate::s3::notify::deliveries::Deliveries,
     /// The server's time the gauges are read at.
     pub now: crate::clock::Millis,
 }

@@ -28,6 +28,17 @@ pub struct Bucket {
     state: Mutex<State>,
 }
 
+/// How much a bucket holds, for the dashboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    /// Its objects.
+    pub objects: usize,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Multipart uploads started and not yet completed or aborted.
+    pub uploads: usize,
+}
+
 /// What a bucket holds.
 #[derive(Debug, Default)]
 struct State {
@@ -147,6 +158,16 @@ impl Bucket {
             .transpose()?;
         self.state()?.tags = tags;
         Ok(())
+    }
+
+    /// What it holds now: objects, their bytes, uploads in progress.
+    pub fn usage(&self) -> Result<Usage> {
+        let state = self.state()?;
+        Ok(Usage {
+            objects: state.objects.len(),
+            bytes: state.objects.values().map(|o| o.size()).sum(),
+            uploads: state.uploads.len(),
+        })
     }
 
     /// Its notification rules (none by default).

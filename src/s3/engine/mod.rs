@@ -109,6 +109,16 @@ impl Store {
         buckets.clear();
     }
 
+    /// Every bucket, by name.
+    pub fn all(&self) -> Vec<Arc<Bucket>> {
+        self.buckets
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .values()
+            .cloned()
+            .collect()
+    }
+
     /// `owner`'s buckets, by name.
     pub fn owned_by(&self, owner: &str) -> Vec<Arc<Bucket>> {
         self.buckets

@@ -6,6 +6,7 @@
 pub mod chunked;
 pub mod inbound;
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -119,6 +120,45 @@ pub fn response(answer: s3s::HttpResponse) -> (HttpResponse, Option<(String, Str
         None => (Body::passed(body), None),
     };
     (hyper::Response::from_parts(parts, body), error)
+}
+
+/// The refused destinations an operation passed in headers
+/// ([`crate::s3::notify::ARGUMENT_HEADER`]: an ARN, a tab, why), taken out of them.
+pub fn arguments(headers: &mut hyper::HeaderMap) -> Vec<(String, String)> {
+    let header = crate::s3::notify::ARGUMENT_HEADER;
+    let arguments = headers
+        .get_all(header)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .map(|v| v.split_once('\t').unwrap_or((v, "")))
+        .map(|(name, value)| (name.to_owned(), value.to_owned()))
+        .collect();
+    headers.remove(header);
+    arguments
+}
+
+/// An error document with `arguments` written in as S3 writes them: `ArgumentName1`,
+/// `ArgumentValue1`, and so on.
+pub fn with_arguments(document: Bytes, arguments: &[(String, String)]) -> Bytes {
+    let text = std::str::from_utf8(&document).ok();
+    let Some((head, tail)) = text.and_then(|t| t.rsplit_once("</Error>")) else {
+        return document;
+    };
+    if arguments.is_empty() {
+        return document;
+    }
+    let mut out = head.to_owned();
+    for (n, (name, value)) in arguments.iter().enumerate() {
+        let n = n + 1;
+        let _ = write!(out, "<ArgumentName{n}>");
+        crate::http::xml::escape_into(&mut out, name);
+        let _ = write!(out, "</ArgumentName{n}><ArgumentValue{n}>");
+        crate::http::xml::escape_into(&mut out, value);
+        let _ = write!(out, "</ArgumentValue{n}>");
+    }
+    out.push_str("</Error>");
+    out.push_str(tail);
+    Bytes::from(out)
 }
 
 /// The `<Code>` and `<Message>` of an S3 error document.

@@ -5,6 +5,7 @@
 #![warn(clippy::missing_docs_in_private_items)]
 
 pub mod access;
+pub mod by_service;
 pub mod confirm;
 pub mod data_protection;
 pub mod deliver;

@@ -107,10 +107,10 @@ fn origin(app: &Service) -> Origin<'_> {
     }
 }
 
-/// Publishes one message and makes its deliveries.
-fn publish_one(
+/// Publishes one message and makes its deliveries, each carrying the caller's trace header.
+pub(super) fn publish_one(
     app: &Service,
-    ctx: &Context,
+    trace_header: Option<&String>,
     topic_arn: &str,
     p: &Publication,
 ) -> SnsResult<Published> {
@@ -122,7 +122,7 @@ fn publish_one(
     while !published.fanout.is_empty() {
         let mut chunk = published.fanout.next_chunk(p, &origin);
         for d in &mut chunk {
-            d.trace_header.clone_from(&ctx.trace_header);
+            d.trace_header = trace_header.cloned();
         }
         deliver::deliver_all(app, topic_arn, chunk, now);
     }
@@ -134,7 +134,7 @@ pub async fn publish(input: Publish, app: &Service, ctx: &Context) -> SnsResult<
     let published = match &input.target {
         Target::Topic(arn) => {
             in_region(ctx, arn)?;
-            publish_one(app, ctx, arn, &input.publication)?
+            publish_one(app, ctx.trace_header.as_ref(), arn, &input.publication)?
         }
         Target::Phone(phone) => publish_direct(app, ("sms", phone, "sms"), &input.publication)?,
         Target::Endpoint(arn) if !app.topics.knows_endpoint(arn) => {
@@ -292,7 +292,8 @@ pub async fn publish_batch(input: PublishBatch, app: &Service, ctx: &Context) ->
     let mut successful = Vec::new();
     let mut failed = Vec::new();
     for (id, entry) in input.entries {
-        match entry.and_then(|p| publish_one(app, ctx, &input.topic_arn, &p)) {
+        match entry.and_then(|p| publish_one(app, ctx.trace_header.as_ref(), &input.topic_arn, &p))
+        {
             Ok(published) => successful.push((id, published)),
             Err(e) => failed.push((id, e)),
         }

@@ -68,6 +68,36 @@ impl Topic {
     }
 }
 
+impl Topic {
+    /// Whether the topic's Policy lets the AWS service `principal` publish for the resource
+    /// `source` (its ARN and owner's account). SNS's default policy does not: S3 refuses a
+    /// topic that has only it ("Unable to validate…", as users of new topics meet it), so
+    /// only a Policy set on the topic is read.
+    pub fn admits_service(&self, principal: &str, source: (&str, &str), now: Millis) -> bool {
+        let Some(parsed) = self
+            .parsed_policy
+            .as_deref()
+            .filter(|_| self.has_own_policy())
+        else {
+            return false;
+        };
+        let caller = Caller {
+            account: source.1,
+            arn: source.0,
+        };
+        let request = policy::Request::direct(caller, "Publish", now)
+            .for_service("sns")
+            .by_service(principal)
+            .on_behalf_of(source.0, source.1);
+        policy::evaluate(Some(parsed), &self.arn, &self.owner, &request) == Decision::Allow
+    }
+
+    /// Whether a Policy was set on the topic (else it has SNS's default one).
+    pub fn has_own_policy(&self) -> bool {
+        self.set.contains_key("Policy")
+    }
+}
+
 /// The policy a topic has until one is set: the owner's account may do the topic's
 /// actions (the document AWS returns for a new topic).
 fn default_policy(arn: &str, owner: &str) -> String {

@@ -37,7 +37,7 @@ async fn served(path: std::path::PathBuf) -> (Result<Verdict, CannotRun>, String
         ..options(path, String::new())
     };
     let mut out = Vec::new();
-    let result = tokio::time::timeout(Duration::from_secs(60), run(&opts, &mut out))
+    let result = tokio::time::timeout(Duration::from_mins(1), run(&opts, &mut out))
         .await
         .expect("the drill ended within 60 s");
     (result, String::from_utf8_lossy(&out).into_owned())

@@ -7,6 +7,7 @@ mod buckets;
 mod conditions;
 mod config;
 mod copies;
+mod destinations;
 mod integrity;
 mod listing;
 mod multipart;
