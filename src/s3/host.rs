@@ -8,8 +8,8 @@
 //!
 //! Also the router's rule for an unsigned request (a signed one is S3's by its scope): S3's
 //! when its Host names a bucket or S3's endpoint, or when its path names a bucket and it is
-//! sent as no Query service sends (GET, HEAD, PUT or DELETE without an `Action` parameter, or
-//! a browser form's POST). A path shaped as a queue URL's (`/<12-digit account>/…`,
+//! sent as no Query service sends (GET, HEAD, PUT or DELETE without an `Action` parameter, a
+//! browser form's POST, or a POST naming `?uploads`, `?uploadId=` or `?delete`). A path shaped as a queue URL's (`/<12-digit account>/…`,
 //! `/queue/…`) stays SQS's: unsigned, a bucket named so is reached in virtual-host style.
 
 use hyper::header::{CONTENT_TYPE, HOST};
@@ -107,21 +107,30 @@ pub fn names(parts: &Parts) -> bool {
 }
 
 /// Whether the request is sent as the Query services send: a form POST, or any request with an
-/// `Action` parameter; a POST is S3's only as a browser form's upload.
+/// `Action` parameter. A POST is S3's as a browser form's upload, or with a query naming one
+/// of S3's POST operations (`?uploads`, `?uploadId=`, `?delete`), which no Query service's
+/// form POST carries.
 fn is_query(parts: &Parts) -> bool {
-    let action = parts
-        .uri
-        .query()
-        .is_some_and(|q| form_urlencoded::parse(q.as_bytes()).any(|(k, _)| k == "Action"));
-    let form = parts
+    let keys = || {
+        parts
+            .uri
+            .query()
+            .into_iter()
+            .flat_map(|q| form_urlencoded::parse(q.as_bytes()))
+    };
+    let action = keys().any(|(k, _)| k == "Action");
+    let content_type = parts
         .headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.trim_start().starts_with("multipart/form-data"));
+        .map(str::trim_start);
+    let upload = content_type.is_some_and(|t| t.starts_with("multipart/form-data"));
+    let form = content_type.is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
+    let s3_post = keys().any(|(k, _)| matches!(&*k, "uploads" | "uploadId" | "delete")) && !form;
     let s3_method = matches!(
         parts.method,
         Method::GET | Method::HEAD | Method::PUT | Method::DELETE
-    ) || (parts.method == Method::POST && form);
+    ) || (parts.method == Method::POST && (upload || s3_post));
     action || !s3_method
 }
 
@@ -199,6 +208,14 @@ mod tests {
             head("HEAD", "/bucket", local, None),
             head("DELETE", "/bucket/a/b", local, None),
             head("POST", "/bucket", local, upload),
+            head("POST", "/bucket?delete", local, Some("application/xml")),
+            head("POST", "/bucket/key?uploads", local, None),
+            head(
+                "POST",
+                "/bucket/key?uploadId=abc",
+                local,
+                Some("application/xml"),
+            ),
             head("GET", "/", "box.s3.localhost.localstack.cloud", None),
         ] {
             assert!(names(&s3), "{:?}", s3.uri);
@@ -211,7 +228,8 @@ mod tests {
             head("GET", "/queue/us-east-1/000000000000/q", local, None),
             head("GET", "/?Action=ListQueues", local, None),
             head("GET", "/", local, None),
-            head("POST", "/bucket?delete", local, Some("application/xml")),
+            head("POST", "/bucket?uploads", local, form),
+            head("POST", "/bucket", local, None),
             head("GET", "/Not_A_Bucket/x", local, None),
             head(
                 "POST",

@@ -71,6 +71,18 @@ impl Conn {
         }
     }
 
+    /// Sends one request and returns its status and headers (its body read and dropped).
+    pub async fn send_with_headers(
+        &mut self,
+        req: Request<Body>,
+    ) -> Option<(u16, hyper::HeaderMap)> {
+        self.sender.ready().await.ok()?;
+        let res = self.sender.send_request(req).await.ok()?;
+        let (parts, body) = res.into_parts();
+        body.collect().await.ok()?;
+        Some((parts.status.as_u16(), parts.headers))
+    }
+
     /// Sends one request and reads its body frame by frame without keeping it: the time a
     /// large answer (a 12 MB scrape) takes is then the server's and the socket's, not the
     /// client's copying. Returns (status, body bytes).
@@ -231,15 +243,21 @@ where
             while Instant::now() < deadline {
                 let sent = Instant::now();
                 let (status, _) = conn.send(make(c, i)).await;
+                if status == 0 {
+                    // A server that closes each connection (moto's, HTTP/1.0 style) is
+                    // reconnected to, as its clients do; one that no longer accepts ends the run.
+                    match Conn::open(addr).await {
+                        Ok(again) => conn = again,
+                        Err(_) => break,
+                    }
+                    continue;
+                }
                 i += 1;
                 if status == 200 {
                     result.ok += 1;
                     result.latencies_us.push(sent.elapsed().as_micros() as u32);
                 } else {
                     result.errors += 1;
-                    if status == 0 {
-                        break;
-                    }
                 }
             }
             result

@@ -9,6 +9,7 @@ mod load;
 mod process;
 mod recovery;
 mod reference;
+mod s3;
 mod scale;
 mod scenarios;
 mod suite;
@@ -80,6 +81,9 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// S3's figures: 1 KiB PUTs and GETs, a multipart upload and its download, for sqslite
+    /// or another S3 server (`--against`).
+    S3(s3::Options),
     /// Serve the fixed-response reference server (used by the benchmark itself).
     Reference {
         #[arg(long, default_value_t = 0)]
@@ -121,7 +125,7 @@ fn emit(rows: &mut Vec<Row>, row: Row) {
     rows.push(row);
 }
 
-async fn sqslite() -> Server {
+pub(crate) async fn sqslite() -> Server {
     // SQSLITE_BENCH_ARGS adds server flags, e.g. "--data-dir /tmp/d{n} --fsync always"; `{n}`
     // numbers each server started, so none shares another's data directory.
     static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -224,7 +228,7 @@ async fn pipeline_row(
     (p.sent + p.delivered) as f64 / secs
 }
 
-fn print_table(rows: &[Row]) {
+pub(crate) fn print_table(rows: &[Row]) {
     let ms = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.2}"));
     println!(
         "\n{:<46} {:>9} {:>5} {:>12} {:>8} {:>7} {:>7} {:>7} {:>6}",
@@ -270,6 +274,7 @@ fn main() {
                 (Some(dir), true) => recovery::recover_existing(&dir, drop_page_cache),
                 (dir, _) => recovery::run(messages, body_bytes, dir.as_deref()),
             },
+            Some(Command::S3(options)) => s3::run(options).await,
             None => suite::run(args).await,
         }
     });
