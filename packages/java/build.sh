@@ -37,7 +37,7 @@ done
 
 # Maven's output goes to stderr: stdout is the jar's path, for the caller.
 (cd "$OUT/src" && mvn -B -q -ntp -Dstyle.color=never -Dsqslite.binaries="$OUT/binaries" "$@" >&2)
-jar=$(ls "$OUT"/src/target/sqslite-junit5-*.jar | grep -v -e '-sources.jar$' -e '-javadoc.jar$')
+jar="$OUT/src/target/sqslite-junit5-$("$JAVA_DIR/../../scripts/version").jar"
 for platform in "${platforms[@]}"; do
     jar tf "$jar" | grep -qx "dev/sqslite/bin/$platform/sqslite" \
         || { echo "build.sh: $jar lacks the $platform binary" >&2; exit 1; }
