@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The language packages (packages/python, node, java, go): builds each artifact from the working
-# tree around one release binary, installs it into a fresh environment the way a user would from
+# tree around one release binary with the scripts the release workflow runs for every platform
+# (.github/workflows/release.yml), installs it into a fresh environment the way a user would from
 # its registry (a new venv; a new npm project given the local tarballs; a Maven project resolving
 # the artifact from the local repository; a Go module with a replace directive), and runs the
 # sample suite there: declared queues, a DLQ on a manual clock, reset between tests.
@@ -8,8 +9,9 @@
 #   packages/run.sh                 # every language
 #   packages/run.sh python go       # only these (python, node, java, go)
 #
-# Environment: SQSLITE_BIN=path skips the build (scripts/build-release); PACKAGES_OUT=dir holds
-# the artifacts, the throwaway projects and their reports (default target/packages).
+# Environment: SQSLITE_BIN=path skips the build (scripts/build-release) and is taken to be for
+# this machine's Rust target; PACKAGES_OUT=dir holds the artifacts, the throwaway projects and
+# their reports (default target/packages).
 # Third-party versions are pinned: python/requirements-test.txt, node/sample/package-lock.json,
 # the poms, go.sum. The Java artifact is installed into ~/.m2 (dev/sqslite/sqslite-junit5).
 set -euo pipefail
@@ -27,7 +29,7 @@ part_start() { printf '\n== packages: %s ==\n' "$1"; PART_START=$(date +%s); }
 part_done() { printf -- '-- packages: %s took %ss\n' "$1" "$(( $(date +%s) - PART_START ))"; }
 
 # Every package carries sqslite's own version (Cargo.toml); a manifest that says otherwise fails.
-VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$ROOT/Cargo.toml" | head -1)
+VERSION=$("$ROOT/scripts/version")
 part_start "versions (sqslite $VERSION)"
 drift=0
 check_version() {  # file, what it says
@@ -38,10 +40,10 @@ check_version() {  # file, what it says
 }
 json_field() { node -p "const p = require('$1'); $2"; }
 check_version node/sqslite/package.json "$(json_field "$PACKAGES/node/sqslite/package.json" p.version)"
-check_version "node/sqslite/package.json optionalDependencies" \
-    "$(json_field "$PACKAGES/node/sqslite/package.json" "p.optionalDependencies['@sqslite/linux-x64']")"
-check_version node/platforms/linux-x64/package.json \
-    "$(json_field "$PACKAGES/node/platforms/linux-x64/package.json" p.version)"
+for platform in linux-x64 linux-arm64 darwin-x64 darwin-arm64; do
+    check_version "node/sqslite/package.json optionalDependencies @sqslite/$platform" \
+        "$(json_field "$PACKAGES/node/sqslite/package.json" "p.optionalDependencies['@sqslite/$platform']")"
+done
 pom_value() { sed -n "s|^  <$2>\(.*\)</$2>\$|\1|p;s|^    <$2>\(.*\)</$2>\$|\1|p" "$1" | head -1; }
 check_version java/pom.xml "$(pom_value "$PACKAGES/java/pom.xml" version)"
 check_version java/sample/pom.xml "$(pom_value "$PACKAGES/java/sample/pom.xml" sqslite.version)"
@@ -52,10 +54,21 @@ part_start "release binary"
 if [[ -z "${SQSLITE_BIN:-}" ]]; then
     SQSLITE_BIN="$("$ROOT/scripts/build-release")/sqslite"
 fi
-BIN="$SQSLITE_BIN"
+# Laid out as the release workflow lays out its binaries, BINARIES/<rust target>/sqslite, which
+# every packager reads; the release archive is built from it too.
+BINARIES="$OUT/binaries"
+TARGET=$(rustc -vV | sed -n 's/^host: //p')
+rm -rf "$BINARIES"
+mkdir -p "$BINARIES/$TARGET"
+cp "$SQSLITE_BIN" "$BINARIES/$TARGET/sqslite"
+BIN="$BINARIES/$TARGET/sqslite"
 # The Python, Node and Java samples must run the binary their package carries.
 unset SQSLITE_BIN
 "$BIN" --version
+rm -rf "$OUT/archives"
+archive=$("$ROOT/scripts/package-archive" "$BINARIES" "$OUT/archives")
+(cd "$OUT/archives" && shasum -a 256 -c "$(basename "$archive").sha256")
+tar -xzOf "$archive" "$(basename "$archive" .tar.gz)/sqslite" | cmp - "$BIN"
 part_done "binary"
 
 # A fresh project directory with the sample suite and the shared queue declarations.
@@ -93,7 +106,7 @@ run_python() {
     local work="$OUT/python"
     rm -rf "$work"
     local wheel
-    wheel=$("$PYTHON" "$PACKAGES/python/build_wheel.py" --binary "$BIN" --out "$work/dist")
+    wheel=$("$PYTHON" "$PACKAGES/python/build_wheel.py" --binaries "$BINARIES" --out "$work/dist")
     "$PYTHON" -m venv "$work/venv"
     "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         -r "$PACKAGES/python/requirements-test.txt" "$wheel"
@@ -107,22 +120,14 @@ run_python() {
 run_node() {
     local work="$OUT/node"
     rm -rf "$work"
-    mkdir -p "$work/dist" "$work/stage"
-    # The platform package gets its binary at pack time; the tree keeps only its manifest.
-    cp -R "$PACKAGES/node/platforms/linux-x64" "$work/stage/linux-x64"
-    mkdir -p "$work/stage/linux-x64/bin"
-    install -m 0755 "$BIN" "$work/stage/linux-x64/bin/sqslite"
-    cp "$ROOT/LICENSE-MIT" "$ROOT/LICENSE-APACHE" "$work/stage/linux-x64/"
-    cp -R "$PACKAGES/node/sqslite" "$work/stage/sqslite"
-    cp "$ROOT/LICENSE-MIT" "$ROOT/LICENSE-APACHE" "$work/stage/sqslite/"
-    (cd "$work/stage/linux-x64" && npm pack --silent --pack-destination "$work/dist" >/dev/null)
-    (cd "$work/stage/sqslite" && npm pack --silent --pack-destination "$work/dist" >/dev/null)
+    local packed tarballs
+    packed=$("$PACKAGES/node/pack.sh" "$BINARIES" "$work/dist")
+    mapfile -t tarballs <<< "$packed"
     project "$PACKAGES/node/sample" "$work/project"
-    # The lock pins the third-party packages; the two tarballs stand in for the registry's
-    # sqslite and @sqslite/linux-x64 (the main package's optional dependency).
+    # The lock pins the third-party packages; the tarballs stand in for the registry's sqslite
+    # and this platform's @sqslite/<os>-<cpu> (the main package's optional dependency).
     (cd "$work/project" && npm ci --no-audit --no-fund --loglevel=error \
-        && npm install --no-save --no-audit --no-fund --loglevel=error \
-            "$work/dist/sqslite-linux-x64-$VERSION.tgz" "$work/dist/sqslite-$VERSION.tgz" \
+        && npm install --no-save --no-audit --no-fund --loglevel=error "${tarballs[@]}" \
         && npx --no-install sqslite --version \
         && NO_COLOR=1 npx --no-install vitest run --reporter=default --reporter=junit \
             --outputFile.junit="$work/report.xml" \
@@ -133,12 +138,8 @@ run_node() {
 run_java() {
     local work="$OUT/java"
     rm -rf "$work"
-    mkdir -p "$work"
-    # Built from a copy, so the tree gets no target/; installed into ~/.m2 like any artifact.
-    cp -R "$PACKAGES/java" "$work/src"
-    rm -rf "$work/src/sample"
-    (cd "$work/src" && mvn -B -q -ntp -Dstyle.color=never -Dsqslite.bin.dir="$(dirname "$BIN")" install)
-    jar tf "$work/src/target/sqslite-junit5-$VERSION.jar" | grep -qx 'dev/sqslite/bin/linux-x86_64/sqslite'
+    # Installed into ~/.m2 like any artifact, then resolved from there by the sample.
+    "$PACKAGES/java/build.sh" "$BINARIES" "$work/build"
     project "$PACKAGES/java/sample" "$work/project"
     (cd "$work/project" && mvn -B -ntp -Dstyle.color=never test)
 }

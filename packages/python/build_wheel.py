@@ -1,13 +1,14 @@
-"""Builds the sqslite wheel around a prebuilt binary, with the standard library only.
+"""Builds the sqslite wheels around prebuilt binaries, with the standard library only.
 
-    python3 build_wheel.py --binary target/<host>/release/sqslite --out DIR
+    python3 build_wheel.py --binaries DIR --out OUT     # DIR/<rust target>/sqslite, one wheel each
 
 The binary goes to the wheel's `.data/scripts`, which pip installs onto PATH (bin/) with its
 executable bit, as maturin's `bin` bindings do; the Python code is src/sqslite. The version is
-Cargo.toml's. The tag is py3-none-manylinux_2_17_x86_64: the Linux build is static (no glibc
-needed at all), so any x86-64 Linux pip accepts it. A hand-written wheel rather than a build
-backend: setuptools and hatchling need plugins or hooks to put a foreign binary into scripts
-with a platform tag, and maturin would compile sqslite a second time.
+Cargo.toml's. The Linux builds are static (no glibc needed at all), so the oldest manylinux tag
+lets any Linux pip of that architecture take them; the macOS tags are Rust's own minimum
+deployment targets. A hand-written wheel rather than a build backend: setuptools and hatchling
+need plugins or hooks to put a foreign binary into scripts with a platform tag, and maturin
+would compile sqslite a second time.
 """
 
 import argparse
@@ -20,7 +21,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-TAG = "py3-none-manylinux_2_17_x86_64"
+PLATFORM_TAGS = {
+    "x86_64-unknown-linux-gnu": "manylinux_2_17_x86_64",
+    "aarch64-unknown-linux-gnu": "manylinux_2_17_aarch64",
+    "x86_64-apple-darwin": "macosx_10_12_x86_64",
+    "aarch64-apple-darwin": "macosx_11_0_arm64",
+}
 
 
 def metadata(version: str) -> str:
@@ -48,7 +54,8 @@ def record_line(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}"
 
 
-def build(binary: Path, out: Path) -> Path:
+def build(binary: Path, target: str, out: Path) -> Path:
+    tag = f"py3-none-{PLATFORM_TAGS[target]}"
     version = tomllib.loads((ROOT / "Cargo.toml").read_text())["package"]["version"]
     info = f"sqslite-{version}.dist-info"
     files = [(f"sqslite/{p.name}", p.read_bytes(), 0o644)
@@ -57,7 +64,7 @@ def build(binary: Path, out: Path) -> Path:
         (f"sqslite-{version}.data/scripts/sqslite", binary.read_bytes(), 0o755),
         (f"{info}/METADATA", metadata(version).encode(), 0o644),
         (f"{info}/WHEEL", f"Wheel-Version: 1.0\nGenerator: sqslite build_wheel.py\n"
-                          f"Root-Is-Purelib: false\nTag: {TAG}\n".encode(), 0o644),
+                          f"Root-Is-Purelib: false\nTag: {tag}\n".encode(), 0o644),
         (f"{info}/entry_points.txt", b"[pytest11]\nsqslite = sqslite.pytest_plugin\n", 0o644),
     ]
     files += [(f"{info}/{name}", (ROOT / name).read_bytes(), 0o644)
@@ -65,7 +72,7 @@ def build(binary: Path, out: Path) -> Path:
     record = [record_line(name, data) for name, data, _ in files] + [f"{info}/RECORD,,"]
     files.append((f"{info}/RECORD", ("\n".join(record) + "\n").encode(), 0o644))
     out.mkdir(parents=True, exist_ok=True)
-    wheel = out / f"sqslite-{version}-{TAG}.whl"
+    wheel = out / f"sqslite-{version}-{tag}.whl"
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data, mode in files:
             entry = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
@@ -75,9 +82,20 @@ def build(binary: Path, out: Path) -> Path:
     return wheel
 
 
-if __name__ == "__main__":
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", type=Path, required=True)
+    parser.add_argument("--binaries", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    print(build(args.binary, args.out))
+    binaries = sorted(args.binaries.glob("*/sqslite"))
+    if not binaries:
+        raise SystemExit(f"build_wheel: no {args.binaries}/<target>/sqslite")
+    for binary in binaries:
+        target = binary.parent.name
+        if target not in PLATFORM_TAGS:
+            raise SystemExit(f"build_wheel: no wheel tag for {target} ({', '.join(PLATFORM_TAGS)})")
+        print(build(binary, target, args.out))
+
+
+if __name__ == "__main__":
+    main()
