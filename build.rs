@@ -6,23 +6,28 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+// The crate's tests use what the build does not (the check for mdBook's syntax).
+#[allow(dead_code)]
 #[path = "src/admin/ui/guide/render.rs"]
 mod render;
 
 fn main() {
     println!("cargo:rerun-if-changed=docs/src");
-    println!("cargo:rerun-if-changed=compat/SCENARIOS.md");
     println!("cargo:rerun-if-changed=src/admin/ui/guide/render.rs");
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it")).join("guide");
-    let scenarios = std::fs::read_to_string(root.join("compat/SCENARIOS.md"))
-        .expect("compat/SCENARIOS.md, which the guide includes");
+    let summary = std::fs::read_to_string(root.join("docs/src/SUMMARY.md"))
+        .expect("docs/src/SUMMARY.md, the guide's contents");
     let mut files = Vec::new();
     walk(&root.join("docs/src"), Path::new(""), &mut files);
     files.sort();
     let mut index = String::from(
         "/// The guide's files, made by build.rs from docs/src: (path, content type, bytes), by path.\n\
          static FILES: &[(&str, &str, &[u8])] = &[\n",
+    );
+    let mut texts = String::from(
+        "/// The guide's pages as the search reads them: (path, title, words), by path.\n\
+         static TEXTS: &[(&str, &str, &str)] = &[\n",
     );
     for name in &files {
         let source = root.join("docs/src").join(name);
@@ -31,8 +36,9 @@ fn main() {
             .expect("create the guide's output folder");
         let kind = if Path::new(name).extension().is_some_and(|e| e == "md") {
             let markdown = std::fs::read_to_string(&source).expect("a page is UTF-8");
-            std::fs::write(&target, render::page(name, &markdown, &scenarios))
-                .expect("write a page");
+            std::fs::write(&target, render::page(name, &markdown, &summary)).expect("write a page");
+            let (title, words) = (render::title(&markdown), render::text(&markdown));
+            let _ = writeln!(texts, "    ({name:?}, {title:?}, {words:?}),");
             "text/html; charset=utf-8"
         } else {
             std::fs::copy(&source, &target).expect("copy an image");
@@ -45,6 +51,15 @@ fn main() {
         );
     }
     index.push_str("];\n");
+    texts.push_str("];\n");
+    index.push_str(&texts);
+    // The search's answer is a page like the others; the server puts its results in.
+    let search = render::page("search", "# Search\n\nSEARCH-RESULTS\n", &summary);
+    let _ = writeln!(
+        index,
+        "/// The search page around its results (`<p>SEARCH-RESULTS</p>`).\n\
+         static SEARCH_PAGE: &str = {search:?};"
+    );
     std::fs::write(out.join("files.rs"), index).expect("write the guide's index");
 }
 

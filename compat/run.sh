@@ -137,12 +137,12 @@ for client in "${CLIENTS[@]}"; do
 done
 part_done "install"
 
-# Every full client suite implements every scenario of SCENARIOS.md under the same name: the
+# Every full client suite implements every scenario of docs/src/scenarios.md under the same name: the
 # rows before its first section are SQS's, those of "## SNS fan-out" SNS's.
 scenario_ids() {
     awk -v want="$1" '/^## /{section = substr($0, 4); next}
         section == want && match($0, /^\| `[a-z_]+` \|/) {print substr($0, 4, RLENGTH - 6)}' \
-        "$COMPAT/SCENARIOS.md"
+        "$ROOT/docs/src/scenarios.md"
 }
 part_start "scenario coverage"
 missing=0

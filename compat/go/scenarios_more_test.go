@@ -1,4 +1,4 @@
-// The redrive, FIFO, receipt-handle and validation rows of compat/SCENARIOS.md, driven by the
+// The redrive, FIFO, receipt-handle and validation rows of docs/src/scenarios.md, driven by the
 // AWS SDK for Go v2.
 package compat
 

@@ -1,4 +1,4 @@
-// The compatibility scenarios (compat/SCENARIOS.md) driven by the AWS SDK for Go v2, which
+// The compatibility scenarios (docs/src/scenarios.md) driven by the AWS SDK for Go v2, which
 // speaks AWS JSON 1.0 to its configured endpoint and checks body MD5s on send, batch send and
 // receive. Each test is named after its row; the FIFO and validation rows are in
 // scenarios_more_test.go.

@@ -1,4 +1,4 @@
-// The SNS rows of compat/SCENARIOS.md through the Go SDK v2's SNS client (AWS Query), fanning
+// The SNS rows of docs/src/scenarios.md through the Go SDK v2's SNS client (AWS Query), fanning
 // out into sqslite's queues on the same endpoint as the SQS client.
 package compat
 
@@ -22,7 +22,7 @@ import (
 	"github.com/aws/smithy-go"
 )
 
-// What every SNS suite publishes and expects (SCENARIOS.md, "SNS fan-out").
+// What every SNS suite publishes and expects (docs/src/scenarios.md, "SNS fan-out").
 var (
 	blob          = []byte{0, 1, 254, 255}
 	envelopeKeys  = []string{"Message", "MessageAttributes", "MessageId", "Signature", "SignatureVersion", "SigningCertURL", "Subject", "Timestamp", "TopicArn", "Type", "UnsubscribeURL"}

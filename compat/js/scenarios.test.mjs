@@ -1,4 +1,4 @@
-// The compatibility scenarios (compat/SCENARIOS.md) driven by the AWS SDK for JavaScript v3,
+// The compatibility scenarios (docs/src/scenarios.md) driven by the AWS SDK for JavaScript v3,
 // which speaks AWS JSON 1.0 and verifies body MD5s on send, batch send and receive.
 import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";

@@ -1,4 +1,4 @@
-// The SNS rows of compat/SCENARIOS.md driven by the AWS SDK for JavaScript v3's SNS client
+// The SNS rows of docs/src/scenarios.md driven by the AWS SDK for JavaScript v3's SNS client
 // (AWS Query), fanning out into sqslite's queues on the same endpoint as the SQS client.
 import { randomUUID } from "node:crypto";
 import { after, test } from "node:test";
@@ -32,7 +32,7 @@ after(async () => {
   await q.cleanup();
 });
 
-// What every SNS suite publishes and expects (SCENARIOS.md, "SNS fan-out").
+// What every SNS suite publishes and expects (docs/src/scenarios.md, "SNS fan-out").
 const BLOB = Uint8Array.from([0, 1, 254, 255]);
 const FULL_ATTRIBUTES = {
   color: { DataType: "String", StringValue: "red" },

@@ -1,4 +1,4 @@
-"""The compatibility scenarios (compat/SCENARIOS.md) driven by boto3.
+"""The compatibility scenarios (docs/src/scenarios.md) driven by boto3.
 
 The same file runs under the current boto3 (AWS JSON 1.0) and under the last botocore that
 spoke AWS Query for SQS, so both of sqslite's wire protocols meet a real client.

@@ -1,4 +1,4 @@
-"""The SNS rows of SCENARIOS.md through boto3's SNS client (AWS Query, the only protocol SNS's
+"""The SNS rows of docs/src/scenarios.md through boto3's SNS client (AWS Query, the only protocol SNS's
 model lists), fanning out into sqslite's queues on the same endpoint as the SQS client."""
 
 import base64
@@ -11,7 +11,7 @@ from botocore.exceptions import ClientError
 
 from conftest import queue_arn
 
-# What every SNS suite publishes and expects (SCENARIOS.md, "SNS fan-out").
+# What every SNS suite publishes and expects (docs/src/scenarios.md, "SNS fan-out").
 BLOB = bytes([0, 1, 254, 255])
 FULL_ATTRIBUTES = {
     "color": {"DataType": "String", "StringValue": "red"},

@@ -29,11 +29,11 @@ KINDS = {"run", "compile", "config", "args"}
 
 
 class Block:
-    """One fenced block: where it is, its language, its mark and its text (hidden lines in)."""
+    """One fenced block: where it is, its language, its mark and its text."""
 
     def __init__(self, path, line, lang, words, lines):
         self.path, self.line, self.lang, self.words = path, line, lang, words
-        self.code = "\n".join(l[1:] if l.startswith("~") else l for l in lines) + "\n"
+        self.code = "\n".join(lines) + "\n"
         self.kind = next((w for w in words if w in KINDS), None)
         self.file = next((w[5:] for w in words if w.startswith("file:")), None)
         self.excerpt = next((w[8:] for w in words if w.startswith("excerpt:")), None)

@@ -64,7 +64,7 @@ pub async fn handle(app: Arc<App>, req: Request<Incoming>) -> HttpResponse {
         ));
     }
     if req.method() == Method::GET {
-        if let Some(page) = ui::serve(req.uri().path()) {
+        if let Some(page) = ui::serve(req.uri()) {
             return page;
         }
     }

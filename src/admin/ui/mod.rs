@@ -52,9 +52,9 @@ fn asset(path: &str) -> Option<(&'static str, &'static str)> {
 }
 
 /// The file at `path`, if it is one of the dashboard's or the guide's.
-pub fn serve(path: &str) -> Option<HttpResponse> {
-    let Some((body, content_type)) = asset(path) else {
-        return guide::serve(path);
+pub fn serve(uri: &hyper::Uri) -> Option<HttpResponse> {
+    let Some((body, content_type)) = asset(uri.path()) else {
+        return guide::serve(uri);
     };
     let mut response = Response::new(Bytes::from_static(body.as_bytes()).into());
     let headers = response.headers_mut();
@@ -100,14 +100,17 @@ mod tests {
             "/_sqslite/ui/app.js",
             "/_sqslite/ui/sns.js",
             "/_sqslite/ui/triggers.js",
+            "/_sqslite/ui/buckets.js",
             "/_sqslite/ui/app.css",
             "/_sqslite/ui/chart.js",
             "/_sqslite/ui/chart.css",
         ] {
-            assert!(serve(p).is_some(), "{p}");
+            assert!(serve(&p.parse().unwrap()).is_some(), "{p}");
         }
-        assert!(serve("/_sqslite/ui/../queues").is_none());
-        assert!(serve("/_sqslite/uix").is_none());
+        assert!(serve(&"/_sqslite/ui/../queues".parse().unwrap()).is_none());
+        assert!(serve(&"/_sqslite/uix".parse().unwrap()).is_none());
+        let search = serve(&"/_sqslite/guide/search?q=dead+letter".parse().unwrap());
+        assert_eq!(search.map(|r| r.status()), Some(hyper::StatusCode::OK));
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::http::HttpResponse;
 
 #[cfg(test)]
 mod render;
+mod search;
 
 include!(concat!(env!("OUT_DIR"), "/guide/files.rs"));
 
@@ -39,15 +40,24 @@ fn find(path: &str) -> Option<(&'static str, &'static [u8])> {
     Some((kind, contents))
 }
 
-/// Whether `path` is a page or an image of the guide.
+/// Where the search answers.
+const SEARCH: &str = "/_sqslite/guide/search";
+
+/// Whether `path` is a page or an image of the guide, or its search.
 pub fn is_page(path: &str) -> bool {
-    find(path).is_some()
+    path == SEARCH || find(path).is_some()
 }
 
-/// The guide's page or image at `path`, if there is one.
-pub fn serve(path: &str) -> Option<HttpResponse> {
-    let (kind, contents) = find(path)?;
-    let mut response = Response::new(Bytes::from_static(contents).into());
+/// The guide's page or image at `uri`, or the search's answer, if there is one.
+pub fn serve(uri: &hyper::Uri) -> Option<HttpResponse> {
+    let (kind, body) = if uri.path() == SEARCH {
+        let page = search::page(uri.query());
+        ("text/html; charset=utf-8", Bytes::from(page))
+    } else {
+        let (kind, contents) = find(uri.path())?;
+        (kind, Bytes::from_static(contents))
+    };
+    let mut response = Response::new(body.into());
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(kind));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
@@ -78,6 +88,10 @@ mod tests {
             assert!(kind.starts_with("text/html"), "{name}");
             assert!(html.starts_with("<!doctype html>"), "{name}");
             assert!(!html.contains("{{#"), "{name} kept an include");
+            assert!(
+                html.contains("aria-current=\"page\""),
+                "{name}: not marked in the contents"
+            );
             pages += 1;
         }
         assert!(pages > 20, "{pages} pages");
@@ -86,5 +100,33 @@ mod tests {
         assert!(!is_page("/_sqslite/guide/../Cargo.toml"));
         assert!(!is_page("/_sqslite/guide/book.toml"));
         assert!(!is_page("/_sqslite/guidex/sqs.md"));
+        assert!(is_page("/_sqslite/guide/search"));
+    }
+
+    /// The pages read on GitHub as they read here: no include, no hidden line of an example
+    /// (a copied example must run as it is).
+    #[test]
+    fn no_page_uses_mdbooks_own_syntax() {
+        let src = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src");
+        let mut stack = vec![std::path::PathBuf::from(src)];
+        let mut found = Vec::new();
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "md") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    if let Some((line, what)) = render::mdbook_syntax(&text) {
+                        found.push(format!("{}:{line}: {what}", path.display()));
+                    }
+                }
+            }
+        }
+        assert!(
+            found.is_empty(),
+            "mdBook syntax GitHub shows as written:\n{}",
+            found.join("\n")
+        );
     }
 }

@@ -2,71 +2,103 @@
 //! this file (`#[path]`) and writes every page into the binary, so no Markdown parser runs (or
 //! takes memory) in the server. The crate compiles it only for its tests.
 //!
-//! pulldown-cmark, the parser mdBook itself uses, does the Markdown. Three things of mdBook's
-//! are done here too, so that a link written for the book works on both: heading ids made as
-//! mdBook makes them (so `page.md#anchor` lands on the same heading), the `~` lines of examples
-//! hidden, and the one `{{#include}}` the guide uses.
+//! pulldown-cmark, the parser mdBook itself uses, does the Markdown; heading ids are made as
+//! mdBook makes them, so `page.md#anchor` lands on the same heading in the book and here. The
+//! pages use no mdBook syntax (no includes, no hidden lines: GitHub shows a page as written,
+//! and a copied example must run as it is), which [`mdbook_syntax`] checks. Each page carries
+//! the contents (`SUMMARY.md`) beside it and the search form; [`text`] gives the words the
+//! search reads.
 
 use std::collections::HashSet;
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
-
-/// The one include the guide has (scenarios.md shows compat/SCENARIOS.md).
-pub const SCENARIOS_INCLUDE: &str = "{{#include ../../compat/SCENARIOS.md}}";
 
 /// Where the pages are served, and the dashboard's files they share a stylesheet with.
 const GUIDE: &str = "/_sqslite/guide";
 const UI: &str = "/_sqslite/ui";
 
 /// One page (`name`, its path in docs/src) as a whole HTML document: the way back to the
-/// contents and the dashboard, then the page. `scenarios` is the included file's text. The
-/// empty icon keeps the browser from asking for /favicon.ico, which the SQS API would refuse.
-pub fn page(name: &str, markdown: &str, scenarios: &str) -> String {
-    let body = render(&prepare(markdown, scenarios));
-    let title = markdown
+/// dashboard and the search form, the contents beside the page (`summary`, SUMMARY.md's
+/// Markdown, this page's entry marked), then the page. The empty icon keeps the browser from
+/// asking for /favicon.ico, which the SQS API would refuse.
+pub fn page(name: &str, markdown: &str, summary: &str) -> String {
+    let body = render(markdown);
+    frame(&title(markdown), name, &contents(summary, name), &body)
+}
+
+/// A page's title: its first heading.
+pub fn title(markdown: &str) -> String {
+    markdown
         .lines()
         .find_map(|l| l.strip_prefix("# "))
-        .unwrap_or("Contents");
+        .unwrap_or("Contents")
+        .to_owned()
+}
+
+/// The document around a page's `body`: what the served guide's pages and its search page share.
+pub fn frame(title: &str, name: &str, contents: &str, body: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{} · sqslite guide</title>\
          <link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"{UI}/app.css\"></head>\
          <body class=\"guide\"><header><h1><a href=\"{GUIDE}/\">sqslite guide</a></h1>\
-         <nav><a href=\"{GUIDE}/\">Contents</a> <a href=\"{UI}\">Dashboard</a></nav></header>\
-         <main id=\"main\" data-page=\"{}\">{body}</main></body></html>\n",
+         <nav><a href=\"{GUIDE}/\">Contents</a> <a href=\"{UI}\">Dashboard</a></nav>\
+         <form class=\"search\" role=\"search\" action=\"{GUIDE}/search\" method=\"get\">\
+         <label for=\"q\">Search the guide</label> <input id=\"q\" name=\"q\" type=\"search\" required> \
+         <button type=\"submit\">Search</button></form></header>\
+         <div class=\"guide-body\"><nav class=\"contents\" aria-label=\"Contents\">{contents}</nav>\
+         <main id=\"main\" data-page=\"{}\">{body}</main></div></body></html>\n",
         escape(title),
         escape(name),
     )
 }
 
-/// mdBook's preprocessing, as far as the guide uses it: the include, and the hidden lines of
-/// an example, which run in CI but are not shown (`~` lines, and `# ` lines in Rust, rustdoc's).
-fn prepare(markdown: &str, scenarios: &str) -> String {
+/// The contents (SUMMARY.md) as the list beside each page, `current`'s entry marked. Its
+/// links are made absolute: the list is the same on a page in a folder.
+pub fn contents(summary: &str, current: &str) -> String {
+    let html = render(summary).replace("<a href=\"", &format!("<a href=\"{GUIDE}/"));
+    let link = format!("<a href=\"{GUIDE}/{}\">", escape(current));
+    let marked = format!(
+        "<a href=\"{GUIDE}/{}\" aria-current=\"page\">",
+        escape(current)
+    );
+    html.replacen(&link, &marked, 1)
+}
+
+/// A page's words as the search reads them: its text and code, without markup.
+pub fn text(markdown: &str) -> String {
     let mut out = String::with_capacity(markdown.len());
+    for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
+        match event {
+            Event::Text(t) | Event::Code(t) => out.push_str(&t),
+            Event::SoftBreak | Event::HardBreak | Event::End(_) => out.push(' '),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What of mdBook's own syntax a page uses (an include, an example's hidden lines), which
+/// GitHub would show as written: the first such line, if any.
+pub fn mdbook_syntax(markdown: &str) -> Option<(usize, String)> {
     let mut fence: Option<bool> = None; // inside a fenced block: whether it is Rust
-    for line in markdown.lines() {
+    for (n, line) in markdown.lines().enumerate() {
         if let Some(info) = line.trim_start().strip_prefix("```") {
             fence = match fence {
                 Some(_) => None,
                 None => Some(info.split([',', ' ']).next() == Some("rust")),
             };
-        } else if fence.is_some_and(|rust| hidden(rust, line)) {
-            continue;
-        } else if line.trim() == SCENARIOS_INCLUDE {
-            out.push_str(scenarios);
             continue;
         }
-        out.push_str(line);
-        out.push('\n');
+        let hidden = fence.is_some_and(|rust| {
+            line.starts_with('~') || rust && (line.starts_with("# ") || line.trim() == "#")
+        });
+        if hidden || line.contains("{{#") {
+            return Some((n + 1, line.to_owned()));
+        }
     }
-    out
-}
-
-/// Whether an example's line is run but not shown: `~` in any language, and rustdoc's `# `
-/// (or a lone `#`) in Rust, where `#[derive]` stays.
-fn hidden(rust: bool, line: &str) -> bool {
-    line.starts_with('~') || rust && (line.trim_start().starts_with("# ") || line.trim() == "#")
+    None
 }
 
 /// Markdown to HTML, each heading given the id mdBook gives it.
@@ -155,34 +187,44 @@ mod tests {
         assert!(html.contains("<h2 id=\"ünïcode-2-ways\">"), "{html}");
     }
 
-    /// The include is filled in and hidden lines stay hidden; outside examples `~` is text.
+    /// A page carries the contents with its own entry marked, and the search form.
     #[test]
-    fn includes_are_filled_and_hidden_lines_dropped() {
-        let markdown = format!(
-            "# T\n\n{SCENARIOS_INCLUDE}\n\n```java\n~class X {{\nint x;\n~}}\n```\n\n~ kept\n"
-        );
-        let html = page("t.md", &markdown, "## Included\n");
-        assert!(html.contains("<h2 id=\"included\">Included</h2>"), "{html}");
+    fn a_page_has_the_contents_beside_it_and_the_search() {
+        let summary = "# Summary\n\n- [One](one.md)\n- [Two](two.md)\n";
+        let html = page("two.md", "# Two\n\ntext\n", summary);
+        let marked = "<a href=\"/_sqslite/guide/two.md\" aria-current=\"page\">Two</a>";
+        assert!(html.contains(marked), "{html}");
         assert!(
-            html.contains("int x;") && !html.contains("class X"),
+            html.contains("<a href=\"/_sqslite/guide/one.md\">One</a>"),
             "{html}"
         );
-        assert!(html.contains("~ kept"), "{html}");
-        assert!(html.contains("<title>T · sqslite guide</title>"), "{html}");
+        assert!(html.contains("action=\"/_sqslite/guide/search\""), "{html}");
+        assert!(
+            html.contains("<title>Two · sqslite guide</title>"),
+            "{html}"
+        );
     }
 
-    /// rustdoc's hidden lines go in Rust examples only: a shell comment is shown.
+    /// The search reads text and code, not markup; mdBook's syntax is found where GitHub
+    /// would show it, and only there.
     #[test]
-    fn hidden_rust_lines_are_dropped_and_shell_comments_kept() {
-        let markdown =
-            "```rust,no_run\n# fn main() {\n#[derive(Debug)]\nstruct S;\n#\n# }\n```\n\n\
-                        ```sh\n# a comment\nls\n```\n";
-        let html = render(&prepare(markdown, ""));
-        assert!(!html.contains("fn main"), "{html}");
-        assert!(
-            html.contains("#[derive(Debug)]") && html.contains("struct S;"),
-            "{html}"
+    fn words_for_the_search_and_mdbook_syntax_found() {
+        assert_eq!(
+            text("# T\n\nA *b* `c`\n\n```sh\nls -l\n```\n"),
+            "T A b c ls -l"
         );
-        assert!(html.contains("# a comment"), "{html}");
+        assert_eq!(
+            mdbook_syntax("```java\n~class X {}\n```\n"),
+            Some((2, "~class X {}".into()))
+        );
+        assert_eq!(
+            mdbook_syntax("```rust\n# fn main() {}\n```\n").map(|(n, _)| n),
+            Some(2)
+        );
+        assert_eq!(
+            mdbook_syntax("{{#include x.md}}\n").map(|(n, _)| n),
+            Some(1)
+        );
+        assert_eq!(mdbook_syntax("```sh\n# a comment\n```\n\n~ text\n"), None);
     }
 }

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.Test;
 import sqslite.compat.Compat;
 
 /**
- * The rows of compat/SCENARIOS.md that SDK v1 adds something to, run by 1.12.797 (AWS JSON) and
+ * The rows of docs/src/scenarios.md that SDK v1 adds something to, run by 1.12.797 (AWS JSON) and
  * by 1.12.583 (AWS Query; module sdk1-query). SDK v1 sends each request to the queue URL's host
  * and path (its QueueUrlHandler), not to the endpoint's root, and its MessageMD5ChecksumHandler
  * checks every body and attribute MD5 on send and receive, with no switch to turn it off.

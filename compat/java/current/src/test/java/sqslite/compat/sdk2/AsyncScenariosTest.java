@@ -1,6 +1,6 @@
 package sqslite.compat.sdk2;
 
-/** Every row of compat/SCENARIOS.md through SDK v2's SqsAsyncClient (Netty), each future awaited. */
+/** Every row of docs/src/scenarios.md through SDK v2's SqsAsyncClient (Netty), each future awaited. */
 class AsyncScenariosTest extends FifoScenarios {
     private static final Sqs CLIENT = Sqs.async(Clients.async());
 

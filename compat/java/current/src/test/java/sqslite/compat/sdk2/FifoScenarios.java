@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 
-/** The FIFO rows and the validation row of compat/SCENARIOS.md. */
+/** The FIFO rows and the validation row of docs/src/scenarios.md. */
 abstract class FifoScenarios extends MessageScenarios {
     @Test
     void fifo_order_dedup() {

@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 import software.amazon.awssdk.services.sqs.model.TooManyEntriesInBatchRequestException;
 
 /**
- * The message rows of compat/SCENARIOS.md. The SDK checks every MD5 sqslite returns on send and
+ * The message rows of docs/src/scenarios.md. The SDK checks every MD5 sqslite returns on send and
  * receive by default (its MessageMD5ChecksumInterceptor), so each send or receive here also
  * passes only while sqslite's digests agree with the SDK's.
  */

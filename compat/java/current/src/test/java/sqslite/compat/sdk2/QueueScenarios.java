@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.sqs.model.ListQueuesResponse;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 
-/** The queue-level rows of compat/SCENARIOS.md, plus the wire protocol check. */
+/** The queue-level rows of docs/src/scenarios.md, plus the wire protocol check. */
 abstract class QueueScenarios extends ScenarioBase {
     @Test
     void protocol() {

@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The SDK defaults compat/SCENARIOS.md records, pinned so that a version bump that changes them
+ * The SDK defaults docs/src/scenarios.md records, pinned so that a version bump that changes them
  * fails here instead of silently making that page wrong.
  */
 class SdkDefaultsTest {

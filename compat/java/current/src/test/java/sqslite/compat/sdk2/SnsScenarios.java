@@ -32,12 +32,12 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 
 /**
- * The SNS rows of compat/SCENARIOS.md through one of SDK v2's SNS clients (AWS Query, behind
+ * The SNS rows of docs/src/scenarios.md through one of SDK v2's SNS clients (AWS Query, behind
  * {@link Sns}), fanning out into sqslite's queues, which the synchronous SqsClient sets up and reads.
  */
 abstract class SnsScenarios {
     private static final SqsClient SQS = Clients.sync();
-    // What every SNS suite publishes and expects (SCENARIOS.md, "SNS fan-out").
+    // What every SNS suite publishes and expects (docs/src/scenarios.md, "SNS fan-out").
     private static final byte[] BLOB = {0, 1, (byte) 0xfe, (byte) 0xff};
     private static final List<String> ENVELOPE_KEYS = List.copyOf(new TreeSet<>(List.of("Type", "MessageId",
             "TopicArn", "Subject", "Message", "Timestamp", "SignatureVersion", "Signature", "SigningCertURL",
