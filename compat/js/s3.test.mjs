@@ -4,7 +4,7 @@
 // presigned GET and PUT (@aws-sdk/s3-request-presigner) fetched with fetch(), listing and
 // DeleteObjects, an upload's event notification consumed from a queue by sqs-consumer, and a
 // payload offloaded to a bucket with its pointer published through SNS into a queue (the flow
-// of sns-sqs-big-payload and message-queue-toolkit's S3 payload store).
+// of sns-sqs-big-payload; offload.test.mjs runs message-queue-toolkit's own).
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { after, test } from "node:test";
@@ -328,9 +328,12 @@ test("s3_payload_offloaded_through_sns", async () => {
       return message;
     },
   });
+  const errors = [];
+  consumer.on("error", (err) => errors.push(err));
   consumer.start();
   try {
     await eventually(() => (received.length ? true : undefined), "the offloaded payload");
+    assert.deepEqual(errors, []);
   } finally {
     await stopped(consumer);
   }
