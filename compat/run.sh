@@ -239,7 +239,7 @@ run_client() {
             local files=(scenarios.test.mjs sns.test.mjs)
             [[ $client == sqs-consumer ]] && files=(consumer.test.mjs)
             [[ $client == js-sts ]] && files=(sts.test.mjs)
-            [[ $client == js-s3 ]] && files=(s3.test.mjs offload.test.mjs)
+            [[ $client == js-s3 ]] && files=(s3.test.mjs offload.test.mjs big-payload.test.mjs)
             (cd "$COMPAT/js" && node --test --test-reporter=spec --test-reporter-destination=stdout \
                 --test-reporter=junit --test-reporter-destination="$report" "${files[@]}") ;;
         java-* | spring-cloud-aws | sqs-jms) run_java "$client" "$report" ;;
@@ -260,7 +260,7 @@ describe() {
         boto3-s3) echo "boto3 $(py_version json boto3) S3, s3transfer $(py_version json s3transfer); a trigger (python/s3.toml)" ;;
         awscli-s3) echo "awscli $(py_version json awscli) s3 (cp of 100 MiB both ways, ls, presign) and s3api" ;;
         sqs-extended-python) echo "amazon-sqs-extended-client $(py_version extended amazon-sqs-extended-client) on boto3 $(py_version extended boto3)" ;;
-        js-s3) echo "@aws-sdk/client-s3 $(js_version @aws-sdk/client-s3), lib-storage, presigner; message-queue-toolkit $(js_version @message-queue-toolkit/sqs)" ;;
+        js-s3) echo "@aws-sdk/client-s3 $(js_version @aws-sdk/client-s3); message-queue-toolkit $(js_version @message-queue-toolkit/sqs), sns-sqs-big-payload $(js_version sns-sqs-big-payload)" ;;
         kombu) echo "kombu $(py_version kombu kombu) SQS transport, fanout through SNS, on boto3 $(py_version kombu boto3)" ;;
         js-sdk) echo "@aws-sdk/client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0; client-sns $(js_version @aws-sdk/client-sns) (Query)" ;;
         js-sts) echo "@aws-sdk/client-sts $(js_version @aws-sdk/client-sts) (Query), two accounts, manual clock" ;;

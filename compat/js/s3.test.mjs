@@ -2,9 +2,8 @@
 // puts and gets (CRC32 computed by default, CRC64NVME on request, a streamed body sent
 // aws-chunked with its checksum in a trailer), @aws-sdk/lib-storage's multipart Upload,
 // presigned GET and PUT (@aws-sdk/s3-request-presigner) fetched with fetch(), listing and
-// DeleteObjects, an upload's event notification consumed from a queue by sqs-consumer, and a
-// payload offloaded to a bucket with its pointer published through SNS into a queue (the flow
-// of sns-sqs-big-payload; offload.test.mjs runs message-queue-toolkit's own).
+// DeleteObjects, and an upload's event notification consumed from a queue by sqs-consumer.
+// offload.test.mjs and big-payload.test.mjs run message-queue-toolkit and sns-sqs-big-payload.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { after, test } from "node:test";
@@ -24,7 +23,6 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import { CreateTopicCommand, PublishCommand, SNSClient, SubscribeCommand } from "@aws-sdk/client-sns";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { Consumer } from "sqs-consumer";
 import { attribute, endpoint, makeClient, queues } from "./helpers.mjs";
@@ -290,53 +288,4 @@ test("s3_notification_consumed_by_sqs_consumer", async () => {
   // The consumer deleted what it handled.
   const left = await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 0 }));
   assert.equal(left.Messages, undefined);
-});
-
-test("s3_payload_offloaded_through_sns", async () => {
-  // The big-payload flow: the producer stores the payload in a bucket and publishes a pointer
-  // to it; the consumer's queue receives the pointer in SNS's envelope and reads the payload
-  // back from the bucket, then deletes it.
-  const Bucket = await makeBucket("payloads");
-  const sns = new SNSClient({ endpoint: endpoint(), region: "us-east-1", credentials, maxAttempts: 1 });
-  const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: `big-${randomUUID().slice(0, 8)}` }));
-  const QueueUrl = await q.make("big-payloads");
-  await sns.send(
-    new SubscribeCommand({ TopicArn, Protocol: "sqs", Endpoint: await attribute(sqs, QueueUrl, "QueueArn") }),
-  );
-  const payload = JSON.stringify({ items: Array.from({ length: 40_000 }, (_, i) => ({ i, name: `item ${i}` })) });
-  assert.ok(payload.length > MiB);
-  const Key = randomUUID();
-  await s3.send(new PutObjectCommand({ Bucket, Key, Body: payload, ContentType: "application/json" }));
-  await sns.send(
-    new PublishCommand({
-      TopicArn,
-      Message: JSON.stringify({ S3Payload: { Id: Key, Bucket, Key, Location: `${endpoint()}/${Bucket}/${Key}` } }),
-    }),
-  );
-  sns.destroy();
-
-  const received = [];
-  const consumer = Consumer.create({
-    queueUrl: QueueUrl,
-    sqs,
-    waitTimeSeconds: 1,
-    handleMessage: async (message) => {
-      const pointer = JSON.parse(JSON.parse(message.Body).Message).S3Payload;
-      const object = await s3.send(new GetObjectCommand({ Bucket: pointer.Bucket, Key: pointer.Key }));
-      received.push(await object.Body.transformToString());
-      await s3.send(new DeleteObjectCommand({ Bucket: pointer.Bucket, Key: pointer.Key }));
-      return message;
-    },
-  });
-  const errors = [];
-  consumer.on("error", (err) => errors.push(err));
-  consumer.start();
-  try {
-    await eventually(() => (received.length ? true : undefined), "the offloaded payload");
-    assert.deepEqual(errors, []);
-  } finally {
-    await stopped(consumer);
-  }
-  assert.equal(received[0], payload);
-  assert.equal((await s3.send(new ListObjectsV2Command({ Bucket }))).KeyCount, 0);
 });
