@@ -15,10 +15,12 @@ OUT="${COMPAT_OUT:-$ROOT/target/compat}"
 PYTHON="${PYTHON:-python3}"
 export PYTHONDONTWRITEBYTECODE=1
 ALL_CLIENTS=(boto3-json boto3-query awscli boto3-accounts boto3-sts awscli-sts kombu js-sdk sqs-consumer js-sts)
+# S3 (and the libraries that offload payloads into it) through each language's clients.
+ALL_CLIENTS+=(boto3-s3 awscli-s3 sqs-extended-python js-s3)
 # The Java clients (compat/java, one Maven build, Java 17+ and Maven): `java` names them all.
-JAVA_CLIENTS=(java-sdk2 java-sdk1-json java-sdk1-query spring-cloud-aws sqs-jms java-sts)
+JAVA_CLIENTS=(java-sdk2 java-sdk1-json java-sdk1-query spring-cloud-aws sqs-jms java-sts java-s3)
 ALL_CLIENTS+=("${JAVA_CLIENTS[@]}")
-ALL_CLIENTS+=(go-sdk go-sts)
+ALL_CLIENTS+=(go-sdk go-sts go-s3)
 CLIENTS=("${@:-${ALL_CLIENTS[@]}}")
 java_named=()
 for client in "${CLIENTS[@]}"; do
@@ -61,6 +63,13 @@ start_server() {
     # past a key's expiry.
     [[ $1 == boto3-accounts ]] && config=(--config "$COMPAT/python/accounts.toml")
     [[ $1 == *-sts ]] && config=(--config "$COMPAT/python/accounts.toml" --clock manual)
+    # The boto3 S3 suite's trigger: a declared queue, mapping and function, which writes each
+    # event it is handed into COMPAT_S3_TRIGGER_DIR (it runs with the server's environment).
+    if [[ $1 == boto3-s3 ]]; then
+        config=(--config "$COMPAT/python/s3.toml")
+        export COMPAT_S3_TRIGGER_DIR="$OUT/s3-trigger"
+        rm -rf "$COMPAT_S3_TRIGGER_DIR" && mkdir -p "$COMPAT_S3_TRIGGER_DIR"
+    fi
     exec {fd}< <(NO_COLOR=1 SQSLITE_LOG=info exec "$SQSLITE_BIN" --port 0 "${config[@]}" 2>&1)
     SERVER_PID=$!
     SQSLITE_ENDPOINT=""
@@ -126,11 +135,12 @@ go_modules() { go_env go mod download; }
 part_start "install clients"
 for client in "${CLIENTS[@]}"; do
     case $client in
-        go-sdk | go-sts) go_modules ;;
-        boto3-json | awscli | boto3-accounts | boto3-sts | awscli-sts) venv json ;;
+        go-sdk | go-sts | go-s3) go_modules ;;
+        boto3-json | awscli | boto3-accounts | boto3-sts | awscli-sts | boto3-s3 | awscli-s3) venv json ;;
         boto3-query) venv query ;;
         kombu) venv kombu ;;
-        js-sdk | sqs-consumer | js-sts) node_modules ;;
+        sqs-extended-python) venv extended ;;
+        js-sdk | sqs-consumer | js-sts | js-s3) node_modules ;;
         java-* | spring-cloud-aws | sqs-jms) maven_build ;;
         *) echo "compat: unknown client $client (known: ${ALL_CLIENTS[*]})" >&2; exit 2 ;;
     esac
@@ -166,7 +176,7 @@ part_done "coverage"
 # --- the client suites -----------------------------------------------------------------------
 py_version() { "$COMPAT/.venv-$1/bin/python" -c "import importlib.metadata as m; print(m.version('$2'))"; }
 js_version() { node -p "require('$COMPAT/js/node_modules/$1/package.json').version"; }
-go_mod_version() { go_env go list -m -f '{{.Version}}' "github.com/aws/aws-sdk-go-v2/service/$1"; }
+go_mod_version() { go_env go list -m -f '{{.Version}}' "github.com/aws/aws-sdk-go-v2/${2:-service}/$1"; }
 
 # One Java client: its test package in one JVM on the JUnit console launcher, whose JUnit XML
 # (one file for the whole run) is the client's report.
@@ -179,6 +189,7 @@ run_java() {
         spring-cloud-aws) package=spring ;;
         sqs-jms) package=jms ;;
         java-sts) package=sts ;;
+        java-s3) package=s3 ;;
     esac
     local dir="$COMPAT/java/$module" reports="$OUT/$client-junit"
     rm -rf "$reports"
@@ -194,6 +205,14 @@ java_jar() {
     tr ':' '\n' < "$COMPAT/java/$1/target/classpath.txt" | sed -n "s|.*/$2-\([0-9][^/]*\)\.jar\$|\1|p" | head -1
 }
 
+# One pytest run with a venv's Python: pytest_in VENV REPORT FILE... (files of compat/python).
+pytest_in() {
+    local venv=$1 report=$2
+    shift 2
+    "$COMPAT/.venv-$venv/bin/python" -m pytest -p no:cacheprovider "${@/#/$COMPAT/python/}" \
+        --junitxml="$report" -q
+}
+
 run_client() {
     local client=$1 report="$OUT/$1.xml"
     rm -f "$report"
@@ -203,32 +222,24 @@ run_client() {
             go_env go test -count=1 -json . | "$PYTHON" "$COMPAT/go/gotest_junit.py" "$report" ;;
         go-sts)
             go_env go test -count=1 -json ./sts | "$PYTHON" "$COMPAT/go/gotest_junit.py" "$report" ;;
+        go-s3)
+            go_env go test -count=1 -json ./s3 | "$PYTHON" "$COMPAT/go/gotest_junit.py" "$report" ;;
         boto3-json)
-            COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_scenarios.py" "$COMPAT/python/test_sns.py" \
-                "$COMPAT/python/test_sns_model.py" --junitxml="$report" -q ;;
-        boto3-query)
-            COMPAT_PROTOCOL=query "$COMPAT/.venv-query/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_scenarios.py" --junitxml="$report" -q ;;
-        awscli)
-            "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_cli.py" --junitxml="$report" -q ;;
-        boto3-accounts)
-            COMPAT_PROTOCOL=json "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_accounts.py" --junitxml="$report" -q ;;
-        boto3-sts)
-            "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_sts.py" --junitxml="$report" -q ;;
-        awscli-sts)
-            "$COMPAT/.venv-json/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_cli_sts.py" --junitxml="$report" -q ;;
-        kombu)
-            "$COMPAT/.venv-kombu/bin/python" -m pytest -p no:cacheprovider \
-                "$COMPAT/python/test_kombu.py" --junitxml="$report" -q ;;
-        js-sdk | sqs-consumer | js-sts)
+            COMPAT_PROTOCOL=json pytest_in json "$report" test_scenarios.py test_sns.py test_sns_model.py ;;
+        boto3-query) COMPAT_PROTOCOL=query pytest_in query "$report" test_scenarios.py ;;
+        awscli) pytest_in json "$report" test_cli.py ;;
+        boto3-accounts) COMPAT_PROTOCOL=json pytest_in json "$report" test_accounts.py ;;
+        boto3-sts) pytest_in json "$report" test_sts.py ;;
+        awscli-sts) pytest_in json "$report" test_cli_sts.py ;;
+        kombu) pytest_in kombu "$report" test_kombu.py ;;
+        boto3-s3) pytest_in json "$report" test_s3.py ;;
+        awscli-s3) pytest_in json "$report" test_cli_s3.py ;;
+        sqs-extended-python) pytest_in extended "$report" test_sqs_extended.py ;;
+        js-sdk | sqs-consumer | js-sts | js-s3)
             local files=(scenarios.test.mjs sns.test.mjs)
             [[ $client == sqs-consumer ]] && files=(consumer.test.mjs)
             [[ $client == js-sts ]] && files=(sts.test.mjs)
+            [[ $client == js-s3 ]] && files=(s3.test.mjs offload.test.mjs big-payload.test.mjs)
             (cd "$COMPAT/js" && node --test --test-reporter=spec --test-reporter-destination=stdout \
                 --test-reporter=junit --test-reporter-destination="$report" "${files[@]}") ;;
         java-* | spring-cloud-aws | sqs-jms) run_java "$client" "$report" ;;
@@ -239,12 +250,17 @@ describe() {
     case $1 in
         go-sdk) echo "aws-sdk-go-v2/service/sqs $(go_mod_version sqs), AWS JSON 1.0; service/sns $(go_mod_version sns) (Query)" ;;
         go-sts) echo "aws-sdk-go-v2/service/sts $(go_mod_version sts) (Query), two accounts, manual clock" ;;
+        go-s3) echo "aws-sdk-go-v2/service/s3 $(go_mod_version s3), feature/s3/manager $(go_mod_version s3/manager feature)" ;;
         boto3-json) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), AWS JSON 1.0 (SNS: Query)" ;;
         boto3-query) echo "boto3 $(py_version query boto3) / botocore $(py_version query botocore), AWS Query" ;;
         awscli) echo "awscli $(py_version json awscli), AWS JSON 1.0" ;;
         boto3-accounts) echo "boto3 $(py_version json boto3) / botocore $(py_version json botocore), two accounts ([[credentials]])" ;;
         boto3-sts) echo "boto3 $(py_version json boto3) STS (Query), two accounts, manual clock" ;;
         awscli-sts) echo "awscli $(py_version json awscli) sts (Query), two accounts, manual clock" ;;
+        boto3-s3) echo "boto3 $(py_version json boto3) S3, s3transfer $(py_version json s3transfer); a trigger (python/s3.toml)" ;;
+        awscli-s3) echo "awscli $(py_version json awscli) s3 (cp of 100 MiB both ways, ls, presign) and s3api" ;;
+        sqs-extended-python) echo "amazon-sqs-extended-client $(py_version extended amazon-sqs-extended-client) on boto3 $(py_version extended boto3)" ;;
+        js-s3) echo "@aws-sdk/client-s3 $(js_version @aws-sdk/client-s3); message-queue-toolkit $(js_version @message-queue-toolkit/sqs), sns-sqs-big-payload $(js_version sns-sqs-big-payload)" ;;
         kombu) echo "kombu $(py_version kombu kombu) SQS transport, fanout through SNS, on boto3 $(py_version kombu boto3)" ;;
         js-sdk) echo "@aws-sdk/client-sqs $(js_version @aws-sdk/client-sqs), AWS JSON 1.0; client-sns $(js_version @aws-sdk/client-sns) (Query)" ;;
         js-sts) echo "@aws-sdk/client-sts $(js_version @aws-sdk/client-sts) (Query), two accounts, manual clock" ;;
@@ -254,6 +270,7 @@ describe() {
         java-sdk1-query) echo "aws-java-sdk-sqs $(java_jar sdk1-query aws-java-sdk-sqs), AWS Query" ;;
         spring-cloud-aws) echo "spring-cloud-aws-sqs $(java_jar current spring-cloud-aws-sqs) on Boot $(java_jar current spring-boot), AWS JSON 1.0" ;;
         java-sts) echo "Java 2.x sts $(java_jar current sts) (Query), two accounts, manual clock" ;;
+        java-s3) echo "Java 2.x s3 $(java_jar current s3); SQS extended $(java_jar current amazon-sqs-java-extended-client-lib), SNS extended $(java_jar current sns-extended-client)" ;;
         sqs-jms) echo "amazon-sqs-java-messaging-lib $(java_jar current amazon-sqs-java-messaging-lib) on SDK v2, AWS JSON 1.0" ;;
     esac
 }

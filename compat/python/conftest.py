@@ -1,6 +1,6 @@
-"""Fixtures shared by the boto3, kombu and AWS CLI suites: the sqslite endpoint, SQS and SNS
-clients (the helpers take an access key, for the two-account suite), throwaway queues, and the
-manual clock of the STS suites' servers.
+"""Fixtures shared by the boto3, kombu and AWS CLI suites: the sqslite endpoint, SQS, SNS and S3
+clients (the helpers take an access key, for the two-account suite), throwaway queues and
+buckets, and the manual clock of the STS suites' servers.
 
 `compat/run.sh` starts a fresh release build of sqslite and passes its URL in SQSLITE_ENDPOINT;
 COMPAT_PROTOCOL names the wire protocol this client is expected to speak (json or query).
@@ -63,6 +63,48 @@ def sns_client(endpoint, key="test", secret="test"):
 @pytest.fixture(scope="session")
 def sns(endpoint):
     return sns_client(endpoint)
+
+
+def s3_client(endpoint, key="test", secret="test", config=None):
+    """A boto3 S3 client on the endpoint with botocore's defaults for checksums (CRC32 on every
+    upload, response checksums validated) and addressing (path style for an IP endpoint),
+    without retries; `config` adds to that."""
+    no_retries = Config(retries={"max_attempts": 1, "mode": "standard"})
+    return boto3.client(
+        "s3",
+        endpoint_url=endpoint,
+        region_name="us-east-1",
+        aws_access_key_id=key,
+        aws_secret_access_key=secret,
+        config=no_retries.merge(config) if config else no_retries,
+    )
+
+
+@pytest.fixture(scope="session")
+def s3(endpoint):
+    return s3_client(endpoint)
+
+
+@pytest.fixture
+def make_bucket(s3):
+    """Creates uniquely named buckets and empties and deletes them afterwards."""
+    created = []
+
+    def make(prefix="compat"):
+        name = f"{prefix}-{uuid.uuid4().hex[:12]}"
+        s3.create_bucket(Bucket=name)
+        created.append(name)
+        return name
+
+    yield make
+    for name in created:
+        try:
+            for page in s3.get_paginator("list_objects_v2").paginate(Bucket=name):
+                for item in page.get("Contents", []):
+                    s3.delete_object(Bucket=name, Key=item["Key"])
+            s3.delete_bucket(Bucket=name)
+        except s3.exceptions.NoSuchBucket:
+            pass
 
 
 @pytest.fixture

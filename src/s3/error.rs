@@ -47,6 +47,11 @@ pub fn refused(refusal: Refusal) -> S3Error {
         ),
         Refusal::NotModified => (C::NotModified, "Not Modified"),
         Refusal::InvalidRange => (C::InvalidRange, "The requested range is not satisfiable"),
+        // The code is the one S3 answers (s3-tests expect it) [unverified: the message].
+        Refusal::NoSuchPart => (
+            C::InvalidPart,
+            "The requested partnumber is not satisfiable",
+        ),
         Refusal::InvalidPart => (
             C::InvalidPart,
             "One or more of the specified parts could not be found.  The part may not have been \

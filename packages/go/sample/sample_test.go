@@ -5,12 +5,15 @@ package sample
 
 import (
 	"context"
+	"io"
 	"path"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"sqslite.dev/sqslitetest"
@@ -144,4 +147,31 @@ func receive(t *testing.T, sqsc *sqs.Client, url *string) []types.Message {
 		t.Fatal(err)
 	}
 	return out.Messages
+}
+
+// S3 is served on the same port: an S3 client from AWSConfig with BaseEndpoint set to
+// Endpoint, as for any other client; Reset drops the buckets too.
+func TestS3(t *testing.T) {
+	server := sqslitetest.Start(t, sqslitetest.Options{Config: "sqslite.toml", Clock: "manual"})
+	ctx := context.Background()
+	client := s3.NewFromConfig(server.AWSConfig(), func(o *s3.Options) { o.BaseEndpoint = aws.String(server.Endpoint) })
+	if _, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("payloads")}); err != nil {
+		t.Fatal(err)
+	}
+	put := &s3.PutObjectInput{Bucket: aws.String("payloads"), Key: aws.String("orders/1.json"), Body: strings.NewReader(`{"order": 1}`)}
+	if _, err := client.PutObject(ctx, put); err != nil {
+		t.Fatal(err)
+	}
+	got, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("payloads"), Key: aws.String("orders/1.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Body.Close()
+	if body, err := io.ReadAll(got.Body); err != nil || string(body) != `{"order": 1}` {
+		t.Fatalf("read back %q, %v", body, err)
+	}
+	server.Reset(t)
+	if out, err := client.ListBuckets(ctx, &s3.ListBucketsInput{}); err != nil || len(out.Buckets) != 0 {
+		t.Fatalf("buckets after reset: %+v, %v", out, err)
+	}
 }

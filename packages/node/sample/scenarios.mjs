@@ -6,6 +6,9 @@ import {
   CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, ListQueuesCommand,
   ReceiveMessageCommand, SendMessageCommand, SQSClient,
 } from "@aws-sdk/client-sqs";
+import {
+  CreateBucketCommand, GetObjectCommand, ListBucketsCommand, PutObjectCommand, S3Client,
+} from "@aws-sdk/client-s3";
 import { connect } from "sqslite";
 import { binaryPath } from "sqslite"; // for the test of the bundled binary
 
@@ -67,4 +70,20 @@ export function register({ test, beforeEach, expect }) {
     await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: "left behind" }));
     await sqs.send(new SendMessageCommand({ QueueUrl: await url("orders"), MessageBody: "left behind" }));
   });
+
+  // S3 is served on the same port; the second run proves the reset drops buckets too.
+  const s3 = new S3Client({
+    endpoint: sqslite.endpoint,
+    region: "us-east-1",
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+  });
+  for (const run of ["first", "second"]) {
+    test(`S3 on the same port (${run})`, async () => {
+      expect((await s3.send(new ListBucketsCommand({}))).Buckets ?? []).toEqual([]);
+      await s3.send(new CreateBucketCommand({ Bucket: "payloads" }));
+      await s3.send(new PutObjectCommand({ Bucket: "payloads", Key: "orders/1.json", Body: '{"order": 1}' }));
+      const got = await s3.send(new GetObjectCommand({ Bucket: "payloads", Key: "orders/1.json" }));
+      expect(await got.Body.transformToString()).toBe('{"order": 1}');
+    });
+  }
 }

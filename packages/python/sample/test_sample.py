@@ -7,6 +7,8 @@ and then leaves something behind, so whichever runs second proves the reset betw
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def assert_started_state(sqs):
     urls = sqs.list_queues().get("QueueUrls", [])
@@ -63,6 +65,16 @@ def test_created_queues_are_gone_after_reset(sqslite, sqs_client):
     sqs_client.send_message(QueueUrl=url, MessageBody="left behind")
     sqs_client.send_message(QueueUrl=sqs_client.get_queue_url(QueueName="orders")["QueueUrl"],
                             MessageBody="left behind")
+
+
+@pytest.mark.parametrize("run", ["first", "second"])
+def test_s3_is_served_on_the_same_port(sqslite, run):
+    s3 = sqslite.client("s3")
+    assert s3.list_buckets()["Buckets"] == []  # the reset between tests drops buckets too
+    s3.create_bucket(Bucket="payloads")
+    s3.put_object(Bucket="payloads", Key="orders/1.json", Body=b'{"order": 1}')
+    got = s3.get_object(Bucket="payloads", Key="orders/1.json")
+    assert got["Body"].read() == b'{"order": 1}'
 
 
 def test_endpoint_serves_any_client(sqslite_endpoint):

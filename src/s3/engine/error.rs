@@ -30,6 +30,8 @@ pub enum Refusal {
     NotModified,
     /// A Range that starts past the object's end.
     InvalidRange,
+    /// A GET or HEAD `partNumber` past the object's last part.
+    NoSuchPart,
     /// A completion naming a part that was not uploaded, or with another ETag.
     InvalidPart,
     /// A completion naming no parts.

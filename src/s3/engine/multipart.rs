@@ -92,7 +92,7 @@ impl Upload {
             etag: format!("{}-{}", etag_of(&digest), parts.len()),
             modified: now,
             meta: self.meta.clone(),
-            parts: Some(parts.len() as u32),
+            parts: Some(parts.iter().map(|p| p.data.len()).collect()),
         })
     }
 }
@@ -149,7 +149,10 @@ mod tests {
         let object = up.complete(&[named(1, &big), named(3, &small)], 7).unwrap();
         assert_eq!(object.size(), MIN_PART + 4);
         assert!(object.etag.ends_with("-2"), "{}", object.etag);
-        assert_eq!(object.parts, Some(2));
+        assert_eq!(object.parts_count(), Some(2));
+        assert_eq!(object.part(1), Some(0..MIN_PART));
+        assert_eq!(object.part(2), Some(MIN_PART..MIN_PART + 4));
+        assert_eq!((object.part(0), object.part(3)), (None, None));
         let refused = |list: &[Named]| up.complete(list, 7).unwrap_err();
         assert_eq!(refused(&[]), Refusal::MalformedXml);
         assert_eq!(

@@ -1,6 +1,8 @@
 //! One object: its bytes, its ETag, when it was written and what its request said of it
 //! (headers it returns on GET, user metadata, checksum, tags).
 
+use std::ops::Range;
+
 use super::data::Data;
 use crate::clock::Millis;
 
@@ -49,14 +51,32 @@ pub struct Object {
     pub modified: Millis,
     /// What its request said of it.
     pub meta: Meta,
-    /// How many parts a multipart upload made it of.
-    pub parts: Option<u32>,
+    /// The sizes of the parts a multipart upload made it of, in order.
+    pub parts: Option<Vec<u64>>,
 }
 
 impl Object {
     /// Its size in bytes.
     pub fn size(&self) -> u64 {
         self.data.len()
+    }
+
+    /// How many parts a multipart upload made it of (`x-amz-mp-parts-count`).
+    pub fn parts_count(&self) -> Option<usize> {
+        self.parts.as_ref().map(Vec::len)
+    }
+
+    /// The bytes of part `number` (from 1), what a GET or HEAD with `partNumber` reads: a
+    /// multipart object's part as uploaded, or a one-part object whole as its part 1. `None`
+    /// past the last part.
+    pub fn part(&self, number: u32) -> Option<Range<u64>> {
+        let Some(sizes) = &self.parts else {
+            return (number == 1).then(|| 0..self.size());
+        };
+        let index = usize::try_from(number).ok()?.checked_sub(1)?;
+        let size = *sizes.get(index)?;
+        let start = sizes[..index].iter().sum::<u64>();
+        Some(start..start + size)
     }
 }
 

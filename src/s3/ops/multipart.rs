@@ -22,7 +22,7 @@ use crate::s3::engine::{tags, Refusal};
 use crate::s3::error::{error, refused};
 
 /// A part number S3 accepts: 1 to 10,000.
-fn part_number(n: i32) -> S3Result<u32> {
+pub(super) fn part_number(n: i32) -> S3Result<u32> {
     u32::try_from(n)
         .ok()
         .filter(|n| (1..=MAX_PARTS).contains(n))

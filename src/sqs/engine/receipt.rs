@@ -7,7 +7,7 @@
 //! without it the fields are a counter anyone could guess, and one consumer could delete or
 //! release another's in-flight message.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
@@ -88,13 +88,16 @@ impl ReceiptHandle {
         bytes
     }
 
-    /// The handle's text (URL-safe base64), sealed with `key` so it cannot be forged or altered.
+    /// The handle's text, sealed with `key` so it cannot be forged or altered: base64 in the
+    /// standard alphabet, as SQS's own handles are. Clients rely on that alphabet: the Python SQS
+    /// extended client (amazon-sqs-extended-client 1.0.1) wraps a handle in its own markers and
+    /// takes the original back as the text after the last `-`, which SQS's handles never hold.
     pub fn encode(&self, key: &ReceiptKey) -> String {
         let mut bytes = [0u8; LEN];
         bytes[..FIELDS].copy_from_slice(&self.fields());
         let tag = key.mac(&bytes[..FIELDS]).finalize().into_bytes();
         bytes[FIELDS..].copy_from_slice(&tag[..TAG]);
-        URL_SAFE_NO_PAD.encode(bytes)
+        STANDARD_NO_PAD.encode(bytes)
     }
 
     /// The handle `text` names, if this server's key sealed it; `None` for anything else
@@ -104,7 +107,15 @@ impl ReceiptHandle {
             return None;
         }
         let mut bytes = [0u8; LEN];
-        let n = URL_SAFE_NO_PAD.decode_slice(text, &mut bytes).ok()?;
+        // Handles were once issued in the URL-safe alphabet, and a durable queue's in-flight
+        // messages keep theirs across a restart (and so an upgrade): a text in that alphabet
+        // alone is read as one. A text mixing both alphabets decodes in neither.
+        let engine = if text.contains(['-', '_']) {
+            &URL_SAFE_NO_PAD
+        } else {
+            &STANDARD_NO_PAD
+        };
+        let n = engine.decode_slice(text, &mut bytes).ok()?;
         if n != LEN || bytes[0] != VERSION {
             return None;
         }
@@ -147,6 +158,32 @@ mod tests {
     }
 
     #[test]
+    fn handles_are_standard_base64_and_legacy_ones_still_read() {
+        let key = ReceiptKey::from_secret(b"alphabet");
+        // Enough handles that URL-safe base64 would have put `-` in most of them.
+        for seq in 0..64 {
+            let handle = ReceiptHandle { seq, ..H };
+            let text = handle.encode(&key);
+            assert!(!text.contains(['-', '_']), "{text}");
+            let bytes = STANDARD_NO_PAD.decode(&text).unwrap();
+            let legacy = URL_SAFE_NO_PAD.encode(&bytes);
+            assert_eq!(ReceiptHandle::decode(&legacy, &key), Some(handle));
+            // One character in the legacy alphabet, the rest in the standard one.
+            if text.matches(['+', '/']).count() >= 2 {
+                let mixed: String = text
+                    .char_indices()
+                    .map(|(i, c)| match c {
+                        '+' if i == text.find(['+', '/']).unwrap() => '-',
+                        '/' if i == text.find(['+', '/']).unwrap() => '_',
+                        c => c,
+                    })
+                    .collect();
+                assert_eq!(ReceiptHandle::decode(&mixed, &key), None, "{mixed}");
+            }
+        }
+    }
+
+    #[test]
     fn forged_and_foreign_handles_fail() {
         let key = ReceiptKey::from_secret(b"one server");
         let other = ReceiptKey::from_secret(b"another server");
@@ -155,17 +192,17 @@ mod tests {
         let next = ReceiptHandle { receive: 4, ..H };
         let mut forged = [0u8; LEN];
         forged[..FIELDS].copy_from_slice(&next.fields());
-        let real = URL_SAFE_NO_PAD.decode(H.encode(&key)).unwrap();
+        let real = STANDARD_NO_PAD.decode(H.encode(&key)).unwrap();
         forged[FIELDS..].copy_from_slice(&real[FIELDS..]);
         assert_eq!(
-            ReceiptHandle::decode(&URL_SAFE_NO_PAD.encode(forged), &key),
+            ReceiptHandle::decode(&STANDARD_NO_PAD.encode(forged), &key),
             None
         );
         // Any one flipped bit anywhere is rejected.
         for i in 0..LEN {
             let mut flipped = real.clone();
             flipped[i] ^= 1;
-            let text = URL_SAFE_NO_PAD.encode(&flipped);
+            let text = STANDARD_NO_PAD.encode(&flipped);
             assert_eq!(ReceiptHandle::decode(&text, &key), None, "byte {i}");
         }
     }

@@ -255,3 +255,73 @@ async fn a_part_copied_from_an_object_and_a_range_of_it() {
     assert_eq!(&got[..data.len()], &data[..]);
     assert_eq!(&got[data.len()..], &data[..10]);
 }
+
+/// GetObject and HeadObject with `partNumber` read that part of a multipart object (what SDK
+/// v2's multipart S3AsyncClient downloads by: the first answer's parts count, then each part);
+/// a one-part object is its own part 1. sqslite once answered every part with the whole
+/// object and the parts count, and the SDK put the object together three times over.
+#[tokio::test]
+async fn a_part_of_an_object_is_read_by_its_number() {
+    let t = TestServer::start().await;
+    let s3 = t.bucket("mpu").await;
+    let id = start(&s3, "parts.bin").await;
+    let e1 = part(&s3, ("parts.bin", &id), 1, vec![b'a'; 5 * MIB]).await;
+    let e2 = part(&s3, ("parts.bin", &id), 2, vec![b'b'; 5 * MIB]).await;
+    let e3 = part(&s3, ("parts.bin", &id), 3, b"tail".to_vec()).await;
+    let done = s3
+        .complete_multipart_upload()
+        .bucket("mpu")
+        .key("parts.bin");
+    let done = done.upload_id(&id);
+    let all = completed(&[(1, &e1), (2, &e2), (3, &e3)]);
+    done.multipart_upload(all).send().await.unwrap();
+
+    let get = |n: i32| {
+        s3.get_object()
+            .bucket("mpu")
+            .key("parts.bin")
+            .part_number(n)
+    };
+    let second = get(2).send().await.unwrap();
+    let total = 10 * MIB + 4;
+    let range = format!("bytes {}-{}/{total}", 5 * MIB, 10 * MIB - 1);
+    assert_eq!(second.content_range(), Some(range.as_str()));
+    assert_eq!(second.parts_count(), Some(3));
+    assert_eq!(second.content_length(), Some(5 * MIB as i64));
+    assert_eq!(body(second).await, vec![b'b'; 5 * MIB]);
+    let last = get(3).send().await.unwrap();
+    assert_eq!(body(last).await, b"tail");
+    let head = s3
+        .head_object()
+        .bucket("mpu")
+        .key("parts.bin")
+        .part_number(3);
+    let head = head.send().await.unwrap();
+    assert_eq!(
+        (head.content_length(), head.parts_count()),
+        (Some(4), Some(3))
+    );
+    let err = expect_code(get(4).send().await, "InvalidPart");
+    assert_eq!(status(&err), 400);
+    expect_code(get(10_001).send().await, "InvalidArgument");
+    let both = get(1).range("bytes=0-9").send().await;
+    expect_code(both, "InvalidRequest");
+
+    let plain = s3.put_object().bucket("mpu").key("plain.txt");
+    plain
+        .body(ByteStream::from_static(b"plain"))
+        .send()
+        .await
+        .unwrap();
+    let get = |n: i32| {
+        s3.get_object()
+            .bucket("mpu")
+            .key("plain.txt")
+            .part_number(n)
+    };
+    let whole = get(1).send().await.unwrap();
+    assert_eq!(whole.content_range(), Some("bytes 0-4/5"));
+    assert_eq!(whole.parts_count(), None);
+    assert_eq!(body(whole).await, b"plain");
+    expect_code(get(2).send().await, "InvalidPart");
+}

@@ -226,6 +226,37 @@ async fn message_ids_are_valid_batch_entry_ids() {
     assert_eq!(t.counts(&url).await, (0, 0, 0));
 }
 
+/// The Python SQS extended client (amazon-sqs-extended-client 1.0.1) wraps a receipt handle in
+/// its own markers and takes the original back as the text after the last `-`, which SQS's
+/// handles (standard base64) never hold: sqslite's URL-safe ones usually did, and the delete
+/// was refused (compat/python/test_sqs_extended.py).
+#[tokio::test]
+async fn receipt_handles_survive_the_python_extended_client() {
+    let t = TestServer::start().await;
+    let url = t.create_queue("extended").await;
+    for i in 0..30 {
+        t.send(&url, &format!("m{i}")).await;
+    }
+    let mut handles = Vec::new();
+    while handles.len() < 30 {
+        let received = crate::common::durable::receive(&t.client, &url, 10).await;
+        handles.extend(received.into_iter().filter_map(|m| m.receipt_handle));
+    }
+    for handle in &handles {
+        let wrapped =
+            format!("-..s3BucketName..-b-..s3BucketName..--..s3Key..-k-..s3Key..-{handle}");
+        let original = wrapped.rsplit('-').next().unwrap();
+        t.client
+            .delete_message()
+            .queue_url(&url)
+            .receipt_handle(original)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{handle}: {e:?}"));
+    }
+    assert_eq!(t.counts(&url).await, (0, 0, 0));
+}
+
 /// Current SDKs send `x-amzn-query-mode: true`; the modelled 403 of PurgeQueueInProgress and
 /// the `x-amzn-query-error` header are what boto3 and JS v3 build their typed error from.
 #[tokio::test]

@@ -32,17 +32,18 @@ async fn query_fixtures() {
     requests.sort();
     assert!(requests.len() >= 15);
     let bless = std::env::var_os("SQSLITE_BLESS").is_some();
-    // `{handle}` in a request stands for the receipt handle last received: handles are
-    // sealed with a random per-server key, so no fixture can spell one.
+    // `{handle}` in a request stands for the receipt handle last received, form-encoded as a
+    // client sends it (a handle's base64 may hold `+` and `/`): handles are sealed with a
+    // random per-server key, so no fixture can spell one.
     let mut handle = String::new();
     for req in requests {
         let text = std::fs::read_to_string(&req).unwrap();
         let mut lines = text.lines();
         let (method, path) = lines.next().unwrap().split_once(' ').unwrap();
-        let body = lines
-            .next()
-            .unwrap_or_default()
-            .replace("{handle}", &handle);
+        let body = lines.next().unwrap_or_default().replace(
+            "{handle}",
+            &form_urlencoded::byte_serialize(handle.as_bytes()).collect::<String>(),
+        );
         let body = body.as_str();
         let headers = [
             ("host", "localhost:9324"),

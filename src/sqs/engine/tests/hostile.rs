@@ -19,7 +19,10 @@ proptest! {
         prop_assert_eq!(ReceiptHandle::decode(&text, &key), Some(handle));
         let mut chars: Vec<char> = text.chars().collect();
         let i = at % chars.len();
-        if chars[i] != with {
+        // A character's twin in the legacy URL-safe alphabet spells the same bytes (receipt.rs
+        // reads handles issued before the standard alphabet); any other change is refused.
+        let twin = matches!((chars[i], with), ('+', '-') | ('/', '_'));
+        if chars[i] != with && !twin {
             chars[i] = with;
             let changed: String = chars.into_iter().collect();
             prop_assert_eq!(ReceiptHandle::decode(&changed, &key), None);

@@ -13,7 +13,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -81,6 +87,20 @@ class SampleTest {
         void getsTheSameServerReset(SqsClient sqs) {
             assertStartedState(sqs);
             sqs.createQueue(b -> b.queueName("scratch-nested"));
+        }
+    }
+
+    /** S3 is served on the same port; the second repetition proves the reset drops buckets too. */
+    @RepeatedTest(2)
+    void s3IsServedOnTheSamePort(URI endpoint) {
+        try (S3Client s3 = S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .build()) {
+            assertEquals(List.of(), s3.listBuckets().buckets());
+            s3.createBucket(b -> b.bucket("payloads"));
+            s3.putObject(b -> b.bucket("payloads").key("orders/1.json"), RequestBody.fromString("{\"order\": 1}"));
+            String got = s3.getObjectAsBytes(b -> b.bucket("payloads").key("orders/1.json")).asUtf8String();
+            assertEquals("{\"order\": 1}", got);
         }
     }
 

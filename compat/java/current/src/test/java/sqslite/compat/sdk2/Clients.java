@@ -29,7 +29,8 @@ public final class Clients {
 
     private Clients() {}
 
-    static ClientOverrideConfiguration config() {
+    /** No retries, and every request kept in {@link #sent}. */
+    public static ClientOverrideConfiguration config() {
         return ClientOverrideConfiguration.builder()
                 // No retries: a retried request would hide a failure.
                 .retryStrategy(AwsRetryStrategy.doNotRetry())
