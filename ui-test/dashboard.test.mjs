@@ -269,9 +269,18 @@ test('a view links to the guide page that explains it, served by sqslite itself'
   assert.equal(await guide.locator('#fault-injection').textContent(), 'Fault injection');
   // Its stylesheet is the dashboard's: the guide's CSP lets it load.
   assert.equal(await guide.locator('body').evaluate((b) => getComputedStyle(b).margin), '0px');
-  await guide.getByRole('link', { name: 'Contents' }).click();
-  await guide.getByRole('link', { name: 'Configuration reference' }).click();
+  // The contents beside the page lead to another page, marked there as the current one.
+  const contents = guide.getByRole('navigation', { name: 'Contents' });
+  await contents.getByRole('link', { name: 'Configuration reference' }).click();
   await guide.locator('#server-settings').waitFor({ timeout: 10000 });
+  assert.equal(await contents.locator('a[aria-current="page"]').textContent(), 'Configuration reference');
+  // The search needs no script: a form GET answered by a page of results.
+  await guide.getByRole('searchbox', { name: 'Search the guide' }).fill('visibility timeout');
+  await guide.getByRole('button', { name: 'Search' }).click();
+  await guide.locator('ol.results li').first().waitFor({ timeout: 10000 });
+  assert.match(await guide.locator('#main').textContent(), /page\(s\) hold visibility timeout/);
+  await guide.locator('ol.results a', { hasText: 'SQS compatibility' }).click();
+  await guide.locator('#supported-actions').waitFor({ timeout: 10000 });
   await guide.close();
   await page.close();
 });

@@ -22,9 +22,10 @@ include!(concat!(env!("OUT_DIR"), "/guide/files.rs"));
 /// Where the guide is served.
 pub const PATH: &str = "/_sqslite/guide";
 
-/// Only the page and its stylesheets and images: no script runs on a guide page.
+/// Only the page and its stylesheets and images: no script runs on a guide page. Its one form,
+/// the search, goes to the guide itself.
 const POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; \
-                      frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+                      frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /// The file `path` names under [`PATH`], with its content type, if the guide has it.
 fn find(path: &str) -> Option<(&'static str, &'static [u8])> {
