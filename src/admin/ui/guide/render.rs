@@ -57,13 +57,27 @@ pub fn frame(title: &str, name: &str, contents: &str, body: &str) -> String {
 /// The contents (SUMMARY.md) as the list beside each page, `current`'s entry marked. Its
 /// links are made absolute: the list is the same on a page in a folder.
 pub fn contents(summary: &str, current: &str) -> String {
-    let html = render(summary).replace("<a href=\"", &format!("<a href=\"{GUIDE}/"));
+    let html = without_ids(&render(summary)).replace("<a href=\"", &format!("<a href=\"{GUIDE}/"));
     let link = format!("<a href=\"{GUIDE}/{}\">", escape(current));
     let marked = format!(
         "<a href=\"{GUIDE}/{}\" aria-current=\"page\">",
         escape(current)
     );
     html.replacen(&link, &marked, 1)
+}
+
+/// `html` without its elements' ids: the contents' headings must not add anchors to a page
+/// (a page's ids are its own, as in the book).
+fn without_ids(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find(" id=\"") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 5..];
+        rest = after.find('"').map_or("", |end| &after[end + 1..]);
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A page's words as the search reads them: its text and code, without markup.
@@ -199,6 +213,10 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("action=\"/_sqslite/guide/search\""), "{html}");
+        assert!(
+            !html.contains("id=\"summary\""),
+            "the contents add no anchor: {html}"
+        );
         assert!(
             html.contains("<title>Two · sqslite guide</title>"),
             "{html}"
