@@ -4,7 +4,7 @@
 use crate::common::signed_server;
 use crate::common::signing::{send_signed, sign_query};
 use crate::common::{client_at, expect_code, message, TestServer, T0};
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::engine::general_purpose::STANDARD_NO_PAD;
 use base64::Engine;
 use sqslite::Config;
 
@@ -99,14 +99,14 @@ async fn forged_receipt_handles_are_rejected() {
         .receipt_handle()
         .unwrap()
         .to_owned();
-    let bytes = URL_SAFE_NO_PAD.decode(&mine).unwrap();
+    let bytes = STANDARD_NO_PAD.decode(&mine).unwrap();
     let seq = u64::from_be_bytes(bytes[9..17].try_into().unwrap());
     let mut forgeries: Vec<String> = [seq.wrapping_sub(1), seq + 1]
         .iter()
         .map(|guess| {
             let mut forged = bytes.clone();
             forged[9..17].copy_from_slice(&guess.to_be_bytes());
-            URL_SAFE_NO_PAD.encode(&forged)
+            STANDARD_NO_PAD.encode(&forged)
         })
         .collect();
     forgeries.push(theirs[..theirs.len() - 2].to_owned());
