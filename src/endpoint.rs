@@ -1,6 +1,6 @@
-//! A running sqslite seen from outside: SQS calls in AWS JSON 1.0 and admin API calls, both
-//! plain HTTP through [`crate::http::client`]. The drills and the advisor's doctor speak
-//! through it.
+//! A running sqslite seen from outside: SQS calls in AWS JSON 1.0, SNS calls in AWS Query,
+//! S3 requests and admin API calls, all plain HTTP through [`crate::http::client`]. The
+//! drills and the advisor's doctor speak through it.
 
 use std::time::Duration;
 
@@ -81,6 +81,34 @@ impl Endpoint {
         } else {
             Err(format!("{action} failed: {} {}", reply.status, reply.body))
         }
+    }
+
+    /// One S3 request, path-style, its payload unsigned; `Err` carries S3's error code and
+    /// message.
+    pub async fn s3(&self, method: &str, path: &str, body: Vec<u8>) -> Result<String, String> {
+        let url = format!("{}{path}", self.base);
+        let headers = [
+            ("x-amz-content-sha256", "UNSIGNED-PAYLOAD"),
+            (
+                "authorization",
+                "AWS4-HMAC-SHA256 Credential=drill/20240101/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=0",
+            ),
+        ];
+        let reply = request(method, &url, &headers, body, TIMEOUT).await?;
+        if reply.ok() {
+            return Ok(reply.body);
+        }
+        let element = |name: &str| {
+            let open = format!("<{name}>");
+            let start = reply.body.find(&open)? + open.len();
+            let end = reply.body[start..].find('<')? + start;
+            Some(reply.body[start..end].to_owned())
+        };
+        Err(format!(
+            "{} {}",
+            element("Code").unwrap_or_else(|| reply.status.to_string()),
+            element("Message").unwrap_or_default()
+        ))
     }
 
     pub async fn get(&self, path: &str) -> Result<Value, String> {

@@ -215,15 +215,42 @@ pub(crate) fn run_of(attributes: &Value, body: &Value) -> Option<String> {
 
 /// A string message attribute of a drill's message, from its message attributes or, for a
 /// notification that came through a topic without raw delivery, from SNS's envelope in its
-/// body.
+/// body; for an upload's S3 event (sent straight to the queue, or through a topic), from
+/// the object's key.
 pub(crate) fn attribute_of(attributes: &Value, body: &Value, name: &str) -> Option<String> {
     if let Some(value) = attributes[name]["StringValue"].as_str() {
         return Some(value.to_owned());
     }
     let envelope: Value = serde_json::from_str(body.as_str()?).ok()?;
-    envelope["MessageAttributes"][name]["Value"]
-        .as_str()
-        .map(str::to_owned)
+    if let Some(value) = envelope["MessageAttributes"][name]["Value"].as_str() {
+        return Some(value.to_owned());
+    }
+    let event = match envelope["Message"].as_str() {
+        Some(message) => serde_json::from_str(message).ok()?,
+        None => envelope,
+    };
+    uploaded(&event, name)
+}
+
+/// The run or kind an upload step's key names (`…{run}/{kind}/{seq}…`), from the S3 event
+/// of its upload, whose key S3 writes URL-encoded with `+` for a space.
+fn uploaded(event: &Value, name: &str) -> Option<String> {
+    let record = &event["Records"][0];
+    if record["eventSource"] != "aws:s3" {
+        return None;
+    }
+    let key = record["s3"]["object"]["key"].as_str()?.replace('+', " ");
+    let key = percent_encoding::percent_decode_str(&key)
+        .decode_utf8()
+        .ok()?;
+    let mut segments = key.rsplit('/').skip(1);
+    let kind = segments.next()?;
+    let run = segments.next()?;
+    match name {
+        RUN_ATTRIBUTE => Some(run.to_owned()),
+        KIND_ATTRIBUTE => Some(kind.to_owned()),
+        _ => None,
+    }
 }
 
 /// Server-clock seconds between two instants, for reports.

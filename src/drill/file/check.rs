@@ -57,6 +57,7 @@ pub const PROBES: &[&str] = &[
 pub const ACTIONS: &[&str] = &[
     "send",
     "publish",
+    "upload",
     "fault",
     "clear_faults",
     "advance",
@@ -173,6 +174,7 @@ fn check(place: &Place<'_>, c: &Checked) -> Result<(), FileError> {
             }
         }
     }
+    super::buckets::check(place, c)?;
     steady_state(place, c, &queue)?;
     let mut names = BTreeSet::new();
     for (i, step) in c.file.method.iter().enumerate() {

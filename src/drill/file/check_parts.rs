@@ -139,6 +139,7 @@ pub(super) fn check_step(
                 ));
             }
         }
+        "upload" => super::buckets::check_upload(place, c, step)?,
         "fault" if step.rule.is_none() => return Err(need("rule")),
         "advance"
             if c.file

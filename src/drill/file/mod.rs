@@ -1,11 +1,13 @@
-//! Game days as code: `sqslite drill run FILE` reads a drill a team wrote (its queues and
-//! topics, its consumer, a steady state, a method of sends, faults and time, expectations
-//! with budgets on the server's clock, a rollback), runs it against a running sqslite
-//! (`--endpoint`) or one of its own (`--serve`), and gives a verdict: exit 0 when every
-//! expectation held, 1 when one did not, 2 when the drill could not run (a bad file, no
-//! server, a consumer not found or gone before its first poll); `--junit` writes it for CI. The guide's Game days page (docs/src/game-days.md) lists every key.
+//! Game days as code: `sqslite drill run FILE` reads a drill a team wrote (its queues,
+//! topics and buckets, its consumer, a steady state, a method of sends, uploads, faults and
+//! time, expectations with budgets on the server's clock, a rollback), runs it against a
+//! running sqslite (`--endpoint`) or one of its own (`--serve`), and gives a verdict: exit 0
+//! when every expectation held, 1 when one did not, 2 when the drill could not run (a bad
+//! file, no server, a consumer not found or gone before its first poll); `--junit` writes it
+//! for CI. The guide's Game days page (docs/src/game-days.md) lists every key.
 
 pub(crate) mod bounds;
+mod buckets;
 pub mod builtin;
 mod check;
 mod check_parts;
@@ -20,6 +22,7 @@ mod start;
 mod steady;
 mod steps;
 mod track;
+mod upload;
 mod verdict;
 
 use std::io::Write;

@@ -28,6 +28,9 @@ pub struct DrillFile {
     /// `[[method]]`: the steps, in order.
     #[serde(default)]
     pub method: Vec<Spanned<Step>>,
+    /// `[[buckets]]`: S3 buckets created before the method, with their notifications.
+    #[serde(default)]
+    pub buckets: Vec<Spanned<super::buckets::BucketSpec>>,
     /// `[[expect]]`: what must happen, with budgets on the server's clock.
     #[serde(default)]
     pub expect: Vec<Spanned<Expectation>>,
@@ -74,6 +77,7 @@ pub const DRILL_KEYS: &[&str] = &[
     "method",
     "expect",
     "rollback",
+    "buckets",
 ];
 
 /// `[drill]`.
@@ -225,8 +229,8 @@ fn default_rule() -> Spanned<String> {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
-    /// What it does: `send`, `publish`, `fault`, `clear_faults`, `advance`, `wait`,
-    /// `redrive`, `consumer`.
+    /// What it does: `send`, `publish`, `upload`, `fault`, `clear_faults`, `advance`,
+    /// `wait`, `redrive`, `consumer`.
     pub action: Spanned<String>,
     /// Its name in the report and for `after` (default: the action and its position).
     #[serde(default)]
@@ -237,13 +241,21 @@ pub struct Step {
     /// `publish`: the topic.
     #[serde(default)]
     pub topic: Option<Spanned<String>>,
-    /// `send`, `publish`: how many.
+    /// `upload`: the bucket.
+    #[serde(default)]
+    pub bucket: Option<Spanned<String>>,
+    /// `upload`: what each key starts and ends with, around `{run}/{kind}/{seq}`.
+    #[serde(default)]
+    pub prefix: Option<String>,
+    #[serde(default)]
+    pub suffix: Option<String>,
+    /// `send`, `publish`, `upload`: how many.
     #[serde(default = "one", deserialize_with = "bounded::<b::Count, _>")]
     pub count: u64,
-    /// `send`, `publish`: the body, with `{seq}` (0, 1, ...) and `{run}`.
+    /// `send`, `publish`, `upload`: the body, with `{seq}` (0, 1, ...) and `{run}`.
     #[serde(default)]
     pub body: Option<String>,
-    /// `send`, `publish`: what the messages are called in probes (`valid` by default).
+    /// `send`, `publish`, `upload`: what the messages are called in probes (`valid` by default).
     #[serde(default)]
     pub kind: Option<String>,
     /// `send`: the FIFO group, with `{seq}` and `{run}`.

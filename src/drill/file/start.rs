@@ -1,5 +1,6 @@
 //! The drill's start: its server reached (or one of its own started), its clock checked
-//! against the method, its queues created and found, its consumer started. Nothing is sent
+//! against the method, its queues created and found, its buckets created and wired to them,
+//! its consumer started. Nothing is sent
 //! before the clock is checked.
 
 use std::collections::BTreeMap;
@@ -22,6 +23,7 @@ pub(super) async fn connect<'a>(
     let manual = manual_clock(&ep, opts, checked, endpoint).await?;
     let urls = prepare(&ep, checked, opts.serve).await?;
     let topics = topic_arns(&ep, checked, &urls).await?;
+    super::buckets::create(&ep, checked, &topics).await?;
     let run = uuid::Uuid::new_v4().simple().to_string();
     let clock = if manual {
         ", manual clock: the drill moves it"
@@ -180,12 +182,7 @@ async fn topic_arns(
         return Ok(arns);
     };
     let info = ep.get(&format!("/_sqslite/queues/{first}")).await?;
-    let queue_arn = info["arn"].as_str().unwrap_or_default();
-    let parts: Vec<&str> = queue_arn.split(':').collect();
-    let (region, account) = (
-        parts.get(3).copied().unwrap_or("us-east-1"),
-        parts.get(4).copied().unwrap_or("000000000000"),
-    );
+    let (region, account) = region_account(info["arn"].as_str().unwrap_or_default());
     for name in &c.topics {
         arns.insert(
             name.clone(),
@@ -193,4 +190,14 @@ async fn topic_arns(
         );
     }
     Ok(arns)
+}
+
+/// The region and account a queue's ARN names (us-east-1 and the default account when it
+/// names none).
+pub(super) fn region_account(queue_arn: &str) -> (String, String) {
+    let parts: Vec<&str> = queue_arn.split(':').collect();
+    (
+        parts.get(3).copied().unwrap_or("us-east-1").to_owned(),
+        parts.get(4).copied().unwrap_or("000000000000").to_owned(),
+    )
 }

@@ -1,5 +1,5 @@
 //! The method's steps: send and publish the drill's messages (tagged with the run and their
-//! kind), add and clear fault rules, move or wait on the clock, start a move task, change the
+//! kind), upload objects (`upload`), add and clear fault rules, move or wait on the clock, start a move task, change the
 //! sample consumer's rule.
 
 use std::time::Duration;
@@ -11,14 +11,14 @@ use super::spec::Step;
 use crate::drill::{KIND_ATTRIBUTE, RUN_ATTRIBUTE};
 
 /// `{seq}` and `{run}` filled in.
-fn fill(template: &str, seq: u64, run: &str) -> String {
+pub(super) fn fill(template: &str, seq: u64, run: &str) -> String {
     template
         .replace("{seq}", &seq.to_string())
         .replace("{run}", run)
 }
 
 /// The default body: a JSON object the sample consumer takes.
-const BODY: &str = r#"{"drill":"{run}","seq":{seq}}"#;
+pub(super) const BODY: &str = r#"{"drill":"{run}","seq":{seq}}"#;
 
 impl Drill<'_> {
     /// Runs one step; `index` names its default deduplication ids.
@@ -31,6 +31,7 @@ impl Drill<'_> {
             "advance" => self.pass_time(step, true).await,
             "wait" => self.pass_time(step, false).await,
             "redrive" => self.redrive(step).await,
+            "upload" => self.upload(step).await,
             "consumer" => {
                 let rule = step
                     .consumer_rule
@@ -180,7 +181,7 @@ impl Drill<'_> {
 
     /// Counts messages of `kind` sent, as they go: a step cut short by the timeout counts
     /// what it sent.
-    fn count_sent(&mut self, kind: &str, n: u64) {
+    pub(super) fn count_sent(&mut self, kind: &str, n: u64) {
         let sent = self.sent.entry(kind.to_owned()).or_default();
         *sent = sent.saturating_add(n);
     }

@@ -23,6 +23,12 @@ fn long_step(action: &str, seconds: u64) -> String {
 
 /// Runs `text` with `--serve`; the drill must end well within the test's own bound.
 pub(super) async fn served(text: &str) -> (Verdict, String) {
+    let (verdict, out) = served_or_not(text).await;
+    (verdict.unwrap(), out)
+}
+
+/// Runs `text` with `--serve`: its verdict, or why it could not run; and what it printed.
+pub(super) async fn served_or_not(text: &str) -> (Result<Verdict, String>, String) {
     let opts = RunOptions {
         serve: true,
         endpoint: None,
@@ -33,8 +39,7 @@ pub(super) async fn served(text: &str) -> (Verdict, String) {
     let verdict = tokio::time::timeout(Duration::from_secs(30), run(&opts, &mut out))
         .await
         .expect("the drill ended within 30 s")
-        .map_err(|e| e.0)
-        .unwrap();
+        .map_err(|e| e.0);
     (verdict, String::from_utf8_lossy(&out).into_owned())
 }
 

@@ -8,4 +8,5 @@ mod files;
 mod first_poll;
 mod game_day;
 mod manual_clock;
+mod uploads;
 mod verdicts;
