@@ -244,6 +244,7 @@ pub(crate) mod faults;
 pub(crate) mod health;
 pub(crate) mod http;
 pub(crate) mod observe;
+pub(crate) mod owner_only;
 pub(crate) mod patterns;
 pub(crate) mod policy;
 pub(crate) mod quota;
