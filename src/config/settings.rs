@@ -382,7 +382,7 @@ pub static SETTINGS: &[Setting] = &[
         .cli("outbound-insecure", "SQSLITE_OUTBOUND_INSECURE")
         .via(|c, v| set(&mut c.outbound.insecure, boolean(v)), |c| c.outbound.insecure.then_some(true.into()))
         .default_is("`false`"),
-    Setting::server("s3_max_bytes", Kind::Integer, "Bytes of S3 object data held in memory (objects and multipart parts); a PUT or part past it is EntityTooLarge.")
+    Setting::server("s3_max_bytes", Kind::Integer, "Bytes of S3 object data held in memory (objects and multipart parts); a PUT or part past it is EntityTooLarge. With --data-dir objects are files and this bounds nothing.")
         .cli("s3-max-bytes", "SQSLITE_S3_MAX_BYTES")
         .via(|c, v| set(&mut c.s3.max_bytes, integer(v)), |c| Some(i64::try_from(c.s3.max_bytes).unwrap_or(i64::MAX).into())),
 ];

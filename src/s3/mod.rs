@@ -1,5 +1,5 @@
 //! Amazon S3 beside SQS on the same port, as the queue flow needs it: buckets and objects in
-//! memory. S3's REST protocol (routing by method, path, query and headers; typed inputs and
+//! memory, or as files with `--data-dir`. S3's REST protocol (routing by method, path, query and headers; typed inputs and
 //! outputs; XML; error documents; virtual-host parsing) is the `s3s` adapter's, generated
 //! from S3's model; sqslite keeps the front door (claim, signature, context, log, metrics),
 //! the authorization ([`actions`]: the action list and the gate) and the storage

@@ -1,5 +1,6 @@
-//! Objects' bytes in memory: gathered from a body as it arrives into pieces of at most
-//! [`PIECE`] bytes, each buffer kept as it was filled. A GET, a range, a copy and a multipart
+//! Objects' bytes: in memory, gathered from a body as it arrives into pieces of at most
+//! [`PIECE`] bytes, each buffer kept as it was filled; or, with `--data-dir`, stretches of
+//! files ([`super::disk`]), read a chunk at a time. A GET, a range, a copy and a multipart
 //! completion share those buffers rather than copy them; what the server holds is counted
 //! against one bound (`--s3-max-bytes`) until the last object or part sharing a buffer is
 //! gone.

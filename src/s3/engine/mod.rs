@@ -1,7 +1,8 @@
-//! S3's storage, in memory, knowing nothing of HTTP: the buckets by name (one namespace for
-//! every account, as S3's is global), each bucket's objects, uploads, Policy and tags
-//! ([`bucket`]), objects' bytes shared rather than copied and counted against one bound
-//! ([`data`]), listing ([`listing`]), multipart completion ([`multipart`]), conditional
+//! S3's storage, knowing nothing of HTTP: the buckets by name (one namespace for every
+//! account, as S3's is global), each bucket's objects, uploads, Policy and tags ([`bucket`]),
+//! objects' bytes shared rather than copied, in memory against one bound or in files
+//! ([`data`], [`disk`]), every change reported to a journal ([`journal`]) and the store rebuilt
+//! from those records and its files checked at start (`restore`, `check`), listing ([`listing`]), multipart completion ([`multipart`]), conditional
 //! requests ([`conditions`]), tag and bucket-name rules ([`tags`], [`names`]), notification
 //! configurations ([`notifications`]). Every function
 //! that needs the time receives `now`.
