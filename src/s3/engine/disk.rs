@@ -207,3 +207,68 @@ impl Drop for StoredFile {
         self.disk.journal.release(&path);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::s3::engine::data::Data;
+    use crate::s3::engine::journal::S3Record;
+
+    /// Keeps the files it is told were released.
+    #[derive(Debug, Default)]
+    struct Released(Mutex<Vec<PathBuf>>);
+
+    impl S3Journal for Released {
+        fn record(&self, _: &S3Record) {}
+        fn release(&self, path: &Path) {
+            self.0.lock().unwrap().push(path.to_path_buf());
+        }
+    }
+
+    #[test]
+    fn a_body_becomes_a_whole_file_read_in_stretches_and_released_by_its_last_holder() {
+        let root = std::env::temp_dir().join(format!("sqslite-disk-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let journal = Arc::new(Released::default());
+        let disk = Disk::open(&root, true, journal.clone()).unwrap();
+        let dropped = disk.temp().unwrap();
+        drop(dropped);
+        assert_eq!(
+            fs::read_dir(root.join(TMP)).unwrap().count(),
+            0,
+            "an unkept body goes"
+        );
+        let mut temp = disk.temp().unwrap();
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(READ + 10).collect();
+        temp.write(&bytes[..7]).unwrap();
+        temp.write(&bytes[7..]).unwrap();
+        let file = temp.keep().unwrap();
+        let path = disk.path(file.name());
+        assert_eq!(fs::metadata(&path).unwrap().len(), bytes.len() as u64);
+        let data = Data::from_file(file);
+        let mut chunks = Vec::new();
+        data.read(3, data.len(), &mut |c| {
+            chunks.push(c.len());
+            true
+        })
+        .unwrap();
+        assert_eq!(chunks, [READ, 7], "a chunk at a time");
+        let tail = data.slice(5, 20);
+        let expected: [u8; 16] = md5::Digest::finalize(md5::Digest::chain_update(
+            <md5::Md5 as md5::Digest>::new(),
+            &bytes[5..20],
+        ))
+        .into();
+        assert_eq!(tail.md5(0, tail.len()).unwrap(), expected);
+        drop(data);
+        assert!(
+            journal.0.lock().unwrap().is_empty(),
+            "the slice still holds it"
+        );
+        drop(tail);
+        assert_eq!(*journal.0.lock().unwrap(), [path]);
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    const READ: usize = crate::s3::engine::data::READ_CHUNK;
+}
