@@ -321,7 +321,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting::server("strict", Kind::Flag, "AWS's behaviour where sqslite's default favours tests: SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress) and SNS's Policy rules into same-account queues.")
         .cli("strict", "SQSLITE_STRICT")
         .via(|c, v| set(&mut c.strict, boolean(v)), |c| Some(c.strict.into())),
-    Setting::server("data_dir", Kind::Path, "Keep queues, messages, topics and mappings in this directory across restarts.")
+    Setting::server("data_dir", Kind::Path, "Keep queues, messages, topics, mappings and S3 buckets and objects in this directory across restarts.")
         .cli("data-dir", "SQSLITE_DATA_DIR")
         .via(|c, v| set(&mut c.data_dir, text::<String>(v).map(|p| Some(p.into()))), |c| c.data_dir.as_ref().map(|p| p.display().to_string().into()))
         .default_is("none: memory only"),
