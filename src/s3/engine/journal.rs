@@ -164,3 +164,7 @@ pub fn data(disk: &Arc<Disk>, segments: &[Segment]) -> Data {
             .map(|s| (disk.named(&s.file, s.file_len), s.offset, Some(s.len))),
     )
 }
+
+#[cfg(test)]
+#[path = "journal_tests.rs"]
+mod tests;
