@@ -2,10 +2,11 @@
 //! each acknowledged write is there with its bytes, and every object there is whole (each key
 //! is written once, with bytes its name determines).
 
+use aws_sdk_s3::types::{CompletedMultipartUpload, CompletedPart};
 use aws_sdk_s3::Client;
 use tokio::sync::mpsc;
 
-use super::s3::{client, complete, content, get, upload};
+use super::s3::{client, content, get};
 use crate::common::durable::{temp_dir, Proc};
 
 /// A random number below `n`.
@@ -56,17 +57,43 @@ async fn writer(s3: Client, round: usize, worker: usize, acked: mpsc::UnboundedS
     }
 }
 
-/// A multipart upload completed, or false at the first failure.
+/// A multipart upload completed, or false at the first failure (the server killed).
 async fn try_multipart(s3: &Client, key: &str, parts: &[Vec<u8>]) -> bool {
-    let s3 = s3.clone();
-    let (key, parts) = (key.to_owned(), parts.to_vec());
-    // The helpers panic on failure, which is what a killed server gives: run them apart.
-    tokio::spawn(async move {
-        let uploaded = upload(&s3, "box", &key, &parts).await;
-        complete(&s3, "box", &key, uploaded).await;
-    })
-    .await
-    .is_ok()
+    let (bucket, mut done) = ("box", Vec::new());
+    let Ok(created) = s3
+        .create_multipart_upload()
+        .bucket(bucket)
+        .key(key)
+        .send()
+        .await
+    else {
+        return false;
+    };
+    let id = created.upload_id.unwrap_or_default();
+    for (i, bytes) in parts.iter().enumerate() {
+        let number = i as i32 + 1;
+        let part = s3.upload_part().bucket(bucket).key(key).upload_id(&id);
+        let body = aws_sdk_s3::primitives::ByteStream::from(bytes.clone());
+        let Ok(part) = part.part_number(number).body(body).send().await else {
+            return false;
+        };
+        let etag = part.e_tag.unwrap_or_default();
+        done.push(
+            CompletedPart::builder()
+                .part_number(number)
+                .e_tag(etag)
+                .build(),
+        );
+    }
+    let list = CompletedMultipartUpload::builder()
+        .set_parts(Some(done))
+        .build();
+    let complete = s3
+        .complete_multipart_upload()
+        .bucket(bucket)
+        .key(key)
+        .upload_id(id);
+    complete.multipart_upload(list).send().await.is_ok()
 }
 
 /// The bytes a multipart key's object must hold.
