@@ -162,20 +162,26 @@ impl Bucket {
         let mut state = self.state()?;
         condition.check(state.objects.get(key).map(AsRef::as_ref))?;
         let object = Arc::new(object);
-        state.objects.insert(key.to_owned(), object.clone());
+        let replaced = state.objects.insert(key.to_owned(), object.clone());
         self.record(|| self.object_record(key, &object));
+        // Let go of what was there only after the record: its file, if no longer used, is
+        // removed once the records before the release are stored, and this one must be.
+        drop(replaced);
         Ok(object)
     }
 
     /// Deletes the object at `key`, if any (S3 answers the same either way).
     pub fn delete(&self, key: &str) -> Result<Option<Arc<Object>>> {
-        let removed = self.state()?.objects.remove(key);
+        // Recorded under the lock, so the log has a key's writes in the order they were made.
+        let mut state = self.state()?;
+        let removed = state.objects.remove(key);
         if removed.is_some() {
             self.record(|| S3Record::ObjectDeleted {
                 bucket: self.name.clone(),
                 key: key.to_owned(),
             });
         }
+        drop(state);
         Ok(removed)
     }
 
@@ -285,8 +291,9 @@ impl Bucket {
         let mut state = self.state()?;
         match state.uploads.get(id) {
             Some(u) if u.key == key => {
-                state.uploads.remove(id);
+                let removed = state.uploads.remove(id);
                 self.record(|| self.upload_ended(id));
+                drop(removed);
                 Ok(())
             }
             _ => Err(Refusal::NoSuchUpload),
@@ -307,10 +314,11 @@ impl Bucket {
         let object = upload.ok_or(Refusal::NoSuchUpload)?.complete(named, now)?;
         condition.check(state.objects.get(key).map(AsRef::as_ref))?;
         let object = Arc::new(object);
-        state.objects.insert(key.to_owned(), object.clone());
-        state.uploads.remove(id);
+        let replaced = state.objects.insert(key.to_owned(), object.clone());
+        let ended = state.uploads.remove(id);
         self.record(|| self.object_record(key, &object));
         self.record(|| self.upload_ended(id));
+        drop((replaced, ended));
         Ok(object)
     }
 

@@ -144,11 +144,12 @@ impl Store {
             .buckets
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Recorded before the objects are let go of, whose files go after the records before.
+        self.record(|| S3Record::Cleared);
         for bucket in buckets.values() {
             bucket.discard();
         }
         buckets.clear();
-        self.record(|| S3Record::Cleared);
     }
 
     /// Every bucket, by name.
