@@ -8,6 +8,15 @@ use crate::durable::mode::Durable;
 use crate::sqs::actions::Sqs;
 use crate::sqs::engine::Registry;
 
+/// The engines an app is built over: the queues, the SNS topics, the event source mappings
+/// and, recovered from a data directory, the S3 store (`None`: a new one in memory).
+pub type Engines = (
+    Registry,
+    crate::sns::engine::Sns,
+    crate::triggers::Mappings,
+    Option<Arc<crate::s3::engine::Store>>,
+);
+
 pub struct App {
     /// The SQS service: its queues, clock, ticker wake-up and shutdown signal.
     pub sqs: Arc<Sqs>,
@@ -19,7 +28,7 @@ pub struct App {
     pub triggers: Arc<crate::triggers::Service>,
     /// The STS service: the declared roles and the temporary keys it issues.
     pub sts: Arc<crate::sts::Service>,
-    /// The S3 service: buckets and objects in memory.
+    /// The S3 service: buckets and objects (in memory, or files with a data directory).
     pub s3: Arc<crate::s3::Service>,
     /// STS's issued keys, which the auth floor accepts for every service.
     pub temporary_keys: Arc<dyn crate::http::auth::TemporaryKeys>,
@@ -77,8 +86,10 @@ fn s3_service(
         &Arc<crate::sns::Service>,
         &Arc<crate::triggers::Service>,
     ),
+    store: Option<Arc<crate::s3::engine::Store>>,
 ) -> Arc<crate::s3::Service> {
     let settings = crate::s3::Settings {
+        store,
         max_bytes: config.s3.max_bytes,
         public_url: config.public_url.as_deref(),
         credentials: &config.credentials,
@@ -103,7 +114,7 @@ impl App {
         let registry = Registry::with_strict(config.strict);
         let sns = crate::sns::engine::Sns::new();
         let mappings = crate::triggers::Mappings::new();
-        App::with_registry(config, clock, (registry, sns, mappings), None)
+        App::with_registry(config, clock, (registry, sns, mappings, None), None)
     }
 
     /// An app over the queues, topics and event source mappings recovered from a data
@@ -111,11 +122,7 @@ impl App {
     pub fn with_registry(
         config: Config,
         clock: SharedClock,
-        (registry, mut sns, mappings): (
-            Registry,
-            crate::sns::engine::Sns,
-            crate::triggers::Mappings,
-        ),
+        (registry, mut sns, mappings, buckets): Engines,
         durable: Option<crate::durable::mode::Durable>,
     ) -> Self {
         sns.limits = config.sns_limits;
@@ -149,17 +156,15 @@ impl App {
         triggers.authenticated = verified;
         let sqs_service =
             crate::sqs::service::Service::new(sqs.clone(), injector.clone(), &config.plan());
-        let sts = Arc::new(crate::sts::Service::new(
-            &config.roles,
-            verified,
-            clock.clone(),
-        ));
+        let sts = crate::sts::Service::new(&config.roles, verified, clock.clone());
+        let sts = Arc::new(sts);
         let (sns, triggers) = (Arc::new(sns), Arc::new(triggers));
         let s3 = s3_service(
             &config,
             &clock,
             sts.temporary_keys(),
             (&sqs, &sns, &triggers),
+            buckets,
         );
         App {
             s3,
@@ -199,6 +204,7 @@ impl App {
             &self.sqs.registry,
             &self.sns.topics,
             &self.triggers.model.mappings,
+            self.s3.store(),
         )
     }
 

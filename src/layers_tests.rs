@@ -11,6 +11,7 @@ const LADDER: &[(&str, u8)] = &[
     // Floors.
     ("clock", 0),
     ("quota", 0),
+    ("owner_only", 0),
     ("http", 1),
     ("health", 2),
     ("endpoint", 2),

@@ -34,11 +34,13 @@
 //!   its engine holds the declared `[[roles]]` (trust policies read by the SQS engine's policy
 //!   evaluator) and the temporary keys it issues, which the root hands to the auth floor as
 //!   its `http::auth::TemporaryKeys`, so every service accepts them without importing STS.
-//! - `s3`: Amazon S3's buckets and objects, in memory. Its REST protocol is the `s3s`
-//!   adapter's (routing into typed inputs generated from S3's model, XML, error documents);
-//!   `s3::ops` implements the adapter's operations on `s3::engine` (buckets, objects, multipart
-//!   uploads, listing, conditions, tags; objects' buffers shared, not copied, and counted
-//!   against `--s3-max-bytes`; nothing of HTTP), `s3::actions` is its action list, whose gate
+//! - `s3`: Amazon S3's buckets and objects, in memory or, with `--data-dir`, as files. Its
+//!   REST protocol is the `s3s` adapter's (routing into typed inputs generated from S3's
+//!   model, XML, error documents); `s3::ops` implements the adapter's operations on
+//!   `s3::engine` (buckets, objects, multipart uploads, listing, conditions, tags; objects'
+//!   buffers shared, not copied, and counted against `--s3-max-bytes`, or files in the data
+//!   directory, `s3::engine::disk`, shared likewise; every change reported to an
+//!   `s3::engine::S3Journal` as an `S3Record`; nothing of HTTP), `s3::actions` is its action list, whose gate
 //!   checks each operation's row before its input is read (`s3::ops`'s DeleteObjects asks it
 //!   per key), `s3::wire` hands requests to the adapter unsigned with their bodies streaming
 //!   through its checks (a declared SHA-256, `aws-chunked` chunk signatures and trailers) and
@@ -109,11 +111,13 @@
 //!   chart's recorder: samples on the server clock while the dashboard is open, marks for
 //!   alarms, faults and mappings, fed by the services through the narrow traits they define,
 //!   `faults::inject::Marks` and `triggers::Tally`); `durable`, which keeps queues, messages,
-//!   topics and mappings across restarts (`--data-dir`: the engines report every change as a
-//!   record, from the only places that can make one, a queue's `Ledger`, its settings' edit,
-//!   the move tasks' book; a log writer appends them, recovery replays the snapshot and the
-//!   log; it imports the engines' states and records, never a service's protocol or actions,
-//!   and no service imports it).
+//!   topics, mappings and S3's buckets across restarts (`--data-dir`: the engines report every
+//!   change as a record, from the only places that can make one, a queue's `Ledger`, its
+//!   settings' edit, the move tasks' book, a bucket's methods; a log writer appends them and
+//!   removes the object files S3 let go of once the records before are stored, recovery
+//!   replays the snapshot and the log and has S3 check its files against the records; it
+//!   imports the engines' states and records, never a service's protocol or actions, and no
+//!   service imports it).
 //! - **Services**: `triggers`, `sns` and `sts` above `sqs` (they reach it through its
 //!   operations); `s3` above those (its bucket notifications reach SQS, SNS and the triggers
 //!   through their operations).
@@ -124,7 +128,8 @@
 //!   request ids, byte splitting); `patterns`, the SNS filter-policy and Lambda event-pattern
 //!   matcher; `endpoint` (a running sqslite seen from outside), `ticker` (the one background
 //!   task, sleeping on the server's clock until the next deadline of its jobs), `health`
-//!   (the container probe), `clock`, and `quota`, the one rule for the counts a caller can
+//!   (the container probe), `clock`, `owner_only` (files and folders only the server's user
+//!   may read, for the log and S3's object files), and `quota`, the one rule for the counts a caller can
 //!   grow (a server-wide total and each declared account's share of it), which SQS's
 //!   queues, SNS's subscriptions and the event source mappings keep.
 //!
@@ -244,6 +249,7 @@ pub(crate) mod faults;
 pub(crate) mod health;
 pub(crate) mod http;
 pub(crate) mod observe;
+pub(crate) mod owner_only;
 pub(crate) mod patterns;
 pub(crate) mod policy;
 pub(crate) mod quota;

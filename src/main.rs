@@ -235,13 +235,6 @@ fn effective_config(matches: &clap::ArgMatches) -> Result<Config, String> {
         None => Config::default(),
     };
     sqslite::config::settings::apply_args(matches, &mut config)?;
-    if config.data_dir.is_some() {
-        // Said at every start, so nobody learns it from a restart that emptied their buckets.
-        tracing::warn!(
-            "--data-dir keeps queues, topics and mappings; S3's buckets and objects are kept \
-             in memory only and do not survive a restart (docs/src/s3.md)"
-        );
-    }
     Ok(config)
 }
 

@@ -51,6 +51,32 @@ pub struct Server {
     task: Option<JoinHandle<()>>,
 }
 
+/// The app over fresh engines, or over what the data directory holds (`--data-dir`).
+fn build(config: Config, clock: clock::SharedClock) -> std::io::Result<app::App> {
+    let Some(dir) = &config.data_dir else {
+        return Ok(app::App::new(config, clock));
+    };
+    let mode = if config.repair {
+        durable::Mode::Repair
+    } else {
+        durable::Mode::Strict
+    };
+    let opened = durable::mode::open(dir, config.fsync, config.strict, mode, clock.now())
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    let stores = (
+        opened.registry,
+        opened.sns,
+        opened.mappings,
+        Some(opened.s3),
+    );
+    Ok(app::App::with_registry(
+        config,
+        clock,
+        stores,
+        Some(opened.durable),
+    ))
+}
+
 impl Server {
     /// Creates the declared queues, then binds the configured address and starts serving;
     /// queues live in memory only. A declaration SQS would refuse fails with `InvalidInput`.
@@ -73,21 +99,7 @@ impl Server {
             .and_then(|()| config.outbound.check())
             .and_then(|()| outbound_endpoints(&config))
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
-        let app = Arc::new(match &config.data_dir {
-            None => app::App::new(config, clock),
-            Some(dir) => {
-                let mode = if config.repair {
-                    durable::Mode::Repair
-                } else {
-                    durable::Mode::Strict
-                };
-                let (registry, sns, mappings, durable) =
-                    durable::mode::open(dir, config.fsync, config.strict, mode, clock.now())
-                        .map_err(|e| std::io::Error::other(e.to_string()))?;
-                let stores = (registry, sns, mappings);
-                app::App::with_registry(config, clock, stores, Some(durable))
-            }
-        });
+        let app = Arc::new(build(config, clock)?);
         // Queues first: nothing can connect, so `/health` and every request see them all.
         app.declare_all()
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;

@@ -128,12 +128,16 @@ impl Queues {
         let clock: crate::SharedClock = Arc::new(SystemClock);
         let mode = crate::durable::Mode::Strict;
         let policy = crate::durable::FsyncPolicy::Never;
-        let (registry, sns, mappings, durable) =
-            crate::durable::mode::open(dir, policy, false, mode, SystemClock.now())
-                .map_err(|e| io::Error::other(e.to_string()))?;
-        let stores = (registry, sns, mappings);
+        let opened = crate::durable::mode::open(dir, policy, false, mode, SystemClock.now())
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        let stores = (
+            opened.registry,
+            opened.sns,
+            opened.mappings,
+            Some(opened.s3),
+        );
         Ok(Queues {
-            app: App::with_registry(config, clock, stores, Some(durable)),
+            app: App::with_registry(config, clock, stores, Some(opened.durable)),
         })
     }
 

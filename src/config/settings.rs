@@ -321,7 +321,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting::server("strict", Kind::Flag, "AWS's behaviour where sqslite's default favours tests: SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress) and SNS's Policy rules into same-account queues.")
         .cli("strict", "SQSLITE_STRICT")
         .via(|c, v| set(&mut c.strict, boolean(v)), |c| Some(c.strict.into())),
-    Setting::server("data_dir", Kind::Path, "Keep queues, messages, topics and mappings in this directory across restarts.")
+    Setting::server("data_dir", Kind::Path, "Keep queues, messages, topics, mappings and S3 buckets and objects in this directory across restarts.")
         .cli("data-dir", "SQSLITE_DATA_DIR")
         .via(|c, v| set(&mut c.data_dir, text::<String>(v).map(|p| Some(p.into()))), |c| c.data_dir.as_ref().map(|p| p.display().to_string().into()))
         .default_is("none: memory only"),
@@ -382,7 +382,7 @@ pub static SETTINGS: &[Setting] = &[
         .cli("outbound-insecure", "SQSLITE_OUTBOUND_INSECURE")
         .via(|c, v| set(&mut c.outbound.insecure, boolean(v)), |c| c.outbound.insecure.then_some(true.into()))
         .default_is("`false`"),
-    Setting::server("s3_max_bytes", Kind::Integer, "Bytes of S3 object data held in memory (objects and multipart parts); a PUT or part past it is EntityTooLarge.")
+    Setting::server("s3_max_bytes", Kind::Integer, "Bytes of S3 object data held in memory (objects and multipart parts); a PUT or part past it is EntityTooLarge. With --data-dir objects are files and this bounds nothing.")
         .cli("s3-max-bytes", "SQSLITE_S3_MAX_BYTES")
         .via(|c, v| set(&mut c.s3.max_bytes, integer(v)), |c| Some(i64::try_from(c.s3.max_bytes).unwrap_or(i64::MAX).into())),
 ];

@@ -1,5 +1,5 @@
-//! Durable mode's link to the engines: the [`Journal`] (SQS), [`SnsJournal`] and
-//! [`MappingJournal`] that append each change to the log, and the request wrapper that answers only once the request's
+//! Durable mode's link to the engines: the [`Journal`] (SQS), [`SnsJournal`],
+//! [`MappingJournal`] and [`S3Journal`] that append each change to the log, and the request wrapper that answers only once the request's
 //! mutations are durable.
 
 use std::cell::RefCell;
@@ -7,7 +7,8 @@ use std::future::Future;
 use std::sync::OnceLock;
 
 use super::writer::{Appender, Pending};
-use super::{codec, mapping_codec, sns_codec};
+use super::{codec, mapping_codec, s3_codec, sns_codec};
+use crate::s3::engine::{S3Journal, S3Record};
 use crate::sns::engine::state::{SnsJournal, SnsRecord};
 use crate::sqs::engine::mutation::{Journal, Mutation};
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
@@ -65,6 +66,22 @@ impl SnsJournal for LogJournal {
 impl MappingJournal for LogJournal {
     fn record(&self, record: &MappingRecord) {
         self.append(|bytes| mapping_codec::encode(record, bytes));
+    }
+}
+
+/// S3's changes too: an object's record is appended once its file is whole, and a file no
+/// object holds is removed only after the records before it are stored.
+impl S3Journal for LogJournal {
+    fn record(&self, record: &S3Record) {
+        self.append(|bytes| s3_codec::encode(record, bytes));
+    }
+
+    fn release(&self, path: &std::path::Path) {
+        // Before the log is started (replay) a file let go of is an orphan the check of the
+        // files clears.
+        if let Some(appender) = self.appender.get() {
+            appender.unlink(path.to_path_buf());
+        }
     }
 }
 

@@ -21,6 +21,7 @@ pub mod mapping_codec;
 pub mod mode;
 mod private;
 mod recover;
+pub mod s3_codec;
 pub mod scan;
 pub mod sns_codec;
 mod wire;

@@ -1,5 +1,7 @@
 //! Durable mode for a server: lock and recover the data directory into a registry, SNS
-//! engine and event source mappings whose every change goes to the log, and compact the log in the background as it grows.
+//! engine, event source mappings and S3 store whose every change goes to the log (S3's
+//! objects' bytes as files beside it, checked against the records at start), and compact
+//! the log in the background as it grows.
 
 use std::io;
 use std::path::Path;
@@ -10,16 +12,30 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::journal::LogJournal;
-use super::{codec, mapping_codec, sns_codec, DataDir, DurableError, FsyncPolicy, Mode, Recovery};
+use super::{
+    codec, mapping_codec, s3_codec, sns_codec, DataDir, DurableError, FsyncPolicy, Mode, Recovery,
+};
 use crate::clock::{Millis, Stopwatch};
+use crate::s3::engine::disk::{Disk, OBJECTS};
+use crate::s3::engine::{FileCheck, Store};
 use crate::sns::engine::Sns;
 use crate::sqs::engine::receipt::ReceiptKey;
 use crate::sqs::engine::replay::Replayer;
 use crate::sqs::engine::Registry;
 use crate::triggers::Mappings;
 
-/// What durable mode stores: the queues, the SNS topics and the event source mappings.
-pub type Stores<'a> = (&'a Registry, &'a Sns, &'a Mappings);
+/// What durable mode stores: the queues, the SNS topics, the event source mappings and the
+/// S3 buckets.
+pub type Stores<'a> = (&'a Registry, &'a Sns, &'a Mappings, &'a Store);
+
+/// What a data directory was recovered into.
+pub struct Opened {
+    pub registry: Registry,
+    pub sns: Sns,
+    pub mappings: Mappings,
+    pub s3: Arc<Store>,
+    pub durable: Durable,
+}
 
 /// The log is compacted once it is past this size and twice the last snapshot's: disk use
 /// stays within about three times what is stored, and compaction cost is amortised.
@@ -45,8 +61,8 @@ pub struct Durable {
     threshold: AtomicU64,
 }
 
-/// Locks `dir`, rebuilds the registry, the SNS topics and the event source mappings from it
-/// and starts logging every change of each. Under
+/// Locks `dir`, rebuilds the registry, the SNS topics, the event source mappings and the
+/// S3 buckets from it and starts logging every change of each. Under
 /// [`Mode::Repair`] a damaged file is read around; a snapshot of what was recovered is then
 /// written at once, and the damaged files are set aside.
 pub fn open(
@@ -55,7 +71,7 @@ pub fn open(
     strict: bool,
     mode: Mode,
     now: Millis,
-) -> Result<(Registry, Sns, Mappings, Durable), DurableError> {
+) -> Result<Opened, DurableError> {
     let started = Stopwatch::start();
     let locked = DataDir::lock(dir)?;
     let receipts = ReceiptKey::from_secret(&locked.secret()?);
@@ -63,17 +79,26 @@ pub fn open(
     let registry = Registry::with_journal(strict, receipts, journal.clone());
     let sns = Sns::with_journal(journal.clone());
     let mappings = Mappings::with_journal(journal.clone());
+    let io_err = |error| DurableError::Io {
+        path: dir.join(OBJECTS),
+        error,
+    };
+    let disk = Disk::open(dir, policy == FsyncPolicy::Always, journal.clone()).map_err(io_err)?;
+    let s3 = Arc::new(Store::on_disk(disk, journal.clone()));
     let mut replayer = Replayer::new(&registry, now);
     let (data, recovery) = locked.recover(policy, mode, |bytes| {
         if mapping_codec::is_mapping(bytes) {
             mappings.restore(mapping_codec::decode(bytes)?);
             Ok(())
+        } else if s3_codec::is_s3(bytes) {
+            s3.restore(s3_codec::decode(bytes)?)
         } else if sns_codec::is_sns(bytes) {
             sns.restore(sns_codec::decode(bytes)?, now)
         } else {
             replayer.apply(codec::decode(bytes)?)
         }
     })?;
+    let files = check_files(dir, &s3, mode)?;
     journal.start(data.appender());
     tracing::info!(
         dir = %dir.display(),
@@ -81,6 +106,7 @@ pub fn open(
         queues = registry.all().len(),
         topics = sns.topic_count(),
         mappings = mappings.len(),
+        buckets = s3.all().len(),
         snapshot_records = recovery.snapshot_records,
         log_records = recovery.log_records,
         millis = started.elapsed().as_millis() as u64,
@@ -92,9 +118,50 @@ pub fn open(
         compacting: AtomicBool::new(false),
     };
     if mode == Mode::Repair {
-        finish_repair(dir, &durable, (&registry, &sns, &mappings), &recovery, now)?;
+        let stores = (&registry, &sns, &mappings, &*s3);
+        finish_repair(dir, &durable, stores, (&recovery, &files), now)?;
     }
-    Ok((registry, sns, mappings, durable))
+    Ok(Opened {
+        registry,
+        sns,
+        mappings,
+        s3,
+        durable,
+    })
+}
+
+/// Checks S3's files against the replayed records: damage stops a strict start, naming
+/// what it hit; orphans a crash left are removed (set aside by a repair) and counted.
+fn check_files(dir: &Path, s3: &Store, mode: Mode) -> Result<FileCheck, DurableError> {
+    let files = s3
+        .check_files(mode == Mode::Repair)
+        .map_err(|error| DurableError::Io {
+            path: dir.join(OBJECTS),
+            error,
+        })?;
+    if mode == Mode::Strict {
+        if let Some(first) = files.damaged.first() {
+            let others = match files.damaged.len() {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            return Err(DurableError::Damaged {
+                path: dir.join(OBJECTS),
+                detail: format!(
+                    "S3 {first}{others}. A repair (--repair) would drop what is damaged and set \
+                     its files aside in s3/damaged"
+                ),
+            });
+        }
+    }
+    if !files.orphans.is_empty() && mode == Mode::Strict {
+        tracing::warn!(
+            files = files.orphans.len(),
+            "removed S3 object files no record names: bodies whose record a crash cut off \
+             before the request was answered"
+        );
+    }
+    Ok(files)
 }
 
 /// Writes what a repair recovered into a snapshot, sets the damaged files aside and reports
@@ -103,10 +170,19 @@ fn finish_repair(
     dir: &Path,
     durable: &Durable,
     state: Stores<'_>,
-    recovery: &Recovery,
+    (recovery, files): (&Recovery, &FileCheck),
     now: Millis,
 ) -> Result<(), DurableError> {
-    if recovery.repaired.is_empty() {
+    for damaged in &files.damaged {
+        tracing::warn!(dropped = %damaged, "repair: an S3 object or part whose file is damaged was dropped; its file, if any, is in s3/damaged");
+    }
+    if !files.orphans.is_empty() {
+        tracing::warn!(
+            files = files.orphans.len(),
+            "repair: S3 object files no record names were set aside in s3/damaged"
+        );
+    }
+    if recovery.repaired.is_empty() && files.damaged.is_empty() {
         tracing::info!(dir = %dir.display(), "repair: no damaged file, nothing to repair");
         return Ok(());
     }
@@ -184,7 +260,7 @@ impl Durable {
     /// Writes a snapshot of the queues, the SNS topics and the event source mappings and
     /// drops the log it covers; returns its generation and size.
     pub fn compact(&self, state: Stores<'_>, now: Millis) -> io::Result<(u64, u64)> {
-        let (registry, sns, mappings) = state;
+        let (registry, sns, mappings, s3) = state;
         let started = Stopwatch::start();
         let mut buf = Vec::with_capacity(4096);
         let (generation, bytes) = self.data.compact(|w| {
@@ -201,6 +277,11 @@ impl Durable {
             mappings.snapshot(&mut |r| {
                 buf.clear();
                 mapping_codec::encode(r, &mut buf);
+                w.record(&buf)
+            })?;
+            s3.snapshot(&mut |r| {
+                buf.clear();
+                s3_codec::encode(r, &mut buf);
                 w.record(&buf)
             })
         })?;

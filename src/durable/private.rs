@@ -5,26 +5,11 @@
 //! named in a warning; sqslite's own files in it are tightened to 0600, since they are
 //! its own and an older release made them with the umask's modes.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io;
 use std::path::Path;
 
-/// Options that create a file readable and writable by its owner only.
-pub fn options() -> OpenOptions {
-    let mut options = OpenOptions::new();
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options
-}
-
-/// Creates `dir` (and missing parents) mode 0700; an existing one is checked, not changed.
-pub fn create_dir(dir: &Path) -> io::Result<()> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
-}
+pub use crate::owner_only::{create_dir, options};
 
 /// Warns when others than the owner may enter `dir`; tightens sqslite's files in it.
 pub fn check(dir: &Path) -> io::Result<()> {

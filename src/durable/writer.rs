@@ -5,6 +5,7 @@
 
 use std::fs::File;
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
@@ -28,6 +29,8 @@ enum Command {
     Append(Vec<u8>, Option<oneshot::Sender<Result<(), WriteError>>>),
     /// Close the current log and start the next generation; answers with its number.
     Rotate(mpsc::Sender<io::Result<u64>>),
+    /// Remove this file once the records before are stored (S3's released object files).
+    Unlink(PathBuf),
     Stop,
 }
 
@@ -43,6 +46,7 @@ impl std::fmt::Debug for Command {
         f.write_str(match self {
             Command::Append(..) => "Append",
             Command::Rotate(_) => "Rotate",
+            Command::Unlink(_) => "Unlink",
             Command::Stop => "Stop",
         })
     }
@@ -58,6 +62,13 @@ impl Appender {
             let _ = ack.send(Err(WriteError::stopped()));
         }
         pending
+    }
+
+    /// Removes `path` once every record queued before is stored under the policy (written;
+    /// synced under `always` and `interval`), so a restart never replays a record whose
+    /// file is gone.
+    pub fn unlink(&self, path: PathBuf) {
+        let _ = self.tx.send(Command::Unlink(path));
     }
 
     /// Bytes in the current log generation (what compaction would reclaim).
@@ -89,6 +100,8 @@ struct Writer {
     dirty: bool,
     since_sync: Stopwatch,
     log_bytes: Arc<AtomicU64>,
+    /// Files to remove once what is written now is stored.
+    unlinks: Vec<PathBuf>,
 }
 
 /// Starts the writer on the open log `file` of `generation`, already `len` bytes long.
@@ -111,6 +124,7 @@ pub fn spawn(
         dirty: false,
         since_sync: Stopwatch::start(),
         log_bytes: log_bytes.clone(),
+        unlinks: Vec::new(),
     };
     let handle = std::thread::Builder::new()
         .name("sqslite-log".into())
@@ -174,6 +188,10 @@ impl Writer {
                             pending = rx.try_recv().ok();
                         }
                     }
+                    Command::Unlink(path) => {
+                        self.unlinks.push(path);
+                        pending = rx.try_recv().ok();
+                    }
                     Command::Rotate(reply) => {
                         self.commit(&mut buf, &mut acks);
                         let _ = reply.send(self.rotate());
@@ -186,8 +204,29 @@ impl Writer {
                 }
             }
             self.commit(&mut buf, &mut acks);
+            self.reap_unless_pending();
         }
         self.sync();
+    }
+
+    /// Removes the released files when nothing written waits for a sync (or none comes).
+    fn reap_unless_pending(&mut self) {
+        if !self.dirty || self.policy == FsyncPolicy::Never {
+            self.reap();
+        }
+    }
+
+    /// Removes the released files: every record before them is stored. Not once the log
+    /// is broken: what reached the disk is unknown, and a restart clears them instead.
+    fn reap(&mut self) {
+        if self.broken.is_some() {
+            return;
+        }
+        for path in self.unlinks.drain(..) {
+            if let Err(e) = std::fs::remove_file(&path) {
+                tracing::warn!(file = %path.display(), error = %e, "removing a released object file failed; the next start clears it");
+            }
+        }
     }
 
     /// How long to wait for a record before an interval sync is due; `None`: no deadline.
@@ -233,6 +272,9 @@ impl Writer {
             if let Err(e) = files::truncate_to(&mut self.file, self.len) {
                 self.break_with("truncate", &e);
             }
+            // Their records (a deletion's) are not stored: the files stay for a restart to
+            // find, or to clear as orphans.
+            self.unlinks.clear();
             return Err(err);
         }
         self.len += buf.len() as u64;
@@ -248,14 +290,17 @@ impl Writer {
     }
 
     fn sync(&mut self) {
-        if !self.dirty || self.broken.is_some() {
+        if self.broken.is_some() {
             return;
         }
-        if let Err(e) = self.file.sync_data() {
-            self.break_with("fsync", &e);
+        if self.dirty {
+            if let Err(e) = self.file.sync_data() {
+                self.break_with("fsync", &e);
+            }
+            self.dirty = false;
+            self.since_sync = Stopwatch::start();
         }
-        self.dirty = false;
-        self.since_sync = Stopwatch::start();
+        self.reap();
     }
 
     /// After a failed sync the kernel may have dropped the dirty pages: what is on disk is

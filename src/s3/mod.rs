@@ -1,5 +1,5 @@
 //! Amazon S3 beside SQS on the same port, as the queue flow needs it: buckets and objects in
-//! memory. S3's REST protocol (routing by method, path, query and headers; typed inputs and
+//! memory, or as files with `--data-dir`. S3's REST protocol (routing by method, path, query and headers; typed inputs and
 //! outputs; XML; error documents; virtual-host parsing) is the `s3s` adapter's, generated
 //! from S3's model; sqslite keeps the front door (claim, signature, context, log, metrics),
 //! the authorization ([`actions`]: the action list and the gate) and the storage
@@ -59,6 +59,8 @@ impl Default for S3Config {
 
 /// What the S3 service is built from.
 pub struct Settings<'a> {
+    /// The store recovered from a data directory; `None` starts one in memory.
+    pub store: Option<Arc<engine::Store>>,
     /// The object data the server holds at most (`--s3-max-bytes`).
     pub max_bytes: u64,
     /// The public URL, whose host's subdomains name buckets.
@@ -89,7 +91,10 @@ impl Service {
         temporary: Arc<dyn TemporaryKeys>,
         destinations: notify::destinations::Destinations,
     ) -> Self {
-        let store = Arc::new(engine::Store::new(settings.max_bytes));
+        let store = settings
+            .store
+            .clone()
+            .unwrap_or_else(|| Arc::new(engine::Store::new(settings.max_bytes)));
         let notifier = Arc::new(notify::Notifier::new(destinations));
         let gate = actions::Gate {
             store: store.clone(),
@@ -125,6 +130,11 @@ impl Service {
     pub fn reset(&self) {
         self.store.reset();
         self.notifier.deliveries.clear();
+    }
+
+    /// The store, for the data directory's snapshots.
+    pub fn store(&self) -> &engine::Store {
+        &self.store
     }
 
     /// Every bucket, for observers (the dashboard).

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::conditions::Write;
 use super::error::{Refusal, Result};
+use super::journal::{self, S3Journal, S3Record};
 use super::listing::{self, Page, Query};
 use super::multipart::{Named, Part, Upload};
 use super::notifications::{self, Rule};
@@ -26,6 +27,8 @@ pub struct Bucket {
     /// When it was created.
     pub created: Millis,
     state: Mutex<State>,
+    /// Where its changes are recorded (`--data-dir`).
+    journal: Option<Arc<dyn S3Journal>>,
 }
 
 /// How much a bucket holds, for the dashboard.
@@ -41,26 +44,73 @@ pub struct Usage {
 
 /// What a bucket holds.
 #[derive(Debug, Default)]
-struct State {
+pub(super) struct State {
     /// Deleted: a call that found the bucket before finds nothing now.
-    gone: bool,
-    objects: BTreeMap<String, Arc<Object>>,
-    uploads: BTreeMap<String, Upload>,
-    policy: Option<Arc<Policy>>,
-    tags: Option<Tags>,
-    notifications: Arc<[Rule]>,
+    pub(super) gone: bool,
+    pub(super) objects: BTreeMap<String, Arc<Object>>,
+    pub(super) uploads: BTreeMap<String, Upload>,
+    pub(super) policy: Option<Arc<Policy>>,
+    pub(super) tags: Option<Tags>,
+    pub(super) notifications: Arc<[Rule]>,
+}
+
+impl State {
+    /// Its configuration, whole, as the log keeps it.
+    pub(super) fn config(&self) -> journal::Config {
+        journal::Config {
+            policy: self.policy.as_ref().map(|p| p.text().to_owned()),
+            tags: self.tags.clone(),
+            notifications: self.notifications.to_vec(),
+        }
+    }
 }
 
 impl Bucket {
-    /// A new, empty bucket.
-    pub fn new(name: &str, owner: &str, region: &str, created: Millis) -> Bucket {
+    /// A new, empty bucket whose changes go to `journal`, if any.
+    pub fn new(
+        (name, owner, region): (&str, &str, &str),
+        created: Millis,
+        journal: Option<Arc<dyn S3Journal>>,
+    ) -> Bucket {
         Bucket {
             name: name.to_owned(),
             owner: owner.to_owned(),
             region: region.to_owned(),
             created,
             state: Mutex::new(State::default()),
+            journal,
         }
+    }
+
+    /// Records the change `record` makes, when there is a journal (made only then).
+    fn record(&self, record: impl FnOnce() -> S3Record) {
+        if let Some(journal) = &self.journal {
+            journal.record(&record());
+        }
+    }
+
+    /// The record of the object at `key`.
+    fn object_record(&self, key: &str, object: &Object) -> S3Record {
+        S3Record::Object {
+            bucket: self.name.clone(),
+            key: key.to_owned(),
+            object: journal::stored(object),
+        }
+    }
+
+    /// The record of its configuration as `state` has it.
+    fn config_record(&self, state: &State) -> S3Record {
+        S3Record::Config {
+            bucket: self.name.clone(),
+            config: state.config(),
+        }
+    }
+
+    /// Its state, deleted or not (replay and snapshots).
+    pub(super) fn raw(&self) -> MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The bucket's state, while it exists.
@@ -112,13 +162,27 @@ impl Bucket {
         let mut state = self.state()?;
         condition.check(state.objects.get(key).map(AsRef::as_ref))?;
         let object = Arc::new(object);
-        state.objects.insert(key.to_owned(), object.clone());
+        let replaced = state.objects.insert(key.to_owned(), object.clone());
+        self.record(|| self.object_record(key, &object));
+        // Let go of what was there only after the record: its file, if no longer used, is
+        // removed once the records before the release are stored, and this one must be.
+        drop(replaced);
         Ok(object)
     }
 
     /// Deletes the object at `key`, if any (S3 answers the same either way).
     pub fn delete(&self, key: &str) -> Result<Option<Arc<Object>>> {
-        Ok(self.state()?.objects.remove(key))
+        // Recorded under the lock, so the log has a key's writes in the order they were made.
+        let mut state = self.state()?;
+        let removed = state.objects.remove(key);
+        if removed.is_some() {
+            self.record(|| S3Record::ObjectDeleted {
+                bucket: self.name.clone(),
+                key: key.to_owned(),
+            });
+        }
+        drop(state);
+        Ok(removed)
     }
 
     /// Replaces the tags of the object at `key`.
@@ -127,6 +191,7 @@ impl Bucket {
         let mut state = self.state()?;
         let object = state.objects.get_mut(key).ok_or(Refusal::NoSuchKey)?;
         Arc::make_mut(object).meta.tags = tags;
+        self.record(|| self.object_record(key, object));
         Ok(())
     }
 
@@ -142,7 +207,9 @@ impl Bucket {
 
     /// Sets or (`None`) deletes its Policy.
     pub fn set_policy(&self, policy: Option<Policy>) -> Result<()> {
-        self.state()?.policy = policy.map(Arc::new);
+        let mut state = self.state()?;
+        state.policy = policy.map(Arc::new);
+        self.record(|| self.config_record(&state));
         Ok(())
     }
 
@@ -156,7 +223,9 @@ impl Bucket {
         let tags = tags
             .map(|t| tags::check(t, tags::BUCKET_TAGS))
             .transpose()?;
-        self.state()?.tags = tags;
+        let mut state = self.state()?;
+        state.tags = tags;
+        self.record(|| self.config_record(&state));
         Ok(())
     }
 
@@ -178,13 +247,20 @@ impl Bucket {
     /// Replaces its notification rules, once S3's checks of them pass.
     pub fn set_notifications(&self, rules: Vec<Rule>) -> Result<()> {
         notifications::check(&rules)?;
-        self.state()?.notifications = rules.into();
+        let mut state = self.state()?;
+        state.notifications = rules.into();
+        self.record(|| self.config_record(&state));
         Ok(())
     }
 
     /// Starts an upload.
     pub fn start_upload(&self, upload: Upload) -> Result<()> {
-        self.state()?.uploads.insert(upload.id.clone(), upload);
+        let mut state = self.state()?;
+        self.record(|| S3Record::Upload {
+            bucket: self.name.clone(),
+            upload: journal::started(&upload),
+        });
+        state.uploads.insert(upload.id.clone(), upload);
         Ok(())
     }
 
@@ -199,10 +275,14 @@ impl Bucket {
     pub fn put_part(&self, (id, key): (&str, &str), number: u32, part: Part) -> Result<()> {
         let mut state = self.state()?;
         let upload = state.uploads.get_mut(id).filter(|u| u.key == key);
-        upload
-            .ok_or(Refusal::NoSuchUpload)?
-            .parts
-            .insert(number, part);
+        let upload = upload.ok_or(Refusal::NoSuchUpload)?;
+        self.record(|| S3Record::Part {
+            bucket: self.name.clone(),
+            upload: id.to_owned(),
+            number,
+            part: journal::stored_part(&part),
+        });
+        upload.parts.insert(number, part);
         Ok(())
     }
 
@@ -211,7 +291,9 @@ impl Bucket {
         let mut state = self.state()?;
         match state.uploads.get(id) {
             Some(u) if u.key == key => {
-                state.uploads.remove(id);
+                let removed = state.uploads.remove(id);
+                self.record(|| self.upload_ended(id));
+                drop(removed);
                 Ok(())
             }
             _ => Err(Refusal::NoSuchUpload),
@@ -232,9 +314,19 @@ impl Bucket {
         let object = upload.ok_or(Refusal::NoSuchUpload)?.complete(named, now)?;
         condition.check(state.objects.get(key).map(AsRef::as_ref))?;
         let object = Arc::new(object);
-        state.objects.insert(key.to_owned(), object.clone());
-        state.uploads.remove(id);
+        let replaced = state.objects.insert(key.to_owned(), object.clone());
+        let ended = state.uploads.remove(id);
+        self.record(|| self.object_record(key, &object));
+        self.record(|| self.upload_ended(id));
+        drop((replaced, ended));
         Ok(object)
+    }
+
+    fn upload_ended(&self, id: &str) -> S3Record {
+        S3Record::UploadEnded {
+            bucket: self.name.clone(),
+            upload: id.to_owned(),
+        }
     }
 
     /// Its uploads in progress, by key, then by when each started.

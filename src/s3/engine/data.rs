@@ -1,5 +1,6 @@
-//! Objects' bytes in memory: gathered from a body as it arrives into pieces of at most
-//! [`PIECE`] bytes, each buffer kept as it was filled. A GET, a range, a copy and a multipart
+//! Objects' bytes: in memory, gathered from a body as it arrives into pieces of at most
+//! [`PIECE`] bytes, each buffer kept as it was filled; or, with `--data-dir`, stretches of
+//! files ([`super::disk`]), read a chunk at a time. A GET, a range, a copy and a multipart
 //! completion share those buffers rather than copy them; what the server holds is counted
 //! against one bound (`--s3-max-bytes`) until the last object or part sharing a buffer is
 //! gone.
@@ -10,6 +11,7 @@ use std::sync::Arc;
 use bytes::{Bytes, BytesMut};
 use md5::{Digest, Md5};
 
+use super::disk::StoredFile;
 use super::error::{Refusal, Result};
 
 /// The largest buffer one piece of an object fills: big enough that a large object is few
@@ -70,13 +72,48 @@ impl Drop for Ticket {
     }
 }
 
-/// One buffer of an object, and the ticket its memory is counted on.
+/// One stretch of an object's bytes: a buffer in memory and the ticket its memory is
+/// counted on, or part of a file on disk (`--data-dir`).
 #[derive(Debug, Clone)]
-struct Piece {
-    bytes: Bytes,
-    /// Held for its count: the buffer is given back when the last piece holding it goes.
-    ticket: Arc<Ticket>,
+enum Piece {
+    Memory {
+        bytes: Bytes,
+        /// Held for its count: the buffer is given back when the last piece holding it goes.
+        ticket: Arc<Ticket>,
+    },
+    File {
+        file: Arc<StoredFile>,
+        offset: u64,
+        len: u64,
+    },
 }
+
+impl Piece {
+    fn len(&self) -> u64 {
+        match self {
+            Piece::Memory { bytes, .. } => bytes.len() as u64,
+            Piece::File { len, .. } => *len,
+        }
+    }
+
+    /// Its bytes from `from` to `to`, relative to its start.
+    fn slice(&self, from: u64, to: u64) -> Piece {
+        match self {
+            Piece::Memory { bytes, ticket } => Piece::Memory {
+                bytes: bytes.slice(from as usize..to as usize),
+                ticket: ticket.clone(),
+            },
+            Piece::File { file, offset, .. } => Piece::File {
+                file: file.clone(),
+                offset: offset + from,
+                len: to - from,
+            },
+        }
+    }
+}
+
+/// Bytes read from a file at a time (a GET holds a few of these, never the object).
+pub const READ_CHUNK: usize = 256 << 10;
 
 /// An object's or a part's bytes, cheap to clone.
 #[derive(Debug, Clone, Default)]
@@ -91,19 +128,92 @@ impl Data {
         self.len
     }
 
-    /// The bytes from `start` to `end` (exclusive), as slices of its buffers.
+    /// The whole of `file`.
+    pub fn from_file(file: Arc<StoredFile>) -> Data {
+        Data::from_files([(file, 0, None)])
+    }
+
+    /// The stretches `(file, offset, len)` (the rest of the file when `len` is `None`), in
+    /// order: the bytes a replayed record names.
+    pub fn from_files(
+        stretches: impl IntoIterator<Item = (Arc<StoredFile>, u64, Option<u64>)>,
+    ) -> Data {
+        let pieces: Arc<[Piece]> = stretches
+            .into_iter()
+            .map(|(file, offset, len)| {
+                let len = len.unwrap_or_else(|| file.len().saturating_sub(offset));
+                Piece::File { file, offset, len }
+            })
+            .filter(|p| p.len() > 0)
+            .collect();
+        Data {
+            len: pieces.iter().map(Piece::len).sum(),
+            pieces,
+        }
+    }
+
+    /// Whether every byte is in memory (none in a file).
+    pub fn in_memory(&self) -> bool {
+        self.pieces
+            .iter()
+            .all(|p| matches!(p, Piece::Memory { .. }))
+    }
+
+    /// The files its bytes are in, with each stretch's offset and length, in order.
+    pub fn files(&self) -> impl Iterator<Item = (&Arc<StoredFile>, u64, u64)> {
+        self.pieces.iter().filter_map(|p| match p {
+            Piece::File { file, offset, len } => Some((file, *offset, *len)),
+            Piece::Memory { .. } => None,
+        })
+    }
+
+    /// The bytes from `start` to `end` (exclusive), as slices of its buffers: only for data
+    /// [`Data::in_memory`] (a file's bytes are read by [`Data::read`]).
     pub fn chunks(&self, start: u64, end: u64) -> Vec<Bytes> {
         self.pieces_in(start, end)
             .into_iter()
-            .map(|p| p.bytes)
+            .filter_map(|p| match p {
+                Piece::Memory { bytes, .. } => Some(bytes),
+                Piece::File { .. } => None,
+            })
             .collect()
+    }
+
+    /// Hands the bytes from `start` to `end` to `each` in order, a buffer or a file's chunk
+    /// at a time, until it says stop; blocking on the files' reads. False if it stopped.
+    pub fn read(
+        &self,
+        start: u64,
+        end: u64,
+        each: &mut dyn FnMut(Bytes) -> bool,
+    ) -> std::io::Result<bool> {
+        for piece in self.pieces_in(start, end) {
+            let go_on = match piece {
+                Piece::Memory { bytes, .. } => each(bytes),
+                Piece::File { file, offset, len } => file.read((offset, len), READ_CHUNK, each)?,
+            };
+            if !go_on {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The MD5 of the bytes from `start` to `end`, reading files as it goes (blocking).
+    pub fn md5(&self, start: u64, end: u64) -> std::io::Result<[u8; 16]> {
+        let mut md5 = Md5::new();
+        self.read(start, end, &mut |chunk| {
+            md5.update(&chunk);
+            true
+        })?;
+        Ok(md5.finalize().into())
     }
 
     /// The bytes from `start` to `end` (exclusive) as data of their own, sharing the buffers.
     pub fn slice(&self, start: u64, end: u64) -> Data {
         let pieces: Arc<[Piece]> = self.pieces_in(start, end).into();
         Data {
-            len: pieces.iter().map(|p| p.bytes.len() as u64).sum(),
+            len: pieces.iter().map(Piece::len).sum(),
             pieces,
         }
     }
@@ -126,14 +236,10 @@ impl Data {
         let mut out = Vec::new();
         let mut at = 0u64;
         for piece in self.pieces.iter() {
-            let len = piece.bytes.len() as u64;
+            let len = piece.len();
             let (from, to) = (start.max(at), end.min(at + len));
             if from < to {
-                let bytes = piece.bytes.slice((from - at) as usize..(to - at) as usize);
-                out.push(Piece {
-                    bytes,
-                    ticket: piece.ticket.clone(),
-                });
+                out.push(piece.slice(from - at, to - at));
             }
             at += len;
             if at >= end {
@@ -208,11 +314,7 @@ impl Builder {
     /// length leaves (at most a piece).
     fn next_buffer(&mut self) -> Result<()> {
         self.seal();
-        let filled = self
-            .pieces
-            .iter()
-            .map(|p| p.bytes.len() as u64)
-            .sum::<u64>();
+        let filled = self.pieces.iter().map(Piece::len).sum::<u64>();
         let size = match self.declared {
             Some(n) if filled < n => (n - filled).min(PIECE as u64),
             // Undeclared, or longer than declared: each buffer is counted as it is made.
@@ -228,7 +330,7 @@ impl Builder {
 
     fn seal(&mut self) {
         if !self.current.is_empty() {
-            self.pieces.push(Piece {
+            self.pieces.push(Piece::Memory {
                 bytes: std::mem::take(&mut self.current).freeze(),
                 ticket: self.ticket.clone(),
             });
@@ -254,62 +356,13 @@ impl Builder {
     }
 }
 
-fn too_large(max: u64) -> Refusal {
+/// S3's refusal of a body past `max` bytes.
+pub fn too_large(max: u64) -> Refusal {
     Refusal::EntityTooLarge(format!(
         "Your proposed upload exceeds the maximum allowed size of {max} bytes."
     ))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn built(budget: &Arc<Budget>, declared: Option<u64>, chunks: &[&[u8]]) -> Data {
-        let mut builder = Builder::new(budget, declared, 1 << 40).unwrap();
-        for chunk in chunks {
-            builder.push(chunk).unwrap();
-        }
-        builder.finish().0
-    }
-
-    #[test]
-    fn pieces_share_their_buffers_and_count_until_the_last_is_gone() {
-        let budget = Budget::new(10 * PIECE as u64);
-        let big = vec![7u8; PIECE + 10];
-        let data = built(&budget, Some(big.len() as u64), &[&big[..5], &big[5..]]);
-        assert_eq!(
-            (data.len(), budget.used()),
-            (big.len() as u64, big.len() as u64)
-        );
-        assert_eq!(data.chunks(0, data.len()).concat(), big);
-        let tail = data.slice(PIECE as u64 - 2, PIECE as u64 + 3);
-        assert_eq!(tail.chunks(0, tail.len()).concat(), vec![7u8; 5]);
-        let twice = Data::concat([&data, &tail]);
-        assert_eq!(twice.len(), big.len() as u64 + 5);
-        drop((data, tail));
-        assert_eq!(budget.used(), big.len() as u64, "shared with `twice`");
-        drop(twice);
-        assert_eq!(budget.used(), 0);
-    }
-
-    #[test]
-    fn undeclared_bodies_count_each_buffer_and_give_back_the_rest() {
-        let budget = Budget::new(2 * PIECE as u64);
-        let data = built(&budget, None, &[b"abc", b"def"]);
-        assert_eq!(data.chunks(1, 5).concat(), b"bcde");
-        assert_eq!(budget.used(), 6);
-        let mut over = Builder::new(&budget, None, 1 << 40).unwrap();
-        over.push(&vec![0; PIECE]).unwrap();
-        assert!(matches!(
-            over.push(&vec![0; PIECE]),
-            Err(Refusal::EntityTooLarge(_))
-        ));
-        drop(over);
-        assert_eq!(budget.used(), 6);
-        assert!(Builder::new(&budget, Some(2 * PIECE as u64), 1 << 40).is_err());
-        assert!(matches!(
-            Builder::new(&budget, Some(11), 10),
-            Err(Refusal::EntityTooLarge(_))
-        ));
-    }
-}
+#[path = "data_tests.rs"]
+mod tests;

@@ -11,10 +11,139 @@ use s3s::checksum::ChecksumHasher;
 use s3s::dto::StreamingBlob;
 use s3s::{S3Error, S3ErrorCode, S3Result};
 
+use md5::{Digest, Md5};
+
 use crate::s3::call::Call;
-use crate::s3::engine::data::{Builder, Data};
+use crate::s3::engine::data::{too_large, Builder, Data};
+use crate::s3::engine::disk::TempFile;
 use crate::s3::engine::object::Checksum;
+use crate::s3::engine::Store;
 use crate::s3::error::{error, refused};
+
+/// Where a body's bytes go as they arrive: buffers in memory, or a file (`--data-dir`).
+pub enum Sink {
+    Memory(Builder),
+    File(FileSink),
+}
+
+/// A body on its way into a file: written a buffer at a time on a blocking thread, so a
+/// body of any size holds about one buffer of memory.
+pub struct FileSink {
+    /// `None` only while a write runs.
+    file: Option<TempFile>,
+    buf: Vec<u8>,
+    md5: Md5,
+    len: u64,
+    max: u64,
+}
+
+/// Bytes gathered before one write to the file.
+const WRITE_BUFFER: usize = 1 << 20;
+
+/// S3's answer to a body the disk would not take (full, read-only): nothing is stored.
+fn unstored(e: &std::io::Error) -> S3Error {
+    error(
+        S3ErrorCode::InternalError,
+        format!("The object could not be stored: {e}."),
+    )
+}
+
+/// The file a blocking write ran on went missing (its thread panicked).
+fn lost() -> S3Error {
+    error(
+        S3ErrorCode::InternalError,
+        "The object could not be stored: its write was lost.",
+    )
+}
+
+impl Sink {
+    /// A body of at most `max` bytes, `declared` long if its request says so, for `store`.
+    pub fn new(store: &Store, declared: Option<u64>, max: u64) -> S3Result<Sink> {
+        let Some(disk) = &store.disk else {
+            let builder = Builder::new(&store.budget, declared, max).map_err(refused)?;
+            return Ok(Sink::Memory(builder));
+        };
+        if declared.is_some_and(|n| n > max) {
+            return Err(refused(too_large(max)));
+        }
+        // A small body's buffer is its size: a megabyte made and freed per 1 KiB PUT costs.
+        let size = declared.map_or(WRITE_BUFFER, |n| n.min(WRITE_BUFFER as u64) as usize);
+        Ok(Sink::File(FileSink {
+            file: Some(disk.temp().map_err(|e| unstored(&e))?),
+            buf: Vec::with_capacity(size),
+            md5: Md5::new(),
+            len: 0,
+            max,
+        }))
+    }
+
+    async fn push(&mut self, chunk: &[u8]) -> S3Result<()> {
+        let sink = match self {
+            Sink::Memory(builder) => return builder.push(chunk).map_err(refused),
+            Sink::File(sink) => sink,
+        };
+        if sink.len + chunk.len() as u64 > sink.max {
+            return Err(refused(too_large(sink.max)));
+        }
+        sink.md5.update(chunk);
+        sink.len += chunk.len() as u64;
+        sink.buf.extend_from_slice(chunk);
+        if sink.buf.len() >= WRITE_BUFFER {
+            sink.flush().await?;
+        }
+        Ok(())
+    }
+
+    /// The data and its MD5: a file's made whole in `s3/objects`.
+    async fn finish(self) -> S3Result<(Data, [u8; 16])> {
+        let mut sink = match self {
+            Sink::Memory(builder) => return Ok(builder.finish()),
+            Sink::File(sink) => sink,
+        };
+        let mut file = sink.file.take().ok_or_else(lost)?;
+        let rest = std::mem::take(&mut sink.buf);
+        // The last write and the rename in one trip to the blocking pool.
+        let kept =
+            tokio::task::spawn_blocking(move || file.write(&rest).and_then(|()| file.keep()))
+                .await
+                .map_err(|_| lost())?
+                .map_err(|e| unstored(&e))?;
+        Ok((Data::from_file(kept), sink.md5.finalize().into()))
+    }
+}
+
+impl FileSink {
+    /// Writes what is gathered, on a blocking thread.
+    async fn flush(&mut self) -> S3Result<()> {
+        let mut file = self.file.take().ok_or_else(lost)?;
+        let buf = std::mem::take(&mut self.buf);
+        let (file, mut buf, written) = tokio::task::spawn_blocking(move || {
+            let written = file.write(&buf);
+            (file, buf, written)
+        })
+        .await
+        .map_err(|_| lost())?;
+        written.map_err(|e| unstored(&e))?;
+        buf.clear();
+        self.buf = buf;
+        self.file = Some(file);
+        Ok(())
+    }
+}
+
+/// The MD5 of `data`, its files read on a blocking thread.
+pub async fn md5_of(data: &Data) -> S3Result<[u8; 16]> {
+    let data = data.clone();
+    tokio::task::spawn_blocking(move || data.md5(0, data.len()))
+        .await
+        .map_err(|_| lost())?
+        .map_err(|e| {
+            error(
+                S3ErrorCode::InternalError,
+                format!("The object could not be read: {e}."),
+            )
+        })
+}
 
 /// What a body must match.
 #[derive(Debug, Default)]
@@ -66,11 +195,11 @@ fn value(hasher: ChecksumHasher) -> Option<String> {
         .or(sums.checksum_sha256)
 }
 
-/// Reads `blob` into `builder` and checks it against `declared`: the data, its MD5 and the
+/// Reads `blob` into `sink` and checks it against `declared`: the data, its MD5 and the
 /// checksum it carries.
 pub async fn read(
     blob: Option<StreamingBlob>,
-    mut builder: Builder,
+    mut sink: Sink,
     declared: &Declared,
     call: &Call,
 ) -> S3Result<(Data, [u8; 16], Option<Checksum>)> {
@@ -83,10 +212,10 @@ pub async fn read(
             if let Some(sum) = &mut sum {
                 sum.update(&chunk);
             }
-            builder.push(&chunk).map_err(refused)?;
+            sink.push(&chunk).await?;
         }
     }
-    let (data, md5) = builder.finish();
+    let (data, md5) = sink.finish().await?;
     if let Some(expected) = &declared.md5 {
         check_md5(expected, &md5)?;
     }

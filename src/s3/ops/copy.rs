@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use md5::{Digest, Md5};
 use s3s::dto::{
     CopyObjectInput, CopyObjectOutput, CopyObjectResult, CopySource, ETag, MetadataDirective,
     TaggingDirective,
@@ -93,16 +92,11 @@ fn meta_of(input: &mut CopyObjectInput, source: &Meta) -> S3Result<Meta> {
 
 /// A copy's ETag: the source's, or for a multipart source the MD5 of its bytes (the copy is
 /// one part).
-fn etag_for(source: &Object) -> String {
+async fn etag_for(source: &Object) -> S3Result<String> {
     if source.parts.is_none() {
-        return source.etag.clone();
+        return Ok(source.etag.clone());
     }
-    let mut md5 = Md5::new();
-    for chunk in source.data.chunks(0, source.size()) {
-        md5.update(&chunk);
-    }
-    let digest: [u8; 16] = md5.finalize().into();
-    etag_of(&digest)
+    Ok(etag_of(&super::body::md5_of(&source.data).await?))
 }
 
 impl Ops {
@@ -152,7 +146,7 @@ impl Ops {
         }
         let object = Object {
             data: source.data.clone(),
-            etag: etag_for(&source),
+            etag: etag_for(&source).await?,
             modified: self.clock.now(),
             meta,
             parts: None,

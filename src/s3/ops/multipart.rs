@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use md5::{Digest, Md5};
 use s3s::dto::{
     AbortMultipartUploadInput, AbortMultipartUploadOutput, CompleteMultipartUploadInput,
     CompleteMultipartUploadOutput, CopyPartResult, CreateMultipartUploadInput,
@@ -15,7 +14,6 @@ use s3s::{S3ErrorCode, S3Request, S3Response, S3Result};
 use super::body;
 use super::objects::{metadata, read_condition, write_condition};
 use super::{call, millis, timestamp, Ops};
-use crate::s3::engine::data::Builder;
 use crate::s3::engine::multipart::{Named, Part, Upload, MAX_PART, MAX_PARTS};
 use crate::s3::engine::object::{etag_of, Meta};
 use crate::s3::engine::{tags, Refusal};
@@ -99,9 +97,8 @@ impl Ops {
             .map_err(refused)?;
         let declared = body::declared!(input, trailer.as_deref(), upload.algorithm);
         let length = input.content_length.and_then(|n| u64::try_from(n).ok());
-        let builder = Builder::new(&self.store.budget, length, MAX_PART).map_err(refused)?;
-        let (data, md5, checksum) =
-            body::read(input.body.take(), builder, &declared, &call).await?;
+        let sink = body::Sink::new(&self.store, length, MAX_PART)?;
+        let (data, md5, checksum) = body::read(input.body.take(), sink, &declared, &call).await?;
         let part = Part {
             data,
             etag: etag_of(&md5),
@@ -146,11 +143,7 @@ impl Ops {
             ))));
         }
         let data = source.data.slice(start, end);
-        let mut md5 = Md5::new();
-        for chunk in data.chunks(0, data.len()) {
-            md5.update(&chunk);
-        }
-        let digest: [u8; 16] = md5.finalize().into();
+        let digest = body::md5_of(&data).await?;
         let now = self.clock.now();
         let part = Part {
             data,

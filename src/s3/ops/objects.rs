@@ -13,7 +13,7 @@ use s3s::{S3ErrorCode, S3Request, S3Response, S3Result};
 use super::body;
 use super::{call, millis, timestamp, Ops};
 use crate::s3::engine::conditions::{Read, Tag, Write};
-use crate::s3::engine::data::{Builder, Data};
+use crate::s3::engine::data::Data;
 use crate::s3::engine::multipart::MAX_PART;
 use crate::s3::engine::object::{etag_of, Meta, Object};
 use crate::s3::engine::{tags, Refusal};
@@ -118,9 +118,8 @@ impl Ops {
         let declared = body::declared!(input, trailer.as_deref(), None);
         let mut meta = meta_of(&mut input)?;
         let length = input.content_length.and_then(|n| u64::try_from(n).ok());
-        let builder = Builder::new(&self.store.budget, length, MAX_PART).map_err(refused)?;
-        let (data, md5, checksum) =
-            body::read(input.body.take(), builder, &declared, &call).await?;
+        let sink = body::Sink::new(&self.store, length, MAX_PART)?;
+        let (data, md5, checksum) = body::read(input.body.take(), sink, &declared, &call).await?;
         meta.checksum = checksum;
         let object = Object {
             data,
@@ -275,10 +274,38 @@ fn enabled(mode: Option<&str>) -> bool {
     mode.is_some_and(|m| m.eq_ignore_ascii_case("ENABLED"))
 }
 
-/// The bytes from `start` to `end` as a response body, sharing the object's buffers.
+/// The bytes from `start` to `end` as a response body: sharing the object's buffers, or
+/// read from its files a chunk at a time on a blocking thread, a few chunks ahead of the
+/// connection (the channel's bound is what a GET of any size holds).
 pub fn blob(data: &Data, start: u64, end: u64) -> StreamingBlob {
-    let chunks = Chunks(data.chunks(start, end).into());
-    StreamingBlob::wrap(chunks)
+    if data.in_memory() {
+        return StreamingBlob::wrap(Chunks(data.chunks(start, end).into()));
+    }
+    let (tx, rx) = tokio::sync::mpsc::channel(4);
+    let data = data.clone();
+    tokio::task::spawn_blocking(move || {
+        // A send that fails is a connection gone: stop reading.
+        let read = data.read(start, end, &mut |chunk| tx.blocking_send(Ok(chunk)).is_ok());
+        if let Err(e) = read {
+            tracing::error!(error = %e, "reading an object's file failed");
+            let _ = tx.blocking_send(Err(e));
+        }
+    });
+    StreamingBlob::wrap(Reading(rx))
+}
+
+/// An object's file chunks as the blocking reader sends them.
+struct Reading(tokio::sync::mpsc::Receiver<std::io::Result<bytes::Bytes>>);
+
+impl futures_core::Stream for Reading {
+    type Item = std::io::Result<bytes::Bytes>;
+
+    fn poll_next(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        self.get_mut().0.poll_recv(cx)
+    }
 }
 
 /// An object's buffers, handed to the connection one by one.

@@ -84,6 +84,13 @@ impl Proc {
         (url, arn)
     }
 
+    /// `POST /_sqslite/snapshot`, which must succeed.
+    pub async fn snapshot(&self) {
+        let json = [("content-type", "application/json")];
+        let r = super::raw(&self.endpoint, "POST", "/_sqslite/snapshot", &json, "{}").await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+
     pub fn kill(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();

@@ -51,6 +51,13 @@ fn named(dir: &Path, part: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The files directly in `dir` (its folders, such as S3's, left out).
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut all = named(dir, "");
+    all.retain(|p| p.is_file());
+    all
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flipped_bit_in_the_log_stops_the_start_and_a_repair_keeps_the_rest() {
     let dir = temp_dir("flipped");
@@ -187,22 +194,26 @@ async fn the_data_directory_and_its_files_are_private() {
     p.kill();
     for d in [&dir, &backup] {
         assert_eq!(mode(d), 0o700, "{}", d.display());
-        for file in named(d, "") {
+        for file in files(d) {
             assert_eq!(mode(&file), 0o600, "{}", file.display());
         }
+    }
+    // S3's object files go in folders of their own, as private.
+    for sub in ["s3", "s3/objects", "s3/tmp"] {
+        assert_eq!(mode(&dir.join(sub)), 0o700, "{sub}");
     }
 
     // A directory made by hand (or by an older release) with looser modes: the server's own
     // files are tightened, the directory itself is named in a warning and left as it is.
     set_mode(&dir, 0o755);
-    for file in named(&dir, "") {
+    for file in files(&dir) {
         set_mode(&file, 0o644);
     }
     let p = Proc::start(&dir);
     let log = p.log.join("\n");
     assert!(log.contains("chmod 700"), "{log}");
     assert_eq!(mode(&dir), 0o755);
-    for file in named(&dir, "") {
+    for file in files(&dir) {
         assert_eq!(mode(&file), 0o600, "{}", file.display());
     }
     drop(p);

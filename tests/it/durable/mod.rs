@@ -5,6 +5,8 @@
 mod failures;
 mod integrity;
 mod restart;
+mod s3;
+mod s3_kill;
 mod snapshot;
 mod soak;
 
