@@ -164,6 +164,7 @@ pub(super) fn check_step(
                 return Err(place.error(at, "step `consumer` changes the sample consumer's rule: [consumer] sample is not set"));
             }
         }
+        "delivery" => check_delivery(place, step, queue)?,
         "fault" | "advance" | "wait" | "clear_faults" => {}
         _ => {
             return Err(place.error(
@@ -177,6 +178,44 @@ pub(super) fn check_step(
     }
     if let Some(destination) = &step.destination {
         queue(destination)?;
+    }
+    Ok(())
+}
+
+/// A `delivery` step: a known mode, known rates from 0 to 1, and at-least-once only on a
+/// standard queue (FIFO keeps exactly-once and order, as on AWS).
+fn check_delivery(
+    place: &Place<'_>,
+    step: &Step,
+    queue: &dyn Fn(&toml::Spanned<String>) -> Result<(), FileError>,
+) -> Result<(), FileError> {
+    use crate::sqs::engine::at_least_once::{rate, Mode, Rates};
+    let at = Some(step.action.span());
+    let mode = step
+        .mode
+        .as_ref()
+        .ok_or_else(|| place.error(at, "step `delivery` needs `mode` (exact or at-least-once)"))?;
+    let word = Mode::parse(mode.get_ref())
+        .map_err(|e| place.error(Some(mode.span()), format!("`mode` {e}")))?;
+    if let Some(q) = &step.queue {
+        queue(q)?;
+        if word == Mode::AtLeastOnce && q.get_ref().strip_suffix(".fifo").is_some() {
+            return Err(place.error(
+                Some(q.span()),
+                format!("`{}` is a FIFO queue, which delivers exactly once and in order (as on AWS): at-least-once delivery is for standard queues", q.get_ref()),
+            ));
+        }
+    }
+    for (name, value) in step.rates.iter().flat_map(toml::Spanned::get_ref) {
+        let span = step.rates.as_ref().map(toml::Spanned::span);
+        if Rates::default().get(name).is_none() {
+            let known = Rates::NAMES.join(", ");
+            return Err(place.error(
+                span,
+                format!("unknown rate `{name}`; the rates are {known}"),
+            ));
+        }
+        rate(*value).map_err(|e| place.error(span, format!("rate `{name}` {e}")))?;
     }
     Ok(())
 }

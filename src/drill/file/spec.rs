@@ -59,6 +59,10 @@ pub struct DrillFile {
     #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
     #[serde(default)]
     pub functions: Vec<toml::Value>,
+    /// As in `sqslite.toml`: the delivery mode of a `--serve` server.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub delivery: Option<toml::Value>,
     /// As in `sqslite.toml`.
     #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
     #[serde(default)]
@@ -226,7 +230,7 @@ fn default_rule() -> Spanned<String> {
 #[serde(deny_unknown_fields)]
 pub struct Step {
     /// What it does: `send`, `publish`, `fault`, `clear_faults`, `advance`, `wait`,
-    /// `redrive`, `consumer`.
+    /// `redrive`, `consumer`, `delivery`.
     pub action: Spanned<String>,
     /// Its name in the report and for `after` (default: the action and its position).
     #[serde(default)]
@@ -271,6 +275,15 @@ pub struct Step {
     /// `consumer`: the sample consumer's new rule (the "fix").
     #[serde(default)]
     pub consumer_rule: Option<Spanned<String>>,
+    /// `delivery`: `exact` or `at-least-once`, server-wide or, with `queue`, that queue's.
+    #[serde(default)]
+    pub mode: Option<Spanned<String>>,
+    /// `delivery`: the seed of its decisions.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// `delivery`: rates by name (`duplicate`, `reorder`, ...), each from 0 to 1.
+    #[serde(default)]
+    pub rates: Option<Spanned<BTreeMap<String, f64>>>,
 }
 
 /// `count`'s default.
@@ -289,7 +302,7 @@ pub struct Check {
     #[serde(default)]
     pub name: Option<String>,
     /// What is measured (`probe`): `depth`, `visible`, `in_flight`, `oldest_age`, `deletes`,
-    /// `alarm`, `fault_hits` (`check::PROBES`).
+    /// `alarm`, `fault_hits`, `processed_more_than_once` (`check::PROBES`).
     #[serde(default, rename = "probe")]
     pub measure: Option<Spanned<String>>,
     /// The queue it is measured on, or where `dead_lettered` messages must arrive.

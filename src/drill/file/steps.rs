@@ -1,6 +1,6 @@
 //! The method's steps: send and publish the drill's messages (tagged with the run and their
 //! kind), add and clear fault rules, move or wait on the clock, start a move task, change the
-//! sample consumer's rule.
+//! sample consumer's rule, switch at-least-once delivery on or off.
 
 use std::time::Duration;
 
@@ -31,6 +31,7 @@ impl Drill<'_> {
             "advance" => self.pass_time(step, true).await,
             "wait" => self.pass_time(step, false).await,
             "redrive" => self.redrive(step).await,
+            "delivery" => self.delivery(step).await,
             "consumer" => {
                 let rule = step
                     .consumer_rule
@@ -269,6 +270,26 @@ impl Drill<'_> {
             input["DestinationArn"] = dest["arn"].clone();
         }
         self.ep.sqs("StartMessageMoveTask", &input).await?;
+        Ok(())
+    }
+
+    /// Sets the delivery mode through the admin API: server-wide (with the seed and rates
+    /// given), or one queue's own.
+    async fn delivery(&mut self, step: &Step) -> Result<(), String> {
+        let mode = step.mode.as_ref().map(|m| m.get_ref().clone());
+        if let Some(queue) = &step.queue {
+            let path = format!("/_sqslite/delivery/queues/{}", queue.get_ref());
+            self.ep.put(&path, &json!({ "mode": mode })).await?;
+        } else {
+            let mut body = json!({ "mode": mode });
+            if let Some(seed) = step.seed {
+                body["seed"] = json!(seed);
+            }
+            if let Some(rates) = &step.rates {
+                body["rates"] = json!(rates.get_ref());
+            }
+            self.ep.put("/_sqslite/delivery", &body).await?;
+        }
         Ok(())
     }
 }

@@ -13,6 +13,7 @@ use tokio::sync::Notify;
 use crate::clock::Millis;
 use crate::policy::Policy;
 use crate::sqs::engine::arn::QueueKey;
+use crate::sqs::engine::at_least_once::{Dice, Mode};
 use crate::sqs::engine::attributes::{DeduplicationScope, QueueAttributes};
 use crate::sqs::engine::message::NewMessage;
 use crate::sqs::engine::mutation::{Journal, Mutation, QueueMeta};
@@ -22,6 +23,7 @@ use crate::sqs::engine::send::Prepared;
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 
 mod ledger;
+mod loose;
 mod observe;
 mod policy;
 mod state;
@@ -120,6 +122,11 @@ pub struct QueueState {
     processing: Option<Box<Processing>>,
     /// Senders seen, so each stored message points at one shared copy of its SenderId.
     pub(crate) senders: HashSet<Arc<str>, FxBuildHasher>,
+    /// At-least-once delivery's dice, when the mode is on (`queue/loose.rs`); `None`, the
+    /// default, delivers exactly.
+    dice: Option<Box<Dice>>,
+    /// The queue's own delivery mode, when it has one rather than the server's.
+    own_delivery: Option<Mode>,
 }
 
 /// A queue's state locked for reading: it derefs to the state, never mutably.
@@ -164,6 +171,8 @@ impl Queue {
                 stats: Stats::default(),
                 processing: None,
                 senders: HashSet::default(),
+                dice: None,
+                own_delivery: None,
             }),
             notify: Notify::new(),
             waiting: AtomicUsize::new(0),
@@ -345,14 +354,15 @@ impl Queue {
         Ok(sent)
     }
 
-    /// Deleting a FIFO group's in-flight head can make the group receivable: parked
-    /// receives are woken then, and only then.
+    /// Deleting a FIFO group's in-flight head can make the group receivable, and at-least-once
+    /// delivery may keep a deleted message to come back: parked receives are woken then, and
+    /// only then.
     pub fn delete_message(&self, handle: &str, now: Millis) -> SqsResult<()> {
         let released = {
             let mut state = self.lock_settled_mut(now);
             let before = state.store().receivable_groups();
-            state.delete(self, handle, now)?;
-            state.store().receivable_groups() > before
+            let kept = state.delete(self, handle, now)?;
+            kept || state.store().receivable_groups() > before
         };
         if released {
             self.wake_one();
