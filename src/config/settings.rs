@@ -84,8 +84,14 @@ impl Setting {
         let (flag, env) = match key.as_bytes() {
             b"duplicate" => ("delivery-duplicate", "SQSLITE_DELIVERY_DUPLICATE"),
             b"reorder" => ("delivery-reorder", "SQSLITE_DELIVERY_REORDER"),
-            b"early_visibility" => ("delivery-early-visibility", "SQSLITE_DELIVERY_EARLY_VISIBILITY"),
-            _ => ("delivery-approximate-counts", "SQSLITE_DELIVERY_APPROXIMATE_COUNTS"),
+            b"early_visibility" => (
+                "delivery-early-visibility",
+                "SQSLITE_DELIVERY_EARLY_VISIBILITY",
+            ),
+            _ => (
+                "delivery-approximate-counts",
+                "SQSLITE_DELIVERY_APPROXIMATE_COUNTS",
+            ),
         };
         Setting::delivery(key, Kind::Rate, help).cli(flag, env)
     }

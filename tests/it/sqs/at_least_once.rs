@@ -299,3 +299,25 @@ fn delivery_settings_are_read_and_refused_cleanly() {
         assert!(error.starts_with(wanted), "{error}");
     }
 }
+
+#[tokio::test]
+async fn sns_may_deliver_a_notification_twice() {
+    let config = Config {
+        delivery: DeliverySettings {
+            mode: DeliveryMode::AtLeastOnce,
+            seed: 2,
+            rates: only(&[("duplicate", 1.0)]),
+        },
+        ..Config::ephemeral()
+    };
+    let s = crate::common::sns::start_with(config).await;
+    let topic = s.topic("orders", &[]).await;
+    let (url, arn) = s.queue("orders", &[]).await;
+    s.subscribe(&topic, &arn, &[("RawMessageDelivery", "true")])
+        .await;
+    s.publish(&topic, "ship once").await;
+    let got = s.receive(&url).await;
+    let bodies: Vec<_> = got.iter().map(|m| m.body().unwrap()).collect();
+    assert_eq!(bodies, ["ship once", "ship once"]);
+    assert_ne!(got[0].message_id(), got[1].message_id());
+}

@@ -3,6 +3,7 @@
 //! Every change they make to messages goes through the ledger, so it is recorded as any
 //! other.
 
+use std::sync::atomic::Ordering;
 use std::sync::PoisonError;
 
 use super::{Ledger, Queue, QueueState};
@@ -63,6 +64,18 @@ impl Queue {
         let mode = state.own_delivery.unwrap_or(server.mode);
         state.dice = (mode == Mode::AtLeastOnce && !self.fifo)
             .then(|| Box::new(Dice::new(server, self.name())));
+        self.loose.store(state.dice.is_some(), Ordering::Relaxed);
+    }
+
+    /// Whether a delivery into this queue from another service (an SNS notification) is
+    /// made twice, as at-least-once delivery does; never without the mode, and then without
+    /// taking the lock.
+    pub fn delivers_twice(&self) -> bool {
+        if !self.loose.load(Ordering::Relaxed) {
+            return false;
+        }
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.dice.as_deref_mut().is_some_and(Dice::duplicate)
     }
 }
 

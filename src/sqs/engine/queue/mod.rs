@@ -69,6 +69,8 @@ pub struct Queue {
     pub notify: Notify,
     /// Long polls parked on `notify` right now (a gauge; tests wait on it instead of sleeping).
     waiting: AtomicUsize,
+    /// Whether it delivers at least once, read without the lock (`queue/loose.rs`).
+    loose: AtomicBool,
 }
 
 /// Counts one parked long poll for as long as it lives.
@@ -176,6 +178,7 @@ impl Queue {
             }),
             notify: Notify::new(),
             waiting: AtomicUsize::new(0),
+            loose: AtomicBool::new(false),
         }
     }
 
