@@ -7,6 +7,7 @@ use aws_sdk_sqs::Client;
 use sqslite::drill::file::run;
 use sqslite::{Config, ManualClock, QueueDecl};
 
+use super::builtin::next_batch;
 use super::files::{drill_file, options};
 use crate::common::TestServer;
 
@@ -15,8 +16,11 @@ const DRILL: &str = r#"
 name = "payments under at-least-once delivery"
 look_ms = 10
 
-[requires]
-queues = ["payments", "charges"]
+[[queues]]
+name = "payments"
+
+[[queues]]
+name = "charges"
 
 [[method]]
 name = "at-least-once delivery"
@@ -49,28 +53,17 @@ always = true
 /// payment already charged is deleted without a second charge.
 async fn charge(client: Client, urls: (String, String), clock: ManualClock, key: bool) {
     let (payments, charges) = urls;
-    let mut charged = std::collections::HashSet::new();
+    let mut keys = std::collections::HashSet::new();
     loop {
-        let received = client
-            .receive_message()
-            .queue_url(&payments)
-            .max_number_of_messages(10)
-            .wait_time_seconds(1)
-            .send()
-            .await;
-        let Ok(out) = received else {
-            clock.sleep_until(clock.now() + 1_000).await;
-            continue;
-        };
-        for m in out.messages() {
+        for m in next_batch(&client, &payments, &clock).await {
             let order = m.body().unwrap_or_default().to_owned();
-            if !(key && charged.contains(&order)) {
+            if !(key && keys.contains(&order)) {
                 let send = client
                     .send_message()
                     .queue_url(&charges)
                     .message_body(&order);
                 let _ = send.send().await;
-                charged.insert(order);
+                keys.insert(order);
             }
             let handle = m.receipt_handle().unwrap_or_default();
             let delete = client
