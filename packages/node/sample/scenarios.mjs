@@ -9,7 +9,8 @@ import {
 import {
   CreateBucketCommand, GetObjectCommand, ListBucketsCommand, PutObjectCommand, S3Client,
 } from "@aws-sdk/client-s3";
-import { connect, start } from "sqslite";
+import { connect } from "sqslite";
+import { start } from "sqslite"; // for the test of at-least-once delivery
 import { binaryPath } from "sqslite"; // for the test of the bundled binary
 
 /** Registers the sample tests with a runner's test, beforeEach and expect. */

@@ -23,10 +23,7 @@ pub struct DeliveryView {
 impl Queue {
     /// The queue's delivery mode, its own and the one in force.
     pub fn delivery(&self) -> DeliveryView {
-        let state = self
-            .state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         DeliveryView {
             own: state.own_delivery,
             mode: if state.dice.is_some() {

@@ -105,8 +105,9 @@ pub struct Stats {
 /// the messages and FIFO windows through [`Ledger`]'s, the settings (attributes, tags, last
 /// modified) only inside `Queue::edit`, which records the queue's settings whole; both
 /// kinds of field are private to this module. `stats`, `processing` and `senders` are
-/// observations and a cache, not state of record: they are not journaled and start empty
-/// after a restart.
+/// observations and a cache, and `dice` and `own_delivery` a setting of the running server
+/// (at-least-once delivery), not state of record: they are not journaled, and start empty
+/// (or from the configuration) after a restart.
 #[derive(Debug)]
 pub struct QueueState {
     /// The settable attributes, typed.
