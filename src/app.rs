@@ -212,6 +212,8 @@ impl App {
     /// a reset); the message names the declaration that failed and why.
     pub fn declare_all(&self) -> Result<(), String> {
         let (config, now) = (&self.config, self.now());
+        // The configured delivery mode first, so declared queues' own modes are laid over it.
+        self.sqs.registry.set_delivery(config.delivery);
         crate::sqs::declare::declare_all(&self.sqs.registry, &config.plan(), now)?;
         // Topics after queues: a subscription's queue is then there for its first publish.
         let scope = (config.region.as_str(), config.account_id.as_str());

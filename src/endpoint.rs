@@ -119,6 +119,10 @@ impl Endpoint {
         self.admin("POST", path, Some(body)).await
     }
 
+    pub async fn put(&self, path: &str, body: &Value) -> Result<Value, String> {
+        self.admin("PUT", path, Some(body)).await
+    }
+
     pub async fn delete(&self, path: &str) -> Result<Value, String> {
         self.admin("DELETE", path, None).await
     }

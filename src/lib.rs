@@ -15,7 +15,8 @@
 //!   and authorizes before the operation runs and hands it, so none runs unchecked; `sqs::engine`
 //!   knows every queue rule and nothing of HTTP (the `Registry`, each queue's `Store`, the
 //!   attribute table, the limits, receipt handles, FIFO, redrive, queue policies, tags,
-//!   MD5s); `sqs::declare` creates declared queues before the port opens and on first use;
+//!   MD5s, and `at_least_once`: AWS's duplicates, loose order and approximate counts on
+//!   request, from a seeded generator per queue, one branch away when off); `sqs::declare` creates declared queues before the port opens and on first use;
 //!   `sqs::error` is SQS's error table.
 //! - `sns`: Amazon SNS on the same port, with its own protocol (Query in, read by the same
 //!   deserializer in SNS's dialect; XML out), actions (each naming the resource it acts on

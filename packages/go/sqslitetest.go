@@ -31,6 +31,11 @@ type Options struct {
 	Strict bool     // SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress)
 	Args   []string // more flags
 	Binary string   // default: $SQSLITE_BIN, else sqslite on PATH
+	// Delivery is how standard queues deliver: "at-least-once" rehearses duplicates, as AWS
+	// delivers; "" is the binary's default (exact).
+	Delivery string
+	// DeliverySeed seeds at-least-once delivery (with Delivery): the same seed, the same run.
+	DeliverySeed *uint64
 }
 
 // Server is one running sqslite.
@@ -74,6 +79,12 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.Strict {
 		args = append(args, "--strict")
+	}
+	if opts.Delivery != "" {
+		args = append(args, "--delivery", opts.Delivery)
+	}
+	if opts.DeliverySeed != nil {
+		args = append(args, "--delivery-seed", fmt.Sprint(*opts.DeliverySeed))
 	}
 	// The log goes to a file: nothing has to drain it (Close removes it).
 	log, err := os.CreateTemp("", "sqslite-*.log")

@@ -151,7 +151,7 @@ fn message(m: &Message, now: Millis) -> Value {
 
 /// Back to the started state: every queue, SNS topic, event source mapping and S3 bucket
 /// gone, declared ones recreated empty, move tasks and runtime fault rules dropped,
-/// configured rules re-armed, alarms forgotten.
+/// configured rules re-armed, alarms forgotten, the configured delivery mode back.
 pub fn reset(app: &App) -> Answer {
     app.sqs.registry.reset();
     app.sns.topics.reset();

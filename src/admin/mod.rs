@@ -1,11 +1,13 @@
 //! The admin API for game days, JSON under `/_sqslite/...`: time control, fault rules,
 //! inspection (queues, SNS topics and a filter-policy test, trigger mappings and their
-//! switch), reset, alarms, SNS's recorded deliveries and the chart's series; plus
+//! switch), reset, alarms, SNS's recorded deliveries, at-least-once delivery on request and
+//! the chart's series; plus
 //! LocalStack's `/_aws/sqs/messages` and `/metrics`.
 //! None of these paths can collide with SQS, whose paths are `/` or `/<account>/<queue>`.
 
 mod advice;
 mod buckets;
+mod delivery;
 mod inspect;
 mod localstack;
 mod mappings;
@@ -140,6 +142,11 @@ async fn route(app: &Arc<App>, call: &AdminRequest) -> Answer {
             localstack::messages(&app, rest, params, &call.accept)
         }
         (&Method::GET, ["_sqslite", "clock"]) => Ok(clock(&app)),
+        (&Method::GET, ["_sqslite", "delivery"]) => Ok(delivery::show(&app)),
+        (&Method::PUT, ["_sqslite", "delivery"]) => delivery::set(&app, body),
+        (&Method::PUT, ["_sqslite", "delivery", "queues", name]) => {
+            delivery::set_queue(&app, name, params, body)
+        }
         (&Method::GET, ["_sqslite", "waiters"]) => Ok(waiters(&app)),
         (&Method::GET, ["_sqslite", "sns", "deliveries"]) => Ok(sns_deliveries::deliveries(&app)),
         (&Method::POST, ["_sqslite", "clock", "advance"]) => advance(&app, body),

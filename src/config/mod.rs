@@ -9,6 +9,7 @@ mod render;
 mod roles;
 pub mod settings;
 mod settings_flags;
+mod settings_kind;
 mod settings_values;
 mod toml_file;
 mod topics_file;
@@ -39,6 +40,7 @@ pub use crate::observe::advisor::Thresholds;
 pub use crate::observe::alarms::AlarmConfig;
 pub use crate::s3::S3Config;
 pub use crate::sqs::declare::{DeadLetter, QueueDecl, QueueTemplate};
+pub use crate::sqs::engine::at_least_once::{DeliverySettings, Mode as DeliveryMode, Rates};
 pub use crate::sts::engine::Role;
 pub use crate::triggers::{Function, MappingDecl, Target, TriggersConfig};
 pub(crate) use admin::from_json;
@@ -114,6 +116,8 @@ pub struct Config {
     pub sns_limits: crate::sns::engine::Limits,
     /// `s3_max_bytes` in `[server]`: what S3's in-memory storage holds.
     pub s3: S3Config,
+    /// `[delivery]`: how standard queues deliver (exact, or at least once with a seed).
+    pub delivery: DeliverySettings,
 }
 
 impl Default for Config {
@@ -145,6 +149,7 @@ impl Default for Config {
             outbound: OutboundConfig::default(),
             sns_limits: crate::sns::engine::Limits::default(),
             s3: S3Config::default(),
+            delivery: DeliverySettings::default(),
         }
     }
 }

@@ -38,10 +38,7 @@ pub fn to_toml(config: &Config, secrets: Secrets) -> String {
             root.insert("alarms".into(), alarms);
         }
     }
-    let outbound = settings::render(Section::Outbound, config, secrets);
-    if !outbound.is_empty() {
-        root.insert("outbound".into(), outbound.into());
-    }
+    settings_tables(config, secrets, &mut root);
     if let Ok(advisor) = Value::try_from(&config.advisor) {
         root.insert("advisor".into(), advisor);
     }
@@ -97,6 +94,19 @@ fn role(r: &super::Role) -> Value {
     t.into()
 }
 
+/// `[outbound]` when it holds anything, and `[delivery]` when it is not the default (so a
+/// printed exact configuration reads as it always did).
+fn settings_tables(config: &Config, secrets: Secrets, root: &mut Table) {
+    let outbound = settings::render(Section::Outbound, config, secrets);
+    if !outbound.is_empty() {
+        root.insert("outbound".into(), outbound.into());
+    }
+    if config.delivery != super::DeliverySettings::default() {
+        let delivery = settings::render(Section::Delivery, config, secrets);
+        root.insert("delivery".into(), delivery.into());
+    }
+}
+
 fn queue(q: &QueueDecl, name_key: &str, name: &str) -> Value {
     let mut t = Table::new();
     t.insert(name_key.into(), name.into());
@@ -118,6 +128,9 @@ fn queue(q: &QueueDecl, name_key: &str, name: &str) -> Value {
     }
     if !q.tags.is_empty() {
         t.insert("tags".into(), string_table(&q.tags));
+    }
+    if let Some(mode) = q.delivery {
+        t.insert("delivery".into(), mode.as_str().into());
     }
     t.into()
 }

@@ -6,68 +6,7 @@
 use super::tree::Value;
 use super::Config;
 
-/// The table a setting is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Section {
-    /// `[server]`.
-    Server,
-    /// `[outbound]`.
-    Outbound,
-    /// The command line and environment only: read before any file, or about the process.
-    Command,
-}
-
-impl Section {
-    /// The table's name as written in the file.
-    pub fn name(self) -> &'static str {
-        match self {
-            Section::Server => "server",
-            Section::Outbound => "outbound",
-            Section::Command => "command",
-        }
-    }
-}
-
-/// What a setting holds, which decides how a flag's text becomes a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// Text.
-    Text,
-    /// A file or directory.
-    Path,
-    /// A whole number.
-    Integer,
-    /// `true`/`false` in the file; the flag alone means true.
-    Flag,
-    /// `true`/`false` in the file, `on`/`off` as a flag.
-    Switch,
-    /// Seconds, whole or not.
-    Seconds,
-    /// One of these words.
-    Choice(&'static [&'static str]),
-    /// A list of text; a flag takes it comma-separated and adds to the file's.
-    List,
-}
-
-impl Kind {
-    /// How the reference names the value.
-    pub fn describe(self) -> String {
-        match self {
-            Kind::Text => "text".into(),
-            Kind::Path => "path".into(),
-            Kind::Integer => "integer".into(),
-            Kind::Flag => "boolean".into(),
-            Kind::Switch => "boolean (`on`/`off` as a flag)".into(),
-            Kind::Seconds => "seconds".into(),
-            Kind::Choice(words) => words
-                .iter()
-                .map(|w| format!("`{w}`"))
-                .collect::<Vec<_>>()
-                .join(" or "),
-            Kind::List => "list of text".into(),
-        }
-    }
-}
+pub use super::settings_kind::{Kind, Section};
 
 /// A setting's value set into a configuration; the error says what is wrong with it.
 type Apply = fn(&mut Config, &Value) -> Result<(), String>;
@@ -129,6 +68,32 @@ impl Setting {
             section: Section::Outbound,
             ..Setting::server(key, kind, help)
         }
+    }
+
+    /// The same, in `[delivery]`.
+    const fn delivery(key: &'static str, kind: Kind, help: &'static str) -> Setting {
+        Setting {
+            section: Section::Delivery,
+            ..Setting::server(key, kind, help)
+        }
+    }
+
+    /// A rate of at-least-once delivery in `[delivery]`, its flag and variable named after it
+    /// (`duplicate`: `--delivery-duplicate`, `SQSLITE_DELIVERY_DUPLICATE`).
+    const fn rate(key: &'static str, help: &'static str) -> Setting {
+        let (flag, env) = match key.as_bytes() {
+            b"duplicate" => ("delivery-duplicate", "SQSLITE_DELIVERY_DUPLICATE"),
+            b"reorder" => ("delivery-reorder", "SQSLITE_DELIVERY_REORDER"),
+            b"early_visibility" => (
+                "delivery-early-visibility",
+                "SQSLITE_DELIVERY_EARLY_VISIBILITY",
+            ),
+            _ => (
+                "delivery-approximate-counts",
+                "SQSLITE_DELIVERY_APPROXIMATE_COUNTS",
+            ),
+        };
+        Setting::delivery(key, Kind::Rate, help).cli(flag, env)
     }
 
     /// A setting of the command line alone.
@@ -385,12 +350,27 @@ pub static SETTINGS: &[Setting] = &[
     Setting::server("s3_max_bytes", Kind::Integer, "Bytes of S3 object data held in memory (objects and multipart parts); a PUT or part past it is EntityTooLarge. With --data-dir objects are files and this bounds nothing.")
         .cli("s3-max-bytes", "SQSLITE_S3_MAX_BYTES")
         .via(|c, v| set(&mut c.s3.max_bytes, integer(v)), |c| Some(i64::try_from(c.s3.max_bytes).unwrap_or(i64::MAX).into())),
+    Setting::delivery("mode", Kind::Choice(crate::sqs::engine::at_least_once::Mode::WORDS), "How standard queues deliver: `exact` (in order, never twice, exact counts) or `at-least-once` (as AWS: duplicates, best-effort order, visibility that ends early, approximate counts, at the rates below). FIFO queues stay exact.")
+        .cli("delivery", "SQSLITE_DELIVERY")
+        .via(|c, v| set(&mut c.delivery.mode, text::<String>(v).and_then(|w| Mode::parse(&w))), |c| Some(c.delivery.mode.as_str().into())),
+    Setting::delivery("seed", Kind::Integer, "Seeds at-least-once delivery's decisions: the same seed and the same requests give the same run.")
+        .cli("delivery-seed", "SQSLITE_DELIVERY_SEED")
+        .via(|c, v| set(&mut c.delivery.seed, integer(v)), |c| Some(i64::try_from(c.delivery.seed).unwrap_or(i64::MAX).into())),
+    Setting::rate("duplicate", "How often a deleted message comes back once more, with a new receipt handle.")
+        .via(|c, v| set(&mut c.delivery.rates.duplicate, probability(v)), |c| Some(c.delivery.rates.duplicate.into())),
+    Setting::rate("reorder", "How often a receive passes over a visible message, so a later one comes first.")
+        .via(|c, v| set(&mut c.delivery.rates.reorder, probability(v)), |c| Some(c.delivery.rates.reorder.into())),
+    Setting::rate("early_visibility", "How often a receive hides its message for only part of the visibility timeout, so it comes back while its receiver still works on it.")
+        .via(|c, v| set(&mut c.delivery.rates.early_visibility, probability(v)), |c| Some(c.delivery.rates.early_visibility.into())),
+    Setting::rate("approximate_counts", "How often an ApproximateNumberOfMessages* read is off by a little (up to a tenth, at least one).")
+        .via(|c, v| set(&mut c.delivery.rates.approximate_counts, probability(v)), |c| Some(c.delivery.rates.approximate_counts.into())),
 ];
 
 use super::settings_values::{
-    boolean, clock, clock_name, count, extend, integer, listed, positive, seconds, secret, secs,
-    set, text, url_style, url_style_name,
+    boolean, clock, clock_name, count, extend, integer, listed, positive, probability, seconds,
+    secret, secs, set, text, url_style, url_style_name,
 };
+use crate::sqs::engine::at_least_once::Mode;
 
 pub use super::settings_flags::{apply_args, args, from_flag, reference};
 

@@ -52,6 +52,10 @@ pub fn from_flag(kind: Kind, text: &str) -> Result<Value, String> {
             text.parse()
                 .map_err(|_| format!("`{text}` is not a number of seconds >= 0"))?,
         ),
+        Kind::Rate => Value::Float(
+            text.parse()
+                .map_err(|_| format!("`{text}` is not a probability from 0 to 1"))?,
+        ),
         Kind::Flag => Value::Bool(
             text.parse()
                 .map_err(|_| format!("`{text}` is not true or false"))?,
@@ -87,6 +91,7 @@ pub fn args() -> Vec<clap::Arg> {
                 Kind::List => arg.value_delimiter(',').action(clap::ArgAction::Append),
                 Kind::Integer => arg.value_name("N"),
                 Kind::Seconds => arg.value_name("SECONDS"),
+                Kind::Rate => arg.value_name("P"),
                 Kind::Path => arg.value_name("PATH"),
                 Kind::Text => arg.value_name("TEXT"),
             })

@@ -54,7 +54,10 @@ fn printed_settings_read_back_the_same() {
     config.outbound.deny = vec!["10.0.0.0/8".into()];
     config.outbound.insecure = true;
     config.connections.header_timeout = std::time::Duration::from_millis(2500);
-    for section in [Section::Server, Section::Outbound] {
+    config.delivery.mode = crate::config::DeliveryMode::AtLeastOnce;
+    config.delivery.seed = 52;
+    config.delivery.rates.duplicate = 0.25;
+    for section in [Section::Server, Section::Outbound, Section::Delivery] {
         let table = render(section, &config, Secrets::Shown);
         let text = toml::to_string(&toml::Table::from_iter([(
             section.name().to_owned(),

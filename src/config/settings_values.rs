@@ -64,6 +64,21 @@ pub(super) fn positive(value: &Value) -> Result<usize, String> {
     })
 }
 
+/// A probability from 0 to 1, whole (`0`, `1`) or not.
+pub(super) fn probability(value: &Value) -> Result<f64, String> {
+    let p = match value {
+        Value::Int(i) => *i as f64,
+        Value::Float(f) => *f,
+        other => {
+            return Err(format!(
+                "must be a probability from 0 to 1, not {}",
+                other.kind()
+            ))
+        }
+    };
+    crate::sqs::engine::at_least_once::rate(p)
+}
+
 /// `url_style`'s word.
 pub(super) fn url_style(value: &Value) -> Result<UrlStyle, String> {
     match text::<String>(value)?.as_str() {

@@ -8,7 +8,7 @@ use toml::Spanned;
 use super::from_json;
 use super::settings::{self, Section};
 use super::tree::{ConfigError, Entry, Node, Source, Table, Value};
-use super::{Config, DeadLetter, Loaded, QueueDecl, QueueTemplate};
+use super::{Config, DeadLetter, DeliveryMode, Loaded, QueueDecl, QueueTemplate};
 use crate::sqs::engine::attribute_table;
 
 pub(super) const TOP_KEYS: &[&str] = &[
@@ -24,6 +24,7 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "event_source_mappings",
     "topics",
     "outbound",
+    "delivery",
 ];
 pub(super) const QUEUE_KEYS: &[&str] = &[
     "name",
@@ -32,6 +33,7 @@ pub(super) const QUEUE_KEYS: &[&str] = &[
     "tags",
     "dead_letter_queue",
     "max_receive_count",
+    "delivery",
 ];
 
 pub fn load(file: &str, text: &str) -> Result<Loaded, ConfigError> {
@@ -64,6 +66,7 @@ pub fn load_beside(file: &str, text: &str, others: &[&str]) -> Result<Loaded, Co
             }
             "alarms" | "advisor" | "faults" => game_day(&src, entry, &mut config)?,
             "outbound" => settings_table(&src, entry, Section::Outbound, &mut config)?,
+            "delivery" => settings_table(&src, entry, Section::Delivery, &mut config)?,
             "topics" => {
                 for (node, table) in tables(&src, entry)? {
                     config
@@ -262,6 +265,7 @@ fn queue(
             "tags" => decl.tags = src.string_map(e)?,
             "dead_letter_queue" => target = Some((src.string(e)?, e.line)),
             "max_receive_count" => max = Some((src.integer::<u32>(e)?, e.line)),
+            "delivery" => decl.delivery = Some(delivery(src, e, &decl)?),
             k if attribute_table::spec(k).is_some_and(|s| s.json)
                 && matches!(e.node.value, Value::Table(_)) =>
             {
@@ -297,6 +301,24 @@ fn queue(
         }
     };
     Ok(decl)
+}
+
+/// A queue's own `delivery`: a mode word; a FIFO queue keeps exactly-once and order, so it
+/// refuses at-least-once (its name or `FifoQueue` must come first to be seen).
+fn delivery(src: &Source, e: &Entry, decl: &QueueDecl) -> Result<DeliveryMode, ConfigError> {
+    let mode = src.read(e, DeliveryMode::parse(&src.string(e)?))?;
+    let fifo = decl.name.strip_suffix(".fifo").is_some()
+        || decl
+            .attributes
+            .get("FifoQueue")
+            .is_some_and(|v| v == "true");
+    if fifo && mode == DeliveryMode::AtLeastOnce {
+        return Err(src.error(
+            e.line,
+            format!("queue `{}` is FIFO, which delivers exactly once and in order (as on AWS): `delivery = \"at-least-once\"` is for standard queues", decl.name),
+        ));
+    }
+    Ok(mode)
 }
 
 fn check_duplicates(src: &Source, queues: &[QueueDecl]) -> Result<(), ConfigError> {

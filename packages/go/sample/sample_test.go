@@ -175,3 +175,38 @@ func TestS3(t *testing.T) {
 		t.Fatalf("buckets after reset: %+v, %v", out, err)
 	}
 }
+
+// Every delete leaves the message to come back once more: what a consumer must survive.
+func TestAtLeastOnceDelivery(t *testing.T) {
+	seed := uint64(7)
+	server := sqslitetest.Start(t, sqslitetest.Options{
+		Delivery: "at-least-once", DeliverySeed: &seed, Args: []string{"--delivery-duplicate", "1"},
+	})
+	ctx := context.Background()
+	created, err := server.Client.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("payments")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, err := server.Client.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: created.QueueUrl, MessageBody: aws.String("charge once")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	take := func() types.Message {
+		out, err := server.Client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: created.QueueUrl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Messages) != 1 {
+			t.Fatalf("receive: %d messages", len(out.Messages))
+		}
+		return out.Messages[0]
+	}
+	first := take()
+	if _, err := server.Client.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: created.QueueUrl, ReceiptHandle: first.ReceiptHandle}); err != nil {
+		t.Fatal(err)
+	}
+	again := take()
+	if *again.MessageId != *sent.MessageId || *again.ReceiptHandle == *first.ReceiptHandle {
+		t.Fatalf("the duplicate: id %s (sent %s), the same handle: %v", *again.MessageId, *sent.MessageId, *again.ReceiptHandle == *first.ReceiptHandle)
+	}
+}

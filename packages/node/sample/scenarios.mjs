@@ -4,12 +4,13 @@
 import { realpathSync } from "node:fs";
 import {
   CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, ListQueuesCommand,
-  ReceiveMessageCommand, SendMessageCommand, SQSClient,
+  DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient,
 } from "@aws-sdk/client-sqs";
 import {
   CreateBucketCommand, GetObjectCommand, ListBucketsCommand, PutObjectCommand, S3Client,
 } from "@aws-sdk/client-s3";
 import { connect } from "sqslite";
+import { start } from "sqslite"; // for the test of at-least-once delivery
 import { binaryPath } from "sqslite"; // for the test of the bundled binary
 
 /** Registers the sample tests with a runner's test, beforeEach and expect. */
@@ -86,4 +87,27 @@ export function register({ test, beforeEach, expect }) {
       expect(await got.Body.transformToString()).toBe('{"order": 1}');
     });
   }
+
+  test("at-least-once delivery redelivers a deleted message", async () => {
+    // Every delete leaves the message to come back once more: what a consumer must survive.
+    const server = await start({
+      delivery: "at-least-once", deliverySeed: 7, args: ["--delivery-duplicate", "1"],
+    });
+    try {
+      const client = new SQSClient({
+        endpoint: server.endpoint,
+        region: "us-east-1",
+        credentials: { accessKeyId: "test", secretAccessKey: "test" },
+      });
+      const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: "payments" }));
+      const { MessageId } = await client.send(new SendMessageCommand({ QueueUrl, MessageBody: "charge once" }));
+      const [first] = (await client.send(new ReceiveMessageCommand({ QueueUrl }))).Messages;
+      await client.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: first.ReceiptHandle }));
+      const [again] = (await client.send(new ReceiveMessageCommand({ QueueUrl }))).Messages;
+      expect(again.MessageId).toBe(MessageId);
+      expect(again.ReceiptHandle).not.toBe(first.ReceiptHandle);
+    } finally {
+      await server.stop();
+    }
+  });
 }

@@ -6,6 +6,10 @@ export interface StartOptions {
   clock?: "system" | "manual";
   /** SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress). */
   strict?: boolean;
+  /** How standard queues deliver: "at-least-once" rehearses duplicates, as AWS delivers. */
+  delivery?: "exact" | "at-least-once";
+  /** The seed of at-least-once delivery: the same seed, the same run. */
+  deliverySeed?: number;
   /** More sqslite flags. */
   args?: string[];
   /** The binary; default: $SQSLITE_BIN, else this platform's @sqslite package. */

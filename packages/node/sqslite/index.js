@@ -51,18 +51,20 @@ export function connect(endpoint = process.env.SQSLITE_ENDPOINT) {
   };
 }
 
-function commandLine({ config, clock, strict, args = [] }) {
+function commandLine({ config, clock, strict, delivery, deliverySeed, args = [] }) {
   const argv = ["--port", "0"];
   if (clock) argv.push("--clock", clock);
   if (config) argv.push("--config", resolve(config));
   if (strict) argv.push("--strict");
+  if (delivery) argv.push("--delivery", delivery);
+  if (deliverySeed !== undefined) argv.push("--delivery-seed", String(deliverySeed));
   return argv.concat(args);
 }
 
 /**
  * Starts sqslite on 127.0.0.1 and a free port; resolves once it listens.
  * options: config (sqslite.toml or elasticmq.conf), clock ("system" | "manual"), strict,
- * args (more flags), binary, timeoutMs.
+ * delivery ("exact" | "at-least-once") and deliverySeed, args (more flags), binary, timeoutMs.
  */
 export function start(options = {}) {
   const binary = options.binary ?? binaryPath();

@@ -97,3 +97,19 @@ def test_server_outside_the_fixtures_with_strict_and_a_manual_clock():
         server.advance_clock(61)
         sqs.create_queue(QueueName="short-lived")
     assert server.process is None
+
+
+def test_at_least_once_delivery_redelivers_a_deleted_message():
+    from sqslite import Server
+
+    # Every delete leaves the message to come back once more: what a consumer must survive.
+    with Server(delivery="at-least-once", delivery_seed=7, args=["--delivery-duplicate", "1"]) as server:
+        sqs = server.client("sqs")
+        url = sqs.create_queue(QueueName="payments")["QueueUrl"]
+        sent = sqs.send_message(QueueUrl=url, MessageBody="charge once")["MessageId"]
+        [first] = sqs.receive_message(QueueUrl=url)["Messages"]
+        sqs.delete_message(QueueUrl=url, ReceiptHandle=first["ReceiptHandle"])
+        [again] = sqs.receive_message(QueueUrl=url)["Messages"]
+        assert again["MessageId"] == first["MessageId"] == sent
+        assert again["ReceiptHandle"] != first["ReceiptHandle"]
+        assert server.admin("GET", "/_sqslite/delivery")["seed"] == 7

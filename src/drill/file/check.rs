@@ -52,6 +52,7 @@ pub const PROBES: &[&str] = &[
     "deletes",
     "alarm",
     "fault_hits",
+    "processed_more_than_once",
 ];
 /// The steps a method may take.
 pub const ACTIONS: &[&str] = &[
@@ -64,6 +65,7 @@ pub const ACTIONS: &[&str] = &[
     "wait",
     "redrive",
     "consumer",
+    "delivery",
 ];
 /// The sample consumer's rules.
 pub const RULES: &[&str] = &["json", "all", "none", "never-delete"];

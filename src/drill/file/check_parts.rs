@@ -126,19 +126,7 @@ pub(super) fn check_step(
     let need = |what: &str| place.error(at.clone(), format!("step `{action}` needs `{what}`"));
     match action {
         "send" | "redrive" => queue(step.queue.as_ref().ok_or_else(|| need("queue"))?)?,
-        "publish" => {
-            let topic = step.topic.as_ref().ok_or_else(|| need("topic"))?;
-            if !c.topics.contains(topic.get_ref()) {
-                return Err(place.error(
-                    Some(topic.span()),
-                    format!(
-                        "the drill declares no topic `{}`; it has {}",
-                        topic.get_ref(),
-                        listed(&c.topics)
-                    ),
-                ));
-            }
-        }
+        "publish" => check_topic(place, c, step.topic.as_ref().ok_or_else(|| need("topic"))?)?,
         "upload" => super::buckets::check_upload(place, c, step)?,
         "fault" if step.rule.is_none() => return Err(need("rule")),
         "advance"
@@ -165,6 +153,7 @@ pub(super) fn check_step(
                 return Err(place.error(at, "step `consumer` changes the sample consumer's rule: [consumer] sample is not set"));
             }
         }
+        "delivery" => check_delivery(place, step, queue)?,
         "fault" | "advance" | "wait" | "clear_faults" => {}
         _ => {
             return Err(place.error(
@@ -178,6 +167,63 @@ pub(super) fn check_step(
     }
     if let Some(destination) = &step.destination {
         queue(destination)?;
+    }
+    Ok(())
+}
+
+/// A `publish` step's topic, declared or required.
+fn check_topic(
+    place: &Place<'_>,
+    c: &Checked,
+    topic: &toml::Spanned<String>,
+) -> Result<(), FileError> {
+    if c.topics.contains(topic.get_ref()) {
+        return Ok(());
+    }
+    Err(place.error(
+        Some(topic.span()),
+        format!(
+            "the drill declares no topic `{}`; it has {}",
+            topic.get_ref(),
+            listed(&c.topics)
+        ),
+    ))
+}
+
+/// A `delivery` step: a known mode, known rates from 0 to 1, and at-least-once only on a
+/// standard queue (FIFO keeps exactly-once and order, as on AWS).
+fn check_delivery(
+    place: &Place<'_>,
+    step: &Step,
+    queue: &dyn Fn(&toml::Spanned<String>) -> Result<(), FileError>,
+) -> Result<(), FileError> {
+    use crate::sqs::engine::at_least_once::{rate, Mode, Rates};
+    let at = Some(step.action.span());
+    let mode = step
+        .mode
+        .as_ref()
+        .ok_or_else(|| place.error(at, "step `delivery` needs `mode` (exact or at-least-once)"))?;
+    let word = Mode::parse(mode.get_ref())
+        .map_err(|e| place.error(Some(mode.span()), format!("`mode` {e}")))?;
+    if let Some(q) = &step.queue {
+        queue(q)?;
+        if word == Mode::AtLeastOnce && q.get_ref().strip_suffix(".fifo").is_some() {
+            return Err(place.error(
+                Some(q.span()),
+                format!("`{}` is a FIFO queue, which delivers exactly once and in order (as on AWS): at-least-once delivery is for standard queues", q.get_ref()),
+            ));
+        }
+    }
+    for (name, value) in step.rates.iter().flat_map(toml::Spanned::get_ref) {
+        let span = step.rates.as_ref().map(toml::Spanned::span);
+        if Rates::default().get(name).is_none() {
+            let known = Rates::NAMES.join(", ");
+            return Err(place.error(
+                span,
+                format!("unknown rate `{name}`; the rates are {known}"),
+            ));
+        }
+        rate(*value).map_err(|e| place.error(span, format!("rate `{name}` {e}")))?;
     }
     Ok(())
 }

@@ -49,6 +49,9 @@ pub struct Drill<'a> {
     pub step_at: BTreeMap<String, u64>,
     /// Fault rules added (removed by the rollback).
     pub faults: Vec<u64>,
+    /// The delivery settings before the drill's first `delivery` step, and the queues whose
+    /// own mode it set (put back by the rollback).
+    pub delivery_before: Option<(serde_json::Value, Vec<String>)>,
     /// Every look.
     pub history: Vec<Look>,
     /// Steps, faults and decisions, for the report.

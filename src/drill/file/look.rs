@@ -123,6 +123,7 @@ pub fn value(p: &Probe, look: &Look, history: &[Look], run: &str) -> Option<f64>
         "visible" => q.visible,
         "in_flight" => q.in_flight,
         "oldest_age" => q.oldest_age,
+        "processed_more_than_once" => repeated(q),
         "deletes" => {
             let window = p.interval_seconds.unwrap_or(60).saturating_mul(1000);
             let since = look.t.saturating_sub(window);
@@ -138,6 +139,17 @@ pub fn value(p: &Probe, look: &Look, history: &[Look], run: &str) -> Option<f64>
         _ => return None,
     };
     Some(v as f64)
+}
+
+/// `processed_more_than_once`: the queue holds the consumer's side effects (a charge, a
+/// shipment), one message each, whose body names what was processed; each body seen before
+/// counts once more.
+fn repeated(q: &QueueLook) -> u64 {
+    let mut seen = std::collections::HashSet::new();
+    q.messages
+        .iter()
+        .filter(|m| !seen.insert(m["body"].as_str().unwrap_or_default()))
+        .count() as u64
 }
 
 /// The hits of the fault rules added during the drill (not there at its first look), on the

@@ -20,6 +20,7 @@ mod report;
 mod spec;
 mod start;
 mod steady;
+mod step_spec;
 mod steps;
 mod track;
 mod upload;
@@ -203,11 +204,13 @@ async fn drive(drill: &mut engine::Drill<'_>, out: &mut dyn Write) -> Result<(),
     Ok(())
 }
 
-/// The rollback: the drill's fault rules, then its messages (as `[rollback]` says).
+/// The rollback: the drill's fault rules and delivery mode, then its messages (as
+/// `[rollback]` says).
 async fn rollback(drill: &mut engine::Drill<'_>, out: &mut dyn Write) {
     drill.consumer = consumer::Consumer::Outside;
     if drill.c.file.rollback.faults {
         let _ = drill.clear_faults().await;
+        let _ = drill.restore_delivery().await;
     }
     if drill.c.file.rollback.messages {
         let mut removed = Vec::new();

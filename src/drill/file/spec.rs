@@ -3,12 +3,11 @@
 //! `[[topics]]`, `[alarms]` ...) that `--serve` declares. Unknown keys, and numbers past their bounds
 //! (`bounds`), are refused by serde with the file's line and column.
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::bounds::{self as b, bounded, bounded_opt, finite_opt};
+pub use super::step_spec::Step;
 
 /// The whole file.
 #[derive(Debug, Deserialize)]
@@ -62,6 +61,10 @@ pub struct DrillFile {
     #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
     #[serde(default)]
     pub functions: Vec<toml::Value>,
+    /// As in `sqslite.toml`: the delivery mode of a `--serve` server.
+    #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
+    #[serde(default)]
+    pub delivery: Option<toml::Value>,
     /// As in `sqslite.toml`.
     #[allow(dead_code)] // read by the config loader; named so unknown keys are refused
     #[serde(default)]
@@ -225,71 +228,6 @@ fn default_rule() -> Spanned<String> {
     Spanned::new(0..0, "json".to_owned())
 }
 
-/// One step of the method.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Step {
-    /// What it does: `send`, `publish`, `upload`, `fault`, `clear_faults`, `advance`,
-    /// `wait`, `redrive`, `consumer`.
-    pub action: Spanned<String>,
-    /// Its name in the report and for `after` (default: the action and its position).
-    #[serde(default)]
-    pub name: Option<String>,
-    /// `send`, `redrive`: the queue.
-    #[serde(default)]
-    pub queue: Option<Spanned<String>>,
-    /// `publish`: the topic.
-    #[serde(default)]
-    pub topic: Option<Spanned<String>>,
-    /// `upload`: the bucket.
-    #[serde(default)]
-    pub bucket: Option<Spanned<String>>,
-    /// `upload`: what each key starts and ends with, around `{run}/{kind}/{seq}`.
-    #[serde(default)]
-    pub prefix: Option<String>,
-    #[serde(default)]
-    pub suffix: Option<String>,
-    /// `send`, `publish`, `upload`: how many.
-    #[serde(default = "one", deserialize_with = "bounded::<b::Count, _>")]
-    pub count: u64,
-    /// `send`, `publish`, `upload`: the body, with `{seq}` (0, 1, ...) and `{run}`.
-    #[serde(default)]
-    pub body: Option<String>,
-    /// `send`, `publish`, `upload`: what the messages are called in probes (`valid` by default).
-    #[serde(default)]
-    pub kind: Option<String>,
-    /// `send`: the FIFO group, with `{seq}` and `{run}`.
-    #[serde(default)]
-    pub group: Option<String>,
-    /// `send`: the FIFO deduplication id (default: the run, step and sequence).
-    #[serde(default)]
-    pub dedup: Option<String>,
-    /// `send`: DelaySeconds.
-    #[serde(default, deserialize_with = "bounded_opt::<b::Delay, _>")]
-    pub delay_seconds: Option<u64>,
-    /// `send`, `publish`: string message attributes.
-    #[serde(default)]
-    pub attributes: BTreeMap<String, String>,
-    /// `fault`: the rule, as the fault API takes it.
-    #[serde(default)]
-    pub rule: Option<toml::Value>,
-    /// `fault`: for how long (server seconds); without it, until the rollback.
-    /// `advance`, `wait`: how long.
-    #[serde(default, deserialize_with = "bounded_opt::<b::StepTime, _>")]
-    pub seconds: Option<u64>,
-    /// `redrive`: where to (default: the queue's source).
-    #[serde(default)]
-    pub destination: Option<Spanned<String>>,
-    /// `consumer`: the sample consumer's new rule (the "fix").
-    #[serde(default)]
-    pub consumer_rule: Option<Spanned<String>>,
-}
-
-/// `count`'s default.
-fn one() -> u64 {
-    1
-}
-
 /// A steady-state probe (`[[steady_state]]`: a measure and its tolerance) or an expectation
 /// (`[[expect]]`: a probe, or a message-level subject, with a budget): one shape, so that a
 /// probe is written the same way in both.
@@ -301,7 +239,7 @@ pub struct Check {
     #[serde(default)]
     pub name: Option<String>,
     /// What is measured (`probe`): `depth`, `visible`, `in_flight`, `oldest_age`, `deletes`,
-    /// `alarm`, `fault_hits` (`check::PROBES`).
+    /// `alarm`, `fault_hits`, `processed_more_than_once` (`check::PROBES`).
     #[serde(default, rename = "probe")]
     pub measure: Option<Spanned<String>>,
     /// The queue it is measured on, or where `dead_lettered` messages must arrive.

@@ -60,6 +60,7 @@ pub(super) async fn connect<'a>(
         sent: BTreeMap::new(),
         step_at: BTreeMap::new(),
         faults: Vec::new(),
+        delivery_before: None,
         history: Vec::new(),
         marks: Vec::new(),
         verdict: Verdict::default(),

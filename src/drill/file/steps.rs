@@ -1,6 +1,7 @@
 //! The method's steps: send and publish the drill's messages (tagged with the run and their
-//! kind), upload objects (`upload`), add and clear fault rules, move or wait on the clock, start a move task, change the
-//! sample consumer's rule.
+//! kind), upload objects (`upload`), add and clear fault rules, move or wait on the clock,
+//! start a move task, change the sample consumer's rule, switch at-least-once delivery on or
+//! off.
 
 use std::time::Duration;
 
@@ -32,6 +33,7 @@ impl Drill<'_> {
             "wait" => self.pass_time(step, false).await,
             "redrive" => self.redrive(step).await,
             "upload" => self.upload(step).await,
+            "delivery" => self.delivery(step).await,
             "consumer" => {
                 let rule = step
                     .consumer_rule
@@ -270,6 +272,53 @@ impl Drill<'_> {
             input["DestinationArn"] = dest["arn"].clone();
         }
         self.ep.sqs("StartMessageMoveTask", &input).await?;
+        Ok(())
+    }
+
+    /// Sets the delivery mode through the admin API: server-wide (with the seed and rates
+    /// given), or one queue's own. The settings before the first change are kept for the
+    /// rollback.
+    async fn delivery(&mut self, step: &Step) -> Result<(), String> {
+        if self.delivery_before.is_none() {
+            let before = self.ep.get("/_sqslite/delivery").await?;
+            self.delivery_before = Some((before, Vec::new()));
+        }
+        let mode = step.mode.as_ref().map(|m| m.get_ref().clone());
+        if let Some(queue) = &step.queue {
+            let path = format!("/_sqslite/delivery/queues/{}", queue.get_ref());
+            self.ep.put(&path, &json!({ "mode": mode })).await?;
+            if let Some((_, changed)) = &mut self.delivery_before {
+                changed.push(queue.get_ref().clone());
+            }
+            return Ok(());
+        }
+        let mut body = json!({ "mode": mode });
+        if let Some(seed) = step.seed {
+            body["seed"] = json!(seed);
+        }
+        if let Some(rates) = &step.rates {
+            body["rates"] = json!(rates.get_ref());
+        }
+        self.ep.put("/_sqslite/delivery", &body).await?;
+        Ok(())
+    }
+
+    /// Puts the delivery settings back as they were before the drill changed them.
+    pub(super) async fn restore_delivery(&mut self) -> Result<(), String> {
+        let Some((before, changed)) = self.delivery_before.take() else {
+            return Ok(());
+        };
+        let server =
+            json!({"mode": before["mode"], "seed": before["seed"], "rates": before["rates"]});
+        self.ep.put("/_sqslite/delivery", &server).await?;
+        for name in changed {
+            let own = before["queues"]
+                .as_array()
+                .and_then(|qs| qs.iter().find(|q| q["name"] == name.as_str()))
+                .map_or(Value::Null, |q| q["own"].clone());
+            let path = format!("/_sqslite/delivery/queues/{name}");
+            self.ep.put(&path, &json!({ "mode": own })).await?;
+        }
         Ok(())
     }
 }

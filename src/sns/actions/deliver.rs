@@ -192,7 +192,13 @@ fn send(
     now: Millis,
 ) -> Result<(), String> {
     admitted(app, queue, topic_arn, now)?;
-    queue.send(message, now).map(drop).map_err(|e| e.message)
+    // At-least-once delivery: SNS may deliver a notification twice too, the same body (and so
+    // the same SNS MessageId) in two SQS messages.
+    let again = queue.delivers_twice().then(|| message.clone());
+    for message in std::iter::once(message).chain(again) {
+        queue.send(message, now).map_err(|e| e.message)?;
+    }
+    Ok(())
 }
 
 /// Whether the queue takes the topic's messages. SNS sends as the `sns.amazonaws.com` service

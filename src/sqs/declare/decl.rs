@@ -34,6 +34,8 @@ pub struct QueueDecl {
     pub dead_letter: Option<DeadLetter>,
     /// Where it was declared (`file:line`), to point errors at it.
     pub origin: Option<String>,
+    /// Its own delivery mode (`delivery = "at-least-once"`); `None`: the server's.
+    pub delivery: Option<crate::sqs::engine::at_least_once::Mode>,
 }
 
 /// Dead-letter wiring: `target` is a queue name (same region and account) or an ARN.
@@ -65,6 +67,13 @@ impl QueueDecl {
     #[must_use]
     pub fn tag(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.tags.insert(key.into(), value.into());
+        self
+    }
+
+    /// Delivers in this mode whatever the server's (a standard queue only).
+    #[must_use]
+    pub fn delivery(mut self, mode: crate::sqs::engine::at_least_once::Mode) -> Self {
+        self.delivery = Some(mode);
         self
     }
 

@@ -75,10 +75,16 @@ pub fn on_first_use(sqs: &Sqs, config: &Plan<'_>, ctx: &Context, action: &Action
 fn create(registry: &Registry, decl: &QueueDecl, key: &QueueKey, now: Millis) -> SqsResult<()> {
     crate::sqs::engine::tags::check(&decl.tags, &key.name)?;
     let attributes = attributes_of(decl, key);
-    if let Ok(existing) = registry.get(key) {
-        return reconcile(registry, &existing, attributes, &decl.tags, now);
+    let queue = match registry.get(key) {
+        Ok(existing) => {
+            reconcile(registry, &existing, attributes, &decl.tags, now)?;
+            existing
+        }
+        Err(_) => registry.create(key.clone(), &attributes, decl.tags.clone(), now)?,
+    };
+    if decl.delivery.is_some() {
+        registry.set_queue_delivery(&queue, decl.delivery)?;
     }
-    registry.create(key.clone(), &attributes, decl.tags.clone(), now)?;
     Ok(())
 }
 

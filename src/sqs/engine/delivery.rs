@@ -98,12 +98,9 @@ impl QueueState {
         let visibility = p
             .visibility_timeout
             .unwrap_or(self.attributes().visibility_timeout);
-        let (seqs, dead) = self.ledger().receive(
-            now,
-            p.max.min(slots),
-            Millis::from(visibility) * 1000,
-            decide,
-        );
+        let (ledger, dice) = self.ledger_and_dice();
+        let window = (p.max.min(slots), Millis::from(visibility) * 1000);
+        let (seqs, dead) = ledger.receive(now, window, decide, dice);
         self.stats.received += seqs.len() as u64;
         self.stats.dead_lettered += dead.len() as u64;
         let delivered: Vec<Delivered> = seqs.iter().map(|s| self.delivered(q, *s)).collect();

@@ -2,6 +2,7 @@
 #![warn(clippy::missing_docs_in_private_items)]
 
 pub mod arn;
+pub mod at_least_once;
 pub mod attribute_table;
 mod attribute_values;
 pub mod attributes;
@@ -83,6 +84,8 @@ pub struct Registry {
     /// Bumped by every queue created, so the triggers runtime resumes a mapping whose
     /// queue was deleted once a queue of its ARN exists again.
     created: tokio::sync::watch::Sender<u64>,
+    /// The server-wide delivery mode, seed and rates (`at_least_once.rs`).
+    delivery: std::sync::RwLock<at_least_once::DeliverySettings>,
 }
 
 impl Registry {
@@ -184,6 +187,7 @@ impl Registry {
             self.journal.clone(),
             now,
         ));
+        self.deal(&queue);
         // Tags are set (and the queue reported) before anyone else can see it.
         let admit = |q: &Queue| q.admit(tags, now);
         match self.queues.insert(queue.clone(), admit) {

@@ -17,22 +17,10 @@ fn config() -> Config {
         )
 }
 
-/// A consumer that handles JSON bodies and crashes (never deletes) on anything else; after
-/// an error it backs off one second on the server's clock, as a real one would in real time.
+/// A consumer that handles JSON bodies and crashes (never deletes) on anything else.
 pub(crate) async fn consume(client: Client, url: String, clock: ManualClock) {
     loop {
-        let received = client
-            .receive_message()
-            .queue_url(&url)
-            .max_number_of_messages(10)
-            .wait_time_seconds(1)
-            .send()
-            .await;
-        let Ok(out) = received else {
-            clock.sleep_until(clock.now() + 1_000).await;
-            continue;
-        };
-        for m in out.messages() {
+        for m in next_batch(&client, &url, &clock).await {
             if serde_json::from_str::<serde_json::Value>(m.body().unwrap_or("")).is_ok() {
                 let handle = m.receipt_handle().unwrap();
                 let _ = client
@@ -44,6 +32,27 @@ pub(crate) async fn consume(client: Client, url: String, clock: ManualClock) {
             }
         }
     }
+}
+
+/// A test consumer's next receive of up to ten (a long poll of one second); after an error it
+/// backs off one second on the server's clock, as a real one would in real time.
+pub(crate) async fn next_batch(
+    client: &Client,
+    url: &str,
+    clock: &ManualClock,
+) -> Vec<aws_sdk_sqs::types::Message> {
+    let received = client
+        .receive_message()
+        .queue_url(url)
+        .max_number_of_messages(10)
+        .wait_time_seconds(1)
+        .send()
+        .await;
+    let Ok(out) = received else {
+        clock.sleep_until(clock.now() + 1_000).await;
+        return Vec::new();
+    };
+    out.messages.unwrap_or_default()
 }
 
 fn common(s: &TestServer) -> Common {

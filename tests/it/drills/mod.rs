@@ -1,6 +1,7 @@
 //! Game days (src/drill, src/faults, the admin API's clock): the built-in drills, drills
 //! written as files, fault rules and their targets, and the manual clock's control.
 
+mod at_least_once;
 mod bounds;
 mod builtin;
 mod fault_targets;

@@ -3,6 +3,7 @@
 //! validation wording and what recorded clients put on the wire; `scenarios` runs the semantics
 //! users rely on over AWS JSON 1.0 and AWS Query alike.
 
+mod at_least_once;
 mod bad_input;
 mod batches;
 mod compat_regressions;

@@ -50,12 +50,16 @@ def binary_path() -> str:
 class Server:
     """One sqslite process on 127.0.0.1 and a free port; stop() (or `with`) ends it."""
 
-    def __init__(self, *, config=None, clock=None, strict=False, args=(), binary=None,
-                 timeout=30.0):
+    def __init__(self, *, config=None, clock=None, strict=False, delivery=None,
+                 delivery_seed=None, args=(), binary=None, timeout=30.0):
         self.binary = binary or binary_path()
         self.command = [self.binary, "--port", "0"]
         if clock:  # else the binary's own default, or SQSLITE_CLOCK
             self.command += ["--clock", clock]
+        if delivery:  # "exact" or "at-least-once" (docs/src/at-least-once.md)
+            self.command += ["--delivery", delivery]
+        if delivery_seed is not None:
+            self.command += ["--delivery-seed", str(delivery_seed)]
         if config:
             self.command += ["--config", str(config)]
         if strict:

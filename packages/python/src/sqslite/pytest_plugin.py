@@ -2,7 +2,9 @@
 
 Options, on the command line or in the ini file: `--sqslite-config` / `sqslite_config` (a
 sqslite.toml or elasticmq.conf, relative to the rootdir), `--sqslite-clock` / `sqslite_clock`
-(`system` or `manual`), `--sqslite-strict` / `sqslite_strict`.
+(`system` or `manual`), `--sqslite-strict` / `sqslite_strict`, `--sqslite-delivery` /
+`sqslite_delivery` (`exact` or `at-least-once`) and `--sqslite-delivery-seed` /
+`sqslite_delivery_seed`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,11 @@ def pytest_addoption(parser):
     group.addoption("--sqslite-clock", choices=("system", "manual"), help="the server's clock")
     group.addoption("--sqslite-strict", action="store_true", default=None,
                     help="SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress)")
+    group.addoption("--sqslite-delivery", choices=("exact", "at-least-once"),
+                    help="how standard queues deliver: at-least-once rehearses duplicates")
+    group.addoption("--sqslite-delivery-seed", type=int, help="the seed of at-least-once delivery")
+    parser.addini("sqslite_delivery", "exact or at-least-once")
+    parser.addini("sqslite_delivery_seed", "the seed of at-least-once delivery")
     parser.addini("sqslite_config", "sqslite.toml or elasticmq.conf for the session server")
     parser.addini("sqslite_clock", "system or manual")
     parser.addini("sqslite_strict", "SQS's 60-second guards", type="bool", default=False)
@@ -25,7 +32,7 @@ def pytest_addoption(parser):
 
 def _option(config, name):
     value = config.getoption(f"--sqslite-{name}")
-    return config.getini(f"sqslite_{name}") if value is None else value
+    return config.getini(f"sqslite_{name.replace('-', '_')}") if value is None else value
 
 
 @pytest.fixture(scope="session")
@@ -34,8 +41,11 @@ def sqslite_server(pytestconfig):
     config = _option(pytestconfig, "config")
     if config:
         config = pytestconfig.rootpath / config
+    seed = _option(pytestconfig, "delivery-seed")
     server = Server(config=config or None, clock=_option(pytestconfig, "clock") or None,
-                    strict=_option(pytestconfig, "strict"))
+                    strict=_option(pytestconfig, "strict"),
+                    delivery=_option(pytestconfig, "delivery") or None,
+                    delivery_seed=int(seed) if seed not in (None, "") else None)
     with server:
         yield server
 

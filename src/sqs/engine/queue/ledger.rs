@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use crate::clock::Millis;
+use crate::sqs::engine::at_least_once::Dice;
 use crate::sqs::engine::attributes::DeduplicationScope;
 use crate::sqs::engine::fifo::{Attempts, Dedup, Original};
 use crate::sqs::engine::message::Message;
@@ -172,15 +173,38 @@ impl Ledger {
     }
 
     /// Receives up to `max` messages (see [`Store::receive`]): the delivered ones' new
-    /// delivery state and the dead-lettered ones' removal are recorded.
+    /// delivery state and the dead-lettered ones' removal are recorded. With at-least-once
+    /// `dice`, a visible message may be passed over, so a later one comes first, and a
+    /// visibility may end early, so a message comes back while its receiver still holds it.
     pub(crate) fn receive(
         &mut self,
         now: Millis,
-        max: usize,
-        visibility_ms: Millis,
+        (max, visibility_ms): (usize, Millis),
         decide: impl FnMut(&Message) -> Disposition,
+        dice: Option<&mut Dice>,
     ) -> (Vec<u64>, Vec<Message>) {
-        let (seqs, dead) = self.store.receive(now, max, visibility_ms, decide);
+        let Some(dice) = dice else {
+            let taken = self.store.receive(now, max, visibility_ms, decide);
+            return self.record_received(taken);
+        };
+        let taken = self
+            .store
+            .receive_passing_over(now, max, visibility_ms, decide, || dice.pass_over());
+        for seq in &taken.0 {
+            if let Some(lasts) = dice.early_end(visibility_ms) {
+                self.store
+                    .set_visible_at(*seq, now.saturating_add(lasts), now);
+            }
+        }
+        self.record_received(taken)
+    }
+
+    /// Records what a receive did: the delivered messages' new delivery state, the
+    /// dead-lettered ones' removal.
+    fn record_received(
+        &mut self,
+        (seqs, dead): (Vec<u64>, Vec<(u64, Message)>),
+    ) -> (Vec<u64>, Vec<Message>) {
         let dead = dead
             .into_iter()
             .map(|(seq, msg)| {

@@ -13,6 +13,7 @@ use tokio::sync::Notify;
 use crate::clock::Millis;
 use crate::policy::Policy;
 use crate::sqs::engine::arn::QueueKey;
+use crate::sqs::engine::at_least_once::{Dice, Mode};
 use crate::sqs::engine::attributes::{DeduplicationScope, QueueAttributes};
 use crate::sqs::engine::message::NewMessage;
 use crate::sqs::engine::mutation::{Journal, Mutation, QueueMeta};
@@ -22,6 +23,7 @@ use crate::sqs::engine::send::Prepared;
 use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 
 mod ledger;
+mod loose;
 mod observe;
 mod policy;
 mod state;
@@ -67,6 +69,8 @@ pub struct Queue {
     pub notify: Notify,
     /// Long polls parked on `notify` right now (a gauge; tests wait on it instead of sleeping).
     waiting: AtomicUsize,
+    /// Whether it delivers at least once, read without the lock (`queue/loose.rs`).
+    loose: AtomicBool,
 }
 
 /// Counts one parked long poll for as long as it lives.
@@ -101,8 +105,9 @@ pub struct Stats {
 /// the messages and FIFO windows through [`Ledger`]'s, the settings (attributes, tags, last
 /// modified) only inside `Queue::edit`, which records the queue's settings whole; both
 /// kinds of field are private to this module. `stats`, `processing` and `senders` are
-/// observations and a cache, not state of record: they are not journaled and start empty
-/// after a restart.
+/// observations and a cache, and `dice` and `own_delivery` a setting of the running server
+/// (at-least-once delivery), not state of record: they are not journaled, and start empty
+/// (or from the configuration) after a restart.
 #[derive(Debug)]
 pub struct QueueState {
     /// The settable attributes, typed.
@@ -120,6 +125,11 @@ pub struct QueueState {
     processing: Option<Box<Processing>>,
     /// Senders seen, so each stored message points at one shared copy of its SenderId.
     pub(crate) senders: HashSet<Arc<str>, FxBuildHasher>,
+    /// At-least-once delivery's dice, when the mode is on (`queue/loose.rs`); `None`, the
+    /// default, delivers exactly.
+    dice: Option<Box<Dice>>,
+    /// The queue's own delivery mode, when it has one rather than the server's.
+    own_delivery: Option<Mode>,
 }
 
 /// A queue's state locked for reading: it derefs to the state, never mutably.
@@ -164,9 +174,12 @@ impl Queue {
                 stats: Stats::default(),
                 processing: None,
                 senders: HashSet::default(),
+                dice: None,
+                own_delivery: None,
             }),
             notify: Notify::new(),
             waiting: AtomicUsize::new(0),
+            loose: AtomicBool::new(false),
         }
     }
 
@@ -345,14 +358,15 @@ impl Queue {
         Ok(sent)
     }
 
-    /// Deleting a FIFO group's in-flight head can make the group receivable: parked
-    /// receives are woken then, and only then.
+    /// Deleting a FIFO group's in-flight head can make the group receivable, and at-least-once
+    /// delivery may keep a deleted message to come back: parked receives are woken then, and
+    /// only then.
     pub fn delete_message(&self, handle: &str, now: Millis) -> SqsResult<()> {
         let released = {
             let mut state = self.lock_settled_mut(now);
             let before = state.store().receivable_groups();
-            state.delete(self, handle, now)?;
-            state.store().receivable_groups() > before
+            let kept = state.delete(self, handle, now)?;
+            kept || state.store().receivable_groups() > before
         };
         if released {
             self.wake_one();

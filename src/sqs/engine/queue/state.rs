@@ -20,20 +20,15 @@ use crate::sqs::error::{ErrorKind, SqsError, SqsResult};
 impl Queue {
     /// Every attribute, stored and computed, in SQS's string form.
     pub fn attribute_values(&self, now: Millis) -> Vec<(&'static str, String)> {
-        let state = self.lock_settled_mut(now);
+        let mut state = self.lock_settled_mut(now);
+        let [visible, in_flight, delayed] = state.approximate_counts();
         let mut out = vec![
-            (
-                "ApproximateNumberOfMessages",
-                state.store().visible().to_string(),
-            ),
+            ("ApproximateNumberOfMessages", visible.to_string()),
             (
                 "ApproximateNumberOfMessagesNotVisible",
-                state.store().in_flight().to_string(),
+                in_flight.to_string(),
             ),
-            (
-                "ApproximateNumberOfMessagesDelayed",
-                state.store().delayed().to_string(),
-            ),
+            ("ApproximateNumberOfMessagesDelayed", delayed.to_string()),
             ("CreatedTimestamp", (self.created_at / 1000).to_string()),
             (
                 "LastModifiedTimestamp",
@@ -125,10 +120,11 @@ impl QueueState {
     }
 
     /// DeleteMessage: a gone message is no error; on FIFO queues only the latest handle of a
-    /// message in flight deletes it.
-    pub(super) fn delete(&mut self, q: &Queue, handle: &str, now: Millis) -> SqsResult<()> {
+    /// message in flight deletes it. Returns whether at-least-once delivery kept the message
+    /// to come back instead.
+    pub(super) fn delete(&mut self, q: &Queue, handle: &str, now: Millis) -> SqsResult<bool> {
         let (h, msg) = self.resolve(q, handle)?;
-        let Some(msg) = msg else { return Ok(()) };
+        let Some(msg) = msg else { return Ok(false) };
         if q.fifo && (msg.receive_count != h.receive || !msg.in_flight(now)) {
             return Err(SqsError::invalid_value(
                 handle,
@@ -137,11 +133,14 @@ impl QueueState {
             ));
         }
         let (received_at, receives) = (msg.last_received_at(), msg.receive_count);
+        if self.keeps_deleted(h.seq, now) {
+            return Ok(true);
+        }
         self.ledger.remove(h.seq);
         self.processing_mut().on_delete(received_at, receives, now);
         self.stats.deleted += 1;
         self.stats.last_delete_at = Some(now);
-        Ok(())
+        Ok(false)
     }
 
     /// Returns whether the message now becomes visible sooner than it would have.

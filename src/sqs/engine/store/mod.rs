@@ -195,7 +195,22 @@ impl Store {
         now: Millis,
         max: usize,
         visibility_ms: Millis,
+        decide: impl FnMut(&Message) -> Disposition,
+    ) -> (Vec<u64>, Vec<(u64, Message)>) {
+        self.receive_passing_over(now, max, visibility_ms, decide, || false)
+    }
+
+    /// As [`Store::receive`], but on a standard queue a visible message `pass_over` picks
+    /// waits, as a noisy tenant's does, so a later one comes first (at-least-once delivery's
+    /// best-effort order); what waited still fills the room left, so a receive is not empty
+    /// while a message is visible.
+    pub fn receive_passing_over(
+        &mut self,
+        now: Millis,
+        max: usize,
+        visibility_ms: Millis,
         mut decide: impl FnMut(&Message) -> Disposition,
+        mut pass_over: impl FnMut() -> bool,
     ) -> (Vec<u64>, Vec<(u64, Message)>) {
         let mut out = Taken {
             delivered: Vec::with_capacity(max),
@@ -212,7 +227,7 @@ impl Store {
                 break;
             };
             cursor = Some(seq);
-            if deferred.len() < FAIR_SCAN && self.noisy(seq) {
+            if deferred.len() < FAIR_SCAN && (self.noisy(seq) || pass_over()) {
                 deferred.push(seq);
             } else {
                 self.take_one(seq, now, visibility_ms, &mut decide, &mut out);

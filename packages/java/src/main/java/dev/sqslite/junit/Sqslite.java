@@ -25,4 +25,13 @@ public @interface Sqslite {
 
     /** SQS's 60-second guards (QueueDeletedRecently, PurgeQueueInProgress). */
     boolean strict() default false;
+
+    /**
+     * How standard queues deliver: {@code "at-least-once"} rehearses duplicates, as AWS delivers;
+     * default: the binary's ({@code "exact"}).
+     */
+    String delivery() default "";
+
+    /** The seed of at-least-once delivery (the same seed, the same run); negative: the binary's. */
+    long deliverySeed() default -1;
 }

@@ -43,10 +43,12 @@ public final class SqsliteExtension implements BeforeEachCallback, ParameterReso
     /** The run's server for the test class's options, started on first use (root store). */
     private static SqsliteServer server(ExtensionContext context) {
         Sqslite options = options(context.getRequiredTestClass());
-        List<Object> key = List.of(options.config(), options.clock(), options.strict());
+        List<Object> key = List.of(options.config(), options.clock(), options.strict(),
+                options.delivery(), options.deliverySeed());
         ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
         return store.getOrComputeIfAbsent(key, k -> new Resource(SqsliteServer.start(
-                        options.config(), options.clock(), options.strict())), Resource.class)
+                        options.config(), options.clock(), options.strict(), options.delivery(),
+                        options.deliverySeed())), Resource.class)
                 .server;
     }
 

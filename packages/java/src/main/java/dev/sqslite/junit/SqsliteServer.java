@@ -38,7 +38,22 @@ public final class SqsliteServer implements AutoCloseable {
 
     /** Starts the binary ({@link #binary()}); blank config or clock leave the binary's defaults. */
     public static SqsliteServer start(String config, String clock, boolean strict) {
+        return start(config, clock, strict, "", -1);
+    }
+
+    /**
+     * As {@link #start(String, String, boolean)}, with a delivery mode ({@code "exact"} or
+     * {@code "at-least-once"}; blank: the binary's) and its seed (negative: the binary's).
+     */
+    public static SqsliteServer start(String config, String clock, boolean strict,
+            String delivery, long deliverySeed) {
         List<String> command = new ArrayList<>(List.of(binary().toString(), "--port", "0"));
+        if (!delivery.isBlank()) {
+            command.addAll(List.of("--delivery", delivery));
+        }
+        if (deliverySeed >= 0) {
+            command.addAll(List.of("--delivery-seed", Long.toString(deliverySeed)));
+        }
         if (!clock.isBlank()) {
             command.addAll(List.of("--clock", clock));
         }
