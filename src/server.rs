@@ -61,8 +61,15 @@ fn build(config: Config, clock: clock::SharedClock) -> std::io::Result<app::App>
     } else {
         durable::Mode::Strict
     };
-    let opened = durable::mode::open(dir, config.fsync, config.strict, mode, clock.now())
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    let opened = durable::mode::open(
+        dir,
+        config.fsync,
+        config.strict,
+        mode,
+        clock.now(),
+        config.s3.max_bytes,
+    )
+    .map_err(|e| std::io::Error::other(e.to_string()))?;
     let stores = (
         opened.registry,
         opened.sns,

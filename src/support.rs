@@ -128,8 +128,15 @@ impl Queues {
         let clock: crate::SharedClock = Arc::new(SystemClock);
         let mode = crate::durable::Mode::Strict;
         let policy = crate::durable::FsyncPolicy::Never;
-        let opened = crate::durable::mode::open(dir, policy, false, mode, SystemClock.now())
-            .map_err(|e| io::Error::other(e.to_string()))?;
+        let opened = crate::durable::mode::open(
+            dir,
+            policy,
+            false,
+            mode,
+            SystemClock.now(),
+            config.s3.max_bytes,
+        )
+        .map_err(|e| io::Error::other(e.to_string()))?;
         let stores = (
             opened.registry,
             opened.sns,

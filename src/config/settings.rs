@@ -347,7 +347,7 @@ pub static SETTINGS: &[Setting] = &[
         .cli("outbound-insecure", "SQSLITE_OUTBOUND_INSECURE")
         .via(|c, v| set(&mut c.outbound.insecure, boolean(v)), |c| c.outbound.insecure.then_some(true.into()))
         .default_is("`false`"),
-    Setting::server("s3_max_bytes", Kind::Integer, "Bytes of S3 object data held in memory (objects and multipart parts); a PUT or part past it is EntityTooLarge. With --data-dir objects are files and this bounds nothing.")
+    Setting::server("s3_max_bytes", Kind::Integer, "Bytes of S3 object data held (objects and multipart parts; with --data-dir, their files); a PUT or part past it is EntityTooLarge.")
         .cli("s3-max-bytes", "SQSLITE_S3_MAX_BYTES")
         .via(|c, v| set(&mut c.s3.max_bytes, integer(v)), |c| Some(i64::try_from(c.s3.max_bytes).unwrap_or(i64::MAX).into())),
     Setting::delivery("mode", Kind::Choice(crate::sqs::engine::at_least_once::Mode::WORDS), "How standard queues deliver: `exact` (in order, never twice, exact counts) or `at-least-once` (as AWS: duplicates, best-effort order, visibility that ends early, approximate counts, at the rates below). FIFO queues stay exact.")

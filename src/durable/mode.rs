@@ -64,13 +64,15 @@ pub struct Durable {
 /// Locks `dir`, rebuilds the registry, the SNS topics, the event source mappings and the
 /// S3 buckets from it and starts logging every change of each. Under
 /// [`Mode::Repair`] a damaged file is read around; a snapshot of what was recovered is then
-/// written at once, and the damaged files are set aside.
+/// written at once, and the damaged files are set aside. The S3 object files may hold
+/// `s3_max_bytes` in all (those already stored count, even past it).
 pub fn open(
     dir: &Path,
     policy: FsyncPolicy,
     strict: bool,
     mode: Mode,
     now: Millis,
+    s3_max_bytes: u64,
 ) -> Result<Opened, DurableError> {
     let started = Stopwatch::start();
     let locked = DataDir::lock(dir)?;
@@ -79,11 +81,12 @@ pub fn open(
     let registry = Registry::with_journal(strict, receipts, journal.clone());
     let sns = Sns::with_journal(journal.clone());
     let mappings = Mappings::with_journal(journal.clone());
-    let io_err = |error| DurableError::Io {
-        path: dir.join(OBJECTS),
-        error,
-    };
-    let disk = Disk::open(dir, policy == FsyncPolicy::Always, journal.clone()).map_err(io_err)?;
+    let sync = policy == FsyncPolicy::Always;
+    let disk =
+        Disk::open(dir, sync, journal.clone(), s3_max_bytes).map_err(|error| DurableError::Io {
+            path: dir.join(OBJECTS),
+            error,
+        })?;
     let s3 = Arc::new(Store::on_disk(disk, journal.clone()));
     let mut replayer = Replayer::new(&registry, now);
     let (data, recovery) = locked.recover(policy, mode, |bytes| {

@@ -57,6 +57,36 @@ impl Budget {
     }
 }
 
+/// Bytes of object files on disk (`--data-dir`) counted against the budget: taken as a body
+/// is written, given back when the file they belong to is removed.
+#[derive(Debug)]
+pub struct Held(Ticket);
+
+impl Budget {
+    /// Nothing held yet.
+    pub fn hold(self: &Arc<Self>) -> Held {
+        Held(Ticket {
+            budget: self.clone(),
+            bytes: AtomicU64::new(0),
+        })
+    }
+}
+
+impl Held {
+    /// Holds `n` more bytes, unless that passes the bound.
+    pub fn take(&mut self, n: u64) -> Result<()> {
+        self.0.budget.take(n)?;
+        *self.0.bytes.get_mut() += n;
+        Ok(())
+    }
+
+    /// Holds `n` more bytes whatever the bound: a restart counts what is already stored.
+    pub fn count(&mut self, n: u64) {
+        self.0.budget.used.fetch_add(n, Ordering::AcqRel);
+        *self.0.bytes.get_mut() += n;
+    }
+}
+
 /// The bytes one body's buffers count against the budget, given back when the last piece
 /// sharing them is dropped.
 #[derive(Debug)]

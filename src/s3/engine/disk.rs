@@ -11,6 +11,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Weak};
 
+use super::data::{Budget, Held};
 use super::journal::S3Journal;
 
 /// The folders of the object files, under the data directory.
@@ -28,6 +29,8 @@ pub struct Disk {
     /// Sync each file and its directory entry before its record (`--fsync always`).
     sync: bool,
     journal: Arc<dyn S3Journal>,
+    /// What the files may hold in all (`--s3-max-bytes`).
+    pub budget: Arc<Budget>,
     /// While the log is replayed: the files already named, so objects sharing one share it.
     restoring: Mutex<HashMap<String, Weak<StoredFile>>>,
 }
@@ -38,6 +41,8 @@ pub struct StoredFile {
     name: String,
     len: u64,
     disk: Arc<Disk>,
+    /// Its bytes, counted against the budget until it is removed.
+    _held: Held,
 }
 
 /// A body being written to `s3/tmp`; removed if it is dropped before [`TempFile::keep`].
@@ -47,14 +52,22 @@ pub struct TempFile {
     name: String,
     len: u64,
     disk: Arc<Disk>,
+    /// The bytes it may write, taken from the budget before they are written.
+    held: Held,
 }
 
 pub use crate::owner_only::create_dir;
 use crate::owner_only::options as private;
 
 impl Disk {
-    /// The object files under `root`, its folders made; `sync` as `--fsync always`.
-    pub fn open(root: &Path, sync: bool, journal: Arc<dyn S3Journal>) -> io::Result<Arc<Disk>> {
+    /// The object files under `root`, its folders made; `sync` as `--fsync always`; at most
+    /// `max_bytes` of them.
+    pub fn open(
+        root: &Path,
+        sync: bool,
+        journal: Arc<dyn S3Journal>,
+        max_bytes: u64,
+    ) -> io::Result<Arc<Disk>> {
         for dir in [TMP, OBJECTS] {
             create_dir(&root.join(dir))?;
         }
@@ -62,6 +75,7 @@ impl Disk {
             root: root.to_path_buf(),
             sync,
             journal,
+            budget: Budget::new(max_bytes),
             restoring: Mutex::default(),
         }))
     }
@@ -88,6 +102,7 @@ impl Disk {
             name,
             len: 0,
             disk: self.clone(),
+            held: self.budget.hold(),
         })
     }
 
@@ -101,10 +116,13 @@ impl Disk {
         if let Some(file) = restoring.get(name).and_then(Weak::upgrade) {
             return file;
         }
+        let mut held = self.budget.hold();
+        held.count(len);
         let file = Arc::new(StoredFile {
             name: name.to_owned(),
             len,
             disk: self.clone(),
+            _held: held,
         });
         restoring.insert(name.to_owned(), Arc::downgrade(&file));
         file
@@ -124,6 +142,11 @@ impl Disk {
 }
 
 impl TempFile {
+    /// Takes room for `n` more bytes from the budget, before they are written.
+    pub fn reserve(&mut self, n: u64) -> super::error::Result<()> {
+        self.held.take(n)
+    }
+
     /// Appends `bytes`.
     pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
         let file = self
@@ -150,10 +173,12 @@ impl TempFile {
         if disk.sync {
             disk.sync_dir(OBJECTS)?;
         }
+        let held = std::mem::replace(&mut self.held, disk.budget.hold());
         Ok(Arc::new(StoredFile {
             name: std::mem::take(&mut self.name),
             len: self.len,
             disk,
+            _held: held,
         }))
     }
 }
@@ -230,7 +255,7 @@ mod tests {
         let root = std::env::temp_dir().join(format!("sqslite-disk-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         let journal = Arc::new(Released::default());
-        let disk = Disk::open(&root, true, journal.clone()).unwrap();
+        let disk = Disk::open(&root, true, journal.clone(), u64::MAX).unwrap();
         let dropped = disk.temp().unwrap();
         drop(dropped);
         assert_eq!(

@@ -25,7 +25,7 @@ impl S3Journal for Kept {
 
 fn store(root: &Path) -> (Store, Arc<Kept>) {
     let kept = Arc::new(Kept::default());
-    let disk = Disk::open(root, false, kept.clone()).unwrap();
+    let disk = Disk::open(root, false, kept.clone(), u64::MAX).unwrap();
     (Store::on_disk(disk, kept.clone()), kept)
 }
 

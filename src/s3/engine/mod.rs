@@ -69,12 +69,12 @@ impl Store {
         }
     }
 
-    /// An empty store whose objects are files on `disk` and whose changes go to `journal`
-    /// (memory holds none of their bytes, so `--s3-max-bytes` bounds nothing here).
+    /// An empty store whose objects are files on `disk` and whose changes go to `journal`;
+    /// `--s3-max-bytes` bounds the files' bytes (the disk's budget).
     pub fn on_disk(disk: Arc<Disk>, journal: Arc<dyn S3Journal>) -> Store {
         Store {
             buckets: RwLock::default(),
-            budget: Budget::new(u64::MAX),
+            budget: disk.budget.clone(),
             disk: Some(disk),
             journal: Some(journal),
         }

@@ -85,6 +85,8 @@ impl Sink {
         if sink.len + chunk.len() as u64 > sink.max {
             return Err(refused(too_large(sink.max)));
         }
+        let file = sink.file.as_mut().ok_or_else(lost)?;
+        file.reserve(chunk.len() as u64).map_err(refused)?;
         sink.md5.update(chunk);
         sink.len += chunk.len() as u64;
         sink.buf.extend_from_slice(chunk);

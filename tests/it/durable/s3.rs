@@ -389,3 +389,56 @@ async fn a_body_the_disk_refuses_is_an_internal_error_and_nothing_is_stored() {
     drop(p);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A server on `dir` whose object files may hold `max` bytes.
+fn bounded(dir: &Path, max: u64) -> Proc {
+    let mut cmd = command(dir);
+    cmd.args(["--s3-max-bytes", &max.to_string()])
+        .stdout(std::process::Stdio::inherit())
+        .stderr(std::process::Stdio::piped());
+    Proc::spawn(cmd)
+}
+
+/// `--s3-max-bytes` bounds the object files as it bounds memory: a PUT past it is
+/// EntityTooLarge with nothing stored, a delete makes room, and after a restart the files
+/// already stored count against it.
+#[tokio::test]
+async fn the_bound_holds_on_disk_and_across_a_restart() {
+    let dir = temp_dir("s3-bound");
+    let p = bounded(&dir, 100_000);
+    let s3 = client(&p);
+    s3.create_bucket().bucket("box").send().await.unwrap();
+    put(&s3, "box", "a", content("a", 60_000)).await;
+    let refused = s3
+        .put_object()
+        .bucket("box")
+        .key("b")
+        .body(ByteStream::from(content("b", 60_000)))
+        .send()
+        .await
+        .expect_err("past the bound");
+    let e = refused.into_service_error();
+    assert_eq!(e.meta().code(), Some("EntityTooLarge"), "{e:?}");
+    assert!(no_such_key(&s3, "box", "b").await, "nothing stored");
+    drop(p);
+    let p = bounded(&dir, 100_000);
+    let s3 = client(&p);
+    let again = s3
+        .put_object()
+        .bucket("box")
+        .key("b")
+        .body(ByteStream::from(content("b", 60_000)))
+        .send()
+        .await;
+    assert!(again.is_err(), "the stored object counts after a restart");
+    s3.delete_object()
+        .bucket("box")
+        .key("a")
+        .send()
+        .await
+        .unwrap();
+    put(&s3, "box", "b", content("b", 60_000)).await;
+    assert_eq!(get(&s3, "box", "b").await, content("b", 60_000));
+    drop(p);
+    let _ = std::fs::remove_dir_all(&dir);
+}
