@@ -6,9 +6,10 @@
 //! `X-Amz-Target` (`DynamoDB_20120810.*`) is not served either.
 //!
 //! A service whose bodies stream (S3) is claimed by the request's head alone, before the
-//! router reads any of the body ([`streamed`]): the rows before it read the head alone too,
+//! router reads any of the body ([`Head::streamed`]): the rows before it read the head alone too,
 //! so the order holds for both readings.
 
+use hyper::header::HeaderValue;
 use hyper::http::request::Parts;
 
 use crate::http::auth::Signed;
@@ -62,54 +63,79 @@ const fn row<S: Service>(served: Served) -> Row {
     }
 }
 
-/// The service whose bodies stream that `parts` is for, by its head alone: the one its scope
-/// names, or unsigned, the one whose rule it meets before any other row's does.
-pub fn streamed(parts: &Parts, scope: Option<&Signed>) -> Option<Served> {
-    if let Some(service) = scope.map(|s| s.service.as_str()).filter(|s| !s.is_empty()) {
-        return TABLE
-            .iter()
-            .find(|r| r.streams && r.signing_name == service)
-            .map(|r| r.served);
-    }
-    if parts.headers.contains_key(crate::http::X_AMZ_TARGET) {
-        return None;
-    }
-    TABLE
-        .iter()
-        .take_while(|r| !r.streams)
-        .all(|r| !(r.names)(parts, &[]))
-        .then(|| TABLE.iter().find(|r| r.streams && (r.names)(parts, &[])))
-        .flatten()
-        .map(|r| r.served)
+/// A request's head as the table reads it: its parts, its signature's scope and its
+/// `X-Amz-Target`, each looked up once for both readings ([`Head::streamed`] before the body,
+/// [`Head::claim`] after it).
+#[derive(Clone, Copy)]
+pub struct Head<'a> {
+    parts: &'a Parts,
+    scope: Option<&'a str>,
+    target: Option<&'a HeaderValue>,
 }
 
-/// Who `parts` (with `body`, empty before it is read) is for, by the request's one reading of
-/// its signature.
-pub fn claim(parts: &Parts, body: &[u8], scope: Option<&Signed>) -> Claim {
-    if let Some(service) = scope.map(|s| s.service.as_str()).filter(|s| !s.is_empty()) {
-        return TABLE
+impl<'a> Head<'a> {
+    /// `parts`, signed under `scope` or not at all.
+    pub fn read(parts: &'a Parts, scope: Option<&'a Signed>) -> Self {
+        Head {
+            parts,
+            scope: scope.map(|s| s.service.as_str()).filter(|s| !s.is_empty()),
+            target: parts.headers.get(crate::http::X_AMZ_TARGET),
+        }
+    }
+
+    /// The service whose bodies stream that the request is for, by its head alone: the one
+    /// its scope names, or unsigned, the one whose rule it meets before any other row's does.
+    pub fn streamed(self) -> Option<Served> {
+        if let Some(service) = self.scope {
+            return TABLE
+                .iter()
+                .find(|r| r.streams && r.signing_name == service)
+                .map(|r| r.served);
+        }
+        if self.target.is_some() {
+            return None;
+        }
+        let names = |r: &&Row| (r.names)(self.parts, &[]);
+        TABLE
             .iter()
-            .find(|r| r.signing_name == service)
-            .map_or_else(
-                || Claim::Foreign(service.to_owned()),
-                |r| Claim::Served(r.served),
-            );
+            .take_while(|r| !r.streams)
+            .all(|r| !names(&r))
+            .then(|| TABLE.iter().find(|r| r.streams && names(r)))
+            .flatten()
+            .map(|r| r.served)
     }
-    // A JSON request names its service in its target: SQS's, or one sqslite does not serve
-    // (the Query services and Lambda's REST paths send none).
-    if let Some(target) = parts.headers.get(crate::http::X_AMZ_TARGET) {
-        return foreign_target(target).map_or(Claim::Served(Served::Sqs), Claim::Foreign);
+
+    /// Who the request (with `body`, empty before it is read) is for.
+    pub fn claim(self, body: &[u8]) -> Claim {
+        if let Some(service) = self.scope {
+            return TABLE
+                .iter()
+                .find(|r| r.signing_name == service)
+                .map_or_else(
+                    || Claim::Foreign(service.to_owned()),
+                    |r| Claim::Served(r.served),
+                );
+        }
+        // A JSON request names its service in its target: SQS's, or one sqslite does not
+        // serve (the Query services and Lambda's REST paths send none).
+        if let Some(target) = self.target {
+            return foreign_target(target).map_or(Claim::Served(Served::Sqs), Claim::Foreign);
+        }
+        let served = TABLE
+            .iter()
+            .find(|r| (r.names)(self.parts, body))
+            .map_or(Served::Sqs, |r| r.served);
+        Claim::Served(served)
     }
-    let served = TABLE
-        .iter()
-        .find(|r| (r.names)(parts, body))
-        .map_or(Served::Sqs, |r| r.served);
-    Claim::Served(served)
 }
 
 /// The service an `X-Amz-Target` of the form `<Service>.<Operation>` names when it is not
 /// SQS's; a bare or empty target is SQS's own UnknownOperationException.
-fn foreign_target(target: &hyper::header::HeaderValue) -> Option<String> {
+fn foreign_target(target: &HeaderValue) -> Option<String> {
+    // SQS's own, every SendMessage's target, is told by its first bytes, not a pass over all.
+    if target.as_bytes().starts_with(b"AmazonSQS.") {
+        return None;
+    }
     let (service, _) = target.to_str().ok()?.split_once('.')?;
     (!service.is_empty() && service != "AmazonSQS").then(|| service.to_owned())
 }
@@ -124,6 +150,14 @@ mod tests {
             builder = builder.header("x-amz-target", t);
         }
         builder.body(()).unwrap().into_parts().0
+    }
+
+    fn claim(parts: &Parts, body: &[u8], scope: Option<&Signed>) -> Claim {
+        Head::read(parts, scope).claim(body)
+    }
+
+    fn streamed(parts: &Parts, scope: Option<&Signed>) -> Option<Served> {
+        Head::read(parts, scope).streamed()
     }
 
     fn signed(service: &str) -> Signed {

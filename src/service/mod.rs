@@ -30,9 +30,11 @@ pub async fn handle(
     req: Request<Incoming>,
     peer: Option<IpAddr>,
 ) -> Result<HttpResponse, DropConnection> {
-    let (req, origin) = match door(app, req) {
+    // The guard reads the request where it lies: each move of a `Request<Incoming>` is a
+    // copy of it on every call (hyper's body grew with the HTTP/2 support s3s turns on).
+    let origin = match door(app, &req) {
         Door::Answered(response) => return Ok(response),
-        Door::Admin(req, origin) => {
+        Door::Admin(origin) => {
             let (method, path) = (req.method().clone(), req.uri().path().to_owned());
             // Boxed, as every path but SQS's is: a future holds the largest of the futures it
             // awaits, and the one each request moves into place would otherwise carry the
@@ -42,7 +44,7 @@ pub async fn handle(
             with_cors(&mut response, origin);
             return Ok(response);
         }
-        Door::Api(req, origin) => (req, origin),
+        Door::Api(origin) => origin,
     };
     // The services' own path is this function's, not a further one's: each async layer the
     // request's future nests is one more copy of it on every request.
@@ -51,8 +53,8 @@ pub async fn handle(
     let request_id = new_request_id();
     // One reading of the signature serves the router, the context and the check alike.
     let signed = crate::http::auth::read(&parts);
-    if let Some(Served::S3) = claim::streamed(&parts, signed.as_ref().ok().and_then(Option::as_ref))
-    {
+    let head = claim::Head::read(&parts, signed.as_ref().ok().and_then(Option::as_ref));
+    if let Some(Served::S3) = head.streamed() {
         // Claimed by its head: the body streams to S3 unread. Boxed, as the services but
         // SQS's are.
         let ids = (request_id, signed);
@@ -66,8 +68,7 @@ pub async fn handle(
         );
         return Ok(refuse_as_named(&parts, Refusal::Body, &message));
     };
-    let scope = signed.as_ref().ok().and_then(Option::as_ref);
-    let claimed = claim::claim(&parts, &body, scope);
+    let claimed = head.claim(&body);
     let ids = (request_id, &signed);
     let at = (peer, started);
     let mut response = match claimed {
@@ -84,7 +85,7 @@ pub async fn handle(
         Claim::Served(Served::Sts) => {
             Box::pin(further(app, &*app.sts, &parts, &body, ids, at)).await?
         }
-        // Never: S3's rule reads the head alone, which `claim::streamed` read above.
+        // Never: S3's rule reads the head alone, which `head.streamed()` read above.
         Claim::Served(Served::S3) => {
             let message = "sqslite read the body of a request it should have streamed.";
             crate::s3::Service::refuse(&parts, &ids.0, Refusal::Busy, message)
@@ -122,15 +123,15 @@ enum Door {
     /// browser's preflight.
     Answered(HttpResponse),
     /// The admin API, the dashboard or `/metrics`, with the origin to allow.
-    Admin(Request<Incoming>, Option<HeaderValue>),
+    Admin(Option<HeaderValue>),
     /// A service's API, with the origin to allow.
-    Api(Request<Incoming>, Option<HeaderValue>),
+    Api(Option<HeaderValue>),
 }
 
 /// What the request is for, and the guard's word on it (browser origins, the admin API's
 /// Host and token).
-fn door(app: &App, req: Request<Incoming>) -> Door {
-    let open = open_answer(app, &req);
+fn door(app: &App, req: &Request<Incoming>) -> Door {
+    let open = open_answer(app, req);
     let route = if open.is_some() {
         Route::Open
     } else if ui::is_asset(req.uri().path()) {
@@ -142,7 +143,7 @@ fn door(app: &App, req: Request<Incoming>) -> Door {
     };
     let origin = match guard::admit(&app.config, route, req.method(), req.headers()) {
         Ok(origin) => origin,
-        Err(refusal) => return Door::Answered(refused(route, &req, &refusal)),
+        Err(refusal) => return Door::Answered(refused(route, req, &refusal)),
     };
     if let Some(answer) = open {
         return Door::Answered(answer());
@@ -155,8 +156,8 @@ fn door(app: &App, req: Request<Incoming>) -> Door {
             guard::add_cors(r.headers_mut(), origin);
             Door::Answered(r)
         }
-        (origin, _) if route != Route::Sqs => Door::Admin(req, origin),
-        (origin, _) => Door::Api(req, origin),
+        (origin, _) if route != Route::Sqs => Door::Admin(origin),
+        (origin, _) => Door::Api(origin),
     }
 }
 
