@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 mod render;
 
 fn main() {
+    hot_code_first();
     println!("cargo:rerun-if-changed=docs/src");
     println!("cargo:rerun-if-changed=src/admin/ui/guide/render.rs");
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
@@ -73,5 +74,21 @@ fn walk(dir: &Path, prefix: &Path, files: &mut Vec<String>) {
         } else if path.extension().is_some_and(|e| e == "md" || e == "png") {
             files.push(name.to_string_lossy().replace('\\', "/"));
         }
+    }
+}
+
+/// The release build for x86-64 Linux (scripts/build-release) names the functions a start and
+/// the SQS path run (scripts/hot-symbols.txt), and the linker (rust-lld) places them first in
+/// `.text`, so the few pages an idle server maps hold them together. Only there: the names are
+/// that build's own, and another linker may not take the option. A name the build no longer
+/// has is skipped without a word.
+fn hot_code_first() {
+    println!("cargo:rerun-if-env-changed=SQSLITE_SYMBOL_ORDER");
+    let order = std::env::var_os("SQSLITE_SYMBOL_ORDER").filter(|o| !o.is_empty());
+    if let Some(order) = order {
+        println!("cargo:rerun-if-changed={}", order.to_string_lossy());
+        let order = order.to_string_lossy();
+        println!("cargo:rustc-link-arg-bins=-Wl,--symbol-ordering-file={order}");
+        println!("cargo:rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
     }
 }
