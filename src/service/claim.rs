@@ -63,30 +63,28 @@ const fn row<S: Service>(served: Served) -> Row {
     }
 }
 
-/// A request's head as the table reads it: its parts, its signature's scope and its
-/// `X-Amz-Target`, each looked up once for both readings ([`Head::streamed`] before the body,
-/// [`Head::claim`] after it).
+/// What the table reads of a request's head beyond its parts and scope: its `X-Amz-Target`,
+/// looked up once for both readings ([`Head::streamed`] before the body, [`Head::claim`] after
+/// it). Only the lookup is held across the body's read: each value held there is one more in
+/// every request's future.
 #[derive(Clone, Copy)]
 pub struct Head<'a> {
-    parts: &'a Parts,
-    scope: Option<&'a str>,
     target: Option<&'a HeaderValue>,
 }
 
 impl<'a> Head<'a> {
-    /// `parts`, signed under `scope` or not at all.
-    pub fn read(parts: &'a Parts, scope: Option<&'a Signed>) -> Self {
+    /// The head of `parts`.
+    pub fn read(parts: &'a Parts) -> Self {
         Head {
-            parts,
-            scope: scope.map(|s| s.service.as_str()).filter(|s| !s.is_empty()),
             target: parts.headers.get(crate::http::X_AMZ_TARGET),
         }
     }
 
-    /// The service whose bodies stream that the request is for, by its head alone: the one
-    /// its scope names, or unsigned, the one whose rule it meets before any other row's does.
-    pub fn streamed(self) -> Option<Served> {
-        if let Some(service) = self.scope {
+    /// The service whose bodies stream that `parts`, signed under `scope` or not at all, is
+    /// for, by its head alone: the one its scope names, or unsigned, the one whose rule it
+    /// meets before any other row's does.
+    pub fn streamed(self, parts: &Parts, scope: Option<&Signed>) -> Option<Served> {
+        if let Some(service) = service_of(scope) {
             return TABLE
                 .iter()
                 .find(|r| r.streams && r.signing_name == service)
@@ -95,7 +93,7 @@ impl<'a> Head<'a> {
         if self.target.is_some() {
             return None;
         }
-        let names = |r: &&Row| (r.names)(self.parts, &[]);
+        let names = |r: &&Row| (r.names)(parts, &[]);
         TABLE
             .iter()
             .take_while(|r| !r.streams)
@@ -105,9 +103,10 @@ impl<'a> Head<'a> {
             .map(|r| r.served)
     }
 
-    /// Who the request (with `body`, empty before it is read) is for.
-    pub fn claim(self, body: &[u8]) -> Claim {
-        if let Some(service) = self.scope {
+    /// Who `parts` (with `body`, empty before it is read), signed under `scope` or not at all,
+    /// is for.
+    pub fn claim(self, parts: &Parts, body: &[u8], scope: Option<&Signed>) -> Claim {
+        if let Some(service) = service_of(scope) {
             return TABLE
                 .iter()
                 .find(|r| r.signing_name == service)
@@ -123,10 +122,15 @@ impl<'a> Head<'a> {
         }
         let served = TABLE
             .iter()
-            .find(|r| (r.names)(self.parts, body))
+            .find(|r| (r.names)(parts, body))
             .map_or(Served::Sqs, |r| r.served);
         Claim::Served(served)
     }
+}
+
+/// The service a signature's scope names, if it names one.
+fn service_of(scope: Option<&Signed>) -> Option<&str> {
+    scope.map(|s| s.service.as_str()).filter(|s| !s.is_empty())
 }
 
 /// The service an `X-Amz-Target` of the form `<Service>.<Operation>` names when it is not
@@ -153,11 +157,11 @@ mod tests {
     }
 
     fn claim(parts: &Parts, body: &[u8], scope: Option<&Signed>) -> Claim {
-        Head::read(parts, scope).claim(body)
+        Head::read(parts).claim(parts, body, scope)
     }
 
     fn streamed(parts: &Parts, scope: Option<&Signed>) -> Option<Served> {
-        Head::read(parts, scope).streamed()
+        Head::read(parts).streamed(parts, scope)
     }
 
     fn signed(service: &str) -> Signed {

@@ -50,14 +50,14 @@ pub async fn handle(
     // request's future nests is one more copy of it on every request.
     let started = Stopwatch::start();
     let (parts, body) = req.into_parts();
-    let request_id = new_request_id();
     // One reading of the signature serves the router, the context and the check alike.
     let signed = crate::http::auth::read(&parts);
-    let head = claim::Head::read(&parts, signed.as_ref().ok().and_then(Option::as_ref));
-    if let Some(Served::S3) = head.streamed() {
+    let head = claim::Head::read(&parts);
+    let scope = signed.as_ref().ok().and_then(Option::as_ref);
+    if let Some(Served::S3) = head.streamed(&parts, scope) {
         // Claimed by its head: the body streams to S3 unread. Boxed, as the services but
         // SQS's are.
-        let ids = (request_id, signed);
+        let ids = (new_request_id(), signed);
         return Box::pin(s3(app, (parts, body), ids, (peer, started), origin)).await;
     }
     let limit = app.config.connections.header_timeout;
@@ -68,7 +68,10 @@ pub async fn handle(
         );
         return Ok(refuse_as_named(&parts, Refusal::Body, &message));
     };
-    let claimed = head.claim(&body);
+    let scope = signed.as_ref().ok().and_then(Option::as_ref);
+    let claimed = head.claim(&parts, &body, scope);
+    // Made once the body is in: a value held across its read is one more in every future.
+    let request_id = new_request_id();
     let ids = (request_id, &signed);
     let at = (peer, started);
     let mut response = match claimed {
@@ -85,7 +88,7 @@ pub async fn handle(
         Claim::Served(Served::Sts) => {
             Box::pin(further(app, &*app.sts, &parts, &body, ids, at)).await?
         }
-        // Never: S3's rule reads the head alone, which `head.streamed()` read above.
+        // Never: S3's rule reads the head alone, which `head.streamed` read above.
         Claim::Served(Served::S3) => {
             let message = "sqslite read the body of a request it should have streamed.";
             crate::s3::Service::refuse(&parts, &ids.0, Refusal::Busy, message)

@@ -42,7 +42,7 @@ pub(super) fn refuse_as_named(parts: &Parts, refusal: Refusal, message: &str) ->
     let request_id = new_request_id();
     let signed = crate::http::auth::read(parts);
     let scope = signed.as_ref().ok().and_then(Option::as_ref);
-    match claim::Head::read(parts, scope).claim(&[]) {
+    match claim::Head::read(parts).claim(parts, &[], scope) {
         Claim::Served(Served::Sns) => {
             crate::sns::Service::refuse(parts, &request_id, refusal, message)
         }
