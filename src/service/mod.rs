@@ -68,9 +68,11 @@ pub async fn handle(
         );
         return Ok(refuse_as_named(&parts, Refusal::Body, &message));
     };
+    // Read again rather than held across the body's read: each value held there is one more
+    // in every request's future (the pinned size in `future_size_tests`).
     let scope = signed.as_ref().ok().and_then(Option::as_ref);
     let claimed = head.claim(&parts, &body, scope);
-    // Made once the body is in: a value held across its read is one more in every future.
+    // Made once the body is in, for the same reason.
     let request_id = new_request_id();
     let ids = (request_id, &signed);
     let at = (peer, started);
